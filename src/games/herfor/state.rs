@@ -474,7 +474,7 @@ fn check_passes(s: &HerforState) -> Result<(), InvalidState> {
             "the game ends at two passes in a row (F4)",
         ));
     }
-    if u32::from(passes) + 1 + u32::from(s.swapped) > s.moves_played {
+    if passes > 0 && u32::from(passes) + 1 + u32::from(s.swapped) > s.moves_played {
         return Err(InvalidState::new(
             "passes_in_a_row",
             "more passes than moves after the first placement",
