@@ -440,6 +440,15 @@ fn check_history(s: &HerforState) -> Result<(), InvalidState> {
             ),
         ));
     }
+    // Passes come one between placements, except the last two: at most one more than the
+    // placements after the first.
+    let most = 2 * stones + 1 + swap;
+    if moves > most {
+        return Err(InvalidState::new(
+            "moves_played",
+            format!("{stones} stones allow at most {most} moves, not {moves}"),
+        ));
+    }
     if moves == 1 + swap && (s.stones[0].count_ones() != 1 || s.stones[1] != 0) {
         return Err(InvalidState::new(
             "white",

@@ -662,7 +662,7 @@ fn validate_names_the_field_at_fault() {
                 v["game_over"] = json!(true);
                 v["passes_in_a_row"] = json!(3);
                 v["button"] = json!("white");
-                v["moves_played"] = json!(9);
+                v["moves_played"] = json!(7);
             }),
         ),
     ];
@@ -685,4 +685,172 @@ fn state_json_shape_errors_are_serde_errors() {
     let mut v = serde_json::to_value(Herfor::new_game(&HerforOptions::default()).unwrap()).unwrap();
     v["colour"] = serde_json::json!("red");
     assert!(serde_json::from_value::<HerforState>(v).is_err());
+}
+
+// ---------- More F3/F6 cases ----------
+
+#[test]
+fn f3_placement_touching_friends_on_one_line_may_invade_on_another() {
+    // e5 touches black e6 on the row (no white beyond it), but invades on the diagonal.
+    let mut s = position(opts(5, false), &["e6"], &["d4", "f5"], Colour::Black);
+    assert_eq!(play(&mut s, "e5"), sorted(&["d4", "f5"]));
+}
+
+#[test]
+fn f3_white_invades_just_like_black() {
+    let mut s = position(opts(5, false), &["e4", "e6", "a1"], &["i1"], Colour::White);
+    assert_eq!(play(&mut s, "e5"), sorted(&["e4", "e6"]));
+    assert_eq!(s.stones(Colour::White).count_ones(), 4);
+}
+
+#[test]
+fn f3_invasions_work_on_the_largest_board_corners() {
+    // Size 7: the top row m1…m7; an invasion flips a phalanx reaching the corner m1.
+    let mut s = position(
+        opts(7, false),
+        &["m4", "a1"],
+        &["m1", "m2", "m3", "m6"],
+        Colour::Black,
+    );
+    assert_eq!(play(&mut s, "m5"), sorted(&["m1", "m2", "m3", "m6"]));
+}
+
+#[test]
+fn f6_equal_phalanxes_flip_whole_in_the_simple_variant() {
+    let mut s = position(
+        opts(5, true),
+        &["a1"],
+        &["e2", "e3", "e5", "e6"],
+        Colour::Black,
+    );
+    assert_eq!(play(&mut s, "e4"), sorted(&["e2", "e3", "e5", "e6"]));
+}
+
+#[test]
+fn f6_simple_variant_applies_per_line() {
+    // Placing e5, each line has its own N: the row e4 | e6 e7 gives N = 1; the diagonal
+    // c3 d4 | f5 gives N = 1; the column line b5 c5 d5 | f4 g3 gives N = 2.
+    let white = [
+        "e4", "e6", "e7", "c3", "d4", "f5", "b5", "c5", "d5", "f4", "g3",
+    ];
+    let mut s = position(opts(5, true), &["a1", "i5"], &white, Colour::Black);
+    let expected = ["e4", "e6", "d4", "f5", "d5", "c5", "f4", "g3"];
+    assert_eq!(play(&mut s, "e5"), sorted(&expected));
+}
+
+// ---------- Seats, statuses, the registry, records ----------
+
+#[test]
+fn f5_status_names_the_pie_decision_and_the_colours() {
+    let mut s = Herfor::new_game(&HerforOptions::default()).unwrap();
+    match Herfor::status(&s) {
+        Status::Ongoing {
+            to_act,
+            colour,
+            decision,
+        } => {
+            assert_eq!((to_act, colour.as_str()), (Seat::First, "black"));
+            assert!(decision.contains("black"), "{decision}");
+        }
+        other => panic!("{other:?}"),
+    }
+    play(&mut s, "e5");
+    match Herfor::status(&s) {
+        Status::Ongoing {
+            to_act,
+            colour,
+            decision,
+        } => {
+            assert_eq!((to_act, colour.as_str()), (Seat::Second, "white"));
+            assert!(decision.contains("swap"), "{decision}");
+        }
+        other => panic!("{other:?}"),
+    }
+    Herfor::apply(&mut s, &HerforMove::Swap).unwrap();
+    match Herfor::status(&s) {
+        Status::Ongoing { to_act, colour, .. } => {
+            assert_eq!((to_act, colour.as_str()), (Seat::First, "white"))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn registry_lists_herfor_with_its_default_options() {
+    let games = crate::games::all_games();
+    let herfor = games
+        .iter()
+        .find(|g| g.id == "herfor")
+        .expect("herfor is registered");
+    assert_eq!(herfor.name, "Herfor");
+    assert_eq!(
+        herfor.default_options,
+        serde_json::json!({"size": 5, "pie": true, "simple": false})
+    );
+    let count = crate::with_game!("herfor", G => G::legal_moves(&G::new_game(&Default::default()).unwrap()).len(), else 0);
+    assert_eq!(count, 61);
+}
+
+#[test]
+fn read_record_replays_moves_with_the_swap() {
+    let record = Herfor::read_record(&HerforOptions::default(), "e5 SWAP a1\nb2, i5").unwrap();
+    assert_eq!(record.moves.len(), 5);
+    assert_eq!(record.moves[1], HerforMove::Swap);
+    let err = Herfor::read_record(&HerforOptions::default(), "e5\nk9").unwrap_err();
+    assert_eq!(err.line, 2);
+    assert!(err.reason.contains("F1"), "{}", err.reason);
+}
+
+// ---------- validate on states built in memory ----------
+
+#[test]
+fn validate_catches_in_memory_defects() {
+    let mut off_board = position(opts(3, false), &["a1"], &["e3"], Colour::Black);
+    off_board.stones[Colour::Black.index()] |= pt(7, "a1").bit(); // a corner of size 7 only
+    assert_eq!(Herfor::validate(&off_board).unwrap_err().path, "black");
+
+    let mut both = position(opts(5, false), &["a1", "e5"], &["a2", "i5"], Colour::Black);
+    both.stones[Colour::White.index()] |= pt(5, "e5").bit();
+    assert_eq!(Herfor::validate(&both).unwrap_err().path, "white[1]");
+
+    let mut early_swap = Herfor::new_game(&HerforOptions::default()).unwrap();
+    early_swap.swapped = true;
+    assert_eq!(Herfor::validate(&early_swap).unwrap_err().path, "swapped");
+
+    let mut second_stone = position(opts(5, false), &["a1"], &["e5"], Colour::Black);
+    second_stone.moves_played = 1;
+    assert_eq!(
+        Herfor::validate(&second_stone).unwrap_err().path,
+        "moves_played"
+    );
+
+    let mut endless = blocked_white();
+    endless.button = Some(Colour::Black);
+    endless.moves_played = u32::MAX;
+    assert_eq!(Herfor::validate(&endless).unwrap_err().path, "moves_played");
+}
+
+#[test]
+fn state_schema_describes_the_json_form() {
+    use utoipa::PartialSchema;
+    let schema = serde_json::to_value(HerforState::schema()).unwrap();
+    let properties = &schema["properties"];
+    for field in [
+        "version",
+        "options",
+        "black",
+        "white",
+        "to_move",
+        "button",
+        "passes_in_a_row",
+        "moves_played",
+        "swapped",
+    ] {
+        assert!(
+            properties.get(field).is_some(),
+            "{field} missing from {schema}"
+        );
+    }
+    let example: HerforState = serde_json::from_value(schema["example"].clone()).unwrap();
+    Herfor::validate(&example).unwrap();
 }
