@@ -52,6 +52,10 @@ pub struct Geometry {
     pub neighbours: [Bits; POINTS],
     /// The points strictly beyond a point in each direction, to the edge of the largest board.
     pub rays: [[Bits; 6]; POINTS],
+    /// The two neighbours of a point along each line (0..3), or all bits when the point lies on
+    /// the edge of the largest board across that line: an invasion along the line needs both
+    /// occupied, so this is a quick test that rules most lines out.
+    pub line_neighbours: [[Bits; 3]; POINTS],
     /// The points of the board of each size (index = size; 0 for unsupported sizes).
     pub boards: [Bits; MAX_SIZE as usize + 1],
 }
@@ -66,6 +70,7 @@ const fn build() -> Geometry {
         at: [[NONE; ROWS]; ROWS],
         neighbours: [0; POINTS],
         rays: [[0; 6]; POINTS],
+        line_neighbours: [[0; 3]; POINTS],
         boards: [0; MAX_SIZE as usize + 1],
     };
     let mut next = 0;
@@ -98,6 +103,18 @@ const fn build() -> Geometry {
                 c2 += dc;
             }
             d += 1;
+        }
+        let mut line = 0;
+        while line < 3 {
+            let (dk, dc) = DIRECTIONS[line];
+            g.line_neighbours[p][line] =
+                if on_board(k + dk, c + dc, RADIUS) && on_board(k - dk, c - dc, RADIUS) {
+                    (1u128 << g.at[(k + dk) as usize][(c + dc) as usize])
+                        | (1u128 << g.at[(k - dk) as usize][(c - dc) as usize])
+                } else {
+                    Bits::MAX
+                };
+            line += 1;
         }
         let mut size = MIN_SIZE as i32;
         while size <= MAX_SIZE as i32 {

@@ -47,9 +47,14 @@ fn invasion(p: Point, line: usize, own: Bits, enemy: Bits) -> Option<(Point, Poi
 }
 
 /// Whether placing at `p` forms at least one invading phalanx (F2).
-#[inline]
+#[inline(always)]
 pub fn forms_invasion(p: Point, own: Bits, enemy: Bits) -> bool {
-    (0..3).any(|line| invasion(p, line, own, enemy).is_some())
+    let occupied = own | enemy;
+    (0..3).any(|line| {
+        // Both neighbours along the line must hold stones: a cheap test before the scans.
+        let ends = GEOMETRY.line_neighbours[p.index()][line];
+        occupied & ends == ends && invasion(p, line, own, enemy).is_some()
+    })
 }
 
 /// Whether `p` touches a friendly stone.
@@ -64,15 +69,29 @@ pub fn placement_allowed(p: Point, own: Bits, enemy: Bits) -> bool {
     !touches_own(p, own) || forms_invasion(p, own, enemy)
 }
 
-/// The legal placements among the `empty` points (F3).
+/// The points touching any of `stones`.
+#[inline]
+fn touching(stones: Bits) -> Bits {
+    let mut near = 0;
+    let mut rest = stones;
+    while rest != 0 {
+        near |= GEOMETRY.neighbours[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    near
+}
+
+/// The legal placements among the `empty` points (F3): every point away from friendly stones,
+/// and those next to them that form an invading phalanx.
 #[inline]
 pub fn legal_placements(empty: Bits, own: Bits, enemy: Bits) -> Bits {
-    let mut legal = 0;
-    let mut rest = empty;
+    let near_own = touching(own);
+    let mut legal = empty & !near_own;
+    let mut rest = empty & near_own;
     while rest != 0 {
         let p = Point(rest.trailing_zeros() as u8);
         rest &= rest - 1;
-        if placement_allowed(p, own, enemy) {
+        if forms_invasion(p, own, enemy) {
             legal |= p.bit();
         }
     }
@@ -82,11 +101,15 @@ pub fn legal_placements(empty: Bits, own: Bits, enemy: Bits) -> Bits {
 /// Whether any empty point is a legal placement, stopping at the first.
 #[inline]
 pub fn any_placement(empty: Bits, own: Bits, enemy: Bits) -> bool {
+    let near_own = touching(own);
+    if empty & !near_own != 0 {
+        return true;
+    }
     let mut rest = empty;
     while rest != 0 {
         let p = Point(rest.trailing_zeros() as u8);
         rest &= rest - 1;
-        if placement_allowed(p, own, enemy) {
+        if forms_invasion(p, own, enemy) {
             return true;
         }
     }
