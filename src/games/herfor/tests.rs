@@ -4,6 +4,7 @@
 //! Size-5 lines used below: the row `e1…e9`; the column line `a5 b5 c5 d5 e5 f4 g3 h2 i1`; the
 //! diagonal `a1 b2 c3 d4 e5 f5 g5 h5 i5`.
 
+mod crafted_states;
 mod random_games;
 mod reference;
 
