@@ -178,6 +178,19 @@ pub fn point_name(size: u8, p: Point) -> Option<String> {
     Some(format!("{}{}", (b'a' + k as u8) as char, number))
 }
 
+/// Where a point lies on the board of `size`, for drawing: (row from the bottom, column), both
+/// from 0, where columns run along the diagonal direction (1,1), so that the point sits at
+/// x = column − row/2, y = row·√3/2 on a plane with unit distance between neighbours. `None`
+/// when the point is not on that board.
+pub fn point_coords(size: u8, p: Point) -> Option<(u8, u8)> {
+    if board_mask(size) & p.bit() == 0 {
+        return None;
+    }
+    let offset = MAX_SIZE - size;
+    let (k, c) = GEOMETRY.coords[p.index()];
+    Some((k as u8 - offset, c as u8 - offset))
+}
+
 /// Why a point name was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameError {

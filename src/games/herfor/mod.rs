@@ -11,8 +11,12 @@
 //! Colours in statuses and JSON are `"black"` and `"white"`.
 //!
 //! Readings of the rules made here:
-//! - `moves_played` counts every move: placements, passes and the swap. The swap keeps White to
-//!   move (the first player, now White, moves next), so colours alternate on every other move.
+//! - `moves_played` counts every move: placements, passes and the swap. Colours alternate on
+//!   every move but the swap, which keeps White to move (the first player, now White, moves
+//!   next; the black stone stays black).
+//! - `validate` also checks what the counters imply: until the first pass every move but the
+//!   swap placed a stone; passes come at most one between placements; and a player who passed
+//!   (the last one or two moves) must still have no legal placement, since the board is unchanged.
 //! - The swap is offered together with White's placements right after the first placement, and
 //!   nowhere else. Passes can never happen before it: White always has a legal placement then.
 //! - A point name that is well formed but off the board (`k9` on size 5) is an illegal move

@@ -1,10 +1,11 @@
 //! The position: options, colours, and the state with its JSON form and invariants.
 //!
 //! In memory a state holds one bitboard per colour, so playouts never touch names. On the wire
-//! it is readable JSON (`"black": ["e5", …]`, version 1) through [`StateWire`]. Reading never
-//! fails on a bad point name: the first such defect is kept in the state and [`validate`]
-//! reports it with its path (`black[1]`), because only `validate` knows the board size and the
-//! shape errors serde reports (wrong type, unknown field) are a different kind of fault.
+//! it is readable JSON (`"black": ["e5", …]`, version 1) through [`StateWire`]. Serde refuses
+//! only a wrong shape (a missing field, a wrong type, an unknown field), with its path. A
+//! well-shaped document always reads: a bad version, size, point name (`zz`, or `k9` on size
+//! 5), a duplicate or a point in both lists is kept in the state as its first defect, which
+//! [`validate`] then reports with its exact path (`black[1]`) like every other invariant.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

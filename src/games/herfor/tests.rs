@@ -144,6 +144,31 @@ fn f1_neighbours_follow_the_three_lines() {
 }
 
 #[test]
+fn f1_drawing_coordinates_put_neighbours_at_unit_distance() {
+    let size = 5;
+    let xy = |name: &str| {
+        let (k, c) = geometry::point_coords(size, pt(size, name)).unwrap();
+        (
+            f64::from(c) - f64::from(k) / 2.0,
+            f64::from(k) * 3f64.sqrt() / 2.0,
+        )
+    };
+    assert_eq!(geometry::point_coords(size, pt(size, "a1")), Some((0, 0)));
+    assert_eq!(geometry::point_coords(size, pt(size, "i5")), Some((8, 8)));
+    for (a, b) in [
+        ("e5", "e6"),
+        ("e5", "f4"),
+        ("e5", "f5"),
+        ("e5", "d4"),
+        ("a1", "b1"),
+    ] {
+        let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
+        assert!(((x1 - x2).hypot(y1 - y2) - 1.0).abs() < 1e-9, "{a} {b}");
+    }
+    assert_eq!(geometry::point_coords(3, pt(7, "a1")), None);
+}
+
+#[test]
 fn f1_well_formed_name_off_the_board_is_illegal_citing_f1() {
     let state = Herfor::new_game(&opts(5, false)).unwrap();
     for text in ["k9", "a6", "e10", "j1", "z3", "a999999"] {
