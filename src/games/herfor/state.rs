@@ -441,9 +441,9 @@ fn check_history(s: &HerforState) -> Result<(), InvalidState> {
             ),
         ));
     }
-    // Passes come one between placements, except the last two: at most one more than the
-    // placements after the first.
-    let most = 2 * stones + 1 + swap;
+    // Each placement after the first may follow one pass, and the passes just made come on top:
+    // with passes going on, that is at most 2 × stones − 1 + passes (+ the swap) moves.
+    let most = (2 * stones + u32::from(s.passes_in_a_row) + swap).saturating_sub(1);
     if moves > most {
         return Err(InvalidState::new(
             "moves_played",

@@ -850,6 +850,15 @@ fn validate_catches_in_memory_defects() {
         "moves_played"
     );
 
+    // 18 stones: at most 17 more moves than placements with no pass pending (a pass before
+    // each placement after the first).
+    let mut busy = blocked_both();
+    busy.button = Some(Colour::White);
+    busy.moves_played = 34;
+    Herfor::validate(&busy).unwrap();
+    busy.moves_played = 36;
+    assert_eq!(Herfor::validate(&busy).unwrap_err().path, "moves_played");
+
     let mut endless = blocked_white();
     endless.button = Some(Colour::Black);
     endless.moves_played = u32::MAX;
