@@ -61,7 +61,7 @@ pub use geometry::Hill;
 pub use moves::TaraMove;
 pub use play::TaraEvent;
 pub use scoring::{ColourScore, TaraScore};
-pub use state::{Colour, PerColour, Sacrifice, TaraOptions, TaraState};
+pub use state::{Colour, PerColour, TaraOptions, TaraState};
 
 use crate::games::{Game, InvalidOptions, InvalidState, MoveError, Seat, Status, Turn};
 

@@ -42,10 +42,7 @@ pub fn step_kind(board: &Board, mover: Colour, to: Hill) -> StepKind {
 
 /// The king that must move this turn after sacrificing on the previous one (T11).
 pub fn forced_king(state: &TaraState) -> Option<Hill> {
-    state
-        .sacrifice
-        .filter(|s| s.colour == state.to_move)
-        .map(|s| s.hill)
+    state.sacrificed_by(state.to_move)
 }
 
 /// Whether a king of `mover` landing on its own ringfort `to` by a backtrack may sacrifice it
@@ -251,7 +248,8 @@ fn explain_step(
     // After a sacrifice only that king counts (T11); otherwise any mobile king forbids it.
     let movers = forced_king(state).map_or(board.kings(mover), |king| king.bit());
     if let Some(king) = hills_of(movers).find(|&k| board.vacant_targets(mover, k, battle) != 0) {
-        let reason = format!("the king on {king} can still move to a vacant hill, so no king may {what}");
+        let reason =
+            format!("the king on {king} can still move to a vacant hill, so no king may {what}");
         return MoveError::illegal(rule, reason);
     }
     if kind == StepKind::Capture {
