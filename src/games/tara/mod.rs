@@ -19,6 +19,13 @@
 //! empties the board, keeps game 1's points in `game1_points`, and the score shows the totals.
 //! The match is finished when game 2 is over; the winner has more points in total.
 //!
+//! # The state
+//! `{"version": 1, "options", "game", "ringforts": {"red": [..], "blue": [..]}, "kings": {..},
+//! "to_move", "battle": {..}, "captured": {..} (kings each colour captured), "passed": {..},
+//! "final_turn" (who plays the one more turn of T10), "sacrificed": {"red": "B3", ..} (T11),
+//! "over", "game1_points" (a match's game 1 points, during game 2)}`. Hill lists keep the order
+//! pieces arrived in; `validate` names entries by it (`ringforts.red[2]`).
+//!
 //! # Interpretations (where the rules leave a choice)
 //! - A setup placement counts as the move of the king placed, so T9 applies to it (the rulebook
 //!   says kings may be captured "throughout the game").
@@ -38,7 +45,9 @@
 //!   the same turn", which could not happen after the change. "A ringfort built this turn cannot
 //!   be sacrificed" holds by construction: a backtrack builds nothing.
 //! - A king on its sacrificed ringfort is immune during the opponent's next turn; kings on the
-//!   enemy's ringforts are never captured by T9 (the ringfort is not "theirs").
+//!   enemy's ringforts are never captured by T9 (the ringfort is not "theirs"). The state keeps
+//!   one marker per colour (`sacrificed`): both players may have sacrificed on consecutive
+//!   turns, each king then immune during the other's turn and forced on its owner's.
 //! - T11 [I]: a king still on its sacrificed ringfort when the game ends (other than by a double
 //!   capture, which decides the game anyway) is captured by default.
 //! - The one more turn after a pass or after the last hill is filled is played under the usual

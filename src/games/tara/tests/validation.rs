@@ -232,3 +232,17 @@ fn validate_refuses_inconsistent_endings_and_sacrifice_markers() {
         error.reason
     );
 }
+
+#[test]
+fn openapi_schemas_describe_the_state_and_options() {
+    use utoipa::PartialSchema;
+    let state = serde_json::to_string(&TaraState::schema()).unwrap();
+    for field in ["ringforts", "kings", "battle", "sacrificed", "game1_points"] {
+        assert!(state.contains(field), "{field} missing from {state}");
+    }
+    let options = serde_json::to_string(&TaraOptions::schema()).unwrap();
+    assert!(
+        options.contains("\"match\"") && options.contains("level"),
+        "{options}"
+    );
+}
