@@ -35,6 +35,10 @@
 //! - A voluntary pass (T10) judges every king under Battle rules (vacant knight target not next
 //!   to a friendly king): the player to move is in Battle when all its kings are immobile, and
 //!   the opponent enters Battle at its next turn at the latest.
+//! - T2 [I] "no ringfort left": a colour never has more than 30 ringforts on the board.
+//!   Building (setup included) and capturing a ringfort use one of the mover's, so a player
+//!   with 30 on the board has no king that can move to a vacant hill (it is immobile) and cannot
+//!   capture a ringfort; a sacrifice needs a spare ringfort of the enemy's.
 //! - A forced pass (no legal move) is listed as the only move, `pass`.
 //! - The turn after a sacrifice moves only the sacrificing king. If it has a vacant target it
 //!   must take one; otherwise it may backtrack (and sacrifice again) or capture a ringfort even

@@ -52,6 +52,7 @@ pub fn may_sacrifice(state: &TaraState, board: &Board, mover: Colour, to: Hill) 
         && *state.captured.get(mover.other()) >= 1
         && board.ringforts(mover) & to.bit() != 0
         && board.besieged_by(to, mover.other())
+        && board.has_spare_ringfort(mover.other())
 }
 
 /// Every legal move, in a fixed order.
@@ -226,6 +227,10 @@ fn explain_step(
         return MoveError::illegal("T4", format!("a king already stands on {to}"));
     }
     let kind = step_kind(board, mover, to);
+    if kind != StepKind::Backtrack && !sacrifice && !board.has_spare_ringfort(mover) {
+        let reason = format!("{colour} has no ringfort left: all 30 are on the board");
+        return MoveError::illegal("T2", reason);
+    }
     if kind == StepKind::Build {
         if sacrifice {
             return MoveError::illegal(

@@ -403,3 +403,65 @@ fn t10_building_on_the_last_hill_gives_the_opponent_one_more_turn() {
     assert!(state.over);
     Tara::validate(&state).unwrap();
 }
+
+#[test]
+fn t7_hill_next_to_a_missing_corner_is_besieged_by_two_ringforts() {
+    use crate::games::tara::board::Board;
+    let state = diagram([
+        "# . . . . . #",
+        ". . . . . . .",
+        ". . . . . . .",
+        "r . . . . . .",
+        "b r . . . . .",
+        "r b . . . . .",
+        "# . b . . . #",
+    ]);
+    let board = Board::of(&state);
+    // B1 touches only C1 and B2 (A1 does not exist): both Blue, so vacant B1 is besieged.
+    assert!(board.besieged_by(hill("B1"), Colour::Blue));
+    // The Red single A2 touches only A3 and B2, both Blue.
+    assert!(board.besieged_by(hill("A2"), Colour::Blue));
+    // The Blue single A3 on the edge: A2, A4, B3, all Red.
+    assert!(board.besieged_by(hill("A3"), Colour::Red));
+    // B2 still has vacant neighbours (B1, C2).
+    assert!(!board.besieged_by(hill("B2"), Colour::Red));
+}
+
+#[test]
+fn tara_is_registered_with_its_default_options() {
+    let games = crate::games::all_games();
+    let tara = games
+        .iter()
+        .find(|g| g.id == "tara")
+        .expect("tara is listed");
+    assert_eq!(tara.name, "The High Kings of Tara");
+    assert_eq!(
+        tara.default_options,
+        serde_json::json!({"first": "red", "level": 1, "match": false})
+    );
+}
+
+#[test]
+fn t2_a_player_with_thirty_ringforts_cannot_build() {
+    let mut state = diagram([
+        "# r r r r r #",
+        "R r r r r r R",
+        "r r r r r r r",
+        "r r r R r r r",
+        "b . b b r r r",
+        "b b b B b r b",
+        "# B b b b B #",
+    ]);
+    state.battle = PerColour {
+        red: true,
+        blue: true,
+    };
+    assert_eq!(state.ringforts.red.len(), 30);
+    let (rule, reason) = refusal(&state, "D4-B3");
+    assert_eq!(rule, "T2");
+    assert!(reason.contains("no ringfort left"), "{reason}");
+    assert!(legal(&state).iter().all(|m| !m.ends_with("B3")));
+    // Blue still has ringforts: its king on D2 may build on B3.
+    state.to_move = Colour::Blue;
+    assert!(legal(&state).contains(&"D2-B3".to_string()));
+}
