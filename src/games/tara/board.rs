@@ -36,6 +36,12 @@ impl Board {
         self.kings[0] | self.kings[1]
     }
 
+    /// Whether `colour` has a ringfort left to put on the board (T2: 30 each). [I] Building and
+    /// capturing a ringfort take one of the mover's; a sacrifice takes one of the enemy's.
+    pub fn has_spare_ringfort(&self, colour: Colour) -> bool {
+        (self.ringforts(colour).count_ones() as usize) < super::state::RINGFORTS_PER_COLOUR
+    }
+
     /// Hills with no ringfort.
     pub fn vacant(&self) -> u64 {
         HILLS & !(self.ringforts[0] | self.ringforts[1])
@@ -61,6 +67,9 @@ impl Board {
     /// Vacant hills the king on `from` may move to and build on (T5; in Battle, T6 lifts the
     /// ban on building next to a friendly ringfort).
     pub fn vacant_targets(&self, colour: Colour, from: Hill, battle: bool) -> u64 {
+        if !self.has_spare_ringfort(colour) {
+            return 0;
+        }
         let mut targets = self.reachable(colour, from) & self.vacant();
         if !battle {
             targets &= !spread(self.ringforts(colour));
@@ -75,6 +84,9 @@ impl Board {
 
     /// Besieged single enemy ringforts with no king the king on `from` may capture (T8).
     pub fn capture_targets(&self, colour: Colour, from: Hill) -> u64 {
+        if !self.has_spare_ringfort(colour) {
+            return 0;
+        }
         let candidates =
             self.reachable(colour, from) & self.ringforts(colour.other()) & !self.all_kings();
         super::geometry::hills_of(candidates)

@@ -19,6 +19,13 @@
 //! empties the board, keeps game 1's points in `game1_points`, and the score shows the totals.
 //! The match is finished when game 2 is over; the winner has more points in total.
 //!
+//! # The state
+//! `{"version": 1, "options", "game", "ringforts": {"red": [..], "blue": [..]}, "kings": {..},
+//! "to_move", "battle": {..}, "captured": {..} (kings each colour captured), "passed": {..},
+//! "final_turn" (who plays the one more turn of T10), "sacrificed": {"red": "B3", ..} (T11),
+//! "over", "game1_points" (a match's game 1 points, during game 2)}`. Hill lists keep the order
+//! pieces arrived in; `validate` names entries by it (`ringforts.red[2]`).
+//!
 //! # Interpretations (where the rules leave a choice)
 //! - A setup placement counts as the move of the king placed, so T9 applies to it (the rulebook
 //!   says kings may be captured "throughout the game").
@@ -28,6 +35,10 @@
 //! - A voluntary pass (T10) judges every king under Battle rules (vacant knight target not next
 //!   to a friendly king): the player to move is in Battle when all its kings are immobile, and
 //!   the opponent enters Battle at its next turn at the latest.
+//! - T2 [I] "no ringfort left": a colour never has more than 30 ringforts on the board.
+//!   Building (setup included) and capturing a ringfort use one of the mover's, so a player
+//!   with 30 on the board has no king that can move to a vacant hill (it is immobile) and cannot
+//!   capture a ringfort; a sacrifice needs a spare ringfort of the enemy's.
 //! - A forced pass (no legal move) is listed as the only move, `pass`.
 //! - The turn after a sacrifice moves only the sacrificing king. If it has a vacant target it
 //!   must take one; otherwise it may backtrack (and sacrifice again) or capture a ringfort even
@@ -38,7 +49,9 @@
 //!   the same turn", which could not happen after the change. "A ringfort built this turn cannot
 //!   be sacrificed" holds by construction: a backtrack builds nothing.
 //! - A king on its sacrificed ringfort is immune during the opponent's next turn; kings on the
-//!   enemy's ringforts are never captured by T9 (the ringfort is not "theirs").
+//!   enemy's ringforts are never captured by T9 (the ringfort is not "theirs"). The state keeps
+//!   one marker per colour (`sacrificed`): both players may have sacrificed on consecutive
+//!   turns, each king then immune during the other's turn and forced on its owner's.
 //! - T11 [I]: a king still on its sacrificed ringfort when the game ends (other than by a double
 //!   capture, which decides the game anyway) is captured by default.
 //! - The one more turn after a pass or after the last hill is filled is played under the usual
@@ -61,7 +74,7 @@ pub use geometry::Hill;
 pub use moves::TaraMove;
 pub use play::TaraEvent;
 pub use scoring::{ColourScore, TaraScore};
-pub use state::{Colour, PerColour, Sacrifice, TaraOptions, TaraState};
+pub use state::{Colour, PerColour, TaraOptions, TaraState};
 
 use crate::games::{Game, InvalidOptions, InvalidState, MoveError, Seat, Status, Turn};
 

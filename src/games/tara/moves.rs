@@ -42,10 +42,7 @@ pub fn step_kind(board: &Board, mover: Colour, to: Hill) -> StepKind {
 
 /// The king that must move this turn after sacrificing on the previous one (T11).
 pub fn forced_king(state: &TaraState) -> Option<Hill> {
-    state
-        .sacrifice
-        .filter(|s| s.colour == state.to_move)
-        .map(|s| s.hill)
+    state.sacrificed_by(state.to_move)
 }
 
 /// Whether a king of `mover` landing on its own ringfort `to` by a backtrack may sacrifice it
@@ -55,6 +52,7 @@ pub fn may_sacrifice(state: &TaraState, board: &Board, mover: Colour, to: Hill) 
         && *state.captured.get(mover.other()) >= 1
         && board.ringforts(mover) & to.bit() != 0
         && board.besieged_by(to, mover.other())
+        && board.has_spare_ringfort(mover.other())
 }
 
 /// Every legal move, in a fixed order.
@@ -229,6 +227,10 @@ fn explain_step(
         return MoveError::illegal("T4", format!("a king already stands on {to}"));
     }
     let kind = step_kind(board, mover, to);
+    if kind != StepKind::Backtrack && !sacrifice && !board.has_spare_ringfort(mover) {
+        let reason = format!("{colour} has no ringfort left: all 30 are on the board");
+        return MoveError::illegal("T2", reason);
+    }
     if kind == StepKind::Build {
         if sacrifice {
             return MoveError::illegal(
@@ -251,7 +253,8 @@ fn explain_step(
     // After a sacrifice only that king counts (T11); otherwise any mobile king forbids it.
     let movers = forced_king(state).map_or(board.kings(mover), |king| king.bit());
     if let Some(king) = hills_of(movers).find(|&k| board.vacant_targets(mover, k, battle) != 0) {
-        let reason = format!("the king on {king} can still move to a vacant hill, so no king may {what}");
+        let reason =
+            format!("the king on {king} can still move to a vacant hill, so no king may {what}");
         return MoveError::illegal(rule, reason);
     }
     if kind == StepKind::Capture {

@@ -119,10 +119,7 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnM
             capture_kings(state, to, ev);
             remove(state.ringforts.get_mut(mover), to);
             state.ringforts.get_mut(mover.other()).push(to);
-            state.sacrifice = Some(super::state::Sacrifice {
-                colour: mover,
-                hill: to,
-            });
+            *state.sacrificed.get_mut(mover) = Some(to);
             ev(TaraEvent::Sacrificed {
                 colour: mover,
                 from,
@@ -138,10 +135,8 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
     let mover = state.to_move;
     let kind = step_kind(&Board::of(state), mover, to);
     replace(state.kings.get_mut(mover), from, to);
-    if state.sacrifice.is_some_and(|s| s.colour == mover) {
-        // The forced move of T11 is made: the marker ends (a new sacrifice sets it again).
-        state.sacrifice = None;
-    }
+    // The forced move of T11, if any, is made: the marker ends (a new sacrifice sets it again).
+    *state.sacrificed.get_mut(mover) = None;
     match kind {
         StepKind::Build => {
             state.ringforts.get_mut(mover).push(to);
@@ -173,10 +168,7 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
 fn capture_kings(state: &mut TaraState, by: Hill, ev: &mut impl FnMut(TaraEvent)) {
     let mover = state.to_move;
     let enemy = mover.other();
-    let immune = state
-        .sacrifice
-        .filter(|s| s.colour == enemy)
-        .map_or(0, |s| s.hill.bit());
+    let immune = state.sacrificed_by(enemy).map_or(0, Hill::bit);
     let captured = Board::of(state).captures_from(mover, by, immune);
     if captured == 0 {
         return;
@@ -237,7 +229,7 @@ fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
             | board.backtrack_targets(player, king)
             | board.capture_targets(player, king);
         if escapes == 0 {
-            state.sacrifice = None;
+            *state.sacrificed.get_mut(player) = None;
             trap(state, player, king, ev);
             if *state.captured.get(other) >= 2 {
                 end_game(state, ev);
@@ -255,10 +247,12 @@ fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl FnMut(T
 
 fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
     let double_capture = state.captured.red >= 2 || state.captured.blue >= 2;
-    if let Some(marker) = state.sacrifice.take() {
-        // T11 [I]: the game ends with a king still on the ringfort it sacrificed.
-        if !double_capture {
-            trap(state, marker.colour, marker.hill, ev);
+    if !double_capture {
+        for colour in Colour::BOTH {
+            if let Some(king) = state.sacrificed.get_mut(colour).take() {
+                // T11 [I]: the game ends with a king still on the ringfort it sacrificed.
+                trap(state, colour, king, ev);
+            }
         }
     }
     state.over = true;

@@ -130,17 +130,6 @@ impl TaraOptions {
     }
 }
 
-/// A king standing on the ringfort it has just sacrificed (T11): immune during the opponent's
-/// next turn, and the only king its owner may move on the turn after.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Sacrifice {
-    /// The colour of the king (who sacrificed).
-    pub colour: Colour,
-    /// The hill it stands on, now an enemy ringfort.
-    pub hill: Hill,
-}
-
 /// A position of The High Kings of Tara, with what the rules need to remember.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -167,9 +156,12 @@ pub struct TaraState {
     /// The player now having (or who had) its one more turn before the end (T10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_turn: Option<Colour>,
-    /// A king standing on a ringfort it has just sacrificed (T11).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sacrifice: Option<Sacrifice>,
+    /// Per colour, the hill of a king standing on the ringfort it sacrificed (T11): immune
+    /// during the opponent's next turn, and the only king its owner may move on the turn after.
+    /// Both colours can have one at once (each sacrificed on its last turn).
+    #[serde(default)]
+    #[schema(value_type = PerColour<Option<String>>, example = json!({"red": "B3", "blue": null}))]
+    pub sacrificed: PerColour<Option<Hill>>,
     /// The (current) game is over.
     pub over: bool,
     /// In a match, the points each colour scored in game 1, once game 2 has started.
@@ -179,6 +171,11 @@ pub struct TaraState {
 
 impl TaraState {
     /// The empty board of a new game started by `first`.
+    /// The king of `colour` standing on a ringfort it sacrificed, if any (T11).
+    pub fn sacrificed_by(&self, colour: Colour) -> Option<Hill> {
+        *self.sacrificed.get(colour)
+    }
+
     pub fn start(options: &TaraOptions, game: u8, first: Colour) -> TaraState {
         TaraState {
             version: STATE_VERSION,
@@ -191,7 +188,10 @@ impl TaraState {
             captured: PerColour::default(),
             passed: PerColour::default(),
             final_turn: None,
-            sacrifice: None,
+            sacrificed: PerColour {
+                red: None,
+                blue: None,
+            },
             over: false,
             game1_points: None,
         }

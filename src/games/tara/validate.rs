@@ -97,9 +97,7 @@ fn pieces(state: &TaraState) -> Check {
                 return fail(path, format!("two kings on {hill}"));
             }
             kings |= hill.bit();
-            let sacrificed = state
-                .sacrifice
-                .is_some_and(|s| s.colour == colour && s.hill == *hill);
+            let sacrificed = state.sacrificed_by(colour) == Some(*hill);
             if own & hill.bit() == 0 && !sacrificed {
                 return fail(
                     path,
@@ -300,51 +298,47 @@ fn endings(state: &TaraState, board: &Board) -> Check {
 }
 
 fn sacrifice(state: &TaraState, board: &Board) -> Check {
-    let Some(marker) = state.sacrifice else {
-        return Ok(());
-    };
-    let (colour, hill) = (marker.colour, marker.hill);
-    if state.options.level != 2 {
-        return fail("sacrifice", "sacrifices belong to Level 2 (T11)");
-    }
-    if state.over {
-        return fail("sacrifice", "the game is over");
-    }
-    exists(hill, "sacrifice.hill")?;
-    if board.kings(colour) & hill.bit() == 0 {
-        return fail(
-            "sacrifice.hill",
-            format!("no {} king stands on {hill}", colour.name()),
-        );
-    }
-    if board.ringforts(colour.other()) & hill.bit() == 0 {
-        return fail(
-            "sacrifice.hill",
-            format!(
-                "{hill} is not a {} ringfort: a sacrificed ringfort changes hands (T11)",
-                colour.other().name()
-            ),
-        );
-    }
-    if *state.captured.get(colour.other()) == 0 || !*state.battle.get(colour) {
-        return fail(
-            "sacrifice",
-            format!(
-                "{} may sacrifice only in Battle once one of its kings was captured (T11)",
-                colour.name()
-            ),
-        );
-    }
-    if state.to_move == colour {
-        let battle = *state.battle.get(colour);
-        let escapes = board.vacant_targets(colour, hill, battle)
-            | board.backtrack_targets(colour, hill)
-            | board.capture_targets(colour, hill);
-        if escapes == 0 {
+    for colour in Colour::BOTH {
+        let Some(hill) = state.sacrificed_by(colour) else {
+            continue;
+        };
+        let path = format!("sacrificed.{}", colour.name());
+        let name = colour.name();
+        if state.options.level != 2 {
+            return fail(path, "sacrifices belong to Level 2 (T11)");
+        }
+        exists(hill, &path)?;
+        if board.kings(colour) & hill.bit() == 0 {
+            return fail(path, format!("no {name} king stands on {hill}"));
+        }
+        if board.ringforts(colour.other()) & hill.bit() == 0 {
             return fail(
-                "sacrifice",
-                format!("the king on {hill} is trapped, which ends the game (T11)"),
+                path,
+                format!(
+                    "{hill} is not a {} ringfort: a sacrificed ringfort changes hands (T11)",
+                    colour.other().name()
+                ),
             );
+        }
+        if *state.captured.get(colour.other()) == 0 || !*state.battle.get(colour) {
+            return fail(
+                path,
+                format!(
+                    "{name} may sacrifice only in Battle once one of its kings was captured (T11)"
+                ),
+            );
+        }
+        if state.to_move == colour && !state.over {
+            let battle = *state.battle.get(colour);
+            let escapes = board.vacant_targets(colour, hill, battle)
+                | board.backtrack_targets(colour, hill)
+                | board.capture_targets(colour, hill);
+            if escapes == 0 {
+                return fail(
+                    path,
+                    format!("the king on {hill} is trapped, which ends the game (T11)"),
+                );
+            }
         }
     }
     Ok(())
