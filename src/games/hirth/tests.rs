@@ -1,6 +1,8 @@
 //! Rule tests on hand-built positions, named after the rule they pin.
 
 use super::*;
+#[allow(unused_imports)]
+use crate::games::Record;
 use crate::games::{Game, MoveError, Seat, Status, Turn};
 
 pub(super) const EXAMPLE: &str = "G1 KeHeiHei /

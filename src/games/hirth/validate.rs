@@ -205,7 +205,10 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
     // H8: the other player's Karves keep the limit; the mover's too before its first step.
     for s in Space::all().filter(|s| !s.is_home()) {
         for c in Colour::BOTH {
-            if (c != me || pos.steps == 0) && pos.board.group(s, c).karves.len() > 1 {
+            if state.phase != Phase::Over
+                && (c != me || pos.steps == 0)
+                && pos.board.group(s, c).karves.len() > 1
+            {
                 return err(
                     format!("position.board.{}.{}.karves", s.name(), c.word()),
                     "more than one Karve outside a home space between turns (H8)",
