@@ -459,8 +459,17 @@ pub fn token_to_step(
             }
         }
         (Start::Out(space, named), []) => {
+            let mut candidates = leavable(pos, space);
+            if candidates.is_empty() {
+                // Only stopped Karves: name one, so that the rules say why it cannot be left (H4).
+                candidates = boardable(pos, space)
+                    .into_iter()
+                    .filter(|k| k.crew > 0)
+                    .collect();
+                candidates.dedup_by_key(|k| k.crew);
+            }
             let karve = pick_karve(
-                &leavable(pos, space),
+                &candidates,
                 named,
                 &format!("to leave on {}", space.name()),
                 warnings,

@@ -190,15 +190,18 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
                 ),
             );
         }
-        let l_away = matches!(state.phase, Phase::Over)
-            || (matches!(state.phase, Phase::Retreat { .. }) && c != me);
-        if n.l > 1 || (n.l == 0 && !l_away) {
+        let retreating = matches!(state.phase, Phase::Retreat { .. }) && c != me;
+        let (allowed, rule) = match state.phase {
+            // A finished game may have lost a Lofðungr (H9).
+            Phase::Over => (n.l <= 1, "at most one Lofðungr (H2)"),
+            // The beaten Lofðungr is off the board until it retreats (H7).
+            _ if retreating => (n.l == 0, "no Lofðungr on the board while it retreats (H7)"),
+            _ => (n.l == 1, "exactly one Lofðungr on the board (H2)"),
+        };
+        if !allowed {
             return err(
                 format!("position.board ({})", c.word()),
-                format!(
-                    "{} must have exactly one Lofðungr on the board (H2)",
-                    c.word()
-                ),
+                format!("{} must have {rule}", c.word()),
             );
         }
     }
