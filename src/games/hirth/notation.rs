@@ -374,12 +374,12 @@ pub fn token_to_step(
     };
     match (token.start, token.ops.as_slice()) {
         (Start::Enter, []) | (Start::Enter, [Op::Dest { .. }]) => {
-            if let [Op::Dest { to, .. }] = token.ops.as_slice() {
-                if *to != me.home() {
-                    return Err(
-                        "an entry is a step of its own: write the move after it separately".into(),
-                    );
-                }
+            if let [Op::Dest { to, .. }] = token.ops.as_slice()
+                && *to != me.home()
+            {
+                return Err(
+                    "an entry is a step of its own: write the move after it separately".into(),
+                );
             }
             match unit {
                 Unit::L => Err("the Lofðungr never enters from reserve".into()),

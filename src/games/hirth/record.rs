@@ -81,10 +81,10 @@ impl Reader<'_> {
                     ops: Vec::new(),
                     ..token.clone()
                 })?;
-                if let [Op::Dest { to, .. }, rest @ ..] = ops {
-                    if *to == me.home() {
-                        ops = rest;
-                    }
+                if let [Op::Dest { to, .. }, rest @ ..] = ops
+                    && *to == me.home()
+                {
+                    ops = rest;
                 }
                 me.home()
             }

@@ -126,7 +126,7 @@ impl Group {
         for k in &mut self.karves {
             k.stopped = false;
         }
-        self.karves.sort_by(|a, b| b.crew.cmp(&a.crew));
+        self.karves.sort_by_key(|k| std::cmp::Reverse(k.crew));
     }
 }
 
