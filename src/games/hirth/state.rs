@@ -247,7 +247,7 @@ pub struct Reserve {
 
 /// A colour-indexed pair serialised as `{gull, silfr}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[schema(as = HirthPerColourReserve)]
+#[schema(as = HirthPerColour)]
 pub struct PerColour<T> {
     pub gull: T,
     pub silfr: T,
