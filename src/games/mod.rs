@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 
 // The engines, one module each (added as they land): herfor, tara, hirth.
+pub mod herfor;
 pub mod hirth;
+pub mod tara;
 
 /// A player of a game, independent of the colour it has now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -272,6 +274,14 @@ pub struct GameInfo {
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, else $unknown:expr) => {
         match $id {
+            "herfor" => {
+                type $G = $crate::games::herfor::Herfor;
+                $body
+            }
+            "tara" => {
+                type $G = $crate::games::tara::Tara;
+                $body
+            }
             "hirth" => {
                 type $G = $crate::games::hirth::Hirth;
                 $body
@@ -282,7 +292,7 @@ macro_rules! with_game {
 }
 
 /// The ids of every game, in the order pages and listings show them.
-pub const GAME_IDS: &[&str] = &["hirth"];
+pub const GAME_IDS: &[&str] = &["hirth", "tara", "herfor"];
 
 /// Listing facts for every game.
 pub fn all_games() -> Vec<GameInfo> {

@@ -1,0 +1,1 @@
+//! Random games over every size and variant, checked ply by ply against the reference.
