@@ -115,6 +115,29 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
 /// H8 for one step: legal only if the turn can still end with the limit kept after it.
 /// A look-ahead that runs out of budget counts as "cannot" (only crafted states get there).
 pub fn step_keeps_limit(pos: &Position, step: &Move) -> bool {
+    // Fast path: without a pile-up now, only a K stepping (not attacking) into a non-home space
+    // that already counts a K of the mover can create one; every other step keeps none.
+    if no_pile_up(pos) {
+        let risky = match *step {
+            Move::Go {
+                unit: super::moves::Unit::K(_),
+                to,
+                ..
+            } => {
+                !to.is_home()
+                    && pos.arrival(to) == super::moves::Arrival::Own
+                    && (!pos.board.group(to, pos.mover).karves.is_empty()
+                        || pos
+                            .lines
+                            .iter()
+                            .any(|l| l.from == Some(to) && !l.pieces.karves.is_empty()))
+            }
+            _ => false,
+        };
+        if !risky {
+            return true;
+        }
+    }
     let mut next = pos.clone();
     next.apply_step(step);
     can_finish(&next) == Some(true)

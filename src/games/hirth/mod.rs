@@ -55,6 +55,8 @@ mod state;
 mod validate;
 
 #[cfg(test)]
+mod random_games;
+#[cfg(test)]
 mod tests;
 
 pub use board::{Colour, Space};

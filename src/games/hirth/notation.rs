@@ -374,12 +374,12 @@ pub fn token_to_step(
     };
     match (token.start, token.ops.as_slice()) {
         (Start::Enter, []) | (Start::Enter, [Op::Dest { .. }]) => {
-            if let [Op::Dest { to, .. }] = token.ops.as_slice() {
-                if *to != me.home() {
-                    return Err(
-                        "an entry is a step of its own: write the move after it separately".into(),
-                    );
-                }
+            if let [Op::Dest { to, .. }] = token.ops.as_slice()
+                && *to != me.home()
+            {
+                return Err(
+                    "an entry is a step of its own: write the move after it separately".into(),
+                );
             }
             match unit {
                 Unit::L => Err("the Lofðungr never enters from reserve".into()),
@@ -459,8 +459,17 @@ pub fn token_to_step(
             }
         }
         (Start::Out(space, named), []) => {
+            let mut candidates = leavable(pos, space);
+            if candidates.is_empty() {
+                // Only stopped Karves: name one, so that the rules say why it cannot be left (H4).
+                candidates = boardable(pos, space)
+                    .into_iter()
+                    .filter(|k| k.crew > 0)
+                    .collect();
+                candidates.dedup_by_key(|k| k.crew);
+            }
             let karve = pick_karve(
-                &leavable(pos, space),
+                &candidates,
                 named,
                 &format!("to leave on {}", space.name()),
                 warnings,

@@ -81,10 +81,10 @@ impl Reader<'_> {
                     ops: Vec::new(),
                     ..token.clone()
                 })?;
-                if let [Op::Dest { to, .. }, rest @ ..] = ops {
-                    if *to == me.home() {
-                        ops = rest;
-                    }
+                if let [Op::Dest { to, .. }, rest @ ..] = ops
+                    && *to == me.home()
+                {
+                    ops = rest;
                 }
                 me.home()
             }
@@ -484,9 +484,5 @@ fn notes_start(chars: &[char]) -> usize {
 /// The record of the finished turns of the match (one line per turn, a blank line between
 /// games); the turn under way is not written.
 pub fn write_record(state: &HirthState) -> String {
-    let mut text = state.record.join("\n");
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    text
+    state.record.clone()
 }

@@ -220,9 +220,6 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
         step if step.is_step() => {
             let text = notation::format_step(&state.position, step);
             state.position.apply_step(step);
-            if !state.log.steps.is_empty() {
-                state.log.steps.push(' ');
-            }
             state.log.steps.push_str(&text);
             emit(Event::Step {
                 seat: state.seat_of(mover),
@@ -264,6 +261,7 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
             } else {
                 Victory::RefusedDouble
             };
+            state.position.settle();
             end_game(state, mover, victory, &mut emit);
         }
         Move::End { stays } => {
@@ -398,20 +396,15 @@ fn write_line(state: &mut HirthState) {
     let steps = if log.steps.is_empty() {
         "/".to_string()
     } else {
-        log.steps.replace(' ', "")
+        log.steps
     };
     let tail = match (log.doubling.is_empty(), log.battles.is_empty()) {
         (true, true) => "/".to_string(),
         (false, true) => format!("{} /", log.doubling),
         (_, false) => format!("{}{}", log.doubling, log.battles),
     };
-    state.record.push(format!(
-        "{}{} {} {}",
-        mover.letter(),
-        state.round,
-        steps,
-        tail
-    ));
+    let line = format!("{}{} {steps} {tail}\n", mover.letter(), state.round);
+    state.record.push_str(&line);
 }
 
 /// H9/H10/H11: scores the game, then ends the match or starts the next game.
@@ -457,7 +450,7 @@ fn end_game(
     };
     state.round = 1;
     state.phase = Phase::Movement;
-    state.record.push(String::new());
+    state.record.push('\n');
     emit(Event::NextGame {
         game: state.results.len() as u32 + 1,
         gull: state.gull,

@@ -126,7 +126,7 @@ impl Group {
         for k in &mut self.karves {
             k.stopped = false;
         }
-        self.karves.sort_by(|a, b| b.crew.cmp(&a.crew));
+        self.karves.sort_by_key(|k| std::cmp::Reverse(k.crew));
     }
 }
 
@@ -247,7 +247,7 @@ pub struct Reserve {
 
 /// A colour-indexed pair serialised as `{gull, silfr}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[schema(as = HirthPerColourReserve)]
+#[schema(as = HirthPerColour)]
 pub struct PerColour<T> {
     pub gull: T,
     pub silfr: T,
@@ -322,6 +322,27 @@ impl Position {
             .iter()
             .any(|l| l.from == Some(space))
             .then_some(self.mover)
+    }
+
+    /// Ends a movement phase without battles (a game given up mid-turn): attackers go back to
+    /// where they attacked from, every piece is freed.
+    pub fn settle(&mut self) {
+        let me = self.mover;
+        for line in std::mem::take(&mut self.lines) {
+            match line.from {
+                Some(from) => self.board.group_mut(from, me).absorb(line.pieces),
+                None => {
+                    let r = self.reserve.get_mut(me);
+                    r.h += line.pieces.all_h() as u8;
+                    r.k += line.pieces.karves.len() as u8;
+                }
+            }
+        }
+        for cell in &mut self.board.0 {
+            cell.gull.unstop();
+            cell.silfr.unstop();
+        }
+        self.steps = 0;
     }
 
     pub fn line_mut(&mut self, from: Option<Space>, to: Space) -> &mut Group {
@@ -479,9 +500,10 @@ pub struct HirthState {
     pub results: Vec<GameResult>,
     /// The round of the current game (`G3`/`S3` is round 3).
     pub round: u32,
-    /// H12 lines of every finished turn of the match; an empty line separates games.
+    /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
+    /// separates games.
     #[serde(default)]
-    pub record: Vec<String>,
+    pub record: String,
     #[serde(default)]
     pub log: TurnLog,
 }
@@ -501,7 +523,7 @@ impl HirthState {
             points: [0, 0],
             results: Vec::new(),
             round: 1,
-            record: Vec::new(),
+            record: String::new(),
             log: TurnLog::default(),
         }
     }

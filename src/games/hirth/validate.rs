@@ -190,22 +190,28 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
                 ),
             );
         }
-        let l_away = matches!(state.phase, Phase::Over)
-            || (matches!(state.phase, Phase::Retreat { .. }) && c != me);
-        if n.l > 1 || (n.l == 0 && !l_away) {
+        let retreating = matches!(state.phase, Phase::Retreat { .. }) && c != me;
+        let (allowed, rule) = match state.phase {
+            // A finished game may have lost a Lofðungr (H9).
+            Phase::Over => (n.l <= 1, "at most one Lofðungr (H2)"),
+            // The beaten Lofðungr is off the board until it retreats (H7).
+            _ if retreating => (n.l == 0, "no Lofðungr on the board while it retreats (H7)"),
+            _ => (n.l == 1, "exactly one Lofðungr on the board (H2)"),
+        };
+        if !allowed {
             return err(
                 format!("position.board ({})", c.word()),
-                format!(
-                    "{} must have exactly one Lofðungr on the board (H2)",
-                    c.word()
-                ),
+                format!("{} must have {rule}", c.word()),
             );
         }
     }
     // H8: the other player's Karves keep the limit; the mover's too before its first step.
     for s in Space::all().filter(|s| !s.is_home()) {
         for c in Colour::BOTH {
-            if (c != me || pos.steps == 0) && pos.board.group(s, c).karves.len() > 1 {
+            if state.phase != Phase::Over
+                && (c != me || pos.steps == 0)
+                && pos.board.group(s, c).karves.len() > 1
+            {
                 return err(
                     format!("position.board.{}.{}.karves", s.name(), c.word()),
                     "more than one Karve outside a home space between turns (H8)",
