@@ -1,0 +1,138 @@
+//! Examples for the OpenAPI document, computed by really playing the first registered game, so
+//! they are always states, moves and events the service would accept and produce.
+
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use super::ops;
+use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
+use crate::games::{GAME_IDS, Game};
+use crate::with_game;
+
+/// How many plies the example game plays before the position the examples show.
+const OPENING_PLIES: usize = 3;
+
+struct Samples {
+    games: Value,
+    new_request: Value,
+    new_response: Value,
+    state_request: Value,
+    legal_moves: Value,
+    apply_request: Value,
+    apply_response: Value,
+    score: Value,
+    replay_request: Value,
+    replay_response: Value,
+}
+
+fn samples() -> Option<&'static Samples> {
+    static SAMPLES: OnceLock<Option<Samples>> = OnceLock::new();
+    SAMPLES
+        .get_or_init(|| {
+            let id = GAME_IDS.first()?;
+            with_game!(*id, G => play::<G>(), else None)
+        })
+        .as_ref()
+}
+
+/// Plays a short opening, preferring at each ply the first legal move that causes events (so the
+/// example shows some), and runs every operation on the result.
+fn play<G: Game>() -> Option<Samples> {
+    let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
+    let options = serde_json::to_value(G::Options::default()).ok()?;
+    let new_request = json!({ "options": options });
+    let new_response = ops::new_game::<G>(NewGameRequest {
+        options: Some(options.clone()),
+    })
+    .ok()?;
+
+    let mut state = G::new_game(&G::Options::default()).ok()?;
+    let mut opening = Vec::new();
+    for _ in 0..OPENING_PLIES {
+        let mv = eventful_move::<G>(&state)?;
+        opening.push(G::format_move(&state, &mv));
+        G::apply(&mut state, &mv).ok()?;
+    }
+    let state_json = serde_json::to_value(&state).ok()?;
+    let next = eventful_move::<G>(&state).map(|mv| G::format_move(&state, &mv))?;
+
+    let state_request = json!({ "state": state_json });
+    let legal_moves = ops::legal_moves::<G>(StateRequest {
+        state: state_json.clone(),
+    })
+    .ok()?;
+    let apply_request = json!({ "state": state_json, "move": next });
+    let apply_response = ops::apply::<G>(ApplyRequest {
+        state: state_json.clone(),
+        mv: Some(next.clone()),
+        moves: None,
+    })
+    .ok()?;
+    let score = ops::score::<G>(StateRequest { state: state_json }).ok()?;
+    opening.push(next);
+    let replay_request = json!({ "options": options, "moves": opening });
+    let replay_response = ops::replay::<G>(ReplayRequest {
+        options: Some(options),
+        moves: Some(opening),
+        record: None,
+    })
+    .ok()?;
+
+    Some(Samples {
+        games,
+        new_request,
+        new_response: serde_json::to_value(new_response).ok()?,
+        state_request,
+        legal_moves: serde_json::to_value(legal_moves).ok()?,
+        apply_request,
+        apply_response: serde_json::to_value(apply_response).ok()?,
+        score: serde_json::to_value(score).ok()?,
+        replay_request,
+        replay_response: serde_json::to_value(replay_response).ok()?,
+    })
+}
+
+fn eventful_move<G: Game>(state: &G::State) -> Option<G::Move> {
+    let moves = G::legal_moves(state);
+    let causes_events = |mv: &&G::Move| {
+        let mut after = state.clone();
+        G::apply(&mut after, mv).is_ok_and(|events| !events.is_empty())
+    };
+    moves.iter().find(causes_events).or(moves.first()).cloned()
+}
+
+fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
+    samples().map(field).cloned().unwrap_or(Value::Null)
+}
+
+pub fn games_response() -> Value {
+    pick(|s| &s.games)
+}
+pub fn new_game_request() -> Value {
+    pick(|s| &s.new_request)
+}
+pub fn game_response() -> Value {
+    pick(|s| &s.new_response)
+}
+pub fn state_request() -> Value {
+    pick(|s| &s.state_request)
+}
+pub fn legal_moves_response() -> Value {
+    pick(|s| &s.legal_moves)
+}
+pub fn apply_request() -> Value {
+    pick(|s| &s.apply_request)
+}
+pub fn apply_response() -> Value {
+    pick(|s| &s.apply_response)
+}
+pub fn score_response() -> Value {
+    pick(|s| &s.score)
+}
+pub fn replay_request() -> Value {
+    pick(|s| &s.replay_request)
+}
+pub fn replay_response() -> Value {
+    pick(|s| &s.replay_response)
+}
