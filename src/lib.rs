@@ -33,12 +33,13 @@ fn documented_routes(config: &mut ServiceConfig) {
 pub fn openapi() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        App::new()
+        let (_, mut document) = App::new()
             .into_utoipa_app()
             .openapi(api::docs::ApiDoc::openapi())
             .configure(documented_routes)
-            .split_for_parts()
-            .1
+            .split_for_parts();
+        api::docs::list_game_ids(&mut document);
+        document
     })
 }
 

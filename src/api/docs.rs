@@ -2,6 +2,10 @@
 //! schemas collected from the handlers by `utoipa-actix-web` when the app is built.
 
 use utoipa::OpenApi;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+
+use crate::games::GAME_IDS;
 
 use super::problem::{ErrorCode, Problem};
 
@@ -26,3 +30,30 @@ bodies are limited to 1 MiB.",
     components(schemas(Problem, ErrorCode))
 )]
 pub struct ApiDoc;
+
+/// Declares the `{game}` path parameter as one of the registered ids, which the handlers'
+/// attributes cannot spell because the registry is not known to them.
+pub fn list_game_ids(document: &mut utoipa::openapi::OpenApi) {
+    let ids = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(GAME_IDS.iter().copied()))
+        .build();
+    for item in document.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            for parameter in operation.parameters.iter_mut().flatten() {
+                if let RefOr::T(parameter) = parameter
+                    && parameter.name == "game"
+                {
+                    parameter.schema = Some(ids.clone().into());
+                }
+            }
+        }
+    }
+}

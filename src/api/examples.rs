@@ -36,8 +36,8 @@ fn samples() -> Option<&'static Samples> {
         .as_ref()
 }
 
-/// Plays a short opening, preferring at each ply the first legal move that causes events (so the
-/// example shows some), and runs every operation on the result.
+/// Plays a short opening, preferring at each ply the move that causes the most events (so the
+/// examples show some), and runs every operation on the result.
 fn play<G: Game>() -> Option<Samples> {
     let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
     let options = serde_json::to_value(G::Options::default()).ok()?;
@@ -94,12 +94,18 @@ fn play<G: Game>() -> Option<Samples> {
 }
 
 fn eventful_move<G: Game>(state: &G::State) -> Option<G::Move> {
-    let moves = G::legal_moves(state);
-    let causes_events = |mv: &&G::Move| {
+    // The length of the events' JSON is a game-blind measure of how much a move did; the first
+    // of the longest wins, so the examples stay the same from build to build.
+    let weight = |mv: &G::Move| {
         let mut after = state.clone();
-        G::apply(&mut after, mv).is_ok_and(|events| !events.is_empty())
+        G::apply(&mut after, mv)
+            .ok()
+            .and_then(|events| serde_json::to_string(&events).ok())
+            .map_or(0, |s| s.len())
     };
-    moves.iter().find(causes_events).or(moves.first()).cloned()
+    let moves = G::legal_moves(state);
+    let best = moves.iter().map(weight).max()?;
+    moves.into_iter().find(|mv| weight(mv) == best)
 }
 
 fn pick(field: impl Fn(&Samples) -> &Value) -> Value {

@@ -21,6 +21,13 @@ use crate::with_game;
 /// Reads a request body into its envelope type; missing, unknown or mistyped members are
 /// `invalid_request`.
 pub fn envelope<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+    // serde would read a struct from an array too; the API speaks objects only.
+    if !body.is_object() {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "the body must be a JSON object",
+        ));
+    }
     decode(body, "", ErrorCode::InvalidRequest)
 }
 
@@ -110,18 +117,20 @@ pub fn score<G: Game>(request: StateRequest) -> Result<ScoreResponse, ApiError> 
 }
 
 pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
-    let mut state = read_state::<G>(request.state, "state")?;
-    let plies = match (request.mv, request.moves) {
-        (Some(text), None) => {
-            vec![play_text::<G>(&mut state, &text).map_err(|e| e.with_field("move"))?]
-        }
-        (None, Some(texts)) => play_all::<G>(&mut state, &texts)?,
+    let single = match (request.mv, request.moves) {
+        (Some(text), None) => Ok(text),
+        (None, Some(texts)) => Err(texts),
         _ => {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
                 "send exactly one of `move` and `moves`",
             ));
         }
+    };
+    let mut state = read_state::<G>(request.state, "state")?;
+    let plies = match single {
+        Ok(text) => vec![play_text::<G>(&mut state, &text).map_err(|e| e.with_field("move"))?],
+        Err(texts) => play_all::<G>(&mut state, &texts)?,
     };
     Ok(ApplyResponse {
         state: to_json(&state)?,
@@ -131,12 +140,22 @@ pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> 
 }
 
 pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiError> {
+    let source = match (request.moves, request.record) {
+        (Some(texts), None) => Ok(texts),
+        (None, Some(record)) => Err(record),
+        _ => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "send exactly one of `moves` and `record`",
+            ));
+        }
+    };
     let (options, mut state) = start::<G>(request.options)?;
-    let (plies, warnings) = match (request.moves, request.record) {
-        (Some(texts), None) => (play_all::<G>(&mut state, &texts)?, Vec::new()),
-        (None, Some(text)) => {
+    let (plies, warnings) = match source {
+        Ok(texts) => (play_all::<G>(&mut state, &texts)?, Vec::new()),
+        Err(record) => {
             let Record { moves, warnings } =
-                G::read_record(&options, &text).map_err(ApiError::invalid_record)?;
+                G::read_record(&options, &record).map_err(ApiError::invalid_record)?;
             let mut plies = Vec::with_capacity(moves.len());
             for (index, mv) in moves.iter().enumerate() {
                 let notation = G::format_move(&state, mv);
@@ -149,12 +168,6 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
                 plies.push(ply::<G>(&state, notation, &events)?);
             }
             (plies, warnings)
-        }
-        _ => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "send exactly one of `moves` and `record`",
-            ));
         }
     };
     let record = G::write_record(&state).unwrap_or_else(|| {
