@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 
 // The engines, one module each (added as they land): herfor, tara, hirth.
+pub mod herfor;
 
 /// A player of a game, independent of the colour it has now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -98,7 +99,10 @@ pub struct InvalidState {
 
 impl InvalidState {
     pub fn new(path: impl Into<String>, reason: impl Into<String>) -> Self {
-        InvalidState { path: path.into(), reason: reason.into() }
+        InvalidState {
+            path: path.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -122,11 +126,17 @@ pub enum MoveError {
 
 impl MoveError {
     pub fn illegal(rule: &'static str, reason: impl Into<String>) -> Self {
-        MoveError::Illegal { rule, reason: reason.into() }
+        MoveError::Illegal {
+            rule,
+            reason: reason.into(),
+        }
     }
 
     pub fn unreadable(text: impl Into<String>, reason: impl Into<String>) -> Self {
-        MoveError::Unreadable { text: text.into(), reason: reason.into() }
+        MoveError::Unreadable {
+            text: text.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -209,18 +219,29 @@ pub trait Game: Sized + 'static {
     /// Reads a whole game record. The default reads move notations separated by white space or
     /// commas, playing each to read the next; games with a record format of their own override it.
     fn read_record(options: &Self::Options, text: &str) -> Result<Record<Self::Move>, RecordError> {
-        let mut state = Self::new_game(options)
-            .map_err(|e| RecordError { line: 1, reason: format!("options: {e}") })?;
+        let mut state = Self::new_game(options).map_err(|e| RecordError {
+            line: 1,
+            reason: format!("options: {e}"),
+        })?;
         let mut moves = Vec::new();
         for (number, line) in text.lines().enumerate() {
-            for token in line.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-                let err = |e: MoveError| RecordError { line: number + 1, reason: format!("{token}: {e}") };
+            for token in line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+            {
+                let err = |e: MoveError| RecordError {
+                    line: number + 1,
+                    reason: format!("{token}: {e}"),
+                };
                 let mv = Self::parse_move(&state, token).map_err(err)?;
                 Self::apply(&mut state, &mv).map_err(err)?;
                 moves.push(mv);
             }
         }
-        Ok(Record { moves, warnings: Vec::new() })
+        Ok(Record {
+            moves,
+            warnings: Vec::new(),
+        })
     }
 
     /// Writes the record of the game that led to this state in the game's own record format,
@@ -251,19 +272,25 @@ pub struct GameInfo {
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, else $unknown:expr) => {
         match $id {
+            "herfor" => {
+                type $G = $crate::games::herfor::Herfor;
+                $body
+            }
             _ => $unknown,
         }
     };
 }
 
 /// The ids of every game, in the order pages and listings show them.
-pub const GAME_IDS: &[&str] = &[];
+pub const GAME_IDS: &[&str] = &["herfor"];
 
 /// Listing facts for every game.
 pub fn all_games() -> Vec<GameInfo> {
     GAME_IDS
         .iter()
-        .map(|id| with_game!(*id, G => info::<G>(), else unreachable!("every listed id has a game")))
+        .map(
+            |id| with_game!(*id, G => info::<G>(), else unreachable!("every listed id has a game")),
+        )
         .collect()
 }
 

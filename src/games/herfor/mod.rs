@@ -1,0 +1,286 @@
+//! Herfor: placement, invasions and flips on a hexagonal board of triangles
+//! (`/work/shared/rules/herfor.md`, rules F1–F6).
+//!
+//! - [`geometry`]: the one compile-time table of the size-7 board (smaller boards are its
+//!   central hexagon), point names (F1);
+//! - [`rules`]: placement legality and flips on bitboards (F2, F3, F6);
+//! - [`state`]: options, the state, its JSON form and `validate`;
+//! - [`moves`]: moves and their notation; [`report`]: events and the score.
+//!
+//! Seats: [`Seat::First`] is the player who places first: Black, or White after a swap (F5).
+//! Colours in statuses and JSON are `"black"` and `"white"`.
+//!
+//! Readings of the rules made here:
+//! - `moves_played` counts every move: placements, passes and the swap. The swap keeps White to
+//!   move (the first player, now White, moves next), so colours alternate on every other move.
+//! - The swap is offered together with White's placements right after the first placement, and
+//!   nowhere else. Passes can never happen before it: White always has a legal placement then.
+//! - A point name that is well formed but off the board (`k9` on size 5) is an illegal move
+//!   (F1), not an unreadable one.
+
+pub mod geometry;
+pub mod moves;
+pub mod report;
+pub mod rules;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+pub use geometry::Point;
+pub use moves::HerforMove;
+pub use report::{HerforEvent, HerforScore};
+pub use state::{Colour, HerforOptions, HerforState};
+
+use geometry::{board_mask, point_name, points};
+
+use super::{Game, InvalidOptions, InvalidState, MoveError, Status, Turn};
+
+/// The Herfor engine.
+pub struct Herfor;
+
+impl Herfor {
+    /// Places a stone for the mover, returning the flipped stones. The move must be legal.
+    fn place(state: &mut HerforState, p: Point) -> geometry::Bits {
+        let mover = state.to_move;
+        let (own, enemy) = (
+            state.stones[mover.index()],
+            state.stones[mover.other().index()],
+        );
+        let flipped = rules::flips(p, own, enemy, state.options.simple);
+        state.stones[mover.index()] = own | p.bit() | flipped;
+        state.stones[mover.other().index()] = enemy & !flipped;
+        state.to_move = mover.other();
+        state.passes_in_a_row = 0;
+        state.moves_played += 1;
+        flipped
+    }
+
+    /// Records a pass (F4): the first pass of the game gives the button to the opponent.
+    /// Returns the colour the button went to, if this pass gave it out.
+    fn pass(state: &mut HerforState) -> Option<Colour> {
+        let mover = state.to_move;
+        let given = state.button.is_none().then(|| mover.other());
+        state.button = state.button.or(given);
+        state.to_move = mover.other();
+        state.passes_in_a_row += 1;
+        state.moves_played += 1;
+        given
+    }
+
+    fn swap(state: &mut HerforState) {
+        state.swapped = true;
+        state.moves_played += 1;
+    }
+
+    fn check_placement(state: &HerforState, p: Point) -> Result<(), MoveError> {
+        let size = state.size();
+        let name = || point_name(size, p).unwrap_or_default();
+        if board_mask(size) & p.bit() == 0 {
+            return Err(MoveError::illegal(
+                "F1",
+                format!("point #{} is not on the size-{size} board", p.0),
+            ));
+        }
+        if let Some(colour) = state.stone_at(p) {
+            return Err(MoveError::illegal(
+                "F3",
+                format!("{} already holds a {} stone", name(), colour.name()),
+            ));
+        }
+        let mover = state.to_move;
+        let (own, enemy) = (
+            state.stones[mover.index()],
+            state.stones[mover.other().index()],
+        );
+        if !rules::placement_allowed(p, own, enemy) {
+            return Err(MoveError::illegal(
+                "F3",
+                format!(
+                    "{} touches a {} stone and forms no invading phalanx: a stone may only touch its own colour when it lines up between two enemy phalanxes",
+                    name(),
+                    mover.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn game_over_event(state: &HerforState) -> HerforEvent {
+        let score = report::score(state);
+        HerforEvent::GameOver {
+            winner: score.winner.unwrap_or(Colour::Black),
+            black_total: score.black_total,
+            white_total: score.white_total,
+        }
+    }
+}
+
+impl Game for Herfor {
+    const ID: &'static str = "herfor";
+    const NAME: &'static str = "Herfor";
+
+    type Options = HerforOptions;
+    type State = HerforState;
+    type Move = HerforMove;
+    type Event = HerforEvent;
+    type Score = HerforScore;
+
+    fn new_game(options: &HerforOptions) -> Result<HerforState, InvalidOptions> {
+        if !(geometry::MIN_SIZE..=geometry::MAX_SIZE).contains(&options.size) {
+            return Err(InvalidOptions {
+                field: "size".into(),
+                reason: format!(
+                    "{} points per side: the board has 3 to 7 (F1)",
+                    options.size
+                ),
+            });
+        }
+        Ok(HerforState::start(*options))
+    }
+
+    fn options(state: &HerforState) -> HerforOptions {
+        state.options
+    }
+
+    fn validate(state: &HerforState) -> Result<(), InvalidState> {
+        state::validate(state)
+    }
+
+    fn turn(state: &HerforState) -> Turn {
+        if state.is_over() {
+            match report::leader(state) {
+                Some(colour) => Turn::Won(state.seat_of(colour)),
+                None => Turn::Drawn,
+            }
+        } else {
+            Turn::ToAct(state.seat_of(state.to_move))
+        }
+    }
+
+    fn status(state: &HerforState) -> Status {
+        if state.is_over() {
+            let winner = report::leader(state);
+            let score = report::score(state);
+            return Status::Finished {
+                winner: winner.map(|c| state.seat_of(c)),
+                winner_colour: winner.map(|c| c.name().to_string()),
+                reason: format!(
+                    "both players passed: black {} – white {}",
+                    score.black_total, score.white_total
+                ),
+            };
+        }
+        let colour = state.to_move;
+        let decision = if !state.can_place(colour) {
+            "pass: no legal placement".to_string()
+        } else if state.swap_available() {
+            "swap to take Black, or place a white stone".to_string()
+        } else {
+            format!("place a {} stone", colour.name())
+        };
+        Status::Ongoing {
+            to_act: state.seat_of(colour),
+            colour: colour.name().to_string(),
+            decision,
+        }
+    }
+
+    fn legal_moves_into(state: &HerforState, out: &mut Vec<HerforMove>) {
+        if state.is_over() {
+            return;
+        }
+        let mover = state.to_move;
+        let own = state.stones[mover.index()];
+        let enemy = state.stones[mover.other().index()];
+        let legal = rules::legal_placements(state.empty(), own, enemy);
+        if legal == 0 {
+            out.push(HerforMove::Pass);
+            return;
+        }
+        out.extend(points(legal).map(HerforMove::Place));
+        if state.swap_available() {
+            out.push(HerforMove::Swap);
+        }
+    }
+
+    fn apply(state: &mut HerforState, mv: &HerforMove) -> Result<Vec<HerforEvent>, MoveError> {
+        if state.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let mover = state.to_move;
+        match *mv {
+            HerforMove::Place(p) => {
+                Self::check_placement(state, p)?;
+                let flipped = Self::place(state, p);
+                let size = state.size();
+                Ok(vec![HerforEvent::Placed {
+                    colour: mover,
+                    point: point_name(size, p).unwrap_or_default(),
+                    flipped: points(flipped)
+                        .filter_map(|q| point_name(size, q))
+                        .collect(),
+                }])
+            }
+            HerforMove::Pass => {
+                if state.can_place(mover) {
+                    return Err(MoveError::illegal(
+                        "F4",
+                        format!(
+                            "{} has a legal placement, and may pass only without one",
+                            mover.name()
+                        ),
+                    ));
+                }
+                let button_to = Self::pass(state);
+                let mut events = vec![HerforEvent::Passed {
+                    colour: mover,
+                    button_to,
+                }];
+                if state.is_over() {
+                    events.push(Self::game_over_event(state));
+                }
+                Ok(events)
+            }
+            HerforMove::Swap => {
+                if !state.options.pie {
+                    return Err(MoveError::illegal("F5", "the pie rule is off in this game"));
+                }
+                if !state.swap_available() {
+                    return Err(MoveError::illegal(
+                        "F5",
+                        "a swap can only answer the very first placement",
+                    ));
+                }
+                Self::swap(state);
+                Ok(vec![HerforEvent::Swapped {
+                    black: state.seat_of(Colour::Black),
+                }])
+            }
+        }
+    }
+
+    fn play_unchecked(state: &mut HerforState, mv: &HerforMove) {
+        match *mv {
+            HerforMove::Place(p) => {
+                Self::place(state, p);
+            }
+            HerforMove::Pass => {
+                Self::pass(state);
+            }
+            HerforMove::Swap => Self::swap(state),
+        }
+    }
+
+    fn score(state: &HerforState) -> HerforScore {
+        report::score(state)
+    }
+
+    fn parse_move(state: &HerforState, text: &str) -> Result<HerforMove, MoveError> {
+        moves::parse(state, text)
+    }
+
+    fn format_move(state: &HerforState, mv: &HerforMove) -> String {
+        moves::format(state, mv)
+    }
+}
