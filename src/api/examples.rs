@@ -3,6 +3,9 @@
 
 use std::sync::OnceLock;
 
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 use super::ops;
@@ -10,8 +13,11 @@ use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
 use crate::games::{GAME_IDS, Game};
 use crate::with_game;
 
-/// How many plies the example game plays before the position the examples show.
-const OPENING_PLIES: usize = 3;
+/// The example game's opening: seeded, so the document is the same from build to build, and
+/// between these lengths.
+const SEED: u64 = 2024;
+const MIN_OPENING: usize = 3;
+const MAX_OPENING: usize = 40;
 
 struct Samples {
     games: Value,
@@ -36,8 +42,8 @@ fn samples() -> Option<&'static Samples> {
         .as_ref()
 }
 
-/// Plays a short opening, preferring at each ply the move that causes the most events (so the
-/// examples show some), and runs every operation on the result.
+/// Plays a seeded random opening until some move stands out by what it causes (a capture, a
+/// flip), so the examples show one, and runs every operation on that position and move.
 fn play<G: Game>() -> Option<Samples> {
     let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
     let options = serde_json::to_value(G::Options::default()).ok()?;
@@ -48,14 +54,21 @@ fn play<G: Game>() -> Option<Samples> {
     .ok()?;
 
     let mut state = G::new_game(&G::Options::default()).ok()?;
+    let mut rng = SmallRng::seed_from_u64(SEED);
     let mut opening = Vec::new();
-    for _ in 0..OPENING_PLIES {
-        let mv = eventful_move::<G>(&state)?;
-        opening.push(G::format_move(&state, &mv));
-        G::apply(&mut state, &mv).ok()?;
-    }
+    let next = loop {
+        let moves = G::legal_moves(&state);
+        let weights: Vec<usize> = moves.iter().map(|mv| weight::<G>(&state, mv)).collect();
+        let (least, most) = (weights.iter().min()?, weights.iter().max()?);
+        if most > least && opening.len() >= MIN_OPENING || opening.len() >= MAX_OPENING {
+            let best = weights.iter().position(|w| w == most)?;
+            break G::format_move(&state, &moves[best]);
+        }
+        let mv = moves.choose(&mut rng)?;
+        opening.push(G::format_move(&state, mv));
+        G::apply(&mut state, mv).ok()?;
+    };
     let state_json = serde_json::to_value(&state).ok()?;
-    let next = eventful_move::<G>(&state).map(|mv| G::format_move(&state, &mv))?;
 
     let state_request = json!({ "state": state_json });
     let legal_moves = ops::legal_moves::<G>(StateRequest {
@@ -93,19 +106,13 @@ fn play<G: Game>() -> Option<Samples> {
     })
 }
 
-fn eventful_move<G: Game>(state: &G::State) -> Option<G::Move> {
-    // The length of the events' JSON is a game-blind measure of how much a move did; the first
-    // of the longest wins, so the examples stay the same from build to build.
-    let weight = |mv: &G::Move| {
-        let mut after = state.clone();
-        G::apply(&mut after, mv)
-            .ok()
-            .and_then(|events| serde_json::to_string(&events).ok())
-            .map_or(0, |s| s.len())
-    };
-    let moves = G::legal_moves(state);
-    let best = moves.iter().map(weight).max()?;
-    moves.into_iter().find(|mv| weight(mv) == best)
+/// How much a move does, blind to the game: the length of its events' JSON.
+fn weight<G: Game>(state: &G::State, mv: &G::Move) -> usize {
+    let mut after = state.clone();
+    G::apply(&mut after, mv)
+        .ok()
+        .and_then(|events| serde_json::to_string(&events).ok())
+        .map_or(0, |json| json.len())
 }
 
 fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
