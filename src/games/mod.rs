@@ -16,6 +16,8 @@ use utoipa::ToSchema;
 
 // The engines, one module each (added as they land): herfor, tara, hirth.
 pub mod herfor;
+pub mod hirth;
+pub mod tara;
 
 /// A player of a game, independent of the colour it has now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -276,13 +278,21 @@ macro_rules! with_game {
                 type $G = $crate::games::herfor::Herfor;
                 $body
             }
+            "tara" => {
+                type $G = $crate::games::tara::Tara;
+                $body
+            }
+            "hirth" => {
+                type $G = $crate::games::hirth::Hirth;
+                $body
+            }
             _ => $unknown,
         }
     };
 }
 
 /// The ids of every game, in the order pages and listings show them.
-pub const GAME_IDS: &[&str] = &["herfor"];
+pub const GAME_IDS: &[&str] = &["hirth", "tara", "herfor"];
 
 /// Listing facts for every game.
 pub fn all_games() -> Vec<GameInfo> {

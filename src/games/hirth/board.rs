@@ -1,0 +1,174 @@
+//! The board of H1: eleven spaces, one adjacency table, the two colours.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use utoipa::ToSchema;
+
+/// A space, by its index in board order `0 1 2 3 4 m 5 6 7 8 9` (the order of battle notes, H12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Space(u8);
+
+/// The notation name of each space, in board order.
+const NAMES: [char; 11] = ['0', '1', '2', '3', '4', 'm', '5', '6', '7', '8', '9'];
+
+/// H1: the single adjacency table (indices in board order). Two lanes, 0-1-3-5-7-9 and
+/// 0-2-4-6-8-9, joined by Miðr.
+const ADJACENT: [&[u8]; 11] = [
+    &[1, 2],       // 0
+    &[0, 3],       // 1
+    &[0, 4],       // 2
+    &[1, 5, 6],    // 3: 1 m 5
+    &[2, 5, 7],    // 4: 2 m 6
+    &[3, 4, 6, 7], // m: 3 4 5 6
+    &[3, 5, 8],    // 5: 3 m 7
+    &[4, 5, 9],    // 6: 4 m 8
+    &[6, 10],      // 7: 5 9
+    &[7, 10],      // 8: 6 9
+    &[8, 9],       // 9: 7 8
+];
+
+impl Space {
+    pub const COUNT: usize = 11;
+    pub const MIDR: Space = Space(5);
+    /// The archipelago: the five middle spaces of Yfirráð (H9).
+    pub const MIDDLE: [Space; 5] = [Space(3), Space(4), Space(5), Space(6), Space(7)];
+
+    pub fn all() -> impl Iterator<Item = Space> {
+        (0..Self::COUNT as u8).map(Space)
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn from_index(index: usize) -> Option<Space> {
+        (index < Self::COUNT).then_some(Space(index as u8))
+    }
+
+    pub fn name(self) -> char {
+        NAMES[self.index()]
+    }
+
+    pub fn from_name(c: char) -> Option<Space> {
+        NAMES.iter().position(|&n| n == c).map(|i| Space(i as u8))
+    }
+
+    pub fn neighbours(self) -> impl Iterator<Item = Space> {
+        ADJACENT[self.index()].iter().map(|&i| Space(i))
+    }
+
+    pub fn is_adjacent(self, other: Space) -> bool {
+        ADJACENT[self.index()].contains(&other.0)
+    }
+
+    pub fn is_home(self) -> bool {
+        self == Colour::Gull.home() || self == Colour::Silfr.home()
+    }
+}
+
+impl Serialize for Space {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_char(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Space {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut chars = text.chars();
+        match (chars.next().and_then(Space::from_name), chars.next()) {
+            (Some(space), None) => Ok(space),
+            _ => Err(serde::de::Error::custom(format!(
+                "{text:?} is not a space (0-9 or m)"
+            ))),
+        }
+    }
+}
+
+impl utoipa::PartialSchema for Space {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(NAMES.iter().map(|c| c.to_string())))
+            .description(Some("A space of the board (H1): 0-9 or m"))
+            .into()
+    }
+}
+
+impl ToSchema for Space {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "HirthSpace".into()
+    }
+}
+
+/// A player's colour in one game (H2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = HirthColour)]
+pub enum Colour {
+    Gull,
+    Silfr,
+}
+
+impl Colour {
+    pub const BOTH: [Colour; 2] = [Colour::Gull, Colour::Silfr];
+
+    pub fn other(self) -> Colour {
+        match self {
+            Colour::Gull => Colour::Silfr,
+            Colour::Silfr => Colour::Gull,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn home(self) -> Space {
+        match self {
+            Colour::Gull => Space(0),
+            Colour::Silfr => Space(10),
+        }
+    }
+
+    /// The colour's letter in the notation (H12).
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Gull => 'G',
+            Colour::Silfr => 'S',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Colour> {
+        match c {
+            'G' => Some(Colour::Gull),
+            'S' => Some(Colour::Silfr),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Colour::Gull => "gull",
+            Colour::Silfr => "silfr",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h1_adjacency_is_symmetric_and_names_round_trip() {
+        for a in Space::all() {
+            assert_eq!(Space::from_name(a.name()), Some(a));
+            for b in a.neighbours() {
+                assert!(b.is_adjacent(a), "{} -> {}", a.name(), b.name());
+                assert_ne!(a, b);
+            }
+        }
+        let m = Space::MIDR;
+        let names: String = m.neighbours().map(Space::name).collect();
+        assert_eq!(names, "3456");
+    }
+}

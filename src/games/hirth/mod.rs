@@ -1,0 +1,243 @@
+//! Hirþ (Ion Game Design), as `/work/shared/rules/hirth.md` (H1–H12) says.
+//!
+//! Seats: [`Seat::First`] plays Gull in game 1; the seats alternate Gull game by game (H11),
+//! and Gull starts each game. A match runs to `target` points (default 5; 1 plays one game); when
+//! a game ends and the match goes on, the next game starts at once (event `next_game`).
+//!
+//! # Modules
+//! - `board`: the eleven spaces and the one adjacency table (H1), the colours;
+//! - `state`: the serialisable state (position, phase, Penningr, match, record);
+//! - `moves`: the move type and the four kinds of step (H3, H4);
+//! - `battle`: battles, losses and entries (H5, H6);
+//! - `limit`: the Karve limit and its look-ahead (H8);
+//! - `rules`: legal moves, playing them, retreats, victories, doubling, the match (H7, H9–H11);
+//! - `notation`: the move notation; `record`: the H12 record format; `validate`.
+//!
+//! # Move notation
+//! Every move is one step or one decision, written with the H12 step tokens:
+//!
+//! | move | notation |
+//! |---|---|
+//! | enter | `He`, `Ke`; `He>0` / `He>9` when the enemy holds the own home (an attack) |
+//! | move | `L13`, `H3m`, `Kii03` (a K with its crew); `L1>3` when it attacks (`>` optional when read) |
+//! | board | `H3i`; `H3i[Kii]` names the K by its crew (`*` if stopped) when several differ |
+//! | disembark | `Hr3`; `Hr3[Kii]` names the K when several differ |
+//! | end the movement phase | `end`; `end >6Lm >0H^`: per won battle, the attackers that stay where they attacked from (`^`: off the board, back to reserve); all others enter. Only entries that keep the Karve limit are offered |
+//! | Penningr | `offer`, `accept`, `give-up` |
+//! | retreat | `retreat 8` |
+//!
+//! Decisions of the player who is not moving (the answer to an offer, the Lofðungr's retreat)
+//! are phases of the state; `turn()` and `status` name that player.
+//!
+//! # Record (H12)
+//! `read_record` reads the rulebook's format (paths through own spaces, `i`, `r#`, doubling
+//! notes, battle notes for entries and retreats), forgiving the slips of the rulebook's example
+//! with warnings. `write_record` writes the finished turns kept in the state, one token per
+//! step (`[K…]` qualifiers where the rulebook's notation would be ambiguous), a blank line
+//! between games. `validate` does not replay the record: it is the client's history.
+//!
+//! # Interpretations (beyond those of hirth.md)
+//! - Pieces stopped this turn are tracked per piece; a K carries one flag for itself and crew.
+//! - An H may not move on after boarding within one record token (it moves with its K).
+//! - The H8 look-ahead has a node budget; it is never reached from positions of play, and a
+//!   crafted state whose turn cannot be shown to end within it is refused by `validate`.
+//! - Yfirráð is checked for both players after the retreat (a retreat could complete it).
+//! - A refused offer scores its points (1 or 2) unmultiplied.
+
+mod battle;
+mod board;
+mod limit;
+mod moves;
+mod notation;
+mod record;
+mod rules;
+mod state;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Colour, Space};
+pub use moves::{Move, Stay, Unit};
+pub use rules::Event;
+pub use state::{
+    Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Line, Phase, Position, Reserve,
+    Victory,
+};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{
+    Game, InvalidOptions, InvalidState, MoveError, Record, RecordError, Seat, Status, Turn,
+};
+
+/// The engine.
+pub struct Hirth;
+
+/// Match points, the Penningr and the game results.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = HirthScore)]
+pub struct Score {
+    /// Match points by seat (`[first, second]`).
+    pub points: [u32; 2],
+    pub target: u32,
+    /// The current game's doubling factor (H10).
+    pub factor: u8,
+    /// The seat holding the Penningr; absent while neutral.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coin_holder: Option<Seat>,
+    /// The seat playing Gull in the current (or last) game.
+    pub gull: Seat,
+    /// The current game, counted from 1.
+    pub game: u32,
+    /// The result of the last finished game, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_result: Option<GameResult>,
+    /// Hirþ removed from the game so far, by seat.
+    pub removed: [u8; 2],
+}
+
+impl Hirth {
+    fn match_winner(state: &HirthState) -> Option<Seat> {
+        (state.phase == state::Phase::Over).then(|| {
+            if state.points[0] >= state.points[1] {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        })
+    }
+}
+
+impl Game for Hirth {
+    const ID: &'static str = "hirth";
+    const NAME: &'static str = "Hirþ";
+
+    type Options = HirthOptions;
+    type State = HirthState;
+    type Move = Move;
+    type Event = Event;
+    type Score = Score;
+
+    fn new_game(options: &HirthOptions) -> Result<HirthState, InvalidOptions> {
+        if options.target == 0 || options.target > 1000 {
+            return Err(InvalidOptions {
+                field: "target".into(),
+                reason: "the match target is 1 to 1000 points (H11)".into(),
+            });
+        }
+        Ok(HirthState::new(options.clone()))
+    }
+
+    fn options(state: &HirthState) -> HirthOptions {
+        state.options.clone()
+    }
+
+    fn validate(state: &HirthState) -> Result<(), InvalidState> {
+        validate::validate(state)
+    }
+
+    fn turn(state: &HirthState) -> Turn {
+        match Self::match_winner(state) {
+            Some(seat) => Turn::Won(seat),
+            None => Turn::ToAct(state.seat_of(rules::actor(state))),
+        }
+    }
+
+    fn status(state: &HirthState) -> Status {
+        if let Some(winner) = Self::match_winner(state) {
+            let last = state.results.last();
+            let reason = match last {
+                Some(r) => {
+                    let factor = match r.factor {
+                        2 => ", doubled",
+                        3 => ", tripled",
+                        _ => "",
+                    };
+                    format!(
+                        "{}{factor}: {} points; match {}–{}",
+                        r.victory.word(),
+                        r.points,
+                        state.points[0],
+                        state.points[1]
+                    )
+                }
+                None => "match over".into(),
+            };
+            return Status::Finished {
+                winner: Some(winner),
+                winner_colour: last.map(|r| r.winner_colour.word().to_string()),
+                reason,
+            };
+        }
+        let colour = rules::actor(state);
+        let decision = match state.phase {
+            Phase::Offer => {
+                let what = if state.coin.factor == 2 {
+                    "triple"
+                } else {
+                    "double"
+                };
+                format!("answer the offer to {what} (accept or give-up)")
+            }
+            Phase::Retreat { from } => {
+                format!("choose where the Lofðungr on {} retreats", from.name())
+            }
+            _ => format!(
+                "take a step ({} of 5 taken), offer the Penningr or end the movement phase",
+                state.position.steps
+            ),
+        };
+        Status::Ongoing {
+            to_act: state.seat_of(colour),
+            colour: colour.word().to_string(),
+            decision,
+        }
+    }
+
+    fn legal_moves_into(state: &HirthState, out: &mut Vec<Move>) {
+        rules::legal_moves(state, out);
+    }
+
+    fn apply(state: &mut HirthState, mv: &Move) -> Result<Vec<Event>, MoveError> {
+        rules::check(state, mv)?;
+        let mut events = Vec::new();
+        rules::play(state, mv, Some(&mut events));
+        Ok(events)
+    }
+
+    fn play_unchecked(state: &mut HirthState, mv: &Move) {
+        rules::play(state, mv, None);
+    }
+
+    fn score(state: &HirthState) -> Score {
+        let seat_removed = |seat: Seat| *state.position.removed.get(state.colour_of(seat));
+        Score {
+            points: state.points,
+            target: state.options.target,
+            factor: state.coin.factor,
+            coin_holder: state.coin.holder.map(|c| state.seat_of(c)),
+            gull: state.gull,
+            game: state.results.len() as u32 + u32::from(state.phase != Phase::Over),
+            last_result: state.results.last().copied(),
+            removed: [seat_removed(Seat::First), seat_removed(Seat::Second)],
+        }
+    }
+
+    fn parse_move(state: &HirthState, text: &str) -> Result<Move, MoveError> {
+        notation::parse_move(&state.position, text)
+    }
+
+    fn format_move(state: &HirthState, mv: &Move) -> String {
+        notation::format_move(&state.position, mv)
+    }
+
+    fn read_record(options: &HirthOptions, text: &str) -> Result<Record<Move>, RecordError> {
+        record::read_record(options, text)
+    }
+
+    fn write_record(state: &HirthState) -> Option<String> {
+        Some(record::write_record(state))
+    }
+}

@@ -1,0 +1,312 @@
+//! Moves (single steps and decisions) and the steps of the movement phase (H3, H4).
+
+use super::board::Space;
+use super::state::{Group, KARVE_CAPACITY, Karve, Position, STEPS_PER_TURN};
+
+/// A piece that moves as one: a Hirþ, the Lofðungr, or a Karve with its crew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unit {
+    L,
+    /// A Karve with this many Hirþ aboard.
+    K(u8),
+    H,
+}
+
+/// Attackers of a won battle that stay where they attacked from instead of entering (H6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stay {
+    /// The attacked space.
+    pub to: Space,
+    /// Where they attacked from (`None`: off the board, they go back to reserve).
+    pub from: Option<Space>,
+    pub unit: Unit,
+    pub count: u8,
+}
+
+/// One move: a step of the movement phase or a decision.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// H3 enter: a reserve H (`He`) or an empty K (`Ke`) onto the own home space.
+    Enter { karve: bool },
+    /// H3 move: a free piece to an adjacent space (an attack when the enemy holds it).
+    Go { from: Space, unit: Unit, to: Space },
+    /// H3 board: a free loose H goes into this K in the same space.
+    Board { space: Space, karve: Karve },
+    /// H3 disembark: an H leaves the free K with this crew.
+    Disembark { space: Space, crew: u8 },
+    /// End the movement phase; battles are fought and the attackers not listed in `stays`
+    /// enter the spaces they conquered (sorted, no zero counts).
+    End { stays: Vec<Stay> },
+    /// H10: offer the Penningr.
+    Offer,
+    /// H10: accept the offer.
+    Accept,
+    /// H10: give up the game at the offer.
+    GiveUp,
+    /// H7: the beaten Lofðungr retreats here.
+    Retreat(Space),
+}
+
+impl Move {
+    pub fn is_step(&self) -> bool {
+        matches!(
+            self,
+            Move::Enter { .. } | Move::Go { .. } | Move::Board { .. } | Move::Disembark { .. }
+        )
+    }
+}
+
+/// What a piece finds when it enters a space (H4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    Own,
+    Empty,
+    Enemy,
+}
+
+impl Position {
+    pub fn arrival(&self, space: Space) -> Arrival {
+        match self.controller(space) {
+            Some(c) if c == self.mover => Arrival::Own,
+            Some(_) => Arrival::Enemy,
+            None => Arrival::Empty,
+        }
+    }
+
+    /// Every step the mover may take now, before the Karve-limit check (H8).
+    pub fn raw_steps(&self, out: &mut Vec<Move>) {
+        if self.steps >= STEPS_PER_TURN {
+            return;
+        }
+        let me = self.mover;
+        // Karve moves first: the H8 look-ahead finds its repairs sooner.
+        for space in Space::all() {
+            let group = self.board.group(space, me);
+            let mut last: Option<u8> = None;
+            for k in group.karves.iter().filter(|k| !k.stopped) {
+                if last == Some(k.crew) {
+                    continue;
+                }
+                last = Some(k.crew);
+                for to in space.neighbours() {
+                    out.push(Move::Go {
+                        from: space,
+                        unit: Unit::K(k.crew),
+                        to,
+                    });
+                }
+            }
+        }
+        let reserve = self.reserve.get(me);
+        if reserve.k > 0 {
+            out.push(Move::Enter { karve: true });
+        }
+        if reserve.h > 0 {
+            out.push(Move::Enter { karve: false });
+        }
+        for space in Space::all() {
+            let group = self.board.group(space, me);
+            if group.l {
+                for to in space.neighbours() {
+                    out.push(Move::Go {
+                        from: space,
+                        unit: Unit::L,
+                        to,
+                    });
+                }
+            }
+            if group.h > 0 {
+                for to in space.neighbours() {
+                    out.push(Move::Go {
+                        from: space,
+                        unit: Unit::H,
+                        to,
+                    });
+                }
+                let mut last: Option<Karve> = None;
+                for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
+                    if last != Some(*k) {
+                        out.push(Move::Board { space, karve: *k });
+                        last = Some(*k);
+                    }
+                }
+            }
+            let mut last: Option<u8> = None;
+            for k in group.karves.iter().filter(|k| !k.stopped && k.crew > 0) {
+                if last != Some(k.crew) {
+                    out.push(Move::Disembark {
+                        space,
+                        crew: k.crew,
+                    });
+                    last = Some(k.crew);
+                }
+            }
+        }
+    }
+
+    /// Why a step cannot be taken now (ignoring H8), or `None` when it can.
+    pub fn step_error(&self, mv: &Move) -> Option<(&'static str, String)> {
+        if self.steps >= STEPS_PER_TURN {
+            return Some((
+                "H3",
+                "five steps have been taken: end the movement phase".into(),
+            ));
+        }
+        let me = self.mover;
+        match *mv {
+            Move::Enter { karve } => {
+                let r = self.reserve.get(me);
+                let left = if karve { r.k } else { r.h };
+                (left == 0).then(|| {
+                    (
+                        "H3",
+                        format!("no {} in reserve", if karve { "Karve" } else { "Hirþ" }),
+                    )
+                })
+            }
+            Move::Go { from, unit, to } => {
+                if !from.is_adjacent(to) {
+                    return Some((
+                        "H1",
+                        format!("{} is not adjacent to {}", to.name(), from.name()),
+                    ));
+                }
+                let g = self.board.group(from, me);
+                let ok = match unit {
+                    Unit::H => g.h > 0,
+                    Unit::L => g.l,
+                    Unit::K(crew) => g.karves.contains(&Karve {
+                        crew,
+                        stopped: false,
+                    }),
+                };
+                (!ok).then(|| {
+                    (
+                        "H4",
+                        format!(
+                            "no free {} on {} (stopped pieces take no further step)",
+                            unit_word(unit),
+                            from.name()
+                        ),
+                    )
+                })
+            }
+            Move::Board { space, karve } => {
+                let g = self.board.group(space, me);
+                if g.h == 0 {
+                    Some(("H4", format!("no free loose Hirþ on {}", space.name())))
+                } else if !g.karves.contains(&karve) {
+                    Some(("H3", format!("no such Karve on {}", space.name())))
+                } else if karve.crew >= KARVE_CAPACITY {
+                    Some(("H3", "a Karve holds at most 4 Hirþ".into()))
+                } else {
+                    None
+                }
+            }
+            Move::Disembark { space, crew } => {
+                let g = self.board.group(space, me);
+                (crew == 0
+                    || !g.karves.contains(&Karve {
+                        crew,
+                        stopped: false,
+                    }))
+                .then(|| {
+                    (
+                        "H4",
+                        format!("no free Karve with {crew} Hirþ aboard on {}", space.name()),
+                    )
+                })
+            }
+            _ => Some(("H3", "not a step".into())),
+        }
+    }
+
+    /// Plays a step known to be possible (see `step_error`).
+    pub fn apply_step(&mut self, mv: &Move) {
+        let me = self.mover;
+        self.steps += 1;
+        match *mv {
+            Move::Enter { karve } => {
+                let r = self.reserve.get_mut(me);
+                if karve {
+                    r.k -= 1;
+                } else {
+                    r.h -= 1;
+                }
+                let unit = if karve { Unit::K(0) } else { Unit::H };
+                let home = me.home();
+                let arrival = self.arrival(home);
+                let piece = single(unit, arrival == Arrival::Empty);
+                match arrival {
+                    // H4 [I]: an entry onto the own home held by the enemy attacks it from off the board.
+                    Arrival::Enemy => self.line_mut(None, home).absorb(piece),
+                    _ => self.board.group_mut(home, me).absorb(piece),
+                }
+            }
+            Move::Go { from, unit, to } => {
+                let g = self.board.group_mut(from, me);
+                match unit {
+                    Unit::H => g.h -= 1,
+                    Unit::L => g.l = false,
+                    Unit::K(crew) => {
+                        g.take_karve(Karve {
+                            crew,
+                            stopped: false,
+                        });
+                    }
+                }
+                match self.arrival(to) {
+                    Arrival::Enemy => self.line_mut(Some(from), to).absorb(single(unit, false)),
+                    arrival => self
+                        .board
+                        .group_mut(to, me)
+                        .absorb(single(unit, arrival == Arrival::Empty)),
+                }
+            }
+            Move::Board { space, karve } => {
+                let g = self.board.group_mut(space, me);
+                g.h -= 1;
+                g.take_karve(karve);
+                // H4 [I]: an H that boards a stopped K is stopped with it.
+                g.add_karve(Karve {
+                    crew: karve.crew + 1,
+                    stopped: karve.stopped,
+                });
+            }
+            Move::Disembark { space, crew } => {
+                let g = self.board.group_mut(space, me);
+                g.take_karve(Karve {
+                    crew,
+                    stopped: false,
+                });
+                g.add_karve(Karve {
+                    crew: crew - 1,
+                    stopped: false,
+                });
+                g.h += 1;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A group holding one unit, stopped or not (the crew of a stopped K stops with it).
+fn single(unit: Unit, stopped: bool) -> Group {
+    let mut g = Group::default();
+    match (unit, stopped) {
+        (Unit::H, false) => g.h = 1,
+        (Unit::H, true) => g.h_stopped = 1,
+        (Unit::L, false) => g.l = true,
+        (Unit::L, true) => g.l_stopped = true,
+        (Unit::K(crew), stopped) => g.karves.push(Karve { crew, stopped }),
+    }
+    g
+}
+
+pub fn unit_word(unit: Unit) -> &'static str {
+    match unit {
+        Unit::H => "Hirþ",
+        Unit::L => "Lofðungr",
+        Unit::K(_) => "Karve",
+    }
+}
