@@ -4,7 +4,7 @@
 mod common;
 
 use common::{endpoint, get, new_state, post_json, post_raw};
-use moot::games::GAME_IDS;
+use moot::games::{GAME_IDS, Game};
 use serde_json::{Value, json};
 
 #[actix_web::test]
@@ -96,17 +96,27 @@ async fn every_game_round_trips_new_legal_moves_apply_score_replay() {
         assert_eq!(replayed["plies"], applied["plies"], "{game}");
         assert_eq!(replayed["warnings"], json!([]));
 
+        // A record reads back to itself. It holds the whole game where the record is the list
+        // of moves; a game with a format of its own may record complete turns only (Hirþ, H12).
         let from_record = post_json(
             &endpoint(game, "replay"),
             &json!({"record": replayed["record"]}),
         )
         .await;
-        assert_eq!(
-            from_record.ok()["state"],
-            applied["state"],
-            "{game}: the record reads back"
-        );
+        assert_eq!(from_record.ok()["record"], replayed["record"], "{game}");
+        if !has_own_record_format(game) {
+            assert_eq!(replayed["record"], first, "{game}");
+            assert_eq!(from_record.body["state"], applied["state"], "{game}");
+        }
     }
+}
+
+/// Whether the game writes records in a format of its own rather than as the list of moves.
+fn has_own_record_format(game: &str) -> bool {
+    moot::with_game!(game, G => {
+        let state = G::new_game(&Default::default()).unwrap();
+        G::write_record(&state).is_some()
+    }, else unreachable!())
 }
 
 /// Plays `plies` moves through the API, each time the first legal one, returning the moves.
@@ -156,7 +166,7 @@ async fn apply_plays_a_list_of_moves_in_order_like_one_at_a_time() {
 
 #[actix_web::test]
 async fn replay_of_a_whitespace_and_comma_record_matches_the_moves() {
-    for game in GAME_IDS {
+    for game in GAME_IDS.iter().filter(|game| !has_own_record_format(game)) {
         let (moves, after) = first_moves(game, 3).await;
         let record = moves.join(",\n");
         let answer = post_json(&endpoint(game, "replay"), &json!({"record": record})).await;

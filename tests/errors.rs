@@ -343,3 +343,16 @@ fn an_engine_panic_becomes_a_500_internal_error() {
     let response = actix_web::ResponseError::error_response(&error);
     assert_eq!(response.status(), 500);
 }
+
+/// Regression: a hill named `a0` in a Tara state overflowed the hill arithmetic (a panic, which
+/// the guard turned into a 500); it is an invalid state.
+#[actix_web::test]
+async fn tara_state_naming_hill_a0_is_422_invalid_state() {
+    let mut state = new_state("tara").await;
+    state["ringforts"]["blue"] = json!(["a0"]);
+    for operation in ["legal-moves", "score"] {
+        let answer = post_json(&endpoint("tara", operation), &json!({"state": state})).await;
+        let problem = answer.problem(422, "invalid_state");
+        assert!(problem["field"].as_str().unwrap().starts_with("state."), "{problem}");
+    }
+}

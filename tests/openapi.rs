@@ -133,36 +133,49 @@ fn examples_are_accepted_by_the_api() {
     });
 }
 
+fn schema_of<T: ToSchema>(out: &mut Vec<(String, Value)>, with_dependencies: bool) {
+    out.push((
+        T::name().into_owned(),
+        serde_json::to_value(T::schema()).unwrap(),
+    ));
+    if with_dependencies {
+        let mut dependencies = Vec::new();
+        T::schemas(&mut dependencies);
+        out.extend(
+            dependencies
+                .into_iter()
+                .map(|(name, schema)| (name, serde_json::to_value(schema).unwrap())),
+        );
+    }
+}
+
+/// A game's schemas as the engine declares them (name, JSON): its State, Options, Event and
+/// Score, in that order, then (with `with_dependencies`) everything they refer to.
+fn raw_schemas(id: &str, with_dependencies: bool) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    moot::with_game!(id, G => {
+        schema_of::<<G as Game>::State>(&mut out, false);
+        schema_of::<<G as Game>::Options>(&mut out, false);
+        schema_of::<<G as Game>::Event>(&mut out, false);
+        schema_of::<<G as Game>::Score>(&mut out, false);
+        if with_dependencies {
+            schema_of::<<G as Game>::State>(&mut out, true);
+            schema_of::<<G as Game>::Options>(&mut out, true);
+            schema_of::<<G as Game>::Event>(&mut out, true);
+            schema_of::<<G as Game>::Score>(&mut out, true);
+        }
+    }, else unreachable!());
+    out
+}
+
 #[test]
 fn game_dependent_members_are_one_of_every_games_schemas() {
     let document = document();
     let schemas = &document["components"]["schemas"];
-    for (union, names) in [
-        (
-            "GameState",
-            game_schema_names(
-                |id| moot::with_game!(id, G => <<G as Game>::State as ToSchema>::name().into_owned(), else unreachable!()),
-            ),
-        ),
-        (
-            "GameOptions",
-            game_schema_names(
-                |id| moot::with_game!(id, G => <<G as Game>::Options as ToSchema>::name().into_owned(), else unreachable!()),
-            ),
-        ),
-        (
-            "GameScore",
-            game_schema_names(
-                |id| moot::with_game!(id, G => <<G as Game>::Score as ToSchema>::name().into_owned(), else unreachable!()),
-            ),
-        ),
-        (
-            "GameEvent",
-            game_schema_names(
-                |id| moot::with_game!(id, G => <<G as Game>::Event as ToSchema>::name().into_owned(), else unreachable!()),
-            ),
-        ),
-    ] {
+    for (kind, union) in ["GameState", "GameOptions", "GameEvent", "GameScore"]
+        .into_iter()
+        .enumerate()
+    {
         let listed: Vec<&str> = schemas[union]["oneOf"]
             .as_array()
             .unwrap_or_else(|| panic!("{union} is a oneOf"))
@@ -174,49 +187,89 @@ fn game_dependent_members_are_one_of_every_games_schemas() {
                     .trim_start_matches("#/components/schemas/")
             })
             .collect();
-        assert_eq!(listed, names, "{union}");
-        for name in names {
-            assert!(schemas[&name].is_object(), "{name} is in the components");
+        assert_eq!(listed.len(), GAME_IDS.len(), "{union}");
+        for (id, name) in GAME_IDS.iter().zip(&listed) {
+            // The member is the engine's own schema (its name may carry the game's prefix).
+            let (raw_name, raw_schema) = &raw_schemas(id, false)[kind];
+            assert!(
+                name.ends_with(raw_name.as_str()),
+                "{union}: {id}'s {raw_name} is listed as {name}"
+            );
+            assert_eq!(
+                strip_refs(&schemas[*name]),
+                strip_refs(raw_schema),
+                "{union}: {id}"
+            );
         }
     }
 }
 
-fn game_schema_names(name: impl Fn(&str) -> String) -> Vec<String> {
-    GAME_IDS.iter().map(|id| name(id)).collect()
-}
-
-/// Two games naming different schemas alike would silently overwrite one in the document.
+/// Two games may name different schemas alike (`Colour`): the document keeps both, each under
+/// the game's prefix (`TaraColour`), so neither overwrites the other.
 #[test]
-fn games_do_not_share_schema_names_for_different_schemas() {
-    let mut seen: BTreeMap<String, (String, Value)> = BTreeMap::new();
+fn schema_names_two_games_use_differently_are_prefixed_with_the_game() {
+    let document = document();
+    let schemas = &document["components"]["schemas"];
+    let mut first_seen: BTreeMap<String, (String, Value)> = BTreeMap::new();
     for id in GAME_IDS {
-        let mut schemas: Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )> = Vec::new();
-        moot::with_game!(*id, G => {
-            type S = <G as Game>::State;
-            type O = <G as Game>::Options;
-            type C = <G as Game>::Score;
-            type E = <G as Game>::Event;
-            schemas.push((<S as ToSchema>::name().into_owned(), <S as utoipa::PartialSchema>::schema()));
-            <S as ToSchema>::schemas(&mut schemas);
-            schemas.push((<O as ToSchema>::name().into_owned(), <O as utoipa::PartialSchema>::schema()));
-            <O as ToSchema>::schemas(&mut schemas);
-            schemas.push((<C as ToSchema>::name().into_owned(), <C as utoipa::PartialSchema>::schema()));
-            <C as ToSchema>::schemas(&mut schemas);
-            schemas.push((<E as ToSchema>::name().into_owned(), <E as utoipa::PartialSchema>::schema()));
-            <E as ToSchema>::schemas(&mut schemas);
-        }, else unreachable!());
-        for (name, schema) in schemas {
-            let schema = serde_json::to_value(schema).unwrap();
-            if let Some((other, earlier)) = seen.get(&name) {
-                assert!(
-                    other == id || earlier == &schema,
-                    "{id} and {other} both name a different schema {name:?}: give one `#[schema(as = …)]`"
+        for (name, schema) in raw_schemas(id, true) {
+            let Some((other, earlier)) = first_seen.get(&name).cloned() else {
+                first_seen.insert(name, (id.to_string(), schema));
+                continue;
+            };
+            if strip_refs(&earlier) == strip_refs(&schema) || other == *id {
+                continue;
+            }
+            for (game, expected) in [(other.as_str(), &earlier), (id, &schema)] {
+                let prefixed = format!("{}{name}", moot::api::schemas::schema_prefix(game));
+                assert_eq!(
+                    strip_refs(&schemas[&prefixed]),
+                    strip_refs(expected),
+                    "{prefixed}"
                 );
             }
-            seen.insert(name, (id.to_string(), schema));
         }
+    }
+}
+
+#[test]
+fn every_reference_in_the_document_resolves() {
+    fn walk(value: &Value, schemas: &Value) {
+        match value {
+            Value::Object(members) => {
+                if let Some(Value::String(target)) = members.get("$ref") {
+                    let name = target.trim_start_matches("#/components/schemas/");
+                    assert!(schemas[name].is_object(), "dangling reference {target}");
+                }
+                members.values().for_each(|v| walk(v, schemas));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, schemas)),
+            _ => {}
+        }
+    }
+    let document = document();
+    walk(&document, &document["components"]["schemas"]);
+}
+
+/// A schema with every `$ref` reduced to a marker, to compare content across renamings.
+fn strip_refs(schema: &Value) -> Value {
+    match schema {
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        if k == "$ref" {
+                            Value::Null
+                        } else {
+                            strip_refs(v)
+                        },
+                    )
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(strip_refs).collect()),
+        other => other.clone(),
     }
 }

@@ -158,7 +158,8 @@ pub struct ReplayResponse {
     pub state: Value,
     pub status: Status,
     pub plies: Vec<Ply>,
-    /// The game's record, in the game's record format or as the moves separated by spaces.
+    /// The game's record: in the game's own format where it has one (Hirþ writes complete turns
+    /// only, H12), else the moves separated by spaces.
     pub record: String,
     /// Slips in the record that the reader forgave.
     pub warnings: Vec<String>,
