@@ -1,8 +1,67 @@
 //! Moot: a referee for Hirþ, The High Kings of Tara and Herfor.
 //!
 //! - [`games`]: the rules engines behind one [`games::Game`] trait (pure, no I/O);
-//! - `api`: the stateless JSON API over HTTP, documented with OpenAPI;
+//! - [`api`]: the stateless JSON API over HTTP, documented with OpenAPI;
+//! - [`site`]: the home page, stylesheet, health check;
 //! - `web`: the server-rendered play pages;
 //! - `ai`: the computer player (Monte Carlo tree search over the `Game` trait).
+//!
+//! [`app`] builds the whole actix application: the server binary and the tests share it.
 
+pub mod api;
 pub mod games;
+pub mod site;
+
+use std::sync::OnceLock;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::{App, web};
+use tracing_actix_web::TracingLogger;
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_swagger_ui::SwaggerUi;
+
+/// The routes described in the OpenAPI document.
+fn documented_routes(config: &mut ServiceConfig) {
+    config.service(site::healthz);
+    api::configure(config);
+}
+
+/// The OpenAPI document of the API, built once from the handlers.
+pub fn openapi() -> &'static utoipa::openapi::OpenApi {
+    static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        let (_, mut document) = App::new()
+            .into_utoipa_app()
+            .openapi(api::docs::ApiDoc::openapi())
+            .configure(documented_routes)
+            .split_for_parts();
+        api::docs::list_game_ids(&mut document);
+        document
+    })
+}
+
+/// The whole application: API, documentation, home page; one tracing span per request.
+pub fn app() -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .into_utoipa_app()
+        .configure(documented_routes)
+        .into_app()
+        .app_data(web::PayloadConfig::new(api::body::BODY_LIMIT))
+        .service(SwaggerUi::new("/docs/{_:.*}").url(api::docs::OPENAPI_PATH, openapi().clone()))
+        .service(site::docs_redirect)
+        .service(site::home)
+        .service(site::stylesheet)
+        .default_service(web::to(api::handlers::fallback))
+        .wrap(TracingLogger::default())
+}

@@ -1,1 +1,8 @@
+//! Moot's maud views. Pure functions from view data to markup: they know nothing of the rules.
+
 pub use maud;
+
+pub mod home;
+pub mod layout;
+
+pub use layout::layout;

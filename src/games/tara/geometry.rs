@@ -77,6 +77,7 @@ impl Hill {
         }
         let col = bytes[0].to_ascii_uppercase().wrapping_sub(b'A');
         let row = bytes[1].wrapping_sub(b'1');
+        // `then`, not `then_some`: the product overflows for the rows and columns refused here.
         (col < SIZE && row < SIZE).then(|| Hill(col + SIZE * row))
     }
 

@@ -1,0 +1,142 @@
+//! The two extractors every game endpoint starts with, in this order: the game id from the path
+//! (an unknown game is refused before the body is read) and the body as JSON.
+//!
+//! Actix's `Json` extractor is not used: its errors are plain text, and the body's game-dependent
+//! members can only be typed once the game is known. The body is read as bytes under the
+//! [`PayloadConfig`](actix_web::web::PayloadConfig) limit set in [`crate::app`], and every failure
+//! becomes an [`ApiError`].
+
+use std::future::{Future, Ready, ready};
+use std::pin::Pin;
+
+use actix_web::error::PayloadError;
+use actix_web::http::header;
+use actix_web::mime;
+use actix_web::web::Bytes;
+use actix_web::{FromRequest, HttpRequest, dev::Payload};
+use serde::de::DeserializeOwned;
+
+use super::problem::{ApiError, ErrorCode, prefixed};
+use crate::games::GAME_IDS;
+
+/// The largest body accepted, in bytes (1 MiB).
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// The id of a known game, taken from the `{game}` path segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameId(pub &'static str);
+
+impl FromRequest for GameId {
+    type Error = ApiError;
+    type Future = Ready<Result<GameId, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let asked = req.match_info().get("game").unwrap_or_default();
+        ready(
+            GAME_IDS
+                .iter()
+                .find(|id| **id == asked)
+                .map(|id| GameId(id))
+                .ok_or_else(|| ApiError::unknown_game(asked)),
+        )
+    }
+}
+
+/// The request body parsed as JSON; an empty body reads as `{}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonBody(pub serde_json::Value);
+
+impl FromRequest for JsonBody {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<JsonBody, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let mut payload = payload.take();
+        Box::pin(async move {
+            let declared = declared_media_type(&req)?;
+            let bytes = Bytes::from_request(&req, &mut payload).await.map_err(|e| {
+                match e.as_error::<PayloadError>() {
+                    Some(PayloadError::Overflow) => ApiError::new(
+                        ErrorCode::PayloadTooLarge,
+                        format!("the body is over the limit of {BODY_LIMIT} bytes"),
+                    ),
+                    _ => ApiError::new(
+                        ErrorCode::MalformedJson,
+                        format!("the body could not be read: {e}"),
+                    ),
+                }
+            })?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(JsonBody(serde_json::Value::Object(Default::default())));
+            }
+            if !declared {
+                return Err(ApiError::new(
+                    ErrorCode::UnsupportedMediaType,
+                    "the body has no Content-Type; send it as application/json",
+                ));
+            }
+            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+                ApiError::new(
+                    ErrorCode::MalformedJson,
+                    format!("the body is not valid JSON: {e}"),
+                )
+            })
+        })
+    }
+}
+
+/// Whether the request says its body is JSON; a non-JSON Content-Type is refused with 415 before
+/// the body is read.
+fn declared_media_type(req: &HttpRequest) -> Result<bool, ApiError> {
+    let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
+        return Ok(false);
+    };
+    let essence = value
+        .to_str()
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim();
+    let is_json = essence.parse::<mime::Mime>().is_ok_and(|m| {
+        m.type_() == mime::APPLICATION
+            && (m.subtype() == mime::JSON || m.suffix() == Some(mime::JSON))
+    });
+    if is_json {
+        Ok(true)
+    } else {
+        Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            format!("the body is sent as {essence:?}; send it as application/json"),
+        ))
+    }
+}
+
+/// Reads a JSON value into `T`, naming the member at fault: `member` is where the value sits in
+/// the request (`""` for the whole body, `state`, `options`). Shape errors are `code`.
+pub fn decode<T: DeserializeOwned>(
+    value: serde_json::Value,
+    member: &str,
+    code: ErrorCode,
+) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if member.is_empty() {
+            path.trim_start_matches('.').to_owned()
+        } else {
+            prefixed(member, &path)
+        };
+        let detail = if field.is_empty() {
+            e.inner().to_string()
+        } else {
+            format!("{field}: {}", e.inner())
+        };
+        let error = ApiError::new(code, detail);
+        if field.is_empty() {
+            error
+        } else {
+            error.with_field(field)
+        }
+    })
+}

@@ -1,0 +1,151 @@
+//! Examples for the OpenAPI document, computed by really playing the first registered game, so
+//! they are always states, moves and events the service would accept and produce.
+
+use std::sync::OnceLock;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use serde_json::{Value, json};
+
+use super::ops;
+use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
+use crate::games::{GAME_IDS, Game};
+use crate::with_game;
+
+/// The example game's opening: seeded, so the document is the same from build to build, and
+/// between these lengths.
+const SEED: u64 = 2024;
+const MIN_OPENING: usize = 3;
+const MAX_OPENING: usize = 40;
+
+struct Samples {
+    games: Value,
+    new_request: Value,
+    new_response: Value,
+    state_request: Value,
+    legal_moves: Value,
+    apply_request: Value,
+    apply_response: Value,
+    score: Value,
+    replay_request: Value,
+    replay_response: Value,
+}
+
+fn samples() -> Option<&'static Samples> {
+    static SAMPLES: OnceLock<Option<Samples>> = OnceLock::new();
+    SAMPLES
+        .get_or_init(|| {
+            let id = GAME_IDS.first()?;
+            with_game!(*id, G => play::<G>(), else None)
+        })
+        .as_ref()
+}
+
+/// Plays a seeded random opening until some move stands out by what it causes (a capture, a
+/// flip), so the examples show one, and runs every operation on that position and move.
+fn play<G: Game>() -> Option<Samples> {
+    let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
+    let options = serde_json::to_value(G::Options::default()).ok()?;
+    let new_request = json!({ "options": options });
+    let new_response = ops::new_game::<G>(NewGameRequest {
+        options: Some(options.clone()),
+    })
+    .ok()?;
+
+    let mut state = G::new_game(&G::Options::default()).ok()?;
+    let mut rng = SmallRng::seed_from_u64(SEED);
+    let mut opening = Vec::new();
+    let next = loop {
+        let moves = G::legal_moves(&state);
+        let weights: Vec<usize> = moves.iter().map(|mv| weight::<G>(&state, mv)).collect();
+        let (least, most) = (weights.iter().min()?, weights.iter().max()?);
+        if most > least && opening.len() >= MIN_OPENING || opening.len() >= MAX_OPENING {
+            let best = weights.iter().position(|w| w == most)?;
+            break G::format_move(&state, &moves[best]);
+        }
+        let mv = moves.choose(&mut rng)?;
+        opening.push(G::format_move(&state, mv));
+        G::apply(&mut state, mv).ok()?;
+    };
+    let state_json = serde_json::to_value(&state).ok()?;
+
+    let state_request = json!({ "state": state_json });
+    let legal_moves = ops::legal_moves::<G>(StateRequest {
+        state: state_json.clone(),
+    })
+    .ok()?;
+    let apply_request = json!({ "state": state_json, "move": next });
+    let apply_response = ops::apply::<G>(ApplyRequest {
+        state: state_json.clone(),
+        mv: Some(next.clone()),
+        moves: None,
+    })
+    .ok()?;
+    let score = ops::score::<G>(StateRequest { state: state_json }).ok()?;
+    opening.push(next);
+    let replay_request = json!({ "options": options, "moves": opening });
+    let replay_response = ops::replay::<G>(ReplayRequest {
+        options: Some(options),
+        moves: Some(opening),
+        record: None,
+    })
+    .ok()?;
+
+    Some(Samples {
+        games,
+        new_request,
+        new_response: serde_json::to_value(new_response).ok()?,
+        state_request,
+        legal_moves: serde_json::to_value(legal_moves).ok()?,
+        apply_request,
+        apply_response: serde_json::to_value(apply_response).ok()?,
+        score: serde_json::to_value(score).ok()?,
+        replay_request,
+        replay_response: serde_json::to_value(replay_response).ok()?,
+    })
+}
+
+/// How much a move does, blind to the game: the length of its events' JSON.
+fn weight<G: Game>(state: &G::State, mv: &G::Move) -> usize {
+    let mut after = state.clone();
+    G::apply(&mut after, mv)
+        .ok()
+        .and_then(|events| serde_json::to_string(&events).ok())
+        .map_or(0, |json| json.len())
+}
+
+fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
+    samples().map(field).cloned().unwrap_or(Value::Null)
+}
+
+pub fn games_response() -> Value {
+    pick(|s| &s.games)
+}
+pub fn new_game_request() -> Value {
+    pick(|s| &s.new_request)
+}
+pub fn game_response() -> Value {
+    pick(|s| &s.new_response)
+}
+pub fn state_request() -> Value {
+    pick(|s| &s.state_request)
+}
+pub fn legal_moves_response() -> Value {
+    pick(|s| &s.legal_moves)
+}
+pub fn apply_request() -> Value {
+    pick(|s| &s.apply_request)
+}
+pub fn apply_response() -> Value {
+    pick(|s| &s.apply_response)
+}
+pub fn score_response() -> Value {
+    pick(|s| &s.score)
+}
+pub fn replay_request() -> Value {
+    pick(|s| &s.replay_request)
+}
+pub fn replay_response() -> Value {
+    pick(|s| &s.replay_response)
+}

@@ -1,0 +1,197 @@
+//! The HTTP handlers: extract the game and the body, run the generic operation for that game
+//! under [`guarded`], answer JSON. Documented for OpenAPI with `#[utoipa::path]`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use actix_web::dev::ResourceDef;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post, web::Json};
+use serde::de::DeserializeOwned;
+
+use super::body::{GameId, JsonBody};
+use super::ops;
+use super::problem::{ApiError, ErrorCode, Problem};
+use super::types::{
+    ApplyRequest, ApplyResponse, GameResponse, GamesResponse, LegalMovesResponse, NewGameRequest,
+    ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
+};
+use crate::with_game;
+
+/// Runs engine code so that a panic (a bug) becomes a 500 problem, never a dropped connection.
+pub fn guarded<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_owned());
+        tracing::error!(%message, "engine panicked");
+        Err(ApiError::internal(format!(
+            "the engine failed on this request: {message}"
+        )))
+    })
+}
+
+/// Reads the body's envelope, then runs `op` for the game under [`guarded`].
+macro_rules! run_for_game {
+    ($game:expr, $body:expr, $op:ident, $request:ty) => {{
+        let GameId(id) = $game;
+        let request: $request = envelope($body)?;
+        let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
+        Ok(Json(answer))
+    }};
+}
+
+fn envelope<T: DeserializeOwned>(body: JsonBody) -> Result<T, ApiError> {
+    ops::envelope(body.0)
+}
+
+/// The games, their options and defaults.
+#[utoipa::path(
+    tag = "games",
+    responses((status = 200, description = "Every game the service referees", body = GamesResponse))
+)]
+#[get("/games")]
+pub async fn list_games() -> Result<Json<GamesResponse>, ApiError> {
+    guarded(ops::list_all).map(Json)
+}
+
+/// Starts a game with the options given (defaults for those left out; the body may be empty).
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = Option<NewGameRequest>, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The initial position", body = GameResponse),
+        (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_options`, …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/new")]
+pub async fn new_game(game: GameId, body: JsonBody) -> Result<Json<GameResponse>, ApiError> {
+    run_for_game!(game, body, new_game, NewGameRequest)
+}
+
+/// Every legal move in a position, in the game's notation.
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = StateRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The legal moves and who acts", body = LegalMovesResponse),
+        (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/legal-moves")]
+pub async fn legal_moves(
+    game: GameId,
+    body: JsonBody,
+) -> Result<Json<LegalMovesResponse>, ApiError> {
+    run_for_game!(game, body, legal_moves, StateRequest)
+}
+
+/// Plays one move, or several in order, and returns the position after them with each ply's
+/// events and status. The first move refused is reported with its index and the rule.
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = ApplyRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The position after the moves", body = ApplyResponse),
+        (status = "4XX", description = "`invalid_state`, `unreadable_move`, `illegal_move` (with `rule`, `move`, `index`), `game_over`, …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/apply")]
+pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, ApiError> {
+    run_for_game!(game, body, apply, ApplyRequest)
+}
+
+/// The rule-specific score breakdown of a position.
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = StateRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The score and who acts", body = ScoreResponse),
+        (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/score")]
+pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, ApiError> {
+    run_for_game!(game, body, score, StateRequest)
+}
+
+/// Replays a whole game from its options and its moves or record: the final position, every
+/// ply, the record in the game's format, and the slips the record reader forgave.
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = ReplayRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The game replayed", body = ReplayResponse),
+        (status = "4XX", description = "`invalid_options`, `unreadable_move`, `illegal_move`, `invalid_record` (with `line`), …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/replay")]
+pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>, ApiError> {
+    run_for_game!(game, body, replay, ReplayRequest)
+}
+
+/// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when the
+/// path is a documented route for other methods, else 404 `not_found`.
+pub async fn fallback(req: HttpRequest) -> HttpResponse {
+    let allowed = allowed_methods(req.path());
+    if allowed.is_empty() {
+        return ApiError::new(
+            ErrorCode::NotFound,
+            format!("nothing is served at {}", req.path()),
+        )
+        .error_response();
+    }
+    let detail = format!(
+        "{} is not served at {}; use {}",
+        req.method(),
+        req.path(),
+        allowed.join(" or ")
+    );
+    let mut response = ApiError::new(ErrorCode::MethodNotAllowed, detail).error_response();
+    if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
+        response.headers_mut().insert(header::ALLOW, allow);
+    }
+    response
+}
+
+/// The methods of the documented routes whose pattern matches `path`, and GET for the pages.
+fn allowed_methods(path: &str) -> Vec<String> {
+    const PAGES: &[&str] = &[
+        "/",
+        "/docs",
+        "/docs/{_:.*}",
+        "/static/moot.css",
+        "/api-docs/openapi.json",
+    ];
+    if PAGES
+        .iter()
+        .any(|pattern| ResourceDef::new(*pattern).is_match(path))
+    {
+        return vec!["GET".to_owned()];
+    }
+    let document = crate::openapi();
+    document
+        .paths
+        .paths
+        .iter()
+        .filter(|(pattern, _)| ResourceDef::new(pattern.as_str()).is_match(path))
+        .flat_map(|(_, item)| {
+            [
+                ("GET", &item.get),
+                ("POST", &item.post),
+                ("PUT", &item.put),
+                ("DELETE", &item.delete),
+                ("PATCH", &item.patch),
+            ]
+            .into_iter()
+            .filter(|(_, operation)| operation.is_some())
+            .map(|(method, _)| method.to_owned())
+        })
+        .collect()
+}

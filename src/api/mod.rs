@@ -1,0 +1,31 @@
+//! The stateless JSON API (v1): the client holds the state and sends it with each request.
+//!
+//! - [`body`]: the extractors (game id, JSON body under the size limit);
+//! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
+//! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
+//! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
+//! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing.
+
+pub mod body;
+pub mod docs;
+pub mod examples;
+pub mod handlers;
+pub mod ops;
+pub mod problem;
+pub mod schemas;
+pub mod types;
+
+pub use problem::{ApiError, ErrorCode, Problem};
+
+/// Registers the API's routes under `/api/v1`.
+pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    config.service(
+        utoipa_actix_web::scope("/api/v1")
+            .service(handlers::list_games)
+            .service(handlers::new_game)
+            .service(handlers::legal_moves)
+            .service(handlers::apply)
+            .service(handlers::score)
+            .service(handlers::replay),
+    );
+}

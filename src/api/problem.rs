@@ -1,0 +1,285 @@
+//! Errors as `application/problem+json` (RFC 9457).
+//!
+//! Every error the API returns is an [`ApiError`]: an HTTP status, a stable machine-readable
+//! [`ErrorCode`], a human `detail` that says what was wrong and where, and the optional members
+//! that locate the fault (`field`, `rule`, `move`, `index`, `line`). Clients branch on `code`,
+//! never on `title` or `detail`.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::games::{InvalidOptions, InvalidState, MoveError, RecordError};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// What went wrong, as a stable identifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: the body is not JSON.
+    MalformedJson,
+    /// 404: no route has this path.
+    NotFound,
+    /// 404: no game has this id.
+    UnknownGame,
+    /// 405: the route exists but not for this method.
+    MethodNotAllowed,
+    /// 413: the body is over the size limit.
+    PayloadTooLarge,
+    /// 415: the body is not sent as `application/json`.
+    UnsupportedMediaType,
+    /// 422: the JSON lacks a required member, has an unknown one, or a member has the wrong type.
+    InvalidRequest,
+    /// 422: the game's options are not acceptable.
+    InvalidOptions,
+    /// 422: the state is not a state of this game, or breaks one of its invariants.
+    InvalidState,
+    /// 422: a move is not written in the game's notation.
+    UnreadableMove,
+    /// 422: a move is forbidden by a rule, named in `rule`.
+    IllegalMove,
+    /// 422: the game is over; no move can be played.
+    GameOver,
+    /// 422: a game record could not be read.
+    InvalidRecord,
+    /// 500: a bug in the server; the request was not the cause.
+    InternalError,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "malformed_json",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::InvalidOptions => "invalid_options",
+            ErrorCode::InvalidState => "invalid_state",
+            ErrorCode::UnreadableMove => "unreadable_move",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::InvalidRecord => "invalid_record",
+            ErrorCode::InternalError => "internal_error",
+        }
+    }
+
+    pub fn status(self) -> StatusCode {
+        match self {
+            ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
+            ErrorCode::NotFound | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
+            ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::InvalidRequest
+            | ErrorCode::InvalidOptions
+            | ErrorCode::InvalidState
+            | ErrorCode::UnreadableMove
+            | ErrorCode::IllegalMove
+            | ErrorCode::GameOver
+            | ErrorCode::InvalidRecord => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The RFC 9457 `title`: a short summary that is the same for every occurrence.
+    pub fn title(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "The body is not valid JSON",
+            ErrorCode::NotFound => "No such resource",
+            ErrorCode::UnknownGame => "No such game",
+            ErrorCode::MethodNotAllowed => "Method not allowed",
+            ErrorCode::PayloadTooLarge => "The body is too large",
+            ErrorCode::UnsupportedMediaType => "The body must be JSON",
+            ErrorCode::InvalidRequest => "The request does not have the expected shape",
+            ErrorCode::InvalidOptions => "Invalid options",
+            ErrorCode::InvalidState => "Invalid game state",
+            ErrorCode::UnreadableMove => "Unreadable move",
+            ErrorCode::IllegalMove => "Illegal move",
+            ErrorCode::GameOver => "The game is over",
+            ErrorCode::InvalidRecord => "Invalid game record",
+            ErrorCode::InternalError => "Internal error",
+        }
+    }
+}
+
+/// An RFC 9457 problem details object, with Moot's extension members.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:moot:problem:illegal_move",
+    "title": "Illegal move",
+    "status": 422,
+    "detail": "moves[1]: e5: illegal move (F3): e5 is occupied",
+    "code": "illegal_move",
+    "field": "moves[1]",
+    "rule": "F3",
+    "move": "e5",
+    "index": 1
+}))]
+pub struct Problem {
+    /// A URI naming the problem type: `urn:moot:problem:` followed by the `code`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// A short summary of the problem type.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What was wrong in this request, and where.
+    pub detail: String,
+    /// The stable machine-readable error code.
+    pub code: ErrorCode,
+    /// The request member at fault, as a path (`state.black[1]`, `moves[2]`, `options.size`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The rule that forbids the move (`F3`, `T8`, `H8`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The move at fault, as sent.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// The 0-based position of the move at fault in the list of moves sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// The 1-based line of the record at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+/// An error response of the API; renders as a [`Problem`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{} ({}): {}", .0.title, .0.code.as_str(), .0.detail)]
+pub struct ApiError(pub Box<Problem>);
+
+impl ApiError {
+    pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
+        ApiError(Box::new(Problem {
+            problem_type: format!("urn:moot:problem:{}", code.as_str()),
+            title: code.title().to_owned(),
+            status: code.status().as_u16(),
+            detail: detail.into(),
+            code,
+            field: None,
+            rule: None,
+            mv: None,
+            index: None,
+            line: None,
+        }))
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        self.0.code
+    }
+
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.0.field = Some(field.into());
+        self
+    }
+
+    /// Locates a move error in a list of moves: sets `index` and `field` (`moves[3]`), and
+    /// prefixes the detail with the field.
+    pub fn at_move(mut self, list: &str, index: usize) -> Self {
+        let field = format!("{list}[{index}]");
+        self.0.detail = format!("{field}: {}", self.0.detail);
+        self.0.index = Some(index);
+        self.0.field = Some(field);
+        self
+    }
+
+    pub fn unknown_game(id: &str) -> Self {
+        let known = crate::games::GAME_IDS.join(", ");
+        ApiError::new(
+            ErrorCode::UnknownGame,
+            format!("no game has the id {id:?}; the games are: {known}"),
+        )
+    }
+
+    pub fn invalid_options(e: InvalidOptions) -> Self {
+        let field = prefixed("options", &e.field);
+        ApiError::new(ErrorCode::InvalidOptions, format!("{field}: {}", e.reason)).with_field(field)
+    }
+
+    /// A state that breaks an invariant; `member` is where the state sits in the request.
+    pub fn invalid_state(member: &str, e: InvalidState) -> Self {
+        let field = prefixed(member, &e.path);
+        ApiError::new(ErrorCode::InvalidState, format!("{field}: {}", e.reason)).with_field(field)
+    }
+
+    /// A move refused by the engine; `text` is the move as sent.
+    pub fn from_move_error(text: &str, e: MoveError) -> Self {
+        let detail = format!("{text}: {e}");
+        let mut error = match e {
+            MoveError::Unreadable { .. } => ApiError::new(ErrorCode::UnreadableMove, detail),
+            MoveError::Illegal { rule, .. } => {
+                let mut error = ApiError::new(ErrorCode::IllegalMove, detail);
+                error.0.rule = Some(rule.to_owned());
+                error
+            }
+            MoveError::GameOver => ApiError::new(ErrorCode::GameOver, detail),
+        };
+        error.0.mv = Some(text.to_owned());
+        error
+    }
+
+    pub fn invalid_record(e: RecordError) -> Self {
+        let mut error = ApiError::new(ErrorCode::InvalidRecord, e.to_string()).with_field("record");
+        error.0.line = Some(e.line);
+        error
+    }
+
+    pub fn internal(detail: impl Into<String>) -> Self {
+        ApiError::new(ErrorCode::InternalError, detail)
+    }
+}
+
+/// Joins a request member and a path inside it: `state` + `black[1]` → `state.black[1]`.
+pub fn prefixed(member: &str, path: &str) -> String {
+    match path {
+        "" | "." => member.to_owned(),
+        _ if path.starts_with('[') => format!("{member}{path}"),
+        _ => format!("{member}.{path}"),
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.0.code.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = serde_json::to_string(&*self.0).unwrap_or_else(|_| String::from("{}"));
+        HttpResponse::build(self.status_code())
+            .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)))
+            .body(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixed_joins_member_and_path_like_serde_path_to_error() {
+        assert_eq!(prefixed("state", "black[1]"), "state.black[1]");
+        assert_eq!(prefixed("state", "[0]"), "state[0]");
+        assert_eq!(prefixed("state", "."), "state");
+        assert_eq!(prefixed("options", ""), "options");
+    }
+
+    #[test]
+    fn every_code_serialises_as_its_stable_name() {
+        for code in [
+            ErrorCode::MalformedJson,
+            ErrorCode::IllegalMove,
+            ErrorCode::InvalidRecord,
+        ] {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, code.as_str());
+        }
+    }
+}

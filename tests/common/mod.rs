@@ -1,0 +1,125 @@
+//! Helpers shared by the HTTP tests: one app per test, requests as JSON, answers as JSON.
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::test::{self, TestRequest};
+use serde_json::Value;
+
+/// An answer: status, content type and body (parsed as JSON when it is JSON, else a string).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub allow: Option<String>,
+    pub location: Option<String>,
+    pub body: Value,
+}
+
+impl Answer {
+    /// The problem's `code`, or "" when the answer is not a problem.
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or_default()
+    }
+
+    pub fn field(&self) -> &str {
+        self.body["field"].as_str().unwrap_or_default()
+    }
+
+    /// Asserts the answer is a problem+json with this status and code, and returns it.
+    #[track_caller]
+    pub fn problem(&self, status: u16, code: &str) -> &Value {
+        assert_eq!(self.content_type, "application/problem+json", "{self:#?}");
+        assert_eq!(self.status.as_u16(), status, "{self:#?}");
+        assert_eq!(self.code(), code, "{self:#?}");
+        assert_eq!(self.body["status"], status, "{self:#?}");
+        assert_eq!(
+            self.body["type"],
+            format!("urn:moot:problem:{code}"),
+            "{self:#?}"
+        );
+        assert!(
+            self.body["title"].is_string() && self.body["detail"].is_string(),
+            "{self:#?}"
+        );
+        &self.body
+    }
+
+    /// Asserts a 200 JSON answer and returns its body.
+    #[track_caller]
+    pub fn ok(&self) -> &Value {
+        assert_eq!(self.status, StatusCode::OK, "{self:#?}");
+        &self.body
+    }
+}
+
+pub async fn answer_of(response: ServiceResponse<impl actix_web::body::MessageBody>) -> Answer {
+    let status = response.status();
+    let header_of = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let content_type = header_of(header::CONTENT_TYPE).unwrap_or_default();
+    let allow = header_of(header::ALLOW);
+    let location = header_of(header::LOCATION);
+    let bytes = test::read_body(response).await;
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Answer {
+        status,
+        content_type,
+        allow,
+        location,
+        body,
+    }
+}
+
+/// Sends one request to a fresh app.
+pub async fn send(request: TestRequest) -> Answer {
+    let app = test::init_service(moot::app()).await;
+    answer_of(
+        app.call(request.to_request())
+            .await
+            .expect("the app answers"),
+    )
+    .await
+}
+
+pub async fn get(uri: &str) -> Answer {
+    send(TestRequest::get().uri(uri)).await
+}
+
+pub async fn post_json(uri: &str, body: &Value) -> Answer {
+    send(TestRequest::post().uri(uri).set_json(body)).await
+}
+
+pub async fn post_raw(
+    uri: &str,
+    content_type: Option<&str>,
+    body: impl Into<actix_web::web::Bytes>,
+) -> Answer {
+    let mut request = TestRequest::default()
+        .method(Method::POST)
+        .uri(uri)
+        .set_payload(body.into());
+    if let Some(content_type) = content_type {
+        request = request.insert_header((header::CONTENT_TYPE, content_type));
+    }
+    send(request).await
+}
+
+pub fn endpoint(game: &str, operation: &str) -> String {
+    format!("/api/v1/games/{game}/{operation}")
+}
+
+/// A game's initial state with default options, through the API.
+pub async fn new_state(game: &str) -> Value {
+    post_json(&endpoint(game, "new"), &serde_json::json!({}))
+        .await
+        .ok()["state"]
+        .clone()
+}

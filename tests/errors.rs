@@ -1,0 +1,358 @@
+//! Every error the API answers: its status, its problem+json body and its stable `code`, with the
+//! members that locate the fault (`field`, `rule`, `move`, `index`, `line`).
+
+mod common;
+
+use actix_web::test::TestRequest;
+use common::{endpoint, get, new_state, post_json, post_raw, send};
+use moot::games::{GAME_IDS, Game, Turn};
+use serde_json::{Value, json};
+
+/// A Herfor position on the small board without the pie rule, after Black's `c3`.
+async fn herfor_after_c3() -> Value {
+    let start = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3, "pie": false}}),
+    )
+    .await;
+    let after = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": start.ok()["state"], "move": "c3"}),
+    )
+    .await;
+    after.ok()["state"].clone()
+}
+
+/// Plays the first legal move until the game ends, with the engine itself; `None` when it has
+/// not ended after many plies (a game whose first moves can cycle).
+fn finished_state<G: Game>(options: &G::Options) -> Option<Value> {
+    let mut state = G::new_game(options).unwrap();
+    for _ in 0..10_000 {
+        if !matches!(G::turn(&state), Turn::ToAct(_)) {
+            return Some(serde_json::to_value(&state).unwrap());
+        }
+        let mv = G::legal_moves(&state)[0].clone();
+        G::apply(&mut state, &mv).unwrap();
+    }
+    None
+}
+
+#[actix_web::test]
+async fn malformed_json_is_400_malformed_json() {
+    let answer = post_raw(
+        &endpoint("herfor", "new"),
+        Some("application/json"),
+        "{\"options\": ",
+    )
+    .await;
+    let problem = answer.problem(400, "malformed_json");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON")
+    );
+}
+
+#[actix_web::test]
+async fn unknown_game_is_404_before_the_body_is_read() {
+    let answer = post_raw(
+        "/api/v1/games/chess/new",
+        Some("application/json"),
+        "not json at all",
+    )
+    .await;
+    let problem = answer.problem(404, "unknown_game");
+    assert!(problem["detail"].as_str().unwrap().contains("\"chess\""));
+    let too_big = post_raw(
+        "/api/v1/games/chess/apply",
+        Some("application/json"),
+        vec![b' '; 2 << 20],
+    )
+    .await;
+    too_big.problem(404, "unknown_game");
+}
+
+#[actix_web::test]
+async fn unknown_route_is_404_not_found() {
+    get("/api/v2/games").await.problem(404, "not_found");
+    post_json("/api/v1/games/herfor/resign", &json!({}))
+        .await
+        .problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn wrong_method_is_405_with_allow() {
+    let answer = get(&endpoint("herfor", "apply")).await;
+    answer.problem(405, "method_not_allowed");
+    assert_eq!(answer.allow.as_deref(), Some("POST"));
+    let listing = send(TestRequest::delete().uri("/api/v1/games")).await;
+    listing.problem(405, "method_not_allowed");
+    assert_eq!(listing.allow.as_deref(), Some("GET"));
+}
+
+#[actix_web::test]
+async fn body_over_1_mib_is_413_payload_too_large() {
+    let state = new_state("herfor").await;
+    let padding = "x".repeat(1 << 20);
+    let body = json!({"state": state, "move": padding});
+    post_json(&endpoint("herfor", "apply"), &body)
+        .await
+        .problem(413, "payload_too_large");
+    // Just under the limit is read (and then refused for what it says, not for its size).
+    let under = vec![b' '; (1 << 20) - 2];
+    let mut body = under;
+    body.extend_from_slice(b"{}");
+    post_raw(&endpoint("herfor", "new"), Some("application/json"), body)
+        .await
+        .ok();
+}
+
+#[actix_web::test]
+async fn non_json_body_is_415_unsupported_media_type() {
+    let form = post_raw(
+        &endpoint("herfor", "new"),
+        Some("application/x-www-form-urlencoded"),
+        "a=1",
+    )
+    .await;
+    form.problem(415, "unsupported_media_type");
+    let untyped = post_raw(&endpoint("herfor", "new"), None, "{}").await;
+    untyped.problem(415, "unsupported_media_type");
+    let with_charset = post_raw(
+        &endpoint("herfor", "new"),
+        Some("application/json; charset=utf-8"),
+        "{}",
+    )
+    .await;
+    with_charset.ok();
+}
+
+#[actix_web::test]
+async fn missing_or_unknown_members_are_422_invalid_request() {
+    for game in GAME_IDS {
+        let missing = post_json(&endpoint(game, "legal-moves"), &json!({})).await;
+        let problem = missing.problem(422, "invalid_request");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("state"),
+            "{problem}"
+        );
+
+        let state = new_state(game).await;
+        let extra = post_json(
+            &endpoint(game, "score"),
+            &json!({"state": state, "colour": "black"}),
+        )
+        .await;
+        let problem = extra.problem(422, "invalid_request");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("colour"),
+            "{problem}"
+        );
+
+        let both = post_json(
+            &endpoint(game, "apply"),
+            &json!({"state": state, "move": "a1", "moves": []}),
+        )
+        .await;
+        both.problem(422, "invalid_request");
+        let neither = post_json(&endpoint(game, "replay"), &json!({})).await;
+        neither.problem(422, "invalid_request");
+        let not_a_list = post_json(
+            &endpoint(game, "apply"),
+            &json!({"state": state, "moves": "a1"}),
+        )
+        .await;
+        assert_eq!(not_a_list.problem(422, "invalid_request")["field"], "moves");
+    }
+}
+
+#[actix_web::test]
+async fn options_of_the_wrong_type_are_422_invalid_options_naming_the_field() {
+    let answer = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": "large"}}),
+    )
+    .await;
+    assert_eq!(
+        answer.problem(422, "invalid_options")["field"],
+        "options.size"
+    );
+    let unknown = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"colour": "red"}}),
+    )
+    .await;
+    unknown.problem(422, "invalid_options");
+}
+
+#[actix_web::test]
+async fn options_the_game_refuses_are_422_invalid_options() {
+    let answer = post_json(&endpoint("herfor", "new"), &json!({"options": {"size": 9}})).await;
+    let problem = answer.problem(422, "invalid_options");
+    assert_eq!(problem["field"], "options.size");
+    let replay = post_json(
+        &endpoint("herfor", "replay"),
+        &json!({"options": {"size": 2}, "moves": []}),
+    )
+    .await;
+    replay.problem(422, "invalid_options");
+}
+
+#[actix_web::test]
+async fn a_state_member_of_the_wrong_type_is_422_invalid_state_with_its_path() {
+    let mut state = herfor_after_c3().await;
+    state["black"] = json!(["c3", 7]);
+    let answer = post_json(&endpoint("herfor", "legal-moves"), &json!({"state": state})).await;
+    assert_eq!(
+        answer.problem(422, "invalid_state")["field"],
+        "state.black[1]"
+    );
+}
+
+#[actix_web::test]
+async fn a_state_breaking_an_invariant_is_422_invalid_state_with_its_path() {
+    // The same point cannot hold a black and a white stone (F1).
+    let mut state = herfor_after_c3().await;
+    state["white"] = json!(["c3"]);
+    for operation in ["legal-moves", "score"] {
+        let answer = post_json(&endpoint("herfor", operation), &json!({"state": state})).await;
+        let problem = answer.problem(422, "invalid_state");
+        assert_eq!(problem["field"], "state.white[0]", "{operation}: {problem}");
+    }
+    let apply = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "move": "a1"}),
+    )
+    .await;
+    assert_eq!(
+        apply.problem(422, "invalid_state")["field"],
+        "state.white[0]"
+    );
+}
+
+#[actix_web::test]
+async fn a_move_outside_the_notation_is_422_unreadable_move() {
+    let state = herfor_after_c3().await;
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "move": "castle"}),
+    )
+    .await;
+    let problem = answer.problem(422, "unreadable_move");
+    assert_eq!(problem["move"], "castle");
+    assert_eq!(problem["field"], "move");
+}
+
+#[actix_web::test]
+async fn f3_placing_on_an_occupied_point_is_illegal_move_naming_move_index_and_rule() {
+    let start = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3, "pie": false}}),
+    )
+    .await;
+    let state = &start.ok()["state"];
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "moves": ["a1", "c3", "c3"]}),
+    )
+    .await;
+    let problem = answer.problem(422, "illegal_move");
+    assert_eq!(problem["rule"], "F3");
+    assert_eq!(problem["move"], "c3");
+    assert_eq!(problem["index"], 2);
+    assert_eq!(problem["field"], "moves[2]");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("moves[2]: c3"),
+        "{problem}"
+    );
+}
+
+#[actix_web::test]
+async fn a_single_illegal_move_names_the_move_and_rule_without_index() {
+    let state = herfor_after_c3().await;
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "move": "c3"}),
+    )
+    .await;
+    let problem = answer.problem(422, "illegal_move");
+    assert_eq!(
+        (&problem["rule"], &problem["move"], &problem["field"]),
+        (&json!("F3"), &json!("c3"), &json!("move"))
+    );
+    assert!(problem.get("index").is_none());
+}
+
+#[actix_web::test]
+async fn replaying_an_illegal_move_names_its_index() {
+    let body = json!({"options": {"size": 3, "pie": false}, "moves": ["c3", "c3"]});
+    let answer = post_json(&endpoint("herfor", "replay"), &body).await;
+    let problem = answer.problem(422, "illegal_move");
+    assert_eq!(
+        (&problem["index"], &problem["field"]),
+        (&json!(1), &json!("moves[1]"))
+    );
+}
+
+#[actix_web::test]
+async fn a_move_after_the_end_is_422_game_over() {
+    for game in GAME_IDS {
+        let finished: Option<Value> = moot::with_game!(*game, G => finished_state::<G>(&Default::default()), else unreachable!());
+        let Some(state) = finished else {
+            assert_ne!(*game, "herfor", "a game of Herfor always ends (F4)");
+            continue;
+        };
+        let legal = post_json(&endpoint(game, "legal-moves"), &json!({"state": state})).await;
+        assert_eq!(legal.ok()["moves"], json!([]), "{game}");
+        assert_eq!(legal.body["status"]["phase"], "finished", "{game}");
+        let any_move = post_json(
+            &endpoint(game, "legal-moves"),
+            &json!({"state": new_state(game).await}),
+        )
+        .await;
+        let mv = any_move.ok()["moves"][0].clone();
+        let answer = post_json(
+            &endpoint(game, "apply"),
+            &json!({"state": state, "moves": [mv]}),
+        )
+        .await;
+        let problem = answer.problem(422, "game_over");
+        assert_eq!(problem["index"], 0, "{game}");
+    }
+}
+
+#[actix_web::test]
+async fn an_unreadable_record_is_422_invalid_record_with_its_line() {
+    let body = json!({"options": {"size": 3, "pie": false}, "record": "c3 a1\nb1 zz\n"});
+    let answer = post_json(&endpoint("herfor", "replay"), &body).await;
+    let problem = answer.problem(422, "invalid_record");
+    assert_eq!(problem["line"], 2);
+    assert_eq!(problem["field"], "record");
+}
+
+#[test]
+fn an_engine_panic_becomes_a_500_internal_error() {
+    let result: Result<(), _> = moot::api::handlers::guarded(|| panic!("a bug"));
+    let error = result.unwrap_err();
+    assert_eq!(error.code(), moot::api::ErrorCode::InternalError);
+    assert!(error.0.detail.contains("a bug"));
+    let response = actix_web::ResponseError::error_response(&error);
+    assert_eq!(response.status(), 500);
+}
+
+/// Regression: a hill named `a0` in a Tara state overflowed the hill arithmetic (a panic, which
+/// the guard turned into a 500); it is an invalid state.
+#[actix_web::test]
+async fn tara_state_naming_hill_a0_is_422_invalid_state() {
+    let mut state = new_state("tara").await;
+    state["ringforts"]["blue"] = json!(["a0"]);
+    for operation in ["legal-moves", "score"] {
+        let answer = post_json(&endpoint("tara", operation), &json!({"state": state})).await;
+        let problem = answer.problem(422, "invalid_state");
+        assert!(problem["field"].as_str().unwrap().starts_with("state."), "{problem}");
+    }
+}
