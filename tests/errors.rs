@@ -353,6 +353,9 @@ async fn tara_state_naming_hill_a0_is_422_invalid_state() {
     for operation in ["legal-moves", "score"] {
         let answer = post_json(&endpoint("tara", operation), &json!({"state": state})).await;
         let problem = answer.problem(422, "invalid_state");
-        assert!(problem["field"].as_str().unwrap().starts_with("state."), "{problem}");
+        assert!(
+            problem["field"].as_str().unwrap().starts_with("state."),
+            "{problem}"
+        );
     }
 }
