@@ -49,6 +49,7 @@ mod board;
 mod limit;
 mod moves;
 mod notation;
+pub mod random_play;
 mod record;
 mod rules;
 mod state;
