@@ -186,3 +186,53 @@ fn hirth_finds_the_drepid_within_the_turn() {
     assert_eq!(result.victory, Victory::Drepid);
     assert_eq!(result.winner, crate::games::Seat::First);
 }
+
+#[test]
+fn greedy_takes_the_placement_that_flips_most() {
+    use rand::SeedableRng;
+    let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Herfor>(&state, &mut rng).unwrap();
+    assert_eq!(Herfor::format_move(&state, &mv), "c3");
+}
+
+#[test]
+fn greedy_takes_the_double_capture() {
+    use rand::SeedableRng;
+    let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Tara>(&state, &mut rng).unwrap();
+    assert_eq!(Tara::format_move(&state, &mv), "B5-A3");
+}
+
+#[test]
+fn wilson_interval_matches_the_textbook_values() {
+    // 190 of 200: 95% Wilson interval 0.910–0.973.
+    let (low, high) = arena::wilson(0.95, 200.0);
+    assert!(
+        (low - 0.9104).abs() < 1e-3 && (high - 0.9727).abs() < 1e-3,
+        "{low} {high}"
+    );
+    let (low, high) = arena::wilson(1.0, 20.0);
+    assert!((low - 0.8389).abs() < 1e-3 && high == 1.0, "{low} {high}");
+}
+
+#[test]
+fn arena_results_do_not_depend_on_the_threads() {
+    use crate::games::herfor::HerforOptions;
+    let matchup = |threads| arena::Matchup {
+        options: HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        },
+        agents: [Agent::Greedy, Agent::Random],
+        games: 12,
+        seed: 9,
+        threads,
+    };
+    let (one, _) = arena::run::<Herfor>(&matchup(1)).unwrap();
+    let (two, _) = arena::run::<Herfor>(&matchup(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.games(), 12);
+}
