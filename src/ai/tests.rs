@@ -1,0 +1,238 @@
+//! The search on every game: determinism, budgets, finished games, and one-move wins found in
+//! hand-built positions.
+
+use super::*;
+use crate::games::herfor::Herfor;
+use crate::games::hirth::{Colour, Hirth, HirthOptions, Victory};
+use crate::games::tara::Tara;
+use crate::games::{Game, Turn};
+
+/// Plays `plies` seeded random moves from the game's default start.
+fn opening<G: Game>(plies: usize, seed: u64) -> G::State {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = G::new_game(&G::Options::default()).unwrap();
+    for _ in 0..plies {
+        let moves = G::legal_moves(&state);
+        let Some(mv) = moves.choose(&mut rng) else {
+            break;
+        };
+        G::play_unchecked(&mut state, mv);
+    }
+    state
+}
+
+fn same_answer_for_same_seed<G: Player>(state: &G::State) {
+    let a = analyse::<G>(state, Budget::Playouts(300), 42);
+    let b = analyse::<G>(state, Budget::Playouts(300), 42);
+    assert_eq!(a.playouts, 300);
+    assert_eq!(
+        (a.value, a.margin, &a.best_move, &a.pv, &a.moves),
+        (b.value, b.margin, &b.best_move, &b.pv, &b.moves)
+    );
+    assert!((-1.0..=1.0).contains(&a.value), "value {}", a.value);
+    let legal = G::legal_moves(state);
+    assert_eq!(a.moves.len(), legal.len(), "every root move is reported");
+    assert!(legal.contains(a.best_move.as_ref().unwrap()));
+    assert_eq!(a.pv.first(), a.best_move.as_ref());
+    assert_eq!(a.moves.iter().map(|m| m.visits).sum::<u64>(), 300);
+}
+
+#[test]
+fn herfor_same_state_budget_and_seed_give_the_same_answer() {
+    same_answer_for_same_seed::<Herfor>(&opening::<Herfor>(6, 1));
+}
+
+#[test]
+fn tara_same_state_budget_and_seed_give_the_same_answer() {
+    same_answer_for_same_seed::<Tara>(&opening::<Tara>(8, 2));
+}
+
+#[test]
+fn hirth_same_state_budget_and_seed_give_the_same_answer() {
+    same_answer_for_same_seed::<Hirth>(&opening::<Hirth>(10, 3));
+}
+
+#[test]
+fn a_millisecond_budget_stops_on_time() {
+    let state = opening::<Hirth>(4, 5);
+    let analysis = analyse::<Hirth>(&state, Budget::Millis(30), 1);
+    assert!(analysis.playouts > 0);
+    assert!(
+        analysis.elapsed.as_millis() < 300,
+        "took {:?}",
+        analysis.elapsed
+    );
+    assert!(analysis.best_move.is_some());
+}
+
+#[test]
+fn a_finished_game_has_its_result_and_no_move() {
+    let mut state = Hirth::new_game(&HirthOptions { target: 1 }).unwrap();
+    // Gull offers, Silfr gives up: Gull (the first seat) wins the single-game match.
+    for text in ["offer", "give-up"] {
+        let mv = Hirth::parse_move(&state, text).unwrap();
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    assert_eq!(Hirth::turn(&state), Turn::Won(crate::games::Seat::First));
+    let analysis = analyse::<Hirth>(&state, Budget::Playouts(100), 1);
+    assert_eq!(analysis.best_move, None);
+    assert_eq!(analysis.playouts, 0);
+    assert!(analysis.value > 0.0);
+}
+
+#[test]
+fn strengths_have_names_and_growing_budgets() {
+    let names: Vec<_> = Strength::ALL.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["easy", "normal", "strong"]);
+    let playouts: Vec<u32> = Strength::ALL
+        .iter()
+        .map(|s| match s.budget() {
+            Budget::Playouts(n) => n,
+            Budget::Millis(_) => panic!("strengths use playout budgets"),
+        })
+        .collect();
+    assert!(playouts.windows(2).all(|w| w[0] < w[1]), "{playouts:?}");
+    assert_eq!(Strength::from_name("strong"), Some(Strength::Strong));
+}
+
+fn state_of<G: Game>(json: &str) -> G::State {
+    let state: G::State = serde_json::from_str(json).unwrap();
+    G::validate(&state).unwrap();
+    state
+}
+
+fn best<G: Player>(state: &G::State) -> String {
+    let analysis = analyse::<G>(state, Strength::Normal.budget(), 7);
+    G::format_move(state, analysis.best_move.as_ref().unwrap())
+}
+
+/// Black is behind 4 to 12 with three points left; c3 invades and flips seven white stones,
+/// after which neither side can place: the last placement turns the game round.
+const HERFOR_LAST_PLACEMENT: &str = r#"{"version":1,"options":{"size":3,"pie":false,"simple":false},
+ "black":["a1","a2","a3","c4"],
+ "white":["b1","b2","b3","b4","c2","c5","d1","d2","d3","d4","e1","e2"],
+ "to_move":"black","button":null,"passes_in_a_row":0,"moves_played":16,"swapped":false}"#;
+
+#[test]
+fn herfor_finds_the_last_placement_that_flips_the_result() {
+    let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
+    let analysis = analyse::<Herfor>(&state, Strength::Normal.budget(), 7);
+    let mv = analysis.best_move.as_ref().unwrap();
+    assert_eq!(Herfor::format_move(&state, mv), "c3");
+    assert!(analysis.value > 0.9, "value {}", analysis.value);
+    assert!(
+        analysis.margin.unwrap() > 0.0,
+        "margin {:?}",
+        analysis.margin
+    );
+    assert!(Herfor::legal_moves(&state).len() >= 3);
+}
+
+/// Red has captured one king; B5-A3 lands next to the blue king on A4, whose single ringfort
+/// is then besieged: the second capture wins at once (T9), among eight moves.
+const TARA_DOUBLE_CAPTURE: &str = r#"{"version":1,"options":{"first":"red","level":1,"match":false},"game":1,
+ "ringforts":{"red":["B6","A5","G3","F5","D6","C4","B3","F7","D2","B1","E5","C6","D4","C2","E3","D5","B4","A6","A3","E7","G6","C7","B5","G4"],
+              "blue":["E4","G2","E6","C5","B7","C3","A4","E1","F3","G5","B2","D3","F2","D1","D7","F6","F4","E2","C1","A2"]},
+ "kings":{"red":["B5","C7","G4"],"blue":["A4","A2"]},"to_move":"red","battle":{"red":true,"blue":true},
+ "captured":{"red":1,"blue":0},"passed":{"red":false,"blue":false},"sacrificed":{"red":null,"blue":null},"over":false}"#;
+
+#[test]
+fn tara_finds_the_double_capture() {
+    let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
+    assert_eq!(best::<Tara>(&state), "B5-A3");
+    let analysis = analyse::<Tara>(&state, Strength::Normal.budget(), 7);
+    assert!(analysis.value > 0.9, "value {}", analysis.value);
+}
+
+/// Silfr's Lofðungr stands alone on Miðr and Gull holds every space around it. Two Hirþ
+/// attacking Miðr beat it (2 to 1), and with nowhere to retreat it is killed: Drepið this turn.
+const HIRTH_DREPID: &str = r#"{"version":1,"options":{"target":1},
+ "position":{"board":{"0":{"gull":{"l":true}},"3":{"gull":{"h":2}},"4":{"gull":{"h":1}},"5":{"gull":{"h":1}},
+   "6":{"gull":{"h":1}},"m":{"silfr":{"l":true}},"9":{"silfr":{"h":2}}},
+   "reserve":{"gull":{"h":10,"k":3},"silfr":{"h":13,"k":3}},"removed":{"gull":0,"silfr":0},"mover":"gull","steps":0},
+ "phase":{"kind":"movement"},"coin":{"factor":1,"holder":null},"gull":"first","points":[0,0],"round":7}"#;
+
+#[test]
+fn hirth_finds_the_drepid_within_the_turn() {
+    let mut state = state_of::<Hirth>(HIRTH_DREPID);
+    assert!(Hirth::legal_moves(&state).len() > 10);
+    // The engine plays both sides (Gull's steps, and Silfr's answer if Gull offers) until the
+    // game ends, which must be within Gull's turn.
+    for _ in 0..8 {
+        if !state.results.is_empty() {
+            break;
+        }
+        assert_eq!(
+            state.position.mover,
+            Colour::Gull,
+            "Gull's turn ended without the win"
+        );
+        let a = analyse::<Hirth>(&state, Strength::Normal.budget(), 7);
+        let mv = a.best_move.unwrap();
+        eprintln!(
+            "{} {} {:?}",
+            Hirth::format_move(&state, &mv),
+            a.value,
+            a.moves
+                .iter()
+                .map(|m| (Hirth::format_move(&state, &m.mv), m.visits, m.value))
+                .collect::<Vec<_>>()
+        );
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    let result = state.results.last().expect("the game is over");
+    assert_eq!(result.victory, Victory::Drepid);
+    assert_eq!(result.winner, crate::games::Seat::First);
+}
+
+#[test]
+fn greedy_takes_the_placement_that_flips_most() {
+    use rand::SeedableRng;
+    let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Herfor>(&state, &mut rng).unwrap();
+    assert_eq!(Herfor::format_move(&state, &mv), "c3");
+}
+
+#[test]
+fn greedy_takes_the_double_capture() {
+    use rand::SeedableRng;
+    let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Tara>(&state, &mut rng).unwrap();
+    assert_eq!(Tara::format_move(&state, &mv), "B5-A3");
+}
+
+#[test]
+fn wilson_interval_matches_the_textbook_values() {
+    // 190 of 200: 95% Wilson interval 0.910–0.973.
+    let (low, high) = arena::wilson(0.95, 200.0);
+    assert!(
+        (low - 0.9104).abs() < 1e-3 && (high - 0.9727).abs() < 1e-3,
+        "{low} {high}"
+    );
+    let (low, high) = arena::wilson(1.0, 20.0);
+    assert!((low - 0.8389).abs() < 1e-3 && high == 1.0, "{low} {high}");
+}
+
+#[test]
+fn arena_results_do_not_depend_on_the_threads() {
+    use crate::games::herfor::HerforOptions;
+    let matchup = |threads| arena::Matchup {
+        options: HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        },
+        agents: [Agent::Greedy, Agent::Random],
+        games: 12,
+        seed: 9,
+        threads,
+    };
+    let (one, _) = arena::run::<Herfor>(&matchup(1)).unwrap();
+    let (two, _) = arena::run::<Herfor>(&matchup(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.games(), 12);
+}
