@@ -2,7 +2,12 @@
 
 pub use maud;
 
+pub mod error;
+pub mod herfor;
 pub mod home;
 pub mod layout;
+pub mod options;
+pub mod play;
+pub mod rules;
 
 pub use layout::layout;
