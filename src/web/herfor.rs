@@ -176,7 +176,7 @@ impl PageGame for Herfor {
                     @for colour in Colour::BOTH {
                         tr {
                             th scope="row" { (capital(colour_word(colour))) " (" (seat_words(state, colour)) ")" }
-                            td { (state.stones(colour).count_ones()) " stones" }
+                            td { (stones(state.stones(colour).count_ones())) }
                         }
                     }
                     tr {
@@ -242,6 +242,13 @@ fn rules_example() -> HerforState {
         }
     }
     state
+}
+
+fn stones(count: u32) -> String {
+    match count {
+        1 => "1 stone".to_owned(),
+        n => format!("{n} stones"),
+    }
 }
 
 fn capital(word: &str) -> String {

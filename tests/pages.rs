@@ -1,0 +1,202 @@
+//! The play pages over HTTP: every page and form, with hand-built positions in the URL, and
+//! tampered or corrupt links (a friendly 4xx page, never a 500).
+
+mod common;
+
+use actix_web::http::header;
+use actix_web::test::TestRequest;
+use common::{Answer, get, send};
+use moot::games::Game;
+use moot::games::herfor::{Herfor, HerforOptions};
+
+/// The page's HTML (the helpers read a non-JSON body as a string).
+fn html(answer: &Answer) -> &str {
+    answer.body.as_str().expect("an HTML body")
+}
+
+#[track_caller]
+fn page(answer: &Answer, status: u16) -> &str {
+    assert_eq!(answer.status.as_u16(), status, "{answer:#?}");
+    assert_eq!(answer.content_type, "text/html; charset=utf-8", "{answer:#?}");
+    html(answer)
+}
+
+const SMALL: &str = "/play/herfor?pie=false&simple=false&size=3";
+
+#[actix_web::test]
+async fn home_page_links_to_play_herfor() {
+    let answer = get("/").await;
+    assert!(page(&answer, 200).contains(r#"<a class="button" href="/play/herfor">Play</a>"#));
+}
+
+#[actix_web::test]
+async fn options_page_offers_each_option_preset_from_the_link() {
+    let answer = get("/play/herfor?size=4").await;
+    let body = page(&answer, 200);
+    assert!(body.contains(r#"<form class="options" method="get" action="/play/herfor">"#));
+    assert!(body.contains(r#"<input type="hidden" name="moves" value="">"#));
+    assert!(body.contains(r#"<option value="4" selected>4</option>"#), "{body}");
+    assert!(body.contains(r#"<select id="option-pie" name="pie"><option value="true" selected>Yes</option>"#), "{body}");
+}
+
+#[actix_web::test]
+async fn new_game_page_links_every_point_of_the_empty_board() {
+    let answer = get(&format!("{SMALL}&moves=")).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Black to play</strong> — place a black stone"));
+    // 19 points, each a link on the board and a button in the list.
+    assert_eq!(body.matches(r#"<a class="move" href="#).count(), 19);
+    assert_eq!(body.matches(r#"<a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves="#).count(), 19);
+    assert!(body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3""#));
+    assert!(body.contains("<h2>Place a stone</h2>"));
+    assert!(!body.contains("Undo the last move"), "nothing to undo yet");
+    assert!(body.contains("No move yet."));
+}
+
+#[actix_web::test]
+async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
+    let answer = get(&format!("{SMALL}&moves=c2.a1.c4.c3")).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("White played <code>c3</code><ul><li>A white stone on c3 flipped c2, c4 to white</li></ul>"), "{body}");
+    assert!(body.contains(r#"<title>c2: white stone</title>"#));
+    assert!(body.contains(r#"<a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c2.a1.c4" rel="nofollow">Undo the last move</a>"#), "{body}");
+    assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));
+}
+
+#[actix_web::test]
+async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
+    let answer = get("/play/herfor?size=3&moves=c3").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<h2>Swap (the pie rule)</h2>"));
+    assert!(body.contains("moves=c3.swap\">Swap: take Black"), "{body}");
+    let swapped = get("/play/herfor?size=3&moves=c3.swap").await;
+    assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
+}
+
+/// A whole game on the smallest board: the first legal move each time, to the end.
+fn whole_game() -> Vec<String> {
+    let options = HerforOptions {
+        size: 3,
+        pie: false,
+        simple: false,
+    };
+    let mut state = Herfor::new_game(&options).unwrap();
+    let mut moves = Vec::new();
+    while let Some(mv) = Herfor::legal_moves(&state).first().copied() {
+        moves.push(Herfor::format_move(&state, &mv));
+        Herfor::apply(&mut state, &mv).unwrap();
+    }
+    moves
+}
+
+#[actix_web::test]
+async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
+    let moves = whole_game();
+    assert_eq!(moves.last().map(String::as_str), Some("pass"));
+    let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
+    let body = page(&answer, 200);
+    assert!(body.contains(r#"<p class="status finished" role="status"><strong>Game over:"#), "{body}");
+    assert!(body.contains("<h2>Score</h2>"));
+    assert!(body.contains(r#"<th scope="row">Black total</th>"#));
+    assert!(body.contains(r#"<th scope="row">Winner</th>"#));
+    assert!(!body.contains(r#"class="move""#), "no move is offered after the end");
+    assert!(body.contains(&format!("<pre>{}</pre>", moves.join(" "))));
+}
+
+#[actix_web::test]
+async fn the_record_downloads_as_a_text_file() {
+    let answer = get("/play/herfor/record?size=3&pie=false&moves=c2.a1.c4.c3").await;
+    assert_eq!(answer.status.as_u16(), 200);
+    assert_eq!(answer.content_type, "text/plain; charset=utf-8");
+    assert_eq!(html(&answer), "c2 a1 c4 c3\n");
+    let response = send(TestRequest::get().uri("/play/herfor/record?moves=c3")).await;
+    assert_eq!(response.status.as_u16(), 200);
+    let app = actix_web::test::init_service(moot::app()).await;
+    let raw = actix_web::test::call_service(
+        &app,
+        TestRequest::get().uri("/play/herfor/record?moves=c3").to_request(),
+    )
+    .await;
+    assert_eq!(
+        raw.headers().get(header::CONTENT_DISPOSITION).unwrap(),
+        "attachment; filename=\"herfor-record.txt\""
+    );
+}
+
+#[actix_web::test]
+async fn a_typed_legal_move_redirects_to_the_position_after_it() {
+    let answer = get(&format!("{SMALL}&moves=c3&play=A1")).await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    assert_eq!(
+        answer.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&moves=c3.a1"),
+        "the move is written in the engine's notation"
+    );
+}
+
+#[actix_web::test]
+async fn a_typed_illegal_move_shows_the_engines_reason_on_the_page() {
+    let answer = get(&format!("{SMALL}&moves=c3&play=c3")).await;
+    let body = page(&answer, 422);
+    assert!(body.contains(r#"<div class="notice" role="alert"><strong>&quot;c3&quot; cannot be played</strong><p>Illegal move (F3): c3 already holds a black stone</p></div>"#), "{body}");
+    assert!(body.contains(r#"name="play" value="c3""#), "the refused move stays in the field");
+    assert!(body.contains(r#"<a class="move""#), "the position is still playable");
+}
+
+#[actix_web::test]
+async fn a_typed_unreadable_or_empty_move_is_explained() {
+    let unreadable = get(&format!("{SMALL}&moves=&play=hello")).await;
+    assert!(page(&unreadable, 422).contains("Cannot read &quot;hello&quot; as a move: expected a point name such as e5, or pass, or swap"));
+    let empty = get(&format!("{SMALL}&moves=&play=+")).await;
+    assert!(page(&empty, 422).contains("No move given"));
+}
+
+#[actix_web::test]
+async fn a_tampered_move_in_the_link_names_the_move_and_links_before_it() {
+    let answer = get(&format!("{SMALL}&moves=c3.b2.c3")).await;
+    let body = page(&answer, 422);
+    assert!(body.contains("Move 3 of the link, &quot;c3&quot;, cannot be played: illegal move (F3): c3 already holds a black stone."), "{body}");
+    assert!(body.contains(r#"<a href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3.b2">The position before it</a>"#));
+}
+
+#[actix_web::test]
+async fn a_move_after_the_end_is_refused() {
+    let mut moves = whole_game();
+    moves.push("a1".into());
+    let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
+    assert!(page(&answer, 422).contains("the game is over"));
+}
+
+#[actix_web::test]
+async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
+    let cases = [
+        ("/play/herfor?size=99&moves=", 400, "size"),
+        ("/play/herfor?size=three&moves=", 400, "The option size cannot be &quot;three&quot;: expected a number."),
+        ("/play/herfor?pie=perhaps&moves=", 400, "The option pie cannot be &quot;perhaps&quot;"),
+        ("/play/herfor?colour=red&moves=", 400, "&quot;colour&quot; is not an option of Herfor"),
+        ("/play/herfor?moves=c3..b2", 400, "Move 2 of the link is empty"),
+        ("/play/herfor?moves=c3&moves=b2", 400, "&quot;moves&quot; is given more than once"),
+        ("/play/herfor?moves=%FF%FE", 422, "Move 1 of the link"),
+        ("/play/herfor?moves=k99", 422, "k99 is not a point of the size-5 board"),
+        ("/play/herfor/record?moves=zz", 422, "Move 1 of the link, &quot;zz&quot;"),
+        ("/play/chess?moves=", 404, "There is no game called &quot;chess&quot; here."),
+        ("/rules/chess", 404, "No such game"),
+    ];
+    for (uri, status, words) in cases {
+        let answer = get(uri).await;
+        let body = page(&answer, status);
+        assert!(body.contains(words), "{uri}: {body}");
+        assert!(body.contains(r#"<section class="error" role="alert">"#), "{uri}");
+    }
+}
+
+#[actix_web::test]
+async fn rules_page_has_the_rules_a_board_picture_and_a_play_link() {
+    let answer = get("/rules/herfor").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<h1>Herfor: the rules</h1>"));
+    assert!(body.contains(r#"<a class="button" href="/play/herfor">Play Herfor</a>"#));
+    assert!(body.contains("<svg class=\"board herfor\""));
+    assert!(body.contains("<title>c3: white stone</title>"));
+    assert!(!body.contains(r#"class="move""#), "the picture offers no moves");
+}
