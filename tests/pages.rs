@@ -167,6 +167,9 @@ async fn a_move_after_the_end_is_refused() {
     assert!(page(&answer, 422).contains("the game is over"));
 }
 
+static TOO_MANY: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("/play/herfor?moves={}", vec!["a1"; 10_001].join(".")));
+
 #[actix_web::test]
 async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
     let cases = [
@@ -179,6 +182,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
         ("/play/herfor?moves=%FF%FE", 422, "Move 1 of the link"),
         ("/play/herfor?moves=k99", 422, "k99 is not a point of the size-5 board"),
         ("/play/herfor/record?moves=zz", 422, "Move 1 of the link, &quot;zz&quot;"),
+        (&*TOO_MANY, 400, "no game needs more than 10000"),
         ("/play/chess?moves=", 404, "There is no game called &quot;chess&quot; here."),
         ("/rules/chess", 404, "No such game"),
     ];

@@ -19,7 +19,7 @@ pub const PLAY: &str = "play";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
 pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY];
 /// More moves than any game needs: a bound on the work one request can ask for.
-pub const MAX_MOVES: usize = 5000;
+pub const MAX_MOVES: usize = 10_000;
 
 /// A query string read into its pairs, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
