@@ -4,10 +4,11 @@
 //! - [`api`]: the stateless JSON API over HTTP, documented with OpenAPI;
 //! - [`site`]: the home page, stylesheet, health check;
 //! - [`web`]: the server-rendered play pages;
-//! - `ai`: the computer player (Monte Carlo tree search over the `Game` trait).
+//! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait).
 //!
 //! [`app`] builds the whole actix application: the server binary and the tests share it.
 
+pub mod ai;
 pub mod api;
 pub mod games;
 pub mod site;
@@ -44,8 +45,26 @@ pub fn openapi() -> &'static utoipa::openapi::OpenApi {
     })
 }
 
-/// The whole application: API, documentation, home page; one tracing span per request.
+pub use api::evaluate::{AiConfig, Evaluator};
+
+/// The whole application with the default limits of the computer player.
 pub fn app() -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    app_with(Evaluator::new(AiConfig::default()))
+}
+
+/// The whole application: API, documentation, home page; one tracing span per request. The
+/// `evaluator` (limits, permits, cache) is shared by every worker given a clone of it.
+pub fn app_with(
+    evaluator: Evaluator,
+) -> App<
     impl ServiceFactory<
         ServiceRequest,
         Config = (),
@@ -59,6 +78,7 @@ pub fn app() -> App<
         .configure(documented_routes)
         .into_app()
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
+        .app_data(actix_web::web::Data::new(evaluator))
         .service(SwaggerUi::new("/docs/{_:.*}").url(api::docs::OPENAPI_PATH, openapi().clone()))
         .service(site::docs_redirect)
         .service(site::home)

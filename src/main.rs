@@ -1,30 +1,162 @@
-//! The Moot server: reads its configuration, sets up logging, serves [`moot::app`].
+//! The Moot server: reads its configuration, sets up logging, serves [`moot::app_with`]; or,
+//! with `arena`, plays two computer agents against each other.
 
 use std::net::SocketAddr;
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
+use moot::ai::arena::{self, Matchup};
+use moot::ai::{Agent, Budget, Player};
+use moot::with_game;
 use tracing_subscriber::EnvFilter;
 
 /// A referee for Hirþ, The High Kings of Tara and Herfor, over HTTP.
 #[derive(Debug, Parser)]
 #[command(version, about)]
-struct Config {
+struct Cli {
+    #[command(flatten)]
+    serve: Serve,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Plays two agents against each other, alternating seats, and prints the first agent's
+    /// win rate with its 95% interval.
+    Arena(ArenaArgs),
+}
+
+/// Serving (the default).
+#[derive(Debug, Args)]
+struct Serve {
     /// The address and port to listen on.
     #[arg(long, env = "MOOT_BIND", default_value = "127.0.0.1:8080")]
     bind: SocketAddr,
+    /// The largest playout budget `evaluate` accepts.
+    #[arg(long, env = "MOOT_MAX_PLAYOUTS", default_value_t = moot::AiConfig::default().max_playouts)]
+    max_playouts: u32,
+    /// The largest time budget `evaluate` accepts, in milliseconds.
+    #[arg(long, env = "MOOT_MAX_MILLIS", default_value_t = moot::AiConfig::default().max_millis)]
+    max_millis: u64,
+    /// Evaluations run at once; more are refused with 503 `overloaded`.
+    #[arg(long, env = "MOOT_MAX_EVALUATIONS", default_value_t = moot::AiConfig::default().max_evaluations)]
+    max_evaluations: usize,
+    /// Answers `evaluate` keeps for repeated requests.
+    #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
+    cache_entries: usize,
+}
+
+#[derive(Debug, Args)]
+struct ArenaArgs {
+    /// The game: hirth, tara or herfor.
+    #[arg(long)]
+    game: String,
+    /// The agent measured: random, greedy or mcts.
+    #[arg(long)]
+    first: Agent,
+    /// Its opponent.
+    #[arg(long)]
+    second: Agent,
+    /// Games to play; the agents swap seats every game.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Playouts per MCTS move (default: the normal strength's budget).
+    #[arg(long)]
+    budget: Option<u32>,
+    /// Milliseconds per MCTS move instead of playouts (not reproducible).
+    #[arg(long, conflicts_with = "budget")]
+    millis: Option<u64>,
+    /// The game's options as JSON (default: the game's defaults).
+    #[arg(long)]
+    options: Option<String>,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+fn main() -> std::io::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Arena(args)) => {
+            if let Err(e) = arena_command(&args) {
+                eprintln!("moot arena: {e}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        None => serve(cli.serve),
+    }
 }
 
 #[actix_web::main]
-async fn main() -> std::io::Result<()> {
-    let config = Config::parse();
+async fn serve(flags: Serve) -> std::io::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .init();
-    tracing::info!(bind = %config.bind, "Moot is serving: the home page at /, the API docs at /docs/");
-    actix_web::HttpServer::new(moot::app)
-        .bind(config.bind)?
+    let config = moot::AiConfig {
+        max_playouts: flags.max_playouts,
+        max_millis: flags.max_millis,
+        max_evaluations: flags.max_evaluations,
+        cache_entries: flags.cache_entries,
+    };
+    tracing::info!(bind = %flags.bind, ?config, "Moot is serving: the home page at /, the API docs at /docs/");
+    let evaluator = moot::Evaluator::new(config);
+    actix_web::HttpServer::new(move || moot::app_with(evaluator.clone()))
+        .bind(flags.bind)?
         .run()
         .await
+}
+
+fn arena_command(args: &ArenaArgs) -> Result<(), String> {
+    let budget = match (args.budget, args.millis) {
+        (Some(n), _) => Some(Budget::Playouts(n)),
+        (_, Some(ms)) => Some(Budget::Millis(ms)),
+        _ => None,
+    };
+    let with_budget = |agent: Agent| match (agent, budget) {
+        (Agent::Mcts(_), Some(budget)) => Agent::Mcts(budget),
+        _ => agent,
+    };
+    let agents = [with_budget(args.first), with_budget(args.second)];
+    with_game!(args.game.as_str(), G => arena_for::<G>(args, agents),
+        else Err(format!("no game has the id {:?}; the games are: {}", args.game, moot::games::GAME_IDS.join(", "))))
+}
+
+fn arena_for<G: Player>(args: &ArenaArgs, agents: [Agent; 2]) -> Result<(), String> {
+    let options: G::Options = match &args.options {
+        None => G::Options::default(),
+        Some(json) => serde_json::from_str(json).map_err(|e| format!("--options: {e}"))?,
+    };
+    let matchup = Matchup {
+        options,
+        agents,
+        games: args.games,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let (tally, elapsed) = arena::run::<G>(&matchup)?;
+    let (low, high) = tally.interval();
+    println!(
+        "{} {} vs {}: {} games, {} wins, {} draws, {} losses{}: score {:.1}% (95% CI {:.1}–{:.1}%) in {:.1} s",
+        G::ID,
+        agents[0],
+        agents[1],
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        if tally.unfinished > 0 {
+            format!(" ({} unfinished)", tally.unfinished)
+        } else {
+            String::new()
+        },
+        100.0 * tally.score(),
+        100.0 * low,
+        100.0 * high,
+        elapsed.as_secs_f64()
+    );
+    Ok(())
 }

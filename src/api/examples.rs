@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::ops;
 use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
+use crate::ai::Player;
 use crate::games::{GAME_IDS, Game};
 use crate::with_game;
 
@@ -18,6 +19,8 @@ use crate::with_game;
 const SEED: u64 = 2024;
 const MIN_OPENING: usize = 3;
 const MAX_OPENING: usize = 40;
+/// The example analysis's budget: small, so the document builds fast.
+const EXAMPLE_PLAYOUTS: u32 = 200;
 
 struct Samples {
     games: Value,
@@ -30,6 +33,8 @@ struct Samples {
     score: Value,
     replay_request: Value,
     replay_response: Value,
+    evaluate_request: Value,
+    evaluate_response: Value,
 }
 
 fn samples() -> Option<&'static Samples> {
@@ -44,7 +49,7 @@ fn samples() -> Option<&'static Samples> {
 
 /// Plays a seeded random opening until some move stands out by what it causes (a capture, a
 /// flip), so the examples show one, and runs every operation on that position and move.
-fn play<G: Game>() -> Option<Samples> {
+fn play<G: Player>() -> Option<Samples> {
     let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
     let options = serde_json::to_value(G::Options::default()).ok()?;
     let new_request = json!({ "options": options });
@@ -82,6 +87,13 @@ fn play<G: Game>() -> Option<Samples> {
         moves: None,
     })
     .ok()?;
+    let evaluate_request = json!({ "state": state_json, "playouts": EXAMPLE_PLAYOUTS, "seed": 1 });
+    let analysis =
+        crate::ai::analyse::<G>(&state, crate::ai::Budget::Playouts(EXAMPLE_PLAYOUTS), 1);
+    let mut evaluate_response = super::evaluate::answer::<G>(&state, &analysis).ok()?;
+    // The time taken is the one number a replayed search does not repeat: fixed here, so the
+    // document is the same from build to build.
+    evaluate_response.elapsed_ms = 25.0;
     let score = ops::score::<G>(StateRequest { state: state_json }).ok()?;
     opening.push(next);
     let replay_request = json!({ "options": options, "moves": opening });
@@ -103,6 +115,8 @@ fn play<G: Game>() -> Option<Samples> {
         score: serde_json::to_value(score).ok()?,
         replay_request,
         replay_response: serde_json::to_value(replay_response).ok()?,
+        evaluate_request,
+        evaluate_response: serde_json::to_value(evaluate_response).ok()?,
     })
 }
 
@@ -148,4 +162,10 @@ pub fn replay_request() -> Value {
 }
 pub fn replay_response() -> Value {
     pick(|s| &s.replay_response)
+}
+pub fn evaluate_request() -> Value {
+    pick(|s| &s.evaluate_request)
+}
+pub fn evaluate_response() -> Value {
+    pick(|s| &s.evaluate_response)
 }

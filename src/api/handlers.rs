@@ -5,15 +5,16 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use actix_web::dev::ResourceDef;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post, web::Json};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post, web, web::Json};
 use serde::de::DeserializeOwned;
 
 use super::body::{GameId, JsonBody};
+use super::evaluate::Evaluator;
 use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 use super::types::{
-    ApplyRequest, ApplyResponse, GameResponse, GamesResponse, LegalMovesResponse, NewGameRequest,
-    ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
+    ApplyRequest, ApplyResponse, EvaluateRequest, EvaluateResponse, GameResponse, GamesResponse,
+    LegalMovesResponse, NewGameRequest, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
 };
 use crate::with_game;
 
@@ -134,6 +135,33 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, 
 #[post("/games/{game}/replay")]
 pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>, ApiError> {
     run_for_game!(game, body, replay, ReplayRequest)
+}
+
+/// The computer player's analysis of a position: its value for the seat that must act (and
+/// for Herfor the expected stone margin), the best move, the principal variation, every legal
+/// move's visits and mean value. Searches run off the async workers, a limited number at once;
+/// a repeated request with a playout budget is answered from a cache.
+#[utoipa::path(
+    tag = "games",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = EvaluateRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The analysis", body = EvaluateResponse),
+        (status = "4XX", description = "`invalid_state`, `invalid_request` (two budgets, a zero budget, an unknown strength), `budget_too_large` (with `field`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the most evaluations the server runs at once are running; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[post("/games/{game}/evaluate")]
+pub async fn evaluate(
+    game: GameId,
+    body: JsonBody,
+    evaluator: web::Data<Evaluator>,
+) -> Result<Json<EvaluateResponse>, ApiError> {
+    let GameId(id) = game;
+    let request: EvaluateRequest = envelope(body)?;
+    let answer = with_game!(id, G => evaluator.evaluate::<G>(request).await, else Err(ApiError::unknown_game(id)))?;
+    Ok(Json(answer))
 }
 
 /// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when the

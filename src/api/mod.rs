@@ -4,10 +4,12 @@
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
+//! - [`evaluate`]: the computer player's endpoint, its limits and cache;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing.
 
 pub mod body;
 pub mod docs;
+pub mod evaluate;
 pub mod examples;
 pub mod handlers;
 pub mod ops;
@@ -26,6 +28,7 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(handlers::legal_moves)
             .service(handlers::apply)
             .service(handlers::score)
-            .service(handlers::replay),
+            .service(handlers::replay)
+            .service(handlers::evaluate),
     );
 }

@@ -16,6 +16,9 @@ use crate::games::{InvalidOptions, InvalidState, MoveError, RecordError};
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The `Retry-After` of an `overloaded` answer: a search takes about a second at most.
+pub const RETRY_AFTER_SECONDS: &str = "1";
+
 /// What went wrong, as a stable identifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -46,8 +49,12 @@ pub enum ErrorCode {
     GameOver,
     /// 422: a game record could not be read.
     InvalidRecord,
+    /// 422: an `evaluate` budget over the server's cap (`field` names it, `detail` the cap).
+    BudgetTooLarge,
     /// 500: a bug in the server; the request was not the cause.
     InternalError,
+    /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
+    Overloaded,
 }
 
 impl ErrorCode {
@@ -66,7 +73,9 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::GameOver => "game_over",
             ErrorCode::InvalidRecord => "invalid_record",
+            ErrorCode::BudgetTooLarge => "budget_too_large",
             ErrorCode::InternalError => "internal_error",
+            ErrorCode::Overloaded => "overloaded",
         }
     }
 
@@ -83,8 +92,10 @@ impl ErrorCode {
             | ErrorCode::UnreadableMove
             | ErrorCode::IllegalMove
             | ErrorCode::GameOver
-            | ErrorCode::InvalidRecord => StatusCode::UNPROCESSABLE_ENTITY,
+            | ErrorCode::InvalidRecord
+            | ErrorCode::BudgetTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -104,7 +115,9 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "Illegal move",
             ErrorCode::GameOver => "The game is over",
             ErrorCode::InvalidRecord => "Invalid game record",
+            ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
             ErrorCode::InternalError => "Internal error",
+            ErrorCode::Overloaded => "Too many evaluations at once",
         }
     }
 }
@@ -253,9 +266,15 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let body = serde_json::to_string(&*self.0).unwrap_or_else(|_| String::from("{}"));
-        HttpResponse::build(self.status_code())
-            .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)))
-            .body(body)
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if self.0.code == ErrorCode::Overloaded {
+            response.insert_header((
+                header::RETRY_AFTER,
+                HeaderValue::from_static(RETRY_AFTER_SECONDS),
+            ));
+        }
+        response.body(body)
     }
 }
 

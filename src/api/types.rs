@@ -165,6 +165,68 @@ pub struct ReplayResponse {
     pub warnings: Vec<String>,
 }
 
+/// `POST …/evaluate`: a position to analyse, with at most one of `playouts`, `millis` and
+/// `strength` (none: the normal strength).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = examples::evaluate_request)]
+pub struct EvaluateRequest {
+    /// A state as returned by `new` or `apply`.
+    #[schema(value_type = GameState)]
+    pub state: Value,
+    /// Playouts to run (deterministic: the same state, playouts and seed give the same
+    /// answer, which the server may answer from its cache). At most the server's cap.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub playouts: Option<u32>,
+    /// Milliseconds to search instead (not reproducible, never cached). At most the server's cap.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub millis: Option<u64>,
+    /// `easy`, `normal` or `strong`: the budgets of the play pages.
+    #[serde(default)]
+    pub strength: Option<String>,
+    /// The search's random seed; 0 when left out.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// What the search found, for the seat that must act (`status.to_act`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = examples::evaluate_response)]
+pub struct EvaluateResponse {
+    /// The value of the position for the seat that must act: −1 lost … 1 won. Once the game
+    /// is over: its result for the first seat.
+    pub value: f64,
+    /// Herfor: the expected final stone margin for that seat (the button counts ½).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    /// The recommended move; absent once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_move: Option<String>,
+    /// The principal variation: the most visited line, from the best move on.
+    pub pv: Vec<String>,
+    /// Every legal move with its visits and mean value for the seat that must act.
+    pub moves: Vec<MoveEvaluation>,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Time the search took, in milliseconds.
+    pub elapsed_ms: f64,
+    /// Answered from the cache (the numbers are those of the first search).
+    pub cached: bool,
+    pub status: Status,
+}
+
+/// One legal move in the analysis.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoveEvaluation {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub visits: u64,
+    /// Mean value for the seat that must act; 0 when the move was not visited.
+    pub value: f64,
+}
+
 /// `GET /healthz`.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "ok"}))]

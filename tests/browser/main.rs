@@ -2,6 +2,7 @@
 
 mod harness;
 
+
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};
 

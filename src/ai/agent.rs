@@ -1,0 +1,91 @@
+//! The agents that play in the arena: random, greedy (one ply) and MCTS.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, RngCore};
+
+use super::player::{Player, first_view};
+use super::{Budget, analyse};
+use crate::games::Turn;
+
+/// A way of choosing moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agent {
+    /// A uniformly random legal move.
+    Random,
+    /// One ply: the move after which the game's immediate score ([`Player::immediate_score`])
+    /// is best for the mover, a win above all; ties broken at random.
+    Greedy,
+    /// The tree search with this budget.
+    Mcts(Budget),
+}
+
+impl Agent {
+    /// The move this agent plays, `None` once the game is over. `rng` breaks ties and seeds
+    /// the search, so a seeded game replays exactly (with a playout budget).
+    pub fn choose<G: Player>(&self, state: &G::State, rng: &mut SmallRng) -> Option<G::Move> {
+        let moves = G::legal_moves(state);
+        match self {
+            Agent::Random => moves.choose(rng).cloned(),
+            Agent::Greedy => greedy::<G>(state, &moves, rng),
+            Agent::Mcts(budget) => {
+                if moves.is_empty() {
+                    return None;
+                }
+                analyse::<G>(state, *budget, rng.next_u64()).best_move
+            }
+        }
+    }
+}
+
+fn greedy<G: Player>(state: &G::State, moves: &[G::Move], rng: &mut SmallRng) -> Option<G::Move> {
+    let Turn::ToAct(seat) = G::turn(state) else {
+        return None;
+    };
+    let scores: Vec<f64> = moves
+        .iter()
+        .map(|mv| {
+            let mut after = state.clone();
+            G::play_unchecked(&mut after, mv);
+            match G::outcome(state, &after) {
+                // A win (or a loss) outweighs any score.
+                Some(value) => 1e9 * first_view(seat, value),
+                None => G::immediate_score(&after, seat),
+            }
+        })
+        .collect();
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let tied: Vec<usize> = (0..moves.len()).filter(|&i| scores[i] >= best).collect();
+    let pick = *tied.get(rng.random_range(0..tied.len().max(1)))?;
+    Some(moves[pick].clone())
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Agent::Random => write!(f, "random"),
+            Agent::Greedy => write!(f, "greedy"),
+            Agent::Mcts(Budget::Playouts(n)) => write!(f, "mcts({n} playouts)"),
+            Agent::Mcts(Budget::Millis(ms)) => write!(f, "mcts({ms} ms)"),
+        }
+    }
+}
+
+/// `random`, `greedy`, or `mcts` (at the normal strength's budget).
+impl FromStr for Agent {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Agent, String> {
+        match text {
+            "random" => Ok(Agent::Random),
+            "greedy" => Ok(Agent::Greedy),
+            "mcts" => Ok(Agent::Mcts(super::Strength::Normal.budget())),
+            _ => Err(format!(
+                "{text:?} is not an agent: use random, greedy or mcts"
+            )),
+        }
+    }
+}

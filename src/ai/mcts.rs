@@ -1,0 +1,284 @@
+//! Monte Carlo tree search (UCT), one implementation for every [`Player`].
+//!
+//! Each playout walks down the tree from the root by the UCT rule, adds one node, plays the
+//! game on from there with the game's playout policy (up to its cap, then evaluates), and
+//! adds the result to every node on the way. Nodes keep no states: the walk replays the moves
+//! from the root, which costs far less than a playout. A node's total is kept for the seat that
+//! chose the move leading to it, so every choice — Hirþ's retreats and answers to offers by the
+//! player who is not moving included — maximises its own chooser's value.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+use super::player::{Player, first_view};
+use super::{Analysis, Budget, MoveStat};
+use crate::games::{Seat, Turn};
+
+/// The UCT exploration constant, for values in −1…1.
+const EXPLORATION: f64 = 1.0;
+/// Time budgets look at the clock every this many playouts.
+const CLOCK_EVERY: u64 = 8;
+
+struct Node<M> {
+    mv: Option<M>,
+    children: Vec<usize>,
+    /// Moves not yet expanded; `None` until the node is first walked through.
+    untried: Option<Vec<M>>,
+    /// Who chooses here; `None` once the search stops here (`terminal` is its value).
+    actor: Option<Seat>,
+    terminal: Option<f64>,
+    visits: u64,
+    /// Sum of the values for the seat that chose this node's move.
+    total: f64,
+    /// Sum of the margins for the first seat (games with a margin).
+    margin_total: f64,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>) -> Self {
+        Node {
+            mv,
+            children: Vec::new(),
+            untried: None,
+            actor: None,
+            terminal: None,
+            visits: 0,
+            total: 0.0,
+            margin_total: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
+    }
+}
+
+struct Tree<'a, G: Player> {
+    root: &'a G::State,
+    nodes: Vec<Node<G::Move>>,
+    rng: SmallRng,
+    buffer: Vec<G::Move>,
+    path: Vec<usize>,
+}
+
+/// Searches `state` (a valid state) within `budget` and says what it found. Never panics on a
+/// valid state; a finished game gets its result and no move.
+pub fn analyse<G: Player>(state: &G::State, budget: Budget, seed: u64) -> Analysis<G::Move> {
+    let started = Instant::now();
+    let mut tree = Tree::<G> {
+        root: state,
+        nodes: vec![Node::new(None)],
+        rng: SmallRng::seed_from_u64(seed),
+        buffer: Vec::new(),
+        path: Vec::new(),
+    };
+    let mut scratch = state.clone();
+    tree.open(0, &scratch);
+    let mut playouts = 0u64;
+    if tree.nodes[0].terminal.is_none() {
+        let deadline = match budget {
+            Budget::Millis(ms) => Some(started + Duration::from_millis(ms)),
+            Budget::Playouts(_) => None,
+        };
+        loop {
+            let more = match (budget, deadline) {
+                (Budget::Playouts(n), _) => playouts < u64::from(n),
+                (_, Some(deadline)) => {
+                    !playouts.is_multiple_of(CLOCK_EVERY) || Instant::now() < deadline
+                }
+                _ => false,
+            };
+            if !more {
+                break;
+            }
+            scratch.clone_from(state);
+            tree.iterate(&mut scratch);
+            playouts += 1;
+        }
+    }
+    tree.report(playouts, started.elapsed())
+}
+
+impl<G: Player> Tree<'_, G> {
+    /// First visit of a node: is the search over here, and if not, who chooses among what.
+    fn open(&mut self, id: usize, state: &G::State) {
+        if self.nodes[id].untried.is_some() || self.nodes[id].terminal.is_some() {
+            return;
+        }
+        let stop = G::outcome(self.root, state);
+        let (actor, moves) = match (stop, G::turn(state)) {
+            (None, Turn::ToAct(seat)) => {
+                let mut moves = G::legal_moves(state);
+                moves.shuffle(&mut self.rng);
+                (Some(seat), moves)
+            }
+            _ => (None, Vec::new()),
+        };
+        let node = &mut self.nodes[id];
+        if actor.is_none() || moves.is_empty() {
+            // A game that goes on without a legal move would be an engine bug: judge it as is.
+            node.terminal = Some(stop.unwrap_or_else(|| G::evaluate(state)));
+        } else {
+            node.actor = actor;
+            node.untried = Some(moves);
+        }
+    }
+
+    /// One playout: select, expand, play out, back up.
+    fn iterate(&mut self, state: &mut G::State) {
+        self.path.clear();
+        self.path.push(0);
+        let mut id = 0;
+        let value = loop {
+            self.open(id, state);
+            if let Some(value) = self.nodes[id].terminal {
+                break value;
+            }
+            if let Some(mv) = self.nodes[id].untried.as_mut().and_then(Vec::pop) {
+                G::play_unchecked(state, &mv);
+                let child = self.nodes.len();
+                self.nodes.push(Node::new(Some(mv)));
+                self.nodes[id].children.push(child);
+                self.path.push(child);
+                break self.playout(state);
+            }
+            id = self.select(id);
+            let mv = self.nodes[id].mv.clone().expect("a child has a move");
+            G::play_unchecked(state, &mv);
+            self.path.push(id);
+        };
+        let margin = G::margin(state).unwrap_or(0.0);
+        for i in 1..self.path.len() {
+            let (parent, child) = (self.path[i - 1], self.path[i]);
+            let chooser = self.nodes[parent].actor.unwrap_or(Seat::First);
+            let node = &mut self.nodes[child];
+            node.visits += 1;
+            node.total += first_view(chooser, value);
+            node.margin_total += margin;
+        }
+        let root = &mut self.nodes[0];
+        root.visits += 1;
+        root.margin_total += margin;
+    }
+
+    /// The child with the best upper confidence bound (the first of equals).
+    fn select(&self, id: usize) -> usize {
+        let node = &self.nodes[id];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut best = (f64::NEG_INFINITY, node.children[0]);
+        for &child in &node.children {
+            let c = &self.nodes[child];
+            let bound = c.mean() + EXPLORATION * (log_n / c.visits as f64).sqrt();
+            if bound > best.0 {
+                best = (bound, child);
+            }
+        }
+        best.1
+    }
+
+    /// Plays on with the game's policy; the value for the first seat.
+    fn playout(&mut self, state: &mut G::State) -> f64 {
+        let mut plies = 0;
+        loop {
+            if let Some(value) = G::outcome(self.root, state) {
+                return value;
+            }
+            // Past the cap a playout waits (a little) for a quiet position to evaluate.
+            if plies >= G::PLAYOUT_CAP && (G::quiet(state) || plies >= 2 * G::PLAYOUT_CAP) {
+                return G::evaluate(state);
+            }
+            self.buffer.clear();
+            G::legal_moves_into(state, &mut self.buffer);
+            if self.buffer.is_empty() {
+                return G::evaluate(state);
+            }
+            let i = G::playout_move(state, &self.buffer, &mut self.rng);
+            G::play_unchecked(state, &self.buffer[i]);
+            plies += 1;
+        }
+    }
+
+    /// The most visited child (the better mean among equals).
+    fn best_child(&self, id: usize) -> Option<usize> {
+        self.nodes[id].children.iter().copied().max_by(|&a, &b| {
+            let (a, b) = (&self.nodes[a], &self.nodes[b]);
+            a.visits
+                .cmp(&b.visits)
+                .then(a.mean().total_cmp(&b.mean()))
+                // Equal in both: the earlier child, so the choice is stable.
+                .then(std::cmp::Ordering::Greater)
+        })
+    }
+
+    fn report(self, playouts: u64, elapsed: Duration) -> Analysis<G::Move> {
+        let root = &self.nodes[0];
+        let Some(actor) = root.actor else {
+            // The game is over: nobody acts, so the result is told for the first seat.
+            return Analysis {
+                value: root.terminal.unwrap_or(0.0),
+                margin: G::margin(self.root),
+                best_move: None,
+                pv: Vec::new(),
+                moves: Vec::new(),
+                playouts,
+                elapsed,
+            };
+        };
+        let mut moves: Vec<MoveStat<G::Move>> = root
+            .children
+            .iter()
+            .map(|&c| {
+                let node = &self.nodes[c];
+                MoveStat {
+                    mv: node.mv.clone().expect("a child has a move"),
+                    visits: node.visits,
+                    value: node.mean(),
+                }
+            })
+            .collect();
+        let untried = root.untried.iter().flatten().rev();
+        moves.extend(untried.map(|mv| MoveStat {
+            mv: mv.clone(),
+            visits: 0,
+            value: 0.0,
+        }));
+        let best = self.best_child(0);
+        let mut pv = Vec::new();
+        let mut at = best;
+        while let Some(id) = at {
+            if self.nodes[id].visits == 0 {
+                break;
+            }
+            pv.extend(self.nodes[id].mv.clone());
+            at = self.best_child(id);
+        }
+        let (value, first_margin) = match best {
+            Some(id) => {
+                let node = &self.nodes[id];
+                (node.mean(), node.margin_total / node.visits.max(1) as f64)
+            }
+            None => (
+                first_view(actor, G::evaluate(self.root)),
+                G::margin(self.root).unwrap_or(0.0),
+            ),
+        };
+        Analysis {
+            value,
+            margin: G::margin(self.root).map(|_| first_view(actor, first_margin)),
+            best_move: best
+                .and_then(|id| self.nodes[id].mv.clone())
+                .or_else(|| moves.first().map(|m| m.mv.clone())),
+            pv,
+            moves,
+            playouts,
+            elapsed,
+        }
+    }
+}

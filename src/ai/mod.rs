@@ -1,0 +1,101 @@
+//! The computer player: Monte Carlo tree search over the [`Game`](crate::games::Game) trait.
+//!
+//! - [`mcts`]: one search for every game (UCT, playouts, a cut-off evaluation);
+//! - [`Player`]: what a game adds to it — the playout policy, the evaluation at the playout
+//!   cap, greedy's immediate score ([`herfor`], [`tara`], [`hirth`]);
+//! - [`agent`]: the agents of the arena (random, greedy, MCTS); [`arena`]: matches between them.
+//!
+//! Values are in −1…1 and always seen by the seat that acts in the position analysed. The same
+//! state, [`Budget::Playouts`] and seed give the same answer; a [`Budget::Millis`] search depends on
+//! the machine's speed and is not reproducible.
+
+pub mod agent;
+pub mod arena;
+pub mod herfor;
+pub mod hirth;
+pub mod mcts;
+mod player;
+pub mod tara;
+
+use std::time::Duration;
+
+pub use agent::Agent;
+pub use mcts::analyse;
+pub use player::Player;
+
+/// How much searching to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Exactly this many playouts (deterministic with the seed).
+    Playouts(u32),
+    /// As many playouts as fit in this many milliseconds (not reproducible).
+    Millis(u64),
+}
+
+/// The three strengths the play pages offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strength {
+    Easy,
+    Normal,
+    Strong,
+}
+
+impl Strength {
+    pub const ALL: [Strength; 3] = [Strength::Easy, Strength::Normal, Strength::Strong];
+
+    /// The search budget of this strength: playouts, so a game against the computer replays
+    /// the same way from the same seed. Normal answers well within a second in every game.
+    pub fn budget(self) -> Budget {
+        match self {
+            Strength::Easy => Budget::Playouts(EASY_PLAYOUTS),
+            Strength::Normal => Budget::Playouts(NORMAL_PLAYOUTS),
+            Strength::Strong => Budget::Playouts(STRONG_PLAYOUTS),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strength::Easy => "easy",
+            Strength::Normal => "normal",
+            Strength::Strong => "strong",
+        }
+    }
+
+    /// The strength named `easy`, `normal` or `strong`.
+    pub fn from_name(name: &str) -> Option<Strength> {
+        Strength::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+const EASY_PLAYOUTS: u32 = 100;
+const NORMAL_PLAYOUTS: u32 = 1_000;
+const STRONG_PLAYOUTS: u32 = 5_000;
+
+/// What the search found in a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    /// The value of the position for the seat that must act, −1 (lost) … 1 (won).
+    pub value: f64,
+    /// Herfor: the expected final stone margin (with the button's half point) for that seat.
+    pub margin: Option<f64>,
+    /// The move the search recommends; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// The principal variation: the most visited line, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// Every root move with its visits and mean value (for the seat that must act).
+    pub moves: Vec<MoveStat<M>>,
+    pub playouts: u64,
+    pub elapsed: Duration,
+}
+
+/// One root move and what the search saw of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStat<M> {
+    pub mv: M,
+    pub visits: u64,
+    /// Mean value for the seat that must act at the root; 0 for an unvisited move.
+    pub value: f64,
+}
+
+#[cfg(test)]
+mod tests;

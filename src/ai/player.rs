@@ -1,0 +1,55 @@
+//! What each game adds to the search: [`Player`].
+
+use rand::Rng;
+use rand::rngs::SmallRng;
+
+use crate::games::{Game, Seat, Turn};
+
+/// A game the computer can play. Values returned here are for [`Seat::First`], in −1…1; the
+/// search turns them round for the seat that acts at each node.
+pub trait Player: Game {
+    /// Plies a playout runs before its position is evaluated instead of played out.
+    const PLAYOUT_CAP: u32;
+
+    /// The value for the first seat when the search should stop here, `None` while the game
+    /// goes on. `root` is the position analysed: games played as matches stop when the game
+    /// under way at the root is over. The default: won ±1, drawn 0.
+    fn outcome(_root: &Self::State, state: &Self::State) -> Option<f64> {
+        match Self::turn(state) {
+            Turn::ToAct(_) => None,
+            Turn::Won(seat) => Some(first_view(seat, 1.0)),
+            Turn::Drawn => Some(0.0),
+        }
+    }
+
+    /// The estimated value for the first seat of a position whose game goes on, in (−1, 1).
+    fn evaluate(state: &Self::State) -> f64;
+
+    /// Whether a playout past its cap may stop here: Hirþ waits for the end of a turn, so the
+    /// evaluation never sees pieces in the middle of an attack.
+    fn quiet(_state: &Self::State) -> bool {
+        true
+    }
+
+    /// The index of the move a playout plays among `moves` (never empty). Uniform by default.
+    fn playout_move(_state: &Self::State, moves: &[Self::Move], rng: &mut SmallRng) -> usize {
+        rng.random_range(0..moves.len())
+    }
+
+    /// The greedy agent's measure of a position for `seat`, larger is better: the game's score
+    /// as it stands (documented per game).
+    fn immediate_score(state: &Self::State, seat: Seat) -> f64;
+
+    /// Herfor: the stone margin for the first seat as the position stands.
+    fn margin(_state: &Self::State) -> Option<f64> {
+        None
+    }
+}
+
+/// A value for `seat` seen by the first seat.
+pub fn first_view(seat: Seat, value: f64) -> f64 {
+    match seat {
+        Seat::First => value,
+        Seat::Second => -value,
+    }
+}

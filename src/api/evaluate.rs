@@ -1,0 +1,250 @@
+//! `POST …/evaluate`: the computer player's analysis of a position.
+//!
+//! The budget is checked against the server's caps before anything else is read; the state is
+//! read and validated like every other endpoint's; an answer found in the cache is returned at
+//! once. Otherwise the search takes one of a fixed number of permits (none left: 503
+//! `overloaded`) and runs on actix's blocking pool, off the async workers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use actix_web::web;
+use dashmap::DashMap;
+
+use super::handlers::guarded;
+use super::ops::read_state;
+use super::problem::{ApiError, ErrorCode};
+use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
+use crate::ai::{Analysis, Budget, Player, Strength, analyse};
+
+/// The limits of the computer player on a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AiConfig {
+    /// The largest `playouts` a request may ask for.
+    pub max_playouts: u32,
+    /// The largest `millis` a request may ask for.
+    pub max_millis: u64,
+    /// Searches running at once.
+    pub max_evaluations: usize,
+    /// Answers kept for repeated requests (0: no cache).
+    pub cache_entries: usize,
+}
+
+impl Default for AiConfig {
+    fn default() -> Self {
+        AiConfig {
+            max_playouts: 20_000,
+            max_millis: 2_000,
+            max_evaluations: 2,
+            cache_entries: 1_024,
+        }
+    }
+}
+
+/// A playout-budget request, which always gets the same answer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CacheKey {
+    game: &'static str,
+    /// The state as the engine writes it, so equal states sent differently share an entry.
+    state: String,
+    playouts: u32,
+    seed: u64,
+}
+
+/// The computer player's share of the server: its limits, permits and cache. Clones share them.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    config: AiConfig,
+    running: Arc<AtomicUsize>,
+    cache: Arc<DashMap<CacheKey, EvaluateResponse>>,
+}
+
+/// The right to run one search; given back when dropped.
+#[derive(Debug)]
+pub struct Permit(Arc<AtomicUsize>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Evaluator {
+    pub fn new(config: AiConfig) -> Self {
+        Evaluator {
+            config,
+            running: Arc::new(AtomicUsize::new(0)),
+            cache: Arc::new(DashMap::new()),
+        }
+    }
+
+    pub fn config(&self) -> AiConfig {
+        self.config
+    }
+
+    /// A permit, if fewer than `max_evaluations` searches are running.
+    pub fn try_acquire(&self) -> Option<Permit> {
+        self.running
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.config.max_evaluations).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Permit(self.running.clone()))
+    }
+
+    /// Answers held in the cache.
+    pub fn cached(&self) -> usize {
+        self.cache.len()
+    }
+
+    fn remember(&self, key: CacheKey, answer: &EvaluateResponse) {
+        if self.config.cache_entries == 0 {
+            return;
+        }
+        while self.cache.len() >= self.config.cache_entries {
+            // Full: drop any one entry (which one does not matter for a cache of answers).
+            let Some(victim) = self.cache.iter().next().map(|e| e.key().clone()) else {
+                break;
+            };
+            self.cache.remove(&victim);
+        }
+        self.cache.insert(key, answer.clone());
+    }
+
+    /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
+    /// none means the normal strength.
+    pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
+        let budget = match (request.playouts, request.millis, &request.strength) {
+            (None, None, None) => Strength::Normal.budget(),
+            (Some(n), None, None) => Budget::Playouts(n),
+            (None, Some(ms), None) => Budget::Millis(ms),
+            (None, None, Some(name)) => Strength::from_name(name)
+                .ok_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::InvalidRequest,
+                        format!("strength: {name:?} is not a strength: use easy, normal or strong"),
+                    )
+                    .with_field("strength")
+                })?
+                .budget(),
+            _ => {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "send at most one of `playouts`, `millis` and `strength`",
+                ));
+            }
+        };
+        let (field, asked, cap) = match budget {
+            Budget::Playouts(n) => (
+                "playouts",
+                u64::from(n),
+                u64::from(self.config.max_playouts),
+            ),
+            Budget::Millis(ms) => ("millis", ms, self.config.max_millis),
+        };
+        if asked == 0 {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("{field}: the budget must be at least 1"),
+            )
+            .with_field(field));
+        }
+        if asked > cap {
+            return Err(ApiError::new(
+                ErrorCode::BudgetTooLarge,
+                format!("{field}: {asked} is over this server's cap of {cap}"),
+            )
+            .with_field(field));
+        }
+        Ok(budget)
+    }
+
+    /// The whole operation for one game.
+    pub async fn evaluate<G: Player>(
+        &self,
+        request: EvaluateRequest,
+    ) -> Result<EvaluateResponse, ApiError> {
+        let budget = self.budget(&request)?;
+        let seed = request.seed.unwrap_or(0);
+        let state = guarded(|| read_state::<G>(request.state, "state"))?;
+        let key = match budget {
+            Budget::Playouts(playouts) => Some(CacheKey {
+                game: G::ID,
+                state: serde_json::to_string(&state)
+                    .map_err(|e| ApiError::internal(format!("could not write the state: {e}")))?,
+                playouts,
+                seed,
+            }),
+            Budget::Millis(_) => None,
+        };
+        if let Some(hit) = key.as_ref().and_then(|k| self.cache.get(k)) {
+            return Ok(EvaluateResponse {
+                cached: true,
+                ..hit.clone()
+            });
+        }
+        let permit = self.try_acquire().ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::Overloaded,
+                format!(
+                    "{} evaluations are running, the most this server runs at once; retry shortly",
+                    self.config.max_evaluations
+                ),
+            )
+        })?;
+        let answer = web::block(move || {
+            let _permit = permit;
+            guarded(|| answer::<G>(&state, &analyse::<G>(&state, budget, seed)))
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))??;
+        if let Some(key) = key {
+            self.remember(key, &answer);
+        }
+        Ok(answer)
+    }
+}
+
+/// The analysis with moves in the game's notation.
+pub fn answer<G: Player>(
+    state: &G::State,
+    analysis: &Analysis<G::Move>,
+) -> Result<EvaluateResponse, ApiError> {
+    let mut line = state.clone();
+    let pv = analysis
+        .pv
+        .iter()
+        .map(|mv| {
+            let text = G::format_move(&line, mv);
+            G::play_unchecked(&mut line, mv);
+            text
+        })
+        .collect();
+    Ok(EvaluateResponse {
+        value: analysis.value,
+        margin: analysis.margin,
+        best_move: analysis
+            .best_move
+            .as_ref()
+            .map(|mv| G::format_move(state, mv)),
+        pv,
+        moves: analysis
+            .moves
+            .iter()
+            .map(|stat| MoveEvaluation {
+                mv: G::format_move(state, &stat.mv),
+                visits: stat.visits,
+                value: stat.value,
+            })
+            .collect(),
+        playouts: analysis.playouts,
+        elapsed_ms: millis(analysis.elapsed),
+        cached: false,
+        status: G::status(state),
+    })
+}
+
+fn millis(elapsed: Duration) -> f64 {
+    (elapsed.as_secs_f64() * 1e6).round() / 1e3
+}
