@@ -16,9 +16,9 @@ pub mod web;
 
 use std::sync::OnceLock;
 
+use actix_web::App;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::App;
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;

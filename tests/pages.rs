@@ -17,7 +17,10 @@ fn html(answer: &Answer) -> &str {
 #[track_caller]
 fn page(answer: &Answer, status: u16) -> &str {
     assert_eq!(answer.status.as_u16(), status, "{answer:#?}");
-    assert_eq!(answer.content_type, "text/html; charset=utf-8", "{answer:#?}");
+    assert_eq!(
+        answer.content_type, "text/html; charset=utf-8",
+        "{answer:#?}"
+    );
     html(answer)
 }
 
@@ -35,8 +38,17 @@ async fn options_page_offers_each_option_preset_from_the_link() {
     let body = page(&answer, 200);
     assert!(body.contains(r#"<form class="options" method="get" action="/play/herfor">"#));
     assert!(body.contains(r#"<input type="hidden" name="moves" value="">"#));
-    assert!(body.contains(r#"<option value="4" selected>4</option>"#), "{body}");
-    assert!(body.contains(r#"<select id="option-pie" name="pie"><option value="true" selected>Yes</option>"#), "{body}");
+    assert!(
+        body.contains(r#"<option value="4" selected>4</option>"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            r#"<select id="option-pie" name="pie"><option value="true" selected>Yes</option>"#
+        ),
+        "{body}"
+    );
+    assert!(body.contains(r#"<select id="option-computer" name="computer"><option value="" selected>A friend at this screen</option>"#), "{body}");
 }
 
 #[actix_web::test]
@@ -47,7 +59,9 @@ async fn new_game_page_links_every_point_of_the_empty_board() {
     // 19 points, each a link on the board and a button in the list.
     assert_eq!(body.matches(r#"<a class="move" href="#).count(), 19);
     assert_eq!(body.matches(r#"<a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves="#).count(), 19);
-    assert!(body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3""#));
+    assert!(
+        body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3""#)
+    );
     assert!(body.contains("<h2>Place a stone</h2>"));
     assert!(!body.contains("Undo the last move"), "nothing to undo yet");
     assert!(body.contains("No move yet."));
@@ -95,11 +109,17 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
     assert_eq!(moves.last().map(String::as_str), Some("pass"));
     let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
     let body = page(&answer, 200);
-    assert!(body.contains(r#"<p class="status finished" role="status"><strong>Game over:"#), "{body}");
+    assert!(
+        body.contains(r#"<p class="status finished" role="status"><strong>Game over:"#),
+        "{body}"
+    );
     assert!(body.contains("<h2>Score</h2>"));
     assert!(body.contains(r#"<th scope="row">Black total</th>"#));
     assert!(body.contains(r#"<th scope="row">Winner</th>"#));
-    assert!(!body.contains(r#"class="move""#), "no move is offered after the end");
+    assert!(
+        !body.contains(r#"class="move""#),
+        "no move is offered after the end"
+    );
     assert!(body.contains(&format!("<pre>{}</pre>", moves.join(" "))));
 }
 
@@ -114,7 +134,9 @@ async fn the_record_downloads_as_a_text_file() {
     let app = actix_web::test::init_service(moot::app()).await;
     let raw = actix_web::test::call_service(
         &app,
-        TestRequest::get().uri("/play/herfor/record?moves=c3").to_request(),
+        TestRequest::get()
+            .uri("/play/herfor/record?moves=c3")
+            .to_request(),
     )
     .await;
     assert_eq!(
@@ -139,8 +161,14 @@ async fn a_typed_illegal_move_shows_the_engines_reason_on_the_page() {
     let answer = get(&format!("{SMALL}&moves=c3&play=c3")).await;
     let body = page(&answer, 422);
     assert!(body.contains(r#"<div class="notice" role="alert"><strong>&quot;c3&quot; cannot be played</strong><p>Illegal move (F3): c3 already holds a black stone</p></div>"#), "{body}");
-    assert!(body.contains(r#"name="play" value="c3""#), "the refused move stays in the field");
-    assert!(body.contains(r#"<a class="move""#), "the position is still playable");
+    assert!(
+        body.contains(r#"name="play" value="c3""#),
+        "the refused move stays in the field"
+    );
+    assert!(
+        body.contains(r#"<a class="move""#),
+        "the position is still playable"
+    );
 }
 
 #[actix_web::test]
@@ -174,23 +202,58 @@ static TOO_MANY: std::sync::LazyLock<String> =
 async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
     let cases = [
         ("/play/herfor?size=99&moves=", 400, "size"),
-        ("/play/herfor?size=three&moves=", 400, "The option size cannot be &quot;three&quot;: expected a number."),
-        ("/play/herfor?pie=perhaps&moves=", 400, "The option pie cannot be &quot;perhaps&quot;"),
-        ("/play/herfor?colour=red&moves=", 400, "&quot;colour&quot; is not an option of Herfor"),
-        ("/play/herfor?moves=c3..b2", 400, "Move 2 of the link is empty"),
-        ("/play/herfor?moves=c3&moves=b2", 400, "&quot;moves&quot; is given more than once"),
+        (
+            "/play/herfor?size=three&moves=",
+            400,
+            "The option size cannot be &quot;three&quot;: expected a number.",
+        ),
+        (
+            "/play/herfor?pie=perhaps&moves=",
+            400,
+            "The option pie cannot be &quot;perhaps&quot;",
+        ),
+        (
+            "/play/herfor?colour=red&moves=",
+            400,
+            "&quot;colour&quot; is not an option of Herfor",
+        ),
+        (
+            "/play/herfor?moves=c3..b2",
+            400,
+            "Move 2 of the link is empty",
+        ),
+        (
+            "/play/herfor?moves=c3&moves=b2",
+            400,
+            "&quot;moves&quot; is given more than once",
+        ),
         ("/play/herfor?moves=%FF%FE", 422, "Move 1 of the link"),
-        ("/play/herfor?moves=k99", 422, "k99 is not a point of the size-5 board"),
-        ("/play/herfor/record?moves=zz", 422, "Move 1 of the link, &quot;zz&quot;"),
+        (
+            "/play/herfor?moves=k99",
+            422,
+            "k99 is not a point of the size-5 board",
+        ),
+        (
+            "/play/herfor/record?moves=zz",
+            422,
+            "Move 1 of the link, &quot;zz&quot;",
+        ),
         (&*TOO_MANY, 400, "no game needs more than 10000"),
-        ("/play/chess?moves=", 404, "There is no game called &quot;chess&quot; here."),
+        (
+            "/play/chess?moves=",
+            404,
+            "There is no game called &quot;chess&quot; here.",
+        ),
         ("/rules/chess", 404, "No such game"),
     ];
     for (uri, status, words) in cases {
         let answer = get(uri).await;
         let body = page(&answer, status);
         assert!(body.contains(words), "{uri}: {body}");
-        assert!(body.contains(r#"<section class="error" role="alert">"#), "{uri}");
+        assert!(
+            body.contains(r#"<section class="error" role="alert">"#),
+            "{uri}"
+        );
     }
 }
 
@@ -202,5 +265,96 @@ async fn rules_page_has_the_rules_a_board_picture_and_a_play_link() {
     assert!(body.contains(r#"<a class="button" href="/play/herfor">Play Herfor</a>"#));
     assert!(body.contains("<svg class=\"board herfor\""));
     assert!(body.contains("<title>c3: white stone</title>"));
-    assert!(!body.contains(r#"class="move""#), "the picture offers no moves");
+    assert!(
+        !body.contains(r#"class="move""#),
+        "the picture offers no moves"
+    );
+}
+
+const VS_COMPUTER: &str = "/play/herfor?pie=false&simple=false&size=3";
+
+#[actix_web::test]
+async fn when_the_computer_moves_first_it_plays_and_sends_the_browser_on() {
+    let uri = format!("{VS_COMPUTER}&computer=first&strength=easy&moves=");
+    let answer = get(&uri).await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    let next = answer.location.clone().expect("a Location");
+    let prefix = "/play/herfor?pie=false&simple=false&size=3&computer=first&strength=easy&moves=";
+    assert!(next.starts_with(prefix), "{next}");
+    let reply = &next[prefix.len()..];
+    assert_eq!(reply.split('.').count(), 1, "one placement: {next}");
+    assert_eq!(
+        get(&uri).await.location,
+        Some(next.clone()),
+        "a reload gives the same move"
+    );
+    let page_after = get(&next).await;
+    let body = page(&page_after, 200);
+    assert!(
+        body.contains("You play white against the computer (easy)."),
+        "{body}"
+    );
+    assert!(body.contains(&format!("Black played <code>{reply}</code>")));
+}
+
+#[actix_web::test]
+async fn the_computer_answers_the_players_move_and_undo_takes_both_back() {
+    let answer = get(&format!(
+        "{VS_COMPUTER}&computer=second&strength=easy&moves=c3"
+    ))
+    .await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    let next = answer.location.expect("a Location");
+    assert!(
+        next.contains("&computer=second&strength=easy&moves=c3."),
+        "{next}"
+    );
+    let body = get(&next).await;
+    let body = page(&body, 200);
+    assert!(body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=" rel="nofollow">Undo the last move"#), "{body}");
+}
+
+#[actix_web::test]
+async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_it() {
+    let plain = get(&format!("{SMALL}&moves=c3")).await;
+    assert!(page(&plain, 200).contains(r#"moves=c3&amp;hint=1">Hint</a>"#));
+    let answer = get(&format!("{SMALL}&moves=c3&hint=1")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains("The computer suggests: Place a white stone on "),
+        "{body}"
+    );
+    assert!(body.contains("for white, from −1 lost to +1 won"));
+    assert!(body.contains("Play the hint <code>"));
+    assert_eq!(
+        get(&format!("{SMALL}&moves=c3&hint=1")).await.body,
+        answer.body,
+        "the same hint on reload"
+    );
+}
+
+#[actix_web::test]
+async fn a_busy_computer_gets_a_friendly_503_page() {
+    let config = moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    };
+    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&computer=first&moves="))
+            .to_request(),
+    )
+    .await;
+    let answer = common::answer_of(response).await;
+    assert!(page(&answer, 503).contains("The computer is busy"));
+}
+
+#[actix_web::test]
+async fn a_bad_opponent_in_the_link_is_named() {
+    let answer = get(&format!("{SMALL}&computer=everyone&moves=")).await;
+    assert!(page(&answer, 400).contains("The computer cannot play &quot;everyone&quot;"));
+    let answer = get(&format!("{SMALL}&computer=first&strength=godlike&moves=")).await;
+    assert!(page(&answer, 400).contains("&quot;godlike&quot; is not a strength"));
 }

@@ -58,7 +58,10 @@ pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> Hex
                 lines.push((x, y, x2, y2));
             }
         }
-        if !row_labels.iter().any(|(l, _, _)| l.as_bytes()[0] == name.as_bytes()[0]) {
+        if !row_labels
+            .iter()
+            .any(|(l, _, _)| l.as_bytes()[0] == name.as_bytes()[0])
+        {
             row_labels.push((name[..1].to_owned(), x - 26.0, y + 5.0));
         }
         let stone = state.stone_at(*point);

@@ -3,6 +3,7 @@
 //! - [`page_game`]: what each game gives the pages (board, words, rules) — the seam;
 //! - [`position`]: the link's codec (options and moves); [`replay`]: replays a link;
 //! - [`view`]: the game page's view data, generic; [`options_form`]: the options form;
+//! - [`opponent`]: the computer's moves and hints;
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
 //! - one module per game: [`herfor`].
 
@@ -23,6 +24,7 @@ macro_rules! with_page_game {
 pub mod error;
 pub mod handlers;
 pub mod herfor;
+pub mod opponent;
 pub mod options_form;
 pub mod page_game;
 pub mod position;

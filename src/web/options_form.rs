@@ -4,18 +4,20 @@
 use moot_templates::options::{OptionField, OptionInput, OptionsView};
 use serde_json::Value;
 
+use super::opponent::{COMPUTER, STRENGTH};
 use super::position::{MOVES, Position, play_path};
 use super::view::capitalised;
-use crate::games::Game;
+use crate::ai::Strength;
+use crate::games::{Game, Seat, Status};
 
 /// Numbers with at most this many values are offered as a list.
 const CHOICE_MAX: i64 = 8;
 
 /// The options page, preset to the position's options.
 pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
-    let schema = serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema())
-        .unwrap_or_default();
-    let fields = position
+    let schema =
+        serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
+    let mut fields: Vec<OptionField> = position
         .option_pairs()
         .iter()
         .map(|(name, value)| {
@@ -31,6 +33,7 @@ pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
             }
         })
         .collect();
+    fields.extend(opponent_fields(position));
     OptionsView {
         game_name: G::NAME.to_owned(),
         action: play_path(G::ID),
@@ -40,13 +43,68 @@ pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
     }
 }
 
+/// Who plays the other side, and how strongly the computer plays.
+fn opponent_fields<G: Game>(position: &Position<G>) -> [OptionField; 2] {
+    let first_colour = G::new_game(&position.options)
+        .ok()
+        .and_then(|state| match G::status(&state) {
+            Status::Ongoing { colour, .. } => Some(colour),
+            Status::Finished { .. } => None,
+        })
+        .unwrap_or_default();
+    let computer = position.opponent.map(|o| o.seat);
+    let strength = position.opponent.map_or(Strength::Normal, |o| o.strength);
+    [
+        OptionField {
+            name: COMPUTER.to_owned(),
+            label: "Opponent".to_owned(),
+            help: Some("Play against a friend at this screen, or against the computer.".into()),
+            input: OptionInput::Choice {
+                choices: vec![
+                    (String::new(), "A friend at this screen".to_owned()),
+                    (
+                        "second".to_owned(),
+                        format!("The computer; you move first ({first_colour})"),
+                    ),
+                    (
+                        "first".to_owned(),
+                        "The computer; it moves first".to_owned(),
+                    ),
+                ],
+                selected: match computer {
+                    None => String::new(),
+                    Some(Seat::First) => "first".to_owned(),
+                    Some(Seat::Second) => "second".to_owned(),
+                },
+            },
+        },
+        OptionField {
+            name: STRENGTH.to_owned(),
+            label: "Computer's strength".to_owned(),
+            help: None,
+            input: OptionInput::Choice {
+                choices: Strength::ALL
+                    .iter()
+                    .map(|s| (s.name().to_owned(), capitalised(s.name())))
+                    .collect(),
+                selected: strength.name().to_owned(),
+            },
+        },
+    ]
+}
+
 fn input(property: &Value, value: &str) -> OptionInput {
     let choice = |choices: Vec<(String, String)>| OptionInput::Choice {
         choices,
         selected: value.to_owned(),
     };
     if let Some(values) = enumeration(property) {
-        return choice(values.into_iter().map(|v| (v.clone(), capitalised(&v))).collect());
+        return choice(
+            values
+                .into_iter()
+                .map(|v| (v.clone(), capitalised(&v)))
+                .collect(),
+        );
     }
     match property["type"].as_str() {
         Some("boolean") => choice(vec![
@@ -56,9 +114,11 @@ fn input(property: &Value, value: &str) -> OptionInput {
         Some("integer") | Some("number") => {
             let (min, max) = (property["minimum"].as_i64(), property["maximum"].as_i64());
             match (min, max) {
-                (Some(min), Some(max)) if max >= min && max - min < CHOICE_MAX => {
-                    choice((min..=max).map(|n| (n.to_string(), n.to_string())).collect())
-                }
+                (Some(min), Some(max)) if max >= min && max - min < CHOICE_MAX => choice(
+                    (min..=max)
+                        .map(|n| (n.to_string(), n.to_string()))
+                        .collect(),
+                ),
                 _ => OptionInput::Number {
                     min,
                     max,
@@ -111,6 +171,11 @@ mod tests {
         let pie = view.fields.iter().find(|f| f.name == "pie").unwrap();
         assert!(matches!(&pie.input, OptionInput::Choice { selected, .. } if selected == "false"));
         assert!(pie.help.as_deref().unwrap().contains("F5"));
+        let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
+        assert!(
+            matches!(&computer.input, OptionInput::Choice { choices, selected }
+            if selected.is_empty() && choices[1].1 == "The computer; you move first (black)")
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::error::PageError;
+use super::opponent::{COMPUTER, HINT, Opponent, STRENGTH};
 use crate::games::Game;
 
 /// The parameter holding the moves.
@@ -17,7 +18,7 @@ pub const SEPARATOR: char = '.';
 /// The parameter of the form that plays a move typed in notation.
 pub const PLAY: &str = "play";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
-pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY];
+pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT];
 /// More moves than any game needs: a bound on the work one request can ask for.
 pub const MAX_MOVES: usize = 10_000;
 
@@ -27,7 +28,11 @@ pub struct Query(pub Vec<(String, String)>);
 
 impl Query {
     pub fn parse(query: &str) -> Self {
-        Query(form_urlencoded::parse(query.as_bytes()).into_owned().collect())
+        Query(
+            form_urlencoded::parse(query.as_bytes())
+                .into_owned()
+                .collect(),
+        )
     }
 
     /// The value of a parameter, if given; given twice is an error.
@@ -51,11 +56,13 @@ impl Query {
     }
 }
 
-/// A game as a link holds it: its options and the moves played, as written.
+/// A game as a link holds it: its options, the computer opponent if any, and the moves
+/// played, as written.
 pub struct Position<G: Game> {
     pub options: G::Options,
     /// The options as query pairs, in a fixed order.
     option_pairs: Vec<(String, String)>,
+    pub opponent: Option<Opponent>,
     pub moves: Vec<String>,
 }
 
@@ -65,8 +72,19 @@ impl<G: Game> Clone for Position<G> {
         Position {
             options: self.options.clone(),
             option_pairs: self.option_pairs.clone(),
+            opponent: self.opponent,
             moves: self.moves.clone(),
         }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Position<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("options", &self.options)
+            .field("opponent", &self.opponent)
+            .field("moves", &self.moves)
+            .finish()
     }
 }
 
@@ -80,6 +98,7 @@ impl<G: Game> Position<G> {
         Ok(Position {
             options,
             option_pairs,
+            opponent: None,
             moves: Vec::new(),
         })
     }
@@ -88,6 +107,7 @@ impl<G: Game> Position<G> {
     /// the query has a move list (else `None`: the query only chooses options).
     pub fn read(query: &Query) -> Result<(Self, bool), PageError> {
         let mut position = Self::start(read_options::<G>(query)?)?;
+        position.opponent = Opponent::read(query.get(COMPUTER)?, query.get(STRENGTH)?)?;
         let moves = query.get(MOVES)?;
         if let Some(text) = moves {
             position.moves = split_moves(text)?;
@@ -95,16 +115,23 @@ impl<G: Game> Position<G> {
         Ok((position, moves.is_some()))
     }
 
-    /// The options, then the moves, as query pairs.
+    /// The options, the opponent, then the moves, as query pairs.
     pub fn pairs(&self) -> Vec<(String, String)> {
-        let mut pairs = self.option_pairs.clone();
+        let mut pairs = self.setup_pairs();
         pairs.push((MOVES.to_owned(), self.moves.join(&SEPARATOR.to_string())));
         pairs
     }
 
-    /// The options as query pairs, without moves.
+    /// The options as query pairs.
     pub fn option_pairs(&self) -> &[(String, String)] {
         &self.option_pairs
+    }
+
+    /// The options and the opponent as query pairs: the game's setup, without moves.
+    fn setup_pairs(&self) -> Vec<(String, String)> {
+        let mut pairs = self.option_pairs.clone();
+        pairs.extend(self.opponent.iter().flat_map(Opponent::pairs));
+        pairs
     }
 
     /// The game page of this position.
@@ -117,9 +144,14 @@ impl<G: Game> Position<G> {
         format!("{}/record?{}", play_path(G::ID), encode(&self.pairs()))
     }
 
-    /// The options page, preset to these options.
+    /// The options page, preset to these options and opponent.
     pub fn options_href(&self) -> String {
-        format!("{}?{}", play_path(G::ID), encode(&self.option_pairs))
+        format!("{}?{}", play_path(G::ID), encode(&self.setup_pairs()))
+    }
+
+    /// This page with a hint.
+    pub fn hint_href(&self) -> String {
+        format!("{}&{HINT}=1", self.href())
     }
 
     /// This position after one more move.
@@ -265,7 +297,7 @@ mod tests {
 
     #[test]
     fn options_and_moves_round_trip_through_the_link() {
-        let (position, has_moves) = read("size=3&pie=0&moves=c3.b2").ok().expect("accepted");
+        let (position, has_moves) = read("size=3&pie=0&moves=c3.b2").expect("accepted");
         assert!(has_moves);
         assert_eq!(
             position.options,
@@ -284,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_query_without_moves_only_chooses_options() {
-        let (position, has_moves) = read("size=4").ok().expect("accepted");
+        let (position, has_moves) = read("size=4").expect("accepted");
         assert!(!has_moves);
         assert_eq!(position.options.size, 4);
         assert_eq!(
@@ -294,28 +326,59 @@ mod tests {
     }
 
     #[test]
+    fn the_computer_opponent_travels_in_the_link_before_the_moves() {
+        let (position, _) =
+            read("size=3&computer=second&strength=easy&moves=c3").expect("accepted");
+        assert_eq!(
+            position.href(),
+            "/play/herfor?pie=true&simple=false&size=3&computer=second&strength=easy&moves=c3"
+        );
+        assert!(read("computer=third&moves=").is_err());
+    }
+
+    #[test]
     fn notations_with_spaces_and_signs_are_encoded() {
-        let position = read("moves=").ok().expect("accepted").0.with_move("end >6Lm");
-        assert!(position.href().ends_with("moves=end+%3E6Lm"), "{}", position.href());
+        let position = read("moves=").expect("accepted").0.with_move("end >6Lm");
+        assert!(
+            position.href().ends_with("moves=end+%3E6Lm"),
+            "{}",
+            position.href()
+        );
         let back = read(position.href().split_once('?').unwrap().1).unwrap().0;
         assert_eq!(back.moves, ["end >6Lm"]);
     }
 
     #[test]
     fn bad_options_name_the_option() {
-        let detail = |q: &str| read(q).err().expect("refused").detail;
-        assert!(detail("size=9&moves=").contains("size"), "{}", detail("size=9"));
+        let detail = |q: &str| read(q).expect_err("refused").detail;
+        assert!(
+            detail("size=9&moves=").contains("size"),
+            "{}",
+            detail("size=9")
+        );
         assert!(detail("size=big").contains("size cannot be \"big\": expected a number"));
         assert!(detail("pie=maybe").contains("pie cannot be \"maybe\": expected true or false"));
-        assert!(detail("colour=red").contains("\"colour\" is not an option of Herfor (its options: pie, simple, size)"));
+        assert!(
+            detail("colour=red")
+                .contains("\"colour\" is not an option of Herfor (its options: pie, simple, size)")
+        );
         assert!(detail("size=3&size=4").contains("given more than once"));
-        assert_eq!(read("size=9").err().expect("refused").status.as_u16(), 400);
+        assert_eq!(read("size=9").expect_err("refused").status.as_u16(), 400);
     }
 
     #[test]
     fn empty_moves_in_the_list_are_refused_by_position() {
-        let error = read("moves=c3..b2").err().expect("refused");
-        assert!(error.detail.contains("Move 2 of the link is empty"), "{}", error.detail);
-        assert!(read("moves=&moves=c3").err().expect("refused").detail.contains("\"moves\" is given more than once"));
+        let error = read("moves=c3..b2").expect_err("refused");
+        assert!(
+            error.detail.contains("Move 2 of the link is empty"),
+            "{}",
+            error.detail
+        );
+        assert!(
+            read("moves=&moves=c3")
+                .expect_err("refused")
+                .detail
+                .contains("\"moves\" is given more than once")
+        );
     }
 }

@@ -2,14 +2,15 @@
 
 use super::error::PageError;
 use super::position::Position;
-use crate::games::{Game, MoveError, Status};
+use crate::games::{Game, MoveError, Seat, Status, Turn};
 
 /// One move as played, with who played it and what it caused.
 pub struct Ply<G: Game> {
     pub mv: G::Move,
     /// The move in the engine's own notation (the record's form).
     pub notation: String,
-    /// The colour that chose it.
+    /// The seat and colour that chose it.
+    pub seat: Seat,
     pub colour: String,
     pub events: Vec<G::Event>,
 }
@@ -18,6 +19,15 @@ pub struct Ply<G: Game> {
 pub struct Replayed<G: Game> {
     pub state: G::State,
     pub plies: Vec<Ply<G>>,
+}
+
+impl<G: Game> std::fmt::Debug for Replayed<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replayed")
+            .field("state", &self.state)
+            .field("plies", &self.plies.len())
+            .finish()
+    }
 }
 
 impl<G: Game> Replayed<G> {
@@ -49,9 +59,10 @@ pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError>
             ))
             .with_link("The position before it", position.truncated(index).href())
         };
-        let colour = match G::status(&state) {
-            Status::Ongoing { colour, .. } => colour,
-            Status::Finished { .. } => return Err(refused(MoveError::GameOver)),
+        let (Turn::ToAct(seat), Status::Ongoing { colour, .. }) =
+            (G::turn(&state), G::status(&state))
+        else {
+            return Err(refused(MoveError::GameOver));
         };
         let mv = G::parse_move(&state, text).map_err(refused)?;
         let notation = G::format_move(&state, &mv);
@@ -59,6 +70,7 @@ pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError>
         plies.push(Ply {
             mv,
             notation,
+            seat,
             colour,
             events,
         });
@@ -79,16 +91,19 @@ mod tests {
 
     #[test]
     fn replay_plays_every_move_and_keeps_its_events() {
-        let game = replayed("size=3&pie=false&moves=c3.B2").ok().expect("accepted");
+        let game = replayed("size=3&pie=false&moves=c3.B2").expect("accepted");
         assert_eq!(game.plies.len(), 2);
-        assert_eq!(game.plies[1].notation, "b2", "the record uses the engine's notation");
+        assert_eq!(
+            game.plies[1].notation, "b2",
+            "the record uses the engine's notation"
+        );
         assert_eq!(game.plies[1].colour, "white");
         assert_eq!(game.record(), "c3 b2");
     }
 
     #[test]
     fn an_illegal_move_is_named_with_the_engines_reason_and_a_way_back() {
-        let error = replayed("size=3&pie=false&moves=c3.c3").err().expect("refused");
+        let error = replayed("size=3&pie=false&moves=c3.c3").expect_err("refused");
         assert_eq!(error.status.as_u16(), 422);
         assert!(
             error
@@ -108,7 +123,13 @@ mod tests {
 
     #[test]
     fn an_unreadable_move_is_named() {
-        let error = replayed("moves=zz9z").err().expect("refused");
-        assert!(error.detail.contains("Move 1 of the link, \"zz9z\", cannot be played: cannot read"), "{}", error.detail);
+        let error = replayed("moves=zz9z").expect_err("refused");
+        assert!(
+            error
+                .detail
+                .contains("Move 1 of the link, \"zz9z\", cannot be played: cannot read"),
+            "{}",
+            error.detail
+        );
     }
 }

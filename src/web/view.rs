@@ -1,14 +1,16 @@
 //! Builds the game page's view data from a replayed game: generic over [`PageGame`].
 
 use moot_templates::play::{
-    Action, ActionGroup, HappenedView, NotationForm, Notice, PlayView, RecordView, StatusLine,
+    Action, ActionGroup, HappenedView, HintView, NotationForm, Notice, PlayView, RecordView,
+    StatusLine,
 };
 use serde_json::Value;
 
 use super::page_game::{PageGame, Playable};
 use super::position::{PLAY, Position, play_path};
 use super::replay::Replayed;
-use crate::games::Status;
+use crate::ai::Analysis;
+use crate::games::{Game, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
@@ -28,35 +30,56 @@ pub fn playable<G: PageGame>(position: &Position<G>, state: &G::State) -> Vec<Pl
         .collect()
 }
 
-/// The game page of a replayed link; `notice` and `typed` after a refused submission.
+/// What a page shows besides the position: a refused submission, a hint.
+pub struct Extras<M> {
+    pub notice: Option<Notice>,
+    /// The move typed in the notation form (kept after a refusal).
+    pub typed: String,
+    pub hint: Option<Analysis<M>>,
+}
+
+impl<M> Default for Extras<M> {
+    fn default() -> Self {
+        Extras {
+            notice: None,
+            typed: String::new(),
+            hint: None,
+        }
+    }
+}
+
+/// The game page of a replayed link.
 pub fn play_view<G: PageGame>(
     position: &Position<G>,
     game: &Replayed<G>,
-    notice: Option<Notice>,
-    typed: &str,
+    extras: Extras<G::Move>,
 ) -> PlayView {
     let state = &game.state;
     let playable = playable(position, state);
     let status = G::status(state);
     let finished = matches!(status, Status::Finished { .. });
+    let Extras {
+        notice,
+        typed,
+        hint,
+    } = extras;
     PlayView {
         game_name: G::NAME.to_owned(),
         status: status_line(&status),
         notice,
         board: G::board(state, &playable),
         panel: G::panel(state),
-        opponent: None,
+        opponent: opponent_words(position, &status),
         last: happened(game),
         groups: groups::<G>(state, &playable),
         notation_form: NotationForm {
             action: play_path(G::ID),
             hidden: position.pairs(),
             field: PLAY.to_owned(),
-            value: typed.to_owned(),
+            value: typed,
         },
-        hint: None,
-        undo_href: (!position.moves.is_empty())
-            .then(|| position.truncated(position.moves.len() - 1).href()),
+        hint: (!finished).then(|| hint_view(position, state, hint.as_ref())),
+        undo_href: undo_href(position, game),
         new_game_href: position.options_href(),
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| score_rows(&G::score(state))),
@@ -64,6 +87,69 @@ pub fn play_view<G: PageGame>(
             text: game.record(),
             download_href: position.record_href(),
         },
+    }
+}
+
+/// Undo takes back the last move, or against the computer, the player's last move and the
+/// computer's answers to it.
+fn undo_href<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Option<String> {
+    let keep = match position.opponent {
+        None => position.moves.len().checked_sub(1)?,
+        Some(computer) => game.plies.iter().rposition(|p| p.seat != computer.seat)?,
+    };
+    Some(position.truncated(keep).href())
+}
+
+fn opponent_words<G: Game>(position: &Position<G>, status: &Status) -> Option<String> {
+    let computer = position.opponent?;
+    let strength = computer.strength.name();
+    Some(match status {
+        Status::Ongoing { to_act, colour, .. } if *to_act != computer.seat => {
+            format!("You play {colour} against the computer ({strength}).")
+        }
+        _ => format!("Against the computer ({strength})."),
+    })
+}
+
+fn hint_view<G: PageGame>(
+    position: &Position<G>,
+    state: &G::State,
+    hint: Option<&Analysis<G::Move>>,
+) -> HintView {
+    let Some(analysis) = hint else {
+        return HintView {
+            ask_href: Some(position.hint_href()),
+            ..HintView::default()
+        };
+    };
+    let Some(best) = &analysis.best_move else {
+        return HintView {
+            advice: Some("The computer has no move to suggest.".to_owned()),
+            ..HintView::default()
+        };
+    };
+    let notation = G::format_move(state, best);
+    let colour = match G::status(state) {
+        Status::Ongoing { colour, .. } => colour,
+        Status::Finished { .. } => String::new(),
+    };
+    let margin = analysis
+        .margin
+        .map(|m| format!(", expected margin {m:+.1}"))
+        .unwrap_or_default();
+    HintView {
+        ask_href: None,
+        advice: Some(format!(
+            "The computer suggests: {} (value {:+.2} for {colour}, from −1 lost to +1 won{margin}; {} playouts).",
+            G::label(state, best),
+            analysis.value,
+            analysis.playouts
+        )),
+        play: Some(Action {
+            label: "Play the hint".to_owned(),
+            href: position.with_move(notation.clone()).href(),
+            notation,
+        }),
     }
 }
 

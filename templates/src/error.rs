@@ -40,7 +40,10 @@ mod tests {
             status: 422,
             title: "This game cannot be replayed".into(),
             detail: "move 2 (c3): c3 already holds a black stone".into(),
-            links: vec![("The position before it".into(), "/play/herfor?moves=c3".into())],
+            links: vec![(
+                "The position before it".into(),
+                "/play/herfor?moves=c3".into(),
+            )],
         })
         .into_string();
         assert!(page.contains("<h1>This game cannot be replayed</h1><p class=\"detail\">move 2 (c3): c3 already holds a black stone</p>"));

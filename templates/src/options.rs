@@ -125,7 +125,12 @@ mod tests {
             ],
         };
         let page = page(&view).into_string();
-        assert!(page.contains(r#"<option value="true">yes</option><option value="false" selected>no</option>"#), "{page}");
+        assert!(
+            page.contains(
+                r#"<option value="true">yes</option><option value="false" selected>no</option>"#
+            ),
+            "{page}"
+        );
         assert!(page.contains(r#"<input id="option-size" type="number" name="size" value="5" min="3" max="7" required>"#), "{page}");
         assert!(page.contains(r#"<input type="hidden" name="moves" value="">"#));
     }

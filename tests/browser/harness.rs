@@ -48,7 +48,10 @@ fn free_port() -> u16 {
 fn wait_for_port(port: u16, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "{what} did not listen on port {port} within 30 s");
+        assert!(
+            Instant::now() < deadline,
+            "{what} did not listen on port {port} within 30 s"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -73,7 +76,8 @@ impl Browser {
         actix_web::rt::spawn(server);
 
         let port = free_port();
-        let profile = std::env::temp_dir().join(format!("moot-chromium-{name}-{}", std::process::id()));
+        let profile =
+            std::env::temp_dir().join(format!("moot-chromium-{name}-{}", std::process::id()));
         let child = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -135,7 +139,10 @@ impl Browser {
             .expect("the click lands");
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.client.current_url().await.expect("a URL") == before {
-            assert!(Instant::now() < deadline, "clicking {locator:?} led nowhere");
+            assert!(
+                Instant::now() < deadline,
+                "clicking {locator:?} led nowhere"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         self.client

@@ -2,7 +2,6 @@
 
 mod harness;
 
-
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};
 
@@ -36,7 +35,11 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .click_to_next_page(Locator::Css("form.options button[type=submit]"))
         .await;
     assert!(browser.text("p.status").await.starts_with("Black to play"));
-    assert_eq!(browser.count("svg.herfor a.move").await, 19, "every point of the empty board");
+    assert_eq!(
+        browser.count("svg.herfor a.move").await,
+        19,
+        "every point of the empty board"
+    );
 
     let mut moves = 0;
     while browser.count("p.status.finished").await == 0 {
@@ -57,7 +60,10 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
     assert!(browser.text("table.score").await.contains("Black total"));
     let record = browser.text("section.record pre").await;
     assert_eq!(record.split_whitespace().count(), moves, "{record}");
-    assert!(record.ends_with("pass pass"), "two passes end the game: {record}");
+    assert!(
+        record.ends_with("pass pass"),
+        "two passes end the game: {record}"
+    );
     browser.screenshot("herfor-finished").await;
 
     // Undo goes back one move; the game is on again.
