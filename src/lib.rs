@@ -11,12 +11,13 @@
 pub mod api;
 pub mod games;
 pub mod site;
+pub mod web;
 
 use std::sync::OnceLock;
 
+use actix_web::App;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::{App, web};
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
@@ -57,11 +58,11 @@ pub fn app() -> App<
         .into_utoipa_app()
         .configure(documented_routes)
         .into_app()
-        .app_data(web::PayloadConfig::new(api::body::BODY_LIMIT))
+        .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .service(SwaggerUi::new("/docs/{_:.*}").url(api::docs::OPENAPI_PATH, openapi().clone()))
         .service(site::docs_redirect)
         .service(site::home)
         .service(site::stylesheet)
-        .default_service(web::to(api::handlers::fallback))
+        .default_service(actix_web::web::to(api::handlers::fallback))
         .wrap(TracingLogger::default())
 }

@@ -2,7 +2,10 @@
 
 pub use maud;
 
+pub mod hirth;
 pub mod home;
 pub mod layout;
+pub mod parts;
+pub mod tara;
 
 pub use layout::layout;
