@@ -8,7 +8,8 @@
 
 use maud::{Markup, html};
 use moot_templates::hirth::{
-    self as view, AttackView, HirthBoardView, KarveView, Lane, Pieces, ReserveView, Side, SpaceView,
+    self as view, AttackView, BattleView, HirthBoardView, KarveView, Lane, Pieces, ReserveView,
+    Side, SpaceView,
 };
 use moot_templates::parts::{BoardLink, Fact, facts_table};
 
@@ -157,6 +158,17 @@ fn caption(state: &HirthState) -> String {
     }
 }
 
+/// The powers of the battle the lines make on `space` (H5), if it is attacked.
+fn battle_on(state: &HirthState, space: Space) -> Option<BattleView> {
+    let pos = &state.position;
+    let mut attackers = pos.lines.iter().filter(|l| l.to == space).peekable();
+    attackers.peek()?;
+    Some(BattleView {
+        attack: attackers.map(|l| l.pieces.power()).sum(),
+        defence: pos.board.group(space, pos.mover.other()).power(),
+    })
+}
+
 fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView {
     let pos = &state.position;
     let spaces = Space::all()
@@ -175,6 +187,9 @@ fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView
                         _ => None,
                     })
                     .collect(),
+                battle: battle_on(state, space),
+                note: (state.phase == Phase::Retreat { from: space })
+                    .then(|| format!("{}'s beaten L must retreat", title(pos.mover.other()))),
             }
         })
         .collect();
@@ -803,6 +818,11 @@ mod tests {
         ));
         assert!(svg.contains("<title>Gull: the Lofðungr, a Karve with 2 Hirþ aboard</title>"));
         assert!(svg.contains(">Gull to move · 3 of 5 steps left · game worth ×1</text>"));
+        assert_eq!(svg.matches(r#"class="battle""#).count(), 1);
+        assert!(
+            svg.contains(">⚔2:1</text>"),
+            "two H attack the lone L on Miðr"
+        );
         // Two moves end on 3 (the L and the K from 1): badges naming them.
         assert!(svg.contains(r#"<a class="move badge" href="/play/hirth/L13">"#));
         assert!(svg.contains(">K2←1</text>"));
@@ -825,6 +845,7 @@ mod tests {
         assert!(svg.contains("<title>Retreat the Lofðungr to 5</title>"));
         assert!(svg.contains("Silfr chooses where the beaten Lofðungr on Miðr retreats"));
         assert!(!svg.contains(r#"class="attack""#), "the battle is over");
+        assert!(svg.contains(">Silfr's beaten L must retreat</text>"));
     }
 
     #[test]

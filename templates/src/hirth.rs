@@ -115,6 +115,17 @@ pub struct SpaceView {
     pub pieces: [Pieces; 2],
     /// The legal moves a click on this space can say.
     pub links: Vec<BoardLink>,
+    /// When the space is attacked: the power of all its attackers and of its defenders (H5).
+    pub battle: Option<BattleView>,
+    /// A word about the space the pieces cannot show (`Silfr's beaten L retreats from here`).
+    pub note: Option<String>,
+}
+
+/// The powers facing each other over an attacked space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BattleView {
+    pub attack: u32,
+    pub defence: u32,
 }
 
 /// Pieces of one colour attacking a space (H4), drawn as an arrow along the path.
@@ -153,9 +164,9 @@ pub struct HirthBoardView {
 }
 
 const LANE_W: f32 = 172.0;
-const ROW_H: f32 = 120.0;
+const ROW_H: f32 = 126.0;
 const BOX_W: f32 = 160.0;
-const BOX_H: f32 = 104.0;
+const BOX_H: f32 = 92.0;
 const TOP: f32 = 34.0;
 const PAD: f32 = 8.0;
 const WIDTH: f32 = PAD * 2.0 + LANE_W * 2.0 + BOX_W;
@@ -257,11 +268,15 @@ fn space_title(view: &SpaceView) -> String {
         .filter(|(_, p)| !p.is_empty())
         .map(|(side, p)| format!("{} has {}", side.word(), p.words()))
         .collect();
-    if held.is_empty() {
+    let mut title = if held.is_empty() {
         format!("{}: empty", view.long_name)
     } else {
         format!("{}: {}", view.long_name, held.join("; "))
+    };
+    if let Some(note) = &view.note {
+        title.push_str(&format!(" ({note})"));
     }
+    title
 }
 
 fn space(view: &SpaceView) -> Markup {
@@ -282,6 +297,18 @@ fn space(view: &SpaceView) -> Markup {
             }
             @for (i, (side, pieces)) in rows.iter().enumerate() {
                 (piece_row(*side, pieces, x + 8.0, y + 40.0 + 28.0 * i as f32))
+            }
+            @if let Some(note) = &view.note {
+                text.note x=(cx) y=(y + BOX_H - 10.0) text-anchor="middle" font-size="12" font-style="italic" { (note) }
+            }
+            @if let Some(battle) = view.battle {
+                g.battle {
+                    title { "Battle here: attack " (battle.attack) " against defence " (battle.defence) }
+                    rect x=(x + BOX_W - 62.0) y=(y + 27.0) width="56" height="24" rx="5" fill="#fff" stroke="#b3261e" stroke-width="2" {}
+                    text x=(x + BOX_W - 34.0) y=(y + 44.0) text-anchor="middle" font-size="15" font-weight="bold" fill="#b3261e" {
+                        "⚔" (battle.attack) ":" (battle.defence)
+                    }
+                }
             }
             @if !view.links.is_empty() {
                 (highlight(x, y, BOX_W, BOX_H))
@@ -316,9 +343,8 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
         Some(i) => space_centre(view, i).unwrap_or(to),
         None => reserve_centre(side),
     };
-    // The arrow starts inside the box it comes from: boxes stand close together.
-    let start = box_edge(from, to, -28.0);
-    let end = box_edge(to, from, 2.0);
+    let start = box_edge(from, to, 0.0);
+    let end = box_edge(to, from, 1.0);
     let (dx, dy) = (end.0 - start.0, end.1 - start.1);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
     let (ux, uy) = (dx / len, dy / len);
@@ -339,11 +365,6 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
         Some(s) => format!("from {}", s.long_name),
         None => "from the reserve".to_string(),
     };
-    // The power beside the arrow's middle, off to one side.
-    let (mx, my) = (
-        (start.0 + end.0) / 2.0 + 20.0 * uy.abs().max(0.3),
-        (start.1 + end.1) / 2.0 + 6.0 - 14.0 * ux.abs(),
-    );
     html! {
         g.attack {
             title {
@@ -352,7 +373,6 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
             }
             line x1=(start.0) y1=(start.1) x2=(end.0 - 12.0 * ux) y2=(end.1 - 12.0 * uy) stroke=(side.ink()) stroke-width="7" {}
             polygon points=(head) fill=(side.ink()) stroke="#1d1b18" {}
-            text x=(mx) y=(my) text-anchor="middle" font-size="16" font-weight="bold" stroke="#fff" stroke-width="4" paint-order="stroke" { "⚔" (attack.power) }
         }
     }
 }
@@ -362,8 +382,8 @@ fn reserve_chips(side: Side, reserve: &ReserveView) -> [(f32, f32, &Option<Board
     let (cx, cy) = reserve_centre(side);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
     [
-        (x + 6.0, y + 26.0, &reserve.enter_h),
-        (x + 82.0, y + 26.0, &reserve.enter_k),
+        (x + 6.0, y + 24.0, &reserve.enter_h),
+        (x + 82.0, y + 24.0, &reserve.enter_k),
     ]
 }
 
@@ -388,7 +408,7 @@ fn reserve(side: Side, reserve: &ReserveView) -> Markup {
             text x=(kx + 34.0) y=(ky + CHIP_H / 2.0 + 6.0) font-size="16" { "×" (reserve.k) }
             @if enter_h.is_some() { (highlight(hx, hy, CHIP_W, CHIP_H)) }
             @if enter_k.is_some() { (highlight(kx, ky, CHIP_W, CHIP_H)) }
-            text x=(x + 7.0) y=(y + BOX_H - 10.0) font-size="13" fill="#6b645a" { (reserve.removed) " H out of the game" }
+            text x=(x + 7.0) y=(y + BOX_H - 9.0) font-size="13" fill="#6b645a" { (reserve.removed) " H out of the game" }
         }
     }
 }
@@ -465,6 +485,8 @@ mod tests {
                         Pieces::default(),
                     ],
                     links: vec![],
+                    battle: None,
+                    note: None,
                 },
                 SpaceView {
                     name: "1".into(),
@@ -479,6 +501,8 @@ mod tests {
                         },
                     ],
                     links: vec![link("L01")],
+                    battle: None,
+                    note: None,
                 },
             ],
             paths: vec![(0, 1)],
@@ -503,7 +527,7 @@ mod tests {
     #[test]
     fn draws_the_pieces_of_each_space_with_counts_and_crews() {
         let svg = board(&two_spaces()).into_string();
-        assert!(svg.contains(r#"viewBox="0 0 520 866""#), "{svg}");
+        assert!(svg.contains(r#"viewBox="0 0 520 890""#), "{svg}");
         assert!(svg.contains(
             "<title>Gull: the Lofðungr, 3 Hirþ (1 stopped), a Karve with 2 Hirþ aboard</title>"
         ));
@@ -563,7 +587,30 @@ mod tests {
         assert!(svg.contains(
             "<title>Silfr attacks Gull's home from the reserve with 1 Hirþ (power 1)</title>"
         ));
-        assert!(svg.contains(">⚔2</text>"));
+    }
+
+    #[test]
+    fn an_attacked_space_shows_attack_against_defence() {
+        let mut view = two_spaces();
+        view.spaces[1].battle = Some(BattleView {
+            attack: 3,
+            defence: 2,
+        });
+        let svg = board(&view).into_string();
+        assert_eq!(svg.matches(r#"class="battle""#).count(), 1);
+        assert!(svg.contains("<title>Battle here: attack 3 against defence 2</title>"));
+        assert!(svg.contains(">⚔3:2</text>"));
+    }
+
+    #[test]
+    fn a_note_is_written_in_the_space_and_its_title() {
+        let mut view = two_spaces();
+        view.spaces[1].note = Some("the L <retreats>".into());
+        let svg = board(&view).into_string();
+        assert!(svg.contains(">the L &lt;retreats&gt;</text>"));
+        assert!(svg.contains(
+            "<title>Gull Norðr Delta: Silfr has 2 Hirþ (the L &lt;retreats&gt;)</title>"
+        ));
     }
 
     #[test]
