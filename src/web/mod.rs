@@ -5,7 +5,7 @@
 //! - [`view`]: the game page's view data, generic; [`options_form`]: the options form;
 //! - [`opponent`]: the computer's moves and hints;
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
-//! - one module per game: [`herfor`].
+//! - one module per game: [`herfor`], [`tara`], [`hirth`].
 
 /// Calls `$body` with `$G` bound to the engine type of a game that has play pages, or
 /// evaluates `$unknown` when none has that id.
@@ -16,6 +16,14 @@ macro_rules! with_page_game {
                 type $G = $crate::games::herfor::Herfor;
                 $body
             }
+            "tara" => {
+                type $G = $crate::games::tara::Tara;
+                $body
+            }
+            "hirth" => {
+                type $G = $crate::games::hirth::Hirth;
+                $body
+            }
             _ => $unknown,
         }
     };
@@ -24,11 +32,13 @@ macro_rules! with_page_game {
 pub mod error;
 pub mod handlers;
 pub mod herfor;
+pub mod hirth;
 pub mod opponent;
 pub mod options_form;
 pub mod page_game;
 pub mod position;
 pub mod replay;
+pub mod tara;
 pub mod view;
 
 pub use page_game::{PageGame, Playable};
