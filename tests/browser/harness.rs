@@ -152,6 +152,26 @@ impl Browser {
             .expect("the next page loads");
     }
 
+    /// Plays a move by clicking: its link on the board when there is one, else its button.
+    pub async fn play(&self, notation: &str) {
+        let encoded: String = form_urlencoded::byte_serialize(notation.as_bytes()).collect();
+        let board = format!(
+            r#"figure.board a[href$=".{encoded}"], figure.board a[href$="moves={encoded}"]"#
+        );
+        let css = if self.count(&board).await > 0 {
+            board
+        } else {
+            format!(
+                r#"section.actions a.button[href$=".{encoded}"], section.actions a.button[href$="moves={encoded}"]"#
+            )
+        };
+        assert!(
+            self.count(&css).await > 0,
+            "{notation} is offered on the page"
+        );
+        self.click_to_next_page(Locator::Css(&css)).await;
+    }
+
     pub async fn text(&self, css: &str) -> String {
         self.client
             .find(Locator::Css(css))

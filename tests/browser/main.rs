@@ -1,6 +1,7 @@
 //! Browser tests in a real headless Chromium: games played by clicking, as people would.
 
 mod harness;
+mod scripts;
 
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};
@@ -72,5 +73,111 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .await;
     assert!(browser.count("p.status.finished").await == 0);
     browser.screenshot("herfor-undone").await;
+    browser.finish().await;
+}
+
+/// Tara from its options page: the six setup placements, then king moves, each by clicking a
+/// highlighted hill on the board.
+#[actix_web::test]
+async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("tara").await;
+    browser.open("/play/tara").await;
+    browser
+        .click_to_next_page(Locator::Css("form.options button[type=submit]"))
+        .await;
+    for placement in 1..=6 {
+        assert!(
+            browser
+                .text("section.actions h2")
+                .await
+                .starts_with("Build a ringfort"),
+            "placement {placement} is a setup placement"
+        );
+        browser
+            .click_to_next_page(Locator::Css("figure.board svg a.move"))
+            .await;
+    }
+    browser.screenshot("tara-after-setup").await;
+    assert!(
+        browser
+            .text("section.actions h2")
+            .await
+            .starts_with("The king on"),
+        "after the setup, kings move"
+    );
+    for _ in 0..4 {
+        browser
+            .click_to_next_page(Locator::Css("figure.board svg a.move"))
+            .await;
+    }
+    let record = browser.text("section.record pre").await;
+    let moves: Vec<&str> = record.split_whitespace().collect();
+    assert_eq!(moves.len(), 10, "{record}");
+    assert!(
+        moves[..6].iter().all(|m| m.len() == 2),
+        "six hills: {record}"
+    );
+    assert!(
+        moves[6..]
+            .iter()
+            .all(|m| m.contains('-') || m.contains('x')),
+        "four king moves: {record}"
+    );
+    assert!(
+        browser
+            .text("section.happened")
+            .await
+            .contains("king moved from")
+    );
+    browser.screenshot("tara-king-moves").await;
+    browser.finish().await;
+}
+
+/// Hirþ from a link to the start of a turn: the steps with an attack clicked on the board, the
+/// end of the movement phase chosen from the list of entries, and the battle reported.
+#[actix_web::test]
+async fn hirth_turn_with_an_attack_its_battle_and_the_entry_choice() {
+    let script = scripts::hirth_attack();
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("hirth").await;
+    let link = form_urlencoded::Serializer::new(String::new())
+        .append_pair("target", &script.options.target.to_string())
+        .append_pair("moves", &script.before.join("."))
+        .finish();
+    browser.open(&format!("/play/hirth?{link}")).await;
+    for step in &script.steps {
+        browser.play(step).await;
+    }
+    let ends = browser
+        .client
+        .find_all(Locator::XPath(
+            "//section[@class='actions']//a[starts-with(code, 'end')]",
+        ))
+        .await
+        .expect("a search")
+        .len();
+    assert_eq!(
+        ends,
+        script.ends.len(),
+        "every choice of entries is offered: {:?}",
+        script.ends
+    );
+    browser.screenshot("hirth-before-battle").await;
+    // Some attackers stay where they attacked from: a real choice of entries.
+    let choice = script
+        .ends
+        .iter()
+        .find(|e| e.contains('>'))
+        .expect("a choice with stays");
+    browser.play(choice).await;
+    let happened = browser.text("section.happened").await;
+    assert!(happened.contains("Battle on"), "{happened}");
+    let record = browser.text("section.record pre").await;
+    assert!(
+        record.contains('>'),
+        "the record has the attack and its battle note: {record}"
+    );
+    browser.screenshot("hirth-after-battle").await;
     browser.finish().await;
 }

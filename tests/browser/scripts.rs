@@ -58,7 +58,10 @@ fn hirth_attack_from(options: HirthOptions, seed: u64) -> Option<HirthAttack> {
                 ends,
             });
         }
-        let steps: Vec<_> = moves.iter().filter(|(t, _)| !t.starts_with("end")).collect();
+        let steps: Vec<_> = moves
+            .iter()
+            .filter(|(t, _)| !t.starts_with("end"))
+            .collect();
         let end_now = !ends.is_empty() && (steps.is_empty() || rng.random_bool(0.2));
         let (text, mv) = if end_now {
             moves.iter().find(|(t, _)| t.starts_with("end"))?
