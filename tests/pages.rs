@@ -261,7 +261,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
 async fn rules_page_has_the_rules_a_board_picture_and_a_play_link() {
     let answer = get("/rules/herfor").await;
     let body = page(&answer, 200);
-    assert!(body.contains("<h1>Herfor: the rules</h1>"));
+    assert!(body.contains(r#"<article class="rules herfor"><h1>Herfor</h1>"#));
     assert!(body.contains(r#"<a class="button" href="/play/herfor">Play Herfor</a>"#));
     assert!(body.contains("<svg class=\"board herfor\""));
     assert!(body.contains("<title>c3: white stone</title>"));
@@ -357,4 +357,83 @@ async fn a_bad_opponent_in_the_link_is_named() {
     assert!(page(&answer, 400).contains("The computer cannot play &quot;everyone&quot;"));
     let answer = get(&format!("{SMALL}&computer=first&strength=godlike&moves=")).await;
     assert!(page(&answer, 400).contains("&quot;godlike&quot; is not a strength"));
+}
+
+#[actix_web::test]
+async fn home_page_links_every_game_to_its_play_page() {
+    let answer = get("/").await;
+    let body = page(&answer, 200);
+    for id in ["hirth", "tara", "herfor"] {
+        assert!(
+            body.contains(&format!(r#"<a class="button" href="/play/{id}">Play</a>"#)),
+            "{id}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn tara_setup_offers_every_hill_on_the_board() {
+    let answer = get("/play/tara?moves=").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Red to play</strong>"), "{body}");
+    assert_eq!(
+        body.matches(r#"<a class="move" href="/play/tara?"#).count(),
+        45,
+        "every hill is vacant"
+    );
+    let options = get("/play/tara").await;
+    assert!(page(&options, 200).contains(r#"<select id="option-first" name="first"><option value="red" selected>Red</option><option value="blue">Blue</option></select>"#), "{}", html(&options));
+}
+
+#[actix_web::test]
+async fn tara_a_refused_setup_placement_names_the_move() {
+    let answer = get("/play/tara?moves=D4.D4").await;
+    let body = page(&answer, 422);
+    assert!(
+        body.contains("Move 2 of the link, &quot;D4&quot;, cannot be played: illegal move"),
+        "{body}"
+    );
+    assert!(body.contains("moves=D4\">The position before it</a>"));
+}
+
+#[actix_web::test]
+async fn hirth_page_offers_the_first_steps_and_downloads_the_record_in_its_own_format() {
+    let answer = get("/play/hirth?target=1&moves=He").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Gull to play</strong>"), "{body}");
+    assert!(body.contains("Gull played <code>He</code>"));
+    let record = get("/play/hirth/record?target=1&moves=He.end").await;
+    assert_eq!(record.status.as_u16(), 200);
+    assert!(
+        html(&record).starts_with("G1 He"),
+        "the H12 record: {record:?}"
+    );
+}
+
+#[actix_web::test]
+async fn hirth_an_unreadable_step_in_the_link_is_named() {
+    let answer = get("/play/hirth?moves=He.Q7").await;
+    assert!(
+        page(&answer, 422)
+            .contains("Move 2 of the link, &quot;Q7&quot;, cannot be played: cannot read")
+    );
+}
+
+#[actix_web::test]
+async fn every_game_has_a_rules_page_with_a_board_picture_and_a_play_link() {
+    for (id, name) in [
+        ("hirth", "Hirþ"),
+        ("tara", "The High Kings of Tara"),
+        ("herfor", "Herfor"),
+    ] {
+        let answer = get(&format!("/rules/{id}")).await;
+        let body = page(&answer, 200);
+        assert!(body.contains("<svg"), "{id}: a board picture");
+        assert!(
+            body.contains(&format!(
+                r#"<a class="button" href="/play/{id}">Play {name}</a>"#
+            )),
+            "{id}"
+        );
+    }
 }

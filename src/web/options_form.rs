@@ -17,6 +17,7 @@ const CHOICE_MAX: i64 = 8;
 pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
     let schema =
         serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
+    let nested = nested_schemas::<G::Options>();
     let mut fields: Vec<OptionField> = position
         .option_pairs()
         .iter()
@@ -29,7 +30,7 @@ pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
                 help: property["description"]
                     .as_str()
                     .map(|d| d.replace('\n', " ")),
-                input: input(&property, value),
+                input: input(&property, value, &nested),
             }
         })
         .collect();
@@ -93,12 +94,22 @@ fn opponent_fields<G: Game>(position: &Position<G>) -> [OptionField; 2] {
     ]
 }
 
-fn input(property: &Value, value: &str) -> OptionInput {
+/// The schemas the options refer to, by the name their references use.
+fn nested_schemas<O: utoipa::ToSchema>() -> Vec<(String, Value)> {
+    let mut schemas = Vec::new();
+    O::schemas(&mut schemas);
+    schemas
+        .into_iter()
+        .filter_map(|(name, schema)| Some((name, serde_json::to_value(schema).ok()?)))
+        .collect()
+}
+
+fn input(property: &Value, value: &str, nested: &[(String, Value)]) -> OptionInput {
     let choice = |choices: Vec<(String, String)>| OptionInput::Choice {
         choices,
         selected: value.to_owned(),
     };
-    if let Some(values) = enumeration(property) {
+    if let Some(values) = enumeration(property, nested) {
         return choice(
             values
                 .into_iter()
@@ -132,8 +143,8 @@ fn input(property: &Value, value: &str) -> OptionInput {
     }
 }
 
-/// The values of an enumerated option, looking through a `$ref` into the API's components.
-fn enumeration(property: &Value) -> Option<Vec<String>> {
+/// The values of an enumerated option, looking through a `$ref` into the nested schemas.
+fn enumeration(property: &Value, nested: &[(String, Value)]) -> Option<Vec<String>> {
     let strings = |values: &Value| -> Option<Vec<String>> {
         values.as_array().map(|values| {
             values
@@ -146,8 +157,8 @@ fn enumeration(property: &Value) -> Option<Vec<String>> {
         return Some(values);
     }
     let name = property["$ref"].as_str()?.rsplit('/').next()?;
-    let schema = crate::openapi().components.as_ref()?.schemas.get(name)?;
-    strings(&serde_json::to_value(schema).ok()?["enum"])
+    let (_, schema) = nested.iter().find(|(n, _)| n == name)?;
+    strings(&schema["enum"])
 }
 
 #[cfg(test)]
@@ -180,9 +191,10 @@ mod tests {
 
     #[test]
     fn an_enumerated_option_behind_a_reference_becomes_a_choice() {
-        let property = serde_json::json!({"$ref": "#/components/schemas/TaraColour"});
+        let property = serde_json::json!({"$ref": "#/components/schemas/Colour"});
+        let nested = nested_schemas::<crate::games::tara::TaraOptions>();
         assert_eq!(
-            input(&property, "blue"),
+            input(&property, "blue", &nested),
             OptionInput::Choice {
                 choices: vec![("red".into(), "Red".into()), ("blue".into(), "Blue".into())],
                 selected: "blue".into()

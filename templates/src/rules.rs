@@ -1,4 +1,4 @@
-//! A game's rules page: the rules the game writes, framed with links to play.
+//! A game's rules page: the rules the game writes (with their own heading), and a link to play.
 
 use maud::{Markup, html};
 
@@ -16,11 +16,8 @@ pub fn page(view: &RulesView) -> Markup {
     layout(
         &format!("{} rules", view.game_name),
         html! {
-            article.rules {
-                h1 { (view.game_name) ": the rules" }
-                p { a.button href=(view.play_href) { "Play " (view.game_name) } }
-                (view.body)
-            }
+            (view.body)
+            p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
         },
     )
 }
