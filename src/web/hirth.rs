@@ -981,6 +981,43 @@ mod tests {
     }
 
     #[test]
+    fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
+        let mut state = battle_position();
+        for space in ['5', '6'] {
+            state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
+        }
+        fill_reserves(&mut state);
+        let words: Vec<String> = play(&mut state, "end")
+            .iter()
+            .map(Hirth::describe)
+            .collect();
+        assert!(
+            words.contains(
+                &"Player 2's Lofðungr had nowhere to retreat and was killed on Miðr: Drepið"
+                    .to_string()
+            ),
+            "{words:?}"
+        );
+        assert!(
+            words.contains(&"Player 1 (Gull) won the game by Drepið: 5 points".to_string()),
+            "{words:?}"
+        );
+        assert!(
+            words.contains(&"Player 1 won the match, 5 to 0".to_string()),
+            "{words:?}"
+        );
+        assert!(playable(&state).is_empty());
+        let svg = Hirth::board(&state, &[]).into_string();
+        assert!(svg.contains(">The match is over</text>"));
+        assert!(!svg.contains("<a "));
+        assert!(
+            Hirth::panel(&state)
+                .into_string()
+                .contains("Last game: Player 1 (Gull) won by Drepið, 5 points.")
+        );
+    }
+
+    #[test]
     fn the_panel_shows_reserves_steps_doubling_and_score() {
         let mut state = battle_position();
         state.points = [3, 1];

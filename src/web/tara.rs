@@ -240,9 +240,9 @@ impl PageGame for Tara {
         let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f);
         let players = both(&|c| {
             let seat = if state.options.seat_of(c) == crate::games::Seat::First {
-                "player 1"
+                "Player 1"
             } else {
-                "player 2"
+                "Player 2"
             };
             format!("{} ({seat})", c.title())
         });
@@ -258,7 +258,11 @@ impl PageGame for Tara {
         {
             facts.push(Fact::new(
                 "Kings still to place",
-                both(&|c| (KINGS_PER_COLOUR - state.kings_placed(c)).to_string()),
+                both(&|c| {
+                    KINGS_PER_COLOUR
+                        .saturating_sub(state.kings_placed(c))
+                        .to_string()
+                }),
             ));
         }
         facts.push(Fact::new(
@@ -703,7 +707,7 @@ mod tests {
             panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
             "{panel}"
         );
-        assert!(panel.contains("Red (player 1)"));
+        assert!(panel.contains("Red (Player 1)"));
         assert!(panel.contains("Game 1 of a two-game match."));
         assert!(
             !Tara::panel(&capture_position())
