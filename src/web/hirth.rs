@@ -568,7 +568,8 @@ impl PageGame for Hirth {
                 state.options.target
             )],
         ));
-        let mut notes = vec![caption(state)];
+        // Who acts is the page's status line; the notes say what else is going on.
+        let mut notes = Vec::new();
         if let Some(last) = state.results.last() {
             notes.push(format!(
                 "Last game: {} ({}) won by {}, {} point{}.",
@@ -584,33 +585,30 @@ impl PageGame for Hirth {
 
     fn rules() -> Markup {
         html! {
-            article.rules.hirth {
-                h1 { "Hirþ" }
-                p { "Two war-bands, Gull (gold) and Silfr (silver), fight over an archipelago of eleven spaces. Each has 15 Hirþ (H, warriors), 3 Karves (K, boats) and a Lofðungr (L, the king)." }
-                figure {
-                    (view::board(&board_view(&example(), &[])))
-                    figcaption { "Each space shows its pieces: L, H with their count, and each Karve with the number of H aboard. Arrows are attacks waiting for battle, with their power. The reserves sit below the homes." }
-                }
-                h2 { "A turn" }
-                p { "Take up to five steps, then fight the battles. A step is one of:" }
-                ul {
-                    li { strong { "enter" } ": put an H or an empty K from your reserve on your home space;" }
-                    li { strong { "move" } ": move one piece (an H, the L, or a K with its crew) to a neighbouring space;" }
-                    li { strong { "board" } " an H into a K in the same space (up to 4 aboard), or " strong { "disembark" } " one." }
-                }
-                p { "A piece that enters an empty space stops there for the turn. A piece that moves towards a space the enemy holds stops on the path and " em { "attacks" } " it." }
-                h2 { "Battles" }
-                p { "After the steps, each attacked space is a battle. Power: H 1, L 1, a K with n H aboard n + 1 (an empty K 0). More power wins; on a tie the side with its L in the battle wins, otherwise the defender." }
-                p { "Losing H leave the game for good; a losing K and its crew go back to the reserve. If the attacker wins, you choose which attackers enter the space. A beaten defending L retreats to a neighbouring space that is empty or its own; its owner chooses." }
-                p { "At the end of a turn no space but a home may hold more than one K." }
-                h2 { "Winning" }
-                ul {
-                    li { strong { "Drepið" } " (5 points): the enemy L is beaten on Miðr and cannot retreat." }
-                    li { strong { "Þungur Hnífur" } " (2 points): the enemy L cannot retreat anywhere else and leaves the board." }
-                    li { strong { "Yfirráð" } " (1 point): you hold all five middle spaces (3, 4, Miðr, 5, 6) at the end of a turn." }
-                }
-                p { "During your steps you may offer the Penningr: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
+            p { "Two war-bands, Gull (gold) and Silfr (silver), fight over an archipelago of eleven spaces. Each has 15 Hirþ (H, warriors), 3 Karves (K, boats) and a Lofðungr (L, the king)." }
+            figure.board {
+                (view::board(&board_view(&example(), &[])))
+                figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
             }
+            h2 { "A turn" }
+            p { "Take up to five steps, then fight the battles. A step is one of:" }
+            ul {
+                li { strong { "enter" } ": put an H or an empty K from your reserve on your home space;" }
+                li { strong { "move" } ": move one piece (an H, the L, or a K with its crew) to a neighbouring space;" }
+                li { strong { "board" } " an H into a K in the same space (up to 4 aboard), or " strong { "disembark" } " one." }
+            }
+            p { "A piece that enters an empty space stops there for the turn. A piece that moves towards a space the enemy holds stops on the path and " em { "attacks" } " it." }
+            h2 { "Battles" }
+            p { "After the steps, each attacked space is a battle. Power: H 1, L 1, a K with n H aboard n + 1 (an empty K 0). More power wins; on a tie the side with its L in the battle wins, otherwise the defender." }
+            p { "Losing H leave the game for good; a losing K and its crew go back to the reserve. If the attacker wins, you choose which attackers enter the space. A beaten defending L retreats to a neighbouring space that is empty or its own; its owner chooses." }
+            p { "At the end of a turn no space but a home may hold more than one K." }
+            h2 { "Winning" }
+            ul {
+                li { strong { "Drepið" } " (5 points): the enemy L is beaten on Miðr and cannot retreat." }
+                li { strong { "Þungur Hnífur" } " (2 points): the enemy L cannot retreat anywhere else and leaves the board." }
+                li { strong { "Yfirráð" } " (1 point): you hold all five middle spaces (3, 4, Miðr, 5, 6) at the end of a turn." }
+            }
+            p { "During your steps you may offer the Penningr: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
         }
     }
 }
@@ -978,6 +976,43 @@ mod tests {
             .map(Hirth::describe)
             .collect();
         assert_eq!(words, ["Player 2's Lofðungr retreated from Miðr to 6"]);
+    }
+
+    #[test]
+    fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
+        let mut state = battle_position();
+        for space in ['5', '6'] {
+            state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
+        }
+        fill_reserves(&mut state);
+        let words: Vec<String> = play(&mut state, "end")
+            .iter()
+            .map(Hirth::describe)
+            .collect();
+        assert!(
+            words.contains(
+                &"Player 2's Lofðungr had nowhere to retreat and was killed on Miðr: Drepið"
+                    .to_string()
+            ),
+            "{words:?}"
+        );
+        assert!(
+            words.contains(&"Player 1 (Gull) won the game by Drepið: 5 points".to_string()),
+            "{words:?}"
+        );
+        assert!(
+            words.contains(&"Player 1 won the match, 5 to 0".to_string()),
+            "{words:?}"
+        );
+        assert!(playable(&state).is_empty());
+        let svg = Hirth::board(&state, &[]).into_string();
+        assert!(svg.contains(">The match is over</text>"));
+        assert!(!svg.contains("<a "));
+        assert!(
+            Hirth::panel(&state)
+                .into_string()
+                .contains("Last game: Player 1 (Gull) won by Drepið, 5 points.")
+        );
     }
 
     #[test]

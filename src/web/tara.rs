@@ -240,9 +240,9 @@ impl PageGame for Tara {
         let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f);
         let players = both(&|c| {
             let seat = if state.options.seat_of(c) == crate::games::Seat::First {
-                "player 1"
+                "Player 1"
             } else {
-                "player 2"
+                "Player 2"
             };
             format!("{} ({seat})", c.title())
         });
@@ -258,7 +258,11 @@ impl PageGame for Tara {
         {
             facts.push(Fact::new(
                 "Kings still to place",
-                both(&|c| (KINGS_PER_COLOUR - state.kings_placed(c)).to_string()),
+                both(&|c| {
+                    KINGS_PER_COLOUR
+                        .saturating_sub(state.kings_placed(c))
+                        .to_string()
+                }),
             ));
         }
         facts.push(Fact::new(
@@ -293,7 +297,8 @@ impl PageGame for Tara {
                 both(&|c| side_of(c).points.unwrap_or(0).to_string()),
             ));
         }
-        let mut notes = vec![headline(state)];
+        // Who is to move is the page's status line; the notes say what else is going on.
+        let mut notes = Vec::new();
         if state.options.is_match {
             notes.push(format!("Game {} of a two-game match.", state.game));
         }
@@ -317,28 +322,25 @@ impl PageGame for Tara {
     fn rules() -> Markup {
         let picture = view::board(&board_view(&rules_example(), &[]));
         html! {
-            article.rules.tara {
-                h1 { "The High Kings of Tara" }
-                p { "Two players, Red and Blue, each with three kings and thirty ringforts, build kingdoms on 45 hills. The player with fewer, larger kingdoms wins." }
-                figure {
-                    (picture)
-                    figcaption { "Ringforts are rings in their owner's colour; a bar between two is a bridge: neighbouring ringforts of one colour are linked into one kingdom. Crowns are kings." }
-                }
-                h2 { "Setup" }
-                p { "Players take turns building a ringfort on any vacant hill and putting a king on it, until all six kings stand. Your own ringforts may not touch during setup." }
-                h2 { "Moving" }
-                p { "A turn moves one king a knight's move (two hills one way, one the other). Your own kings may never stand next to each other." }
-                ul {
-                    li { strong { "Manoeuvres: " } "the king lands on a vacant hill and builds a ringfort there, which may not touch another of your ringforts. Kings that cannot move are skipped." }
-                    li { strong { "Battle: " } "once none of your kings can move, you are in Battle (the other player follows on its next turn). New ringforts may now touch and link yours. If none of your kings can reach a vacant hill, one may backtrack onto your own empty ringfort, or capture an enemy ringfort that stands alone and is surrounded by yours." }
-                }
-                h2 { "Capturing kings" }
-                p { "A single ringfort is " em { "besieged" } " when every neighbouring hill is an enemy ringfort (the board's edge counts as closed). If the king you moved stands next to an enemy king on a besieged single ringfort, that king is captured. Capture two kings and you win at once." }
-                h2 { "The end" }
-                p { "When every king is stuck you may pass: your kings leave the board and the other player has one more turn. The game also ends one turn after the last hill is built on." }
-                p { "Without a double capture, the player with fewer kingdoms wins 2 points plus the difference; with equal kingdoms, more territory wins the same way; each captured king adds a point. A double capture scores a point per captured king." }
-                p { "Level 2 (an option) adds sacrifices: a player who has lost a king may, when stuck, backtrack onto its own besieged single ringfort and give it to the enemy; that king is immune for a turn and must then escape." }
+            p { "Two players, Red and Blue, each with three kings and thirty ringforts, build kingdoms on 45 hills. The player with fewer, larger kingdoms wins." }
+            figure.board {
+                (picture)
+                figcaption { "Ringforts are rings in their owner's colour; a bar between two is a bridge: neighbouring ringforts of one colour are linked into one kingdom. Crowns are kings." }
             }
+            h2 { "Setup" }
+            p { "Players take turns building a ringfort on any vacant hill and putting a king on it, until all six kings stand. Your own ringforts may not touch during setup." }
+            h2 { "Moving" }
+            p { "A turn moves one king a knight's move (two hills one way, one the other). Your own kings may never stand next to each other." }
+            ul {
+                li { strong { "Manoeuvres: " } "the king lands on a vacant hill and builds a ringfort there, which may not touch another of your ringforts. Kings that cannot move are skipped." }
+                li { strong { "Battle: " } "once none of your kings can move, you are in Battle (the other player follows on its next turn). New ringforts may now touch and link yours. If none of your kings can reach a vacant hill, one may backtrack onto your own empty ringfort, or capture an enemy ringfort that stands alone and is surrounded by yours." }
+            }
+            h2 { "Capturing kings" }
+            p { "A single ringfort is " em { "besieged" } " when every neighbouring hill is an enemy ringfort (the board's edge counts as closed). If the king you moved stands next to an enemy king on a besieged single ringfort, that king is captured. Capture two kings and you win at once." }
+            h2 { "The end" }
+            p { "When every king is stuck you may pass: your kings leave the board and the other player has one more turn. The game also ends one turn after the last hill is built on." }
+            p { "Without a double capture, the player with fewer kingdoms wins 2 points plus the difference; with equal kingdoms, more territory wins the same way; each captured king adds a point. A double capture scores a point per captured king." }
+            p { "Level 2 (an option) adds sacrifices: a player who has lost a king may, when stuck, backtrack onto its own besieged single ringfort and give it to the enemy; that king is immune for a turn and must then escape." }
         }
     }
 }
@@ -703,7 +705,7 @@ mod tests {
             panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
             "{panel}"
         );
-        assert!(panel.contains("Red (player 1)"));
+        assert!(panel.contains("Red (Player 1)"));
         assert!(panel.contains("Game 1 of a two-game match."));
         assert!(
             !Tara::panel(&capture_position())
