@@ -4,8 +4,9 @@
 mod common;
 
 use actix_web::test::TestRequest;
-use common::{endpoint, get, new_state, post_json, post_raw, send};
+use common::{endpoint, evaluate_all, get, new_state, post_json, post_raw, send};
 use moot::games::{GAME_IDS, Game, Turn};
+use moot::{AiConfig, Evaluator};
 use serde_json::{Value, json};
 
 /// A Herfor position on the small board without the pie rule, after Black's `c3`.
@@ -358,4 +359,54 @@ async fn tara_state_naming_hill_a0_is_422_invalid_state() {
             "{problem}"
         );
     }
+}
+
+#[actix_web::test]
+async fn a_budget_over_the_cap_is_422_budget_too_large_naming_field_and_cap() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_playouts: 500,
+        max_millis: 100,
+        ..AiConfig::default()
+    });
+    let state = new_state("hirth").await;
+    let answers = evaluate_all(
+        &evaluator,
+        &[
+            ("hirth", json!({"state": state, "playouts": 501})),
+            ("hirth", json!({"state": state, "millis": 101})),
+            ("hirth", json!({"state": state, "playouts": 500})),
+        ],
+    )
+    .await;
+    let problem = answers[0].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "playouts");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("500"),
+        "{problem}"
+    );
+    let problem = answers[1].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "millis");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("100"),
+        "{problem}"
+    );
+    assert_eq!(answers[2].ok()["playouts"], 500);
+}
+
+#[actix_web::test]
+async fn a_full_concurrency_limit_is_503_overloaded_with_retry_after() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_evaluations: 1,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let request = json!({"state": state, "playouts": 10});
+    // A search holds the only permit.
+    let held = evaluator.try_acquire().expect("a free permit");
+    let answers = evaluate_all(&evaluator, &[("herfor", request.clone())]).await;
+    answers[0].problem(503, "overloaded");
+    assert_eq!(answers[0].retry_after.as_deref(), Some("1"));
+    drop(held);
+    let answers = evaluate_all(&evaluator, &[("herfor", request)]).await;
+    answers[0].ok();
 }

@@ -193,6 +193,7 @@ async fn mutated_states_get_200_or_4xx_never_500() {
                 ("apply", json!({"state": state, "moves": [mv, mv]})),
                 ("new", json!({"options": options})),
                 ("replay", json!({"options": options, "moves": [mv]})),
+                ("evaluate", json!({"state": state, "playouts": 20})),
             ];
             for (operation, body) in requests {
                 let request = TestRequest::post()
@@ -239,7 +240,7 @@ async fn arbitrary_json_bodies_get_200_or_4xx_never_500() {
         json!({"state": []}),
     ];
     for game in GAME_IDS {
-        for operation in ["new", "legal-moves", "apply", "score", "replay"] {
+        for operation in ["new", "legal-moves", "apply", "score", "replay", "evaluate"] {
             for body in &bodies {
                 let request = TestRequest::post()
                     .uri(&endpoint(game, operation))

@@ -45,19 +45,42 @@ impl Player for Hirth {
         state.phase == Phase::Movement && state.position.steps == 0
     }
 
-    /// Random steps and endings; no offers in playouts (they would end most of them by
-    /// refusals), and offers met in the tree are accepted.
-    fn playout_move(_state: &HirthState, moves: &[Move], rng: &mut SmallRng) -> usize {
+    /// Steps at random, but attacks three times as likely as other steps, and ending the
+    /// movement phase likelier when every battle it would fight is won; no offers in playouts
+    /// (they would end most of them by refusals), and offers met in the tree are accepted.
+    fn playout_move(state: &HirthState, moves: &[Move], rng: &mut SmallRng) -> usize {
         if let Some(accept) = moves.iter().position(|m| *m == Move::Accept) {
             return accept;
         }
-        let plain: Vec<usize> = (0..moves.len())
-            .filter(|&i| moves[i] != Move::Offer)
+        let pos = &state.position;
+        let enemy = pos.mover.other();
+        let end_weight =
+            if !pos.lines.is_empty() && pos.lines.iter().all(|l| attack_wins(state, l.to)) {
+                8
+            } else {
+                1
+            };
+        let weights: Vec<u32> = moves
+            .iter()
+            .map(|mv| match mv {
+                Move::Offer => 0,
+                Move::End { .. } => end_weight,
+                Move::Go { to, .. } if pos.controller(*to) == Some(enemy) => 3,
+                _ => 1,
+            })
             .collect();
-        if plain.is_empty() {
+        let total: u32 = weights.iter().sum();
+        if total == 0 {
             return 0;
         }
-        plain[rng.random_range(0..plain.len())]
+        let mut pick = rng.random_range(0..total);
+        for (i, w) in weights.iter().enumerate() {
+            if pick < *w {
+                return i;
+            }
+            pick -= w;
+        }
+        moves.len() - 1
     }
 
     /// Match points for `seat` minus the opponent's, times 100, plus the opponent's Hirþ
@@ -69,6 +92,19 @@ impl Player for Hirth {
         let removed = |c: Colour| f64::from(*state.position.removed.get(c));
         100.0 * points + removed(own.other()) - removed(own)
     }
+}
+
+/// Whether the mover's attack on `to` wins as it stands (H5: more power, or equal power with
+/// only the attacker's Lofðungr in the battle).
+fn attack_wins(state: &HirthState, to: Space) -> bool {
+    let pos = &state.position;
+    let (mut power, mut lofdungr) = (0, false);
+    for line in pos.lines.iter().filter(|l| l.to == to) {
+        power += line.pieces.power();
+        lofdungr |= line.pieces.has_l();
+    }
+    let defence = pos.board.group(to, pos.mover.other());
+    power > defence.power() || power == defence.power() && lofdungr && !defence.has_l()
 }
 
 /// How well `colour` stands, in rough units of a game's worth.

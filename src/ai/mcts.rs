@@ -19,6 +19,9 @@ use crate::games::{Seat, Turn};
 
 /// The UCT exploration constant, for values in −1…1.
 const EXPLORATION: f64 = 1.0;
+/// Each ply between the root and a playout's end scales its value by this much: of two wins
+/// the search prefers the nearer, of two losses the farther.
+const DISCOUNT: f64 = 0.995;
 /// Time budgets look at the clock every this many playouts.
 const CLOCK_EVERY: u64 = 8;
 
@@ -136,10 +139,10 @@ impl<G: Player> Tree<'_, G> {
         self.path.clear();
         self.path.push(0);
         let mut id = 0;
-        let value = loop {
+        let (value, playout_plies) = loop {
             self.open(id, state);
             if let Some(value) = self.nodes[id].terminal {
-                break value;
+                break (value, 0);
             }
             if let Some(mv) = self.nodes[id].untried.as_mut().and_then(Vec::pop) {
                 G::play_unchecked(state, &mv);
@@ -154,6 +157,8 @@ impl<G: Player> Tree<'_, G> {
             G::play_unchecked(state, &mv);
             self.path.push(id);
         };
+        let plies = self.path.len() - 1 + playout_plies;
+        let value = value * DISCOUNT.powi(plies as i32);
         let margin = G::margin(state).unwrap_or(0.0);
         for i in 1..self.path.len() {
             let (parent, child) = (self.path[i - 1], self.path[i]);
@@ -183,21 +188,21 @@ impl<G: Player> Tree<'_, G> {
         best.1
     }
 
-    /// Plays on with the game's policy; the value for the first seat.
-    fn playout(&mut self, state: &mut G::State) -> f64 {
+    /// Plays on with the game's policy: the value for the first seat, and the plies played.
+    fn playout(&mut self, state: &mut G::State) -> (f64, usize) {
         let mut plies = 0;
         loop {
             if let Some(value) = G::outcome(self.root, state) {
-                return value;
+                return (value, plies as usize);
             }
             // Past the cap a playout waits (a little) for a quiet position to evaluate.
             if plies >= G::PLAYOUT_CAP && (G::quiet(state) || plies >= 2 * G::PLAYOUT_CAP) {
-                return G::evaluate(state);
+                return (G::evaluate(state), plies as usize);
             }
             self.buffer.clear();
             G::legal_moves_into(state, &mut self.buffer);
             if self.buffer.is_empty() {
-                return G::evaluate(state);
+                return (G::evaluate(state), plies as usize);
             }
             let i = G::playout_move(state, &self.buffer, &mut self.rng);
             G::play_unchecked(state, &self.buffer[i]);

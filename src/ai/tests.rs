@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::games::herfor::Herfor;
-use crate::games::hirth::{Hirth, HirthOptions};
+use crate::games::hirth::{Colour, Hirth, HirthOptions, Victory};
 use crate::games::tara::Tara;
 use crate::games::{Game, Turn};
 
@@ -95,4 +95,144 @@ fn strengths_have_names_and_growing_budgets() {
         .collect();
     assert!(playouts.windows(2).all(|w| w[0] < w[1]), "{playouts:?}");
     assert_eq!(Strength::from_name("strong"), Some(Strength::Strong));
+}
+
+fn state_of<G: Game>(json: &str) -> G::State {
+    let state: G::State = serde_json::from_str(json).unwrap();
+    G::validate(&state).unwrap();
+    state
+}
+
+fn best<G: Player>(state: &G::State) -> String {
+    let analysis = analyse::<G>(state, Strength::Normal.budget(), 7);
+    G::format_move(state, analysis.best_move.as_ref().unwrap())
+}
+
+/// Black is behind 4 to 12 with three points left; c3 invades and flips seven white stones,
+/// after which neither side can place: the last placement turns the game round.
+const HERFOR_LAST_PLACEMENT: &str = r#"{"version":1,"options":{"size":3,"pie":false,"simple":false},
+ "black":["a1","a2","a3","c4"],
+ "white":["b1","b2","b3","b4","c2","c5","d1","d2","d3","d4","e1","e2"],
+ "to_move":"black","button":null,"passes_in_a_row":0,"moves_played":16,"swapped":false}"#;
+
+#[test]
+fn herfor_finds_the_last_placement_that_flips_the_result() {
+    let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
+    let analysis = analyse::<Herfor>(&state, Strength::Normal.budget(), 7);
+    let mv = analysis.best_move.as_ref().unwrap();
+    assert_eq!(Herfor::format_move(&state, mv), "c3");
+    assert!(analysis.value > 0.9, "value {}", analysis.value);
+    assert!(
+        analysis.margin.unwrap() > 0.0,
+        "margin {:?}",
+        analysis.margin
+    );
+    assert!(Herfor::legal_moves(&state).len() >= 3);
+}
+
+/// Red has captured one king; B5-A3 lands next to the blue king on A4, whose single ringfort
+/// is then besieged: the second capture wins at once (T9), among eight moves.
+const TARA_DOUBLE_CAPTURE: &str = r#"{"version":1,"options":{"first":"red","level":1,"match":false},"game":1,
+ "ringforts":{"red":["B6","A5","G3","F5","D6","C4","B3","F7","D2","B1","E5","C6","D4","C2","E3","D5","B4","A6","A3","E7","G6","C7","B5","G4"],
+              "blue":["E4","G2","E6","C5","B7","C3","A4","E1","F3","G5","B2","D3","F2","D1","D7","F6","F4","E2","C1","A2"]},
+ "kings":{"red":["B5","C7","G4"],"blue":["A4","A2"]},"to_move":"red","battle":{"red":true,"blue":true},
+ "captured":{"red":1,"blue":0},"passed":{"red":false,"blue":false},"sacrificed":{"red":null,"blue":null},"over":false}"#;
+
+#[test]
+fn tara_finds_the_double_capture() {
+    let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
+    assert_eq!(best::<Tara>(&state), "B5-A3");
+    let analysis = analyse::<Tara>(&state, Strength::Normal.budget(), 7);
+    assert!(analysis.value > 0.9, "value {}", analysis.value);
+}
+
+/// Silfr's Lofðungr stands alone on Miðr and Gull holds every space around it. Two Hirþ
+/// attacking Miðr beat it (2 to 1), and with nowhere to retreat it is killed: Drepið this turn.
+const HIRTH_DREPID: &str = r#"{"version":1,"options":{"target":1},
+ "position":{"board":{"0":{"gull":{"l":true}},"3":{"gull":{"h":2}},"4":{"gull":{"h":1}},"5":{"gull":{"h":1}},
+   "6":{"gull":{"h":1}},"m":{"silfr":{"l":true}},"9":{"silfr":{"h":2}}},
+   "reserve":{"gull":{"h":10,"k":3},"silfr":{"h":13,"k":3}},"removed":{"gull":0,"silfr":0},"mover":"gull","steps":0},
+ "phase":{"kind":"movement"},"coin":{"factor":1,"holder":null},"gull":"first","points":[0,0],"round":7}"#;
+
+#[test]
+fn hirth_finds_the_drepid_within_the_turn() {
+    let mut state = state_of::<Hirth>(HIRTH_DREPID);
+    assert!(Hirth::legal_moves(&state).len() > 10);
+    // The engine plays both sides (Gull's steps, and Silfr's answer if Gull offers) until the
+    // game ends, which must be within Gull's turn.
+    for _ in 0..8 {
+        if !state.results.is_empty() {
+            break;
+        }
+        assert_eq!(
+            state.position.mover,
+            Colour::Gull,
+            "Gull's turn ended without the win"
+        );
+        let a = analyse::<Hirth>(&state, Strength::Normal.budget(), 7);
+        let mv = a.best_move.unwrap();
+        eprintln!(
+            "{} {} {:?}",
+            Hirth::format_move(&state, &mv),
+            a.value,
+            a.moves
+                .iter()
+                .map(|m| (Hirth::format_move(&state, &m.mv), m.visits, m.value))
+                .collect::<Vec<_>>()
+        );
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    let result = state.results.last().expect("the game is over");
+    assert_eq!(result.victory, Victory::Drepid);
+    assert_eq!(result.winner, crate::games::Seat::First);
+}
+
+#[test]
+fn greedy_takes_the_placement_that_flips_most() {
+    use rand::SeedableRng;
+    let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Herfor>(&state, &mut rng).unwrap();
+    assert_eq!(Herfor::format_move(&state, &mv), "c3");
+}
+
+#[test]
+fn greedy_takes_the_double_capture() {
+    use rand::SeedableRng;
+    let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mv = Agent::Greedy.choose::<Tara>(&state, &mut rng).unwrap();
+    assert_eq!(Tara::format_move(&state, &mv), "B5-A3");
+}
+
+#[test]
+fn wilson_interval_matches_the_textbook_values() {
+    // 190 of 200: 95% Wilson interval 0.910–0.973.
+    let (low, high) = arena::wilson(0.95, 200.0);
+    assert!(
+        (low - 0.9104).abs() < 1e-3 && (high - 0.9727).abs() < 1e-3,
+        "{low} {high}"
+    );
+    let (low, high) = arena::wilson(1.0, 20.0);
+    assert!((low - 0.8389).abs() < 1e-3 && high == 1.0, "{low} {high}");
+}
+
+#[test]
+fn arena_results_do_not_depend_on_the_threads() {
+    use crate::games::herfor::HerforOptions;
+    let matchup = |threads| arena::Matchup {
+        options: HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        },
+        agents: [Agent::Greedy, Agent::Random],
+        games: 12,
+        seed: 9,
+        threads,
+    };
+    let (one, _) = arena::run::<Herfor>(&matchup(1)).unwrap();
+    let (two, _) = arena::run::<Herfor>(&matchup(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.games(), 12);
 }

@@ -14,6 +14,7 @@ pub struct Answer {
     pub content_type: String,
     pub allow: Option<String>,
     pub location: Option<String>,
+    pub retry_after: Option<String>,
     pub body: Value,
 }
 
@@ -66,6 +67,7 @@ pub async fn answer_of(response: ServiceResponse<impl actix_web::body::MessageBo
     let content_type = header_of(header::CONTENT_TYPE).unwrap_or_default();
     let allow = header_of(header::ALLOW);
     let location = header_of(header::LOCATION);
+    let retry_after = header_of(header::RETRY_AFTER);
     let bytes = test::read_body(response).await;
     let body = serde_json::from_slice(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
@@ -74,6 +76,7 @@ pub async fn answer_of(response: ServiceResponse<impl actix_web::body::MessageBo
         content_type,
         allow,
         location,
+        retry_after,
         body,
     }
 }
@@ -122,4 +125,18 @@ pub async fn new_state(game: &str) -> Value {
         .await
         .ok()["state"]
         .clone()
+}
+
+/// Sends requests in order to one app sharing `evaluator`.
+pub async fn evaluate_all(evaluator: &moot::Evaluator, bodies: &[(&str, Value)]) -> Vec<Answer> {
+    let app = test::init_service(moot::app_with(evaluator.clone())).await;
+    let mut answers = Vec::new();
+    for (game, body) in bodies {
+        let request = TestRequest::post()
+            .uri(&endpoint(game, "evaluate"))
+            .set_json(body)
+            .to_request();
+        answers.push(answer_of(app.call(request).await.expect("the app answers")).await);
+    }
+    answers
 }

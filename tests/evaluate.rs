@@ -1,0 +1,205 @@
+//! `POST /api/v1/games/{game}/evaluate`: the answer's shape in every game, determinism, the
+//! budgets, the cache. (Its errors `budget_too_large` and `overloaded` are in `errors.rs`.)
+
+mod common;
+
+use common::{endpoint, evaluate_all, new_state, post_json};
+use moot::games::GAME_IDS;
+use moot::{AiConfig, Evaluator};
+use serde_json::{Value, json};
+
+#[actix_web::test]
+async fn every_game_answers_value_best_move_pv_and_every_legal_move() {
+    for game in GAME_IDS {
+        let state = new_state(game).await;
+        let legal = post_json(&endpoint(game, "legal-moves"), &json!({ "state": state })).await;
+        let legal = legal.ok()["moves"].as_array().unwrap().clone();
+        let answer = post_json(
+            &endpoint(game, "evaluate"),
+            &json!({"state": state, "playouts": 200, "seed": 3}),
+        )
+        .await;
+        let body = answer.ok();
+        let value = body["value"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&value), "{game}: {body}");
+        assert_eq!(body["playouts"], 200, "{game}");
+        assert!(body["elapsed_ms"].as_f64().unwrap() >= 0.0);
+        assert_eq!(body["cached"], false);
+        assert_eq!(body["status"]["phase"], "ongoing");
+        let best = body["best_move"].as_str().unwrap();
+        assert!(legal.iter().any(|m| m == best), "{game}: {best} is legal");
+        assert_eq!(
+            body["pv"][0], best,
+            "{game}: the pv starts with the best move"
+        );
+        let moves = body["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), legal.len(), "{game}: every legal move");
+        let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+        assert_eq!(visits, 200, "{game}");
+        assert!(
+            moves
+                .iter()
+                .all(|m| m["move"].is_string() && m["value"].is_number())
+        );
+        // Only Herfor has a stone margin.
+        assert_eq!(
+            body["margin"].is_number(),
+            *game == "herfor",
+            "{game}: {body}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn the_same_state_playouts_and_seed_give_the_same_answer() {
+    let state = new_state("tara").await;
+    let request = json!({"state": state, "playouts": 300, "seed": 11});
+    // Two apps, so the second answer is searched again, not read from the cache.
+    let first = post_json(&endpoint("tara", "evaluate"), &request).await;
+    let second = post_json(&endpoint("tara", "evaluate"), &request).await;
+    let strip = |a: &common::Answer| {
+        let mut body = a.ok().clone();
+        body["elapsed_ms"] = Value::Null;
+        body
+    };
+    assert_eq!(second.body["cached"], false);
+    assert_eq!(strip(&first), strip(&second));
+}
+
+#[actix_web::test]
+async fn a_repeated_request_is_answered_from_the_cache() {
+    let evaluator = Evaluator::new(AiConfig::default());
+    let state = new_state("herfor").await;
+    let request = json!({"state": state, "playouts": 100, "seed": 2});
+    let answers = evaluate_all(
+        &evaluator,
+        &[("herfor", request.clone()), ("herfor", request.clone())],
+    )
+    .await;
+    assert_eq!(answers[0].ok()["cached"], false);
+    assert_eq!(answers[1].ok()["cached"], true);
+    assert_eq!(answers[0].body["best_move"], answers[1].body["best_move"]);
+    assert_eq!(answers[0].body["elapsed_ms"], answers[1].body["elapsed_ms"]);
+    assert_eq!(evaluator.cached(), 1);
+}
+
+#[actix_web::test]
+async fn time_budgets_are_searched_every_time_and_never_cached() {
+    let evaluator = Evaluator::new(AiConfig::default());
+    let state = new_state("herfor").await;
+    let request = json!({"state": state, "millis": 20});
+    let answers = evaluate_all(
+        &evaluator,
+        &[("herfor", request.clone()), ("herfor", request)],
+    )
+    .await;
+    assert_eq!(answers[1].ok()["cached"], false);
+    assert!(answers[0].ok()["playouts"].as_u64().unwrap() > 0);
+    assert_eq!(evaluator.cached(), 0);
+}
+
+#[actix_web::test]
+async fn the_cache_keeps_at_most_its_bound() {
+    let evaluator = Evaluator::new(AiConfig {
+        cache_entries: 2,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let bodies: Vec<_> = (0..4)
+        .map(|seed| {
+            (
+                "herfor",
+                json!({"state": state, "playouts": 20, "seed": seed}),
+            )
+        })
+        .collect();
+    for answer in evaluate_all(&evaluator, &bodies).await {
+        answer.ok();
+    }
+    assert_eq!(evaluator.cached(), 2);
+}
+
+#[actix_web::test]
+async fn budgets_that_are_zero_doubled_or_unknown_are_422_invalid_request() {
+    let state = new_state("herfor").await;
+    let url = endpoint("herfor", "evaluate");
+    let zero = post_json(&url, &json!({"state": state, "playouts": 0})).await;
+    assert_eq!(zero.problem(422, "invalid_request")["field"], "playouts");
+    let both = post_json(&url, &json!({"state": state, "playouts": 10, "millis": 10})).await;
+    both.problem(422, "invalid_request");
+    let strength = post_json(&url, &json!({"state": state, "strength": "godlike"})).await;
+    assert_eq!(
+        strength.problem(422, "invalid_request")["field"],
+        "strength"
+    );
+    let negative = post_json(&url, &json!({"state": state, "playouts": -1})).await;
+    assert_eq!(
+        negative.problem(422, "invalid_request")["field"],
+        "playouts"
+    );
+}
+
+#[actix_web::test]
+async fn a_strength_or_no_budget_uses_the_strength_budget() {
+    let state = new_state("herfor").await;
+    let url = endpoint("herfor", "evaluate");
+    let easy = post_json(&url, &json!({"state": state, "strength": "easy"})).await;
+    let moot::ai::Budget::Playouts(n) = moot::ai::Strength::Easy.budget() else {
+        panic!("strengths use playouts");
+    };
+    assert_eq!(easy.ok()["playouts"], n);
+    let default = post_json(&url, &json!({"state": state})).await;
+    let moot::ai::Budget::Playouts(n) = moot::ai::Strength::Normal.budget() else {
+        panic!("strengths use playouts");
+    };
+    assert_eq!(default.ok()["playouts"], n);
+}
+
+#[actix_web::test]
+async fn an_invalid_state_is_422_invalid_state_with_its_path() {
+    let mut state = new_state("herfor").await;
+    state["black"] = json!(["zz9"]);
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 10}),
+    )
+    .await;
+    assert_eq!(
+        answer.problem(422, "invalid_state")["field"],
+        "state.black[0]"
+    );
+}
+
+#[actix_web::test]
+async fn a_finished_game_has_a_value_and_no_best_move() {
+    // Herfor on the smallest board: both players pass once the board is full.
+    let state = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3, "pie": false}}),
+    )
+    .await
+    .ok()["state"]
+        .clone();
+    let mut state = state;
+    loop {
+        let analysis = post_json(
+            &endpoint("herfor", "evaluate"),
+            &json!({"state": state, "playouts": 20}),
+        )
+        .await;
+        let body = analysis.ok().clone();
+        let Some(best) = body["best_move"].as_str() else {
+            assert_eq!(body["status"]["phase"], "finished");
+            assert!(body["pv"].as_array().unwrap().is_empty());
+            assert_eq!(body["playouts"], 0);
+            assert!(body["value"].as_f64().unwrap().abs() == 1.0, "{body}");
+            break;
+        };
+        let after = post_json(
+            &endpoint("herfor", "apply"),
+            &json!({"state": state, "move": best}),
+        )
+        .await;
+        state = after.ok()["state"].clone();
+    }
+}
