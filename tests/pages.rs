@@ -261,7 +261,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
 async fn rules_page_has_the_rules_a_board_picture_and_a_play_link() {
     let answer = get("/rules/herfor").await;
     let body = page(&answer, 200);
-    assert!(body.contains(r#"<article class="rules herfor"><h1>Herfor</h1>"#));
+    assert!(body.contains(r#"<article class="rules"><h1>Herfor: the rules</h1>"#));
     assert!(body.contains(r#"<a class="button" href="/play/herfor">Play Herfor</a>"#));
     assert!(body.contains("<svg class=\"board herfor\""));
     assert!(body.contains("<title>c3: white stone</title>"));

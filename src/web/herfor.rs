@@ -202,8 +202,6 @@ impl PageGame for Herfor {
     fn rules() -> Markup {
         let example = rules_example();
         html! {
-            article.rules.herfor {
-            h1 { "Herfor" }
             p { "Two players place stones on the points of a hexagonal board, each trying to end with more stones of their colour on it. Stones that line up between two enemy lines flip them." }
             figure.board {
                 (Herfor::board(&example, &[]))
@@ -227,7 +225,6 @@ impl PageGame for Herfor {
             ul {
                 li { strong { "Pie rule" } " (on by default): after the first stone the second player may swap, taking Black; the first player then plays White and moves next." }
                 li { strong { "Simple flips" } ": flip from each invaded run only as many stones as the shorter of the two has, the nearest ones." }
-            }
             }
         }
     }

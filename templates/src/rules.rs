@@ -1,4 +1,4 @@
-//! A game's rules page: the rules the game writes (with their own heading), and a link to play.
+//! A game's rules page: the rules the game writes, framed with a heading and links to play.
 
 use maud::{Markup, html};
 
@@ -16,8 +16,12 @@ pub fn page(view: &RulesView) -> Markup {
     layout(
         &format!("{} rules", view.game_name),
         html! {
-            (view.body)
-            p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
+            article.rules {
+                h1 { (view.game_name) ": the rules" }
+                p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
+                (view.body)
+                p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
+            }
         },
     )
 }

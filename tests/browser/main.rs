@@ -179,5 +179,12 @@ async fn hirth_turn_with_an_attack_its_battle_and_the_entry_choice() {
         "the record has the attack and its battle note: {record}"
     );
     browser.screenshot("hirth-after-battle").await;
+    // On a phone the board and the side panel stack.
+    browser
+        .client
+        .set_window_size(390, 844)
+        .await
+        .expect("a phone-sized window");
+    browser.screenshot("hirth-phone").await;
     browser.finish().await;
 }
