@@ -71,7 +71,8 @@ fn point_markup(point: &HexPoint) -> Markup {
             None if point.href.is_some() => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) {} }
             None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) {} }
         }
-        @if point.stone.is_none() {
+        // Names on the points a click can take; the others say theirs in the title.
+        @if point.stone.is_none() && point.href.is_some() {
             text.name x=(point.x) y=(point.y + 4.0) { (point.name) }
         }
     };

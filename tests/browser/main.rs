@@ -188,3 +188,70 @@ async fn hirth_turn_with_an_attack_its_battle_and_the_entry_choice() {
     browser.screenshot("hirth-phone").await;
     browser.finish().await;
 }
+
+/// Herfor against the computer: it moves first, answers each click, and gives a hint.
+#[actix_web::test]
+async fn herfor_against_the_computer_with_a_hint() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("herfor-computer").await;
+    browser.open("/play/herfor?size=3&pie=false").await;
+    for choice in [
+        r#"select[name="computer"] option[value="first"]"#,
+        r#"select[name="strength"] option[value="easy"]"#,
+    ] {
+        browser
+            .client
+            .find(Locator::Css(choice))
+            .await
+            .expect("the choice is offered")
+            .click()
+            .await
+            .expect("chosen");
+    }
+    browser
+        .click_to_next_page(Locator::Css("form.options button[type=submit]"))
+        .await;
+    assert_eq!(
+        browser.text("p.opponent").await,
+        "You play white against the computer (easy)."
+    );
+    assert_eq!(
+        browser
+            .text("section.record pre")
+            .await
+            .split_whitespace()
+            .count(),
+        1
+    );
+    browser
+        .click_to_next_page(Locator::Css("figure.board a.move"))
+        .await;
+    assert_eq!(
+        browser
+            .text("section.record pre")
+            .await
+            .split_whitespace()
+            .count(),
+        3,
+        "the computer answered the click"
+    );
+    browser.click_to_next_page(Locator::LinkText("Hint")).await;
+    let advice = browser.text("div.hint").await;
+    assert!(
+        advice.contains("The computer suggests: Place a white stone on"),
+        "{advice}"
+    );
+    browser
+        .click_to_next_page(Locator::Css("div.hint a.button"))
+        .await;
+    assert_eq!(
+        browser
+            .text("section.record pre")
+            .await
+            .split_whitespace()
+            .count(),
+        5
+    );
+    browser.screenshot("herfor-computer").await;
+    browser.finish().await;
+}
