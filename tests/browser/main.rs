@@ -32,6 +32,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .click()
         .await
         .expect("no pie rule");
+    browser.screenshot("herfor-options").await;
     browser
         .click_to_next_page(Locator::Css("form.options button[type=submit]"))
         .await;
