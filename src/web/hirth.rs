@@ -272,10 +272,13 @@ fn step_words(notation: &str) -> Option<String> {
     let what = unit_words(unit);
     let space = |c: Option<char>| c.and_then(Space::from_name);
     match chars.next()? {
-        'e' => Some(match chars.next() {
-            Some('>') => format!("entered {what} from the reserve, attacking its own home"),
-            _ => format!("entered {what} from the reserve"),
-        }),
+        'e' => {
+            let what = if piece == 'K' { "an empty K" } else { "an H" };
+            Some(match chars.next() {
+                Some('>') => format!("entered {what} from the reserve, attacking its own home"),
+                _ => format!("entered {what} from the reserve"),
+            })
+        }
         'r' => Some(format!(
             "took an H off the K on {}",
             at(space(chars.next())?)
@@ -954,12 +957,32 @@ mod tests {
             written,
             [
                 "Gull entered an H from the reserve",
-                "Gull entered the empty K from the reserve",
+                "Gull entered an empty K from the reserve",
                 "Gull put an H on Gull's home aboard a K",
                 "Gull took an H off the K on Gull's home",
                 "Gull moved the L from Gull's home to 1",
             ]
         );
+    }
+
+    #[test]
+    fn odd_step_notations_are_described_without_panicking() {
+        let step = |notation: &str| {
+            Hirth::describe(&Event::Step {
+                seat: Seat::First,
+                colour: Colour::Silfr,
+                notation: notation.into(),
+            })
+        };
+        assert_eq!(
+            step("He>9"),
+            "Silfr entered an H from the reserve, attacking its own home"
+        );
+        assert_eq!(step("Hr3[Kii]"), "Silfr took an H off the K on 3");
+        for odd in ["", "Z", "K", "Kiii", "L1>", "L1>z", "H1?", "Hr", "ééé"] {
+            assert_eq!(step(odd), format!("Silfr took the step {odd}"));
+        }
+        assert_eq!(item_words("??"), "??");
     }
 
     #[test]
