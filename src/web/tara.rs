@@ -49,11 +49,11 @@ fn tag(mv: &TaraMove) -> String {
 fn headline(state: &TaraState) -> String {
     match Tara::status(state) {
         Status::Ongoing {
-            colour, decision, ..
-        } => {
-            let colour = if colour == "red" { "Red" } else { "Blue" };
-            format!("{colour} to move: {decision}")
-        }
+            to_act, decision, ..
+        } => format!(
+            "{} to move: {decision}",
+            state.options.colour_of(to_act).title()
+        ),
         Status::Finished { reason, .. } => format!("Game over: {reason}"),
     }
 }
