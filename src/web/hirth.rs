@@ -16,8 +16,8 @@ use moot_templates::parts::{BoardLink, Fact, facts_table};
 use super::page_game::{PageGame, Playable};
 use crate::games::Seat;
 use crate::games::hirth::{
-    Colour, Event, Group, Hirth, HirthOptions, HirthState, Line, Move, Phase, Space, Stay, Unit,
-    Victory,
+    Colour, Event, Group, Hirth, HirthOptions, HirthState, Karve, Line, Move, Phase, Reserve,
+    Space, Stay, Unit, Victory,
 };
 
 /// H3: steps per movement phase.
@@ -272,10 +272,13 @@ fn step_words(notation: &str) -> Option<String> {
     let what = unit_words(unit);
     let space = |c: Option<char>| c.and_then(Space::from_name);
     match chars.next()? {
-        'e' => Some(match chars.next() {
-            Some('>') => format!("entered {what} from the reserve, attacking its own home"),
-            _ => format!("entered {what} from the reserve"),
-        }),
+        'e' => {
+            let what = if piece == 'K' { "an empty K" } else { "an H" };
+            Some(match chars.next() {
+                Some('>') => format!("entered {what} from the reserve, attacking its own home"),
+                _ => format!("entered {what} from the reserve"),
+            })
+        }
         'r' => Some(format!(
             "took an H off the K on {}",
             at(space(chars.next())?)
@@ -613,30 +616,35 @@ impl PageGame for Hirth {
     }
 }
 
-/// A position for the rules page: Gull's L on 1 with an H, attacking Silfr's H on 3.
+/// A position for the rules page: Gull attacks Miðr from 3 (its L and an H) and 4 (an H),
+/// power 3 against the 2 of Silfr's L and H there.
 fn example() -> HirthState {
+    // The names are the board's own, so the lookup cannot fail.
+    let at = |name: char| Space::from_name(name).expect("one of the eleven space names");
     let mut state = HirthState::new(HirthOptions::default());
     let pos = &mut state.position;
-    let space = |c: char| Space::from_name(c).unwrap_or(Space::MIDR);
-    pos.board.group_mut(space('0'), Colour::Gull).l = false;
-    pos.board.group_mut(space('0'), Colour::Gull).h = 1;
-    pos.board.group_mut(space('1'), Colour::Gull).h = 2;
-    pos.board.group_mut(space('9'), Colour::Silfr).l = false;
-    pos.board.group_mut(space('m'), Colour::Silfr).l = true;
-    pos.board.group_mut(space('m'), Colour::Silfr).h = 1;
-    pos.board.group_mut(space('5'), Colour::Silfr).h = 2;
+    for (name, h) in [('0', 1), ('1', 2), ('3', 1), ('4', 1)] {
+        pos.board.group_mut(at(name), Colour::Gull).h = h;
+    }
+    pos.board.group_mut(at('0'), Colour::Gull).l = false;
+    pos.board.group_mut(at('9'), Colour::Silfr).l = false;
+    let midr = pos.board.group_mut(Space::MIDR, Colour::Silfr);
+    midr.l = true;
+    midr.h = 1;
+    pos.board.group_mut(at('5'), Colour::Silfr).h = 2;
     pos.board
-        .group_mut(space('7'), Colour::Silfr)
-        .add_karve(crate::games::hirth::Karve {
+        .group_mut(at('7'), Colour::Silfr)
+        .add_karve(Karve {
             crew: 2,
             stopped: false,
         });
-    pos.line_mut(Some(space('3')), space('m')).l = true;
-    pos.board.group_mut(space('3'), Colour::Gull).h = 1;
-    pos.reserve.gull.h = 11;
-    pos.reserve.silfr.h = 10;
-    pos.reserve.silfr.k = 2;
-    pos.steps = 4;
+    let from_3 = pos.line_mut(Some(at('3')), Space::MIDR);
+    from_3.l = true;
+    from_3.h = 1;
+    pos.line_mut(Some(at('4')), Space::MIDR).h = 1;
+    pos.reserve.gull.h = 8;
+    pos.reserve.silfr = Reserve { h: 10, k: 2 };
+    pos.steps = 3;
     state
 }
 
@@ -644,7 +652,6 @@ fn example() -> HirthState {
 mod tests {
     use super::*;
     use crate::games::Game;
-    use crate::games::hirth::{Karve, Reserve};
 
     fn playable(state: &HirthState) -> Vec<Playable<Move>> {
         Hirth::legal_moves(state)
@@ -950,12 +957,32 @@ mod tests {
             written,
             [
                 "Gull entered an H from the reserve",
-                "Gull entered the empty K from the reserve",
+                "Gull entered an empty K from the reserve",
                 "Gull put an H on Gull's home aboard a K",
                 "Gull took an H off the K on Gull's home",
                 "Gull moved the L from Gull's home to 1",
             ]
         );
+    }
+
+    #[test]
+    fn odd_step_notations_are_described_without_panicking() {
+        let step = |notation: &str| {
+            Hirth::describe(&Event::Step {
+                seat: Seat::First,
+                colour: Colour::Silfr,
+                notation: notation.into(),
+            })
+        };
+        assert_eq!(
+            step("He>9"),
+            "Silfr entered an H from the reserve, attacking its own home"
+        );
+        assert_eq!(step("Hr3[Kii]"), "Silfr took an H off the K on 3");
+        for odd in ["", "Z", "K", "Kiii", "L1>", "L1>z", "H1?", "Hr", "ééé"] {
+            assert_eq!(step(odd), format!("Silfr took the step {odd}"));
+        }
+        assert_eq!(item_words("??"), "??");
     }
 
     #[test]
@@ -1041,7 +1068,8 @@ mod tests {
         Hirth::validate(&example).expect("the example is a valid position");
         let rules = Hirth::rules().into_string();
         assert!(rules.contains(r#"<svg class="board hirth""#));
-        assert!(rules.contains(r#"class="attack""#));
+        assert_eq!(rules.matches(r#"class="attack""#).count(), 2);
+        assert!(rules.contains(">⚔3:2</text>"));
         assert!(!rules.contains("<a "));
     }
 }

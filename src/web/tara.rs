@@ -35,13 +35,12 @@ fn target(mv: &TaraMove) -> Option<Hill> {
     }
 }
 
-/// Tells apart moves ending on one hill: where the king comes from (`s`: it sacrifices).
+/// Which king moves to a hill (`s`: it sacrifices there); placements need no tag.
 fn tag(mv: &TaraMove) -> String {
     match *mv {
         TaraMove::Step { from, .. } => from.to_string(),
         TaraMove::Sacrifice { from, .. } => format!("{from}s"),
-        TaraMove::Place(hill) => hill.to_string(),
-        TaraMove::Pass | TaraMove::Next => String::new(),
+        TaraMove::Place(_) | TaraMove::Pass | TaraMove::Next => String::new(),
     }
 }
 
@@ -49,11 +48,11 @@ fn tag(mv: &TaraMove) -> String {
 fn headline(state: &TaraState) -> String {
     match Tara::status(state) {
         Status::Ongoing {
-            colour, decision, ..
-        } => {
-            let colour = if colour == "red" { "Red" } else { "Blue" };
-            format!("{colour} to move: {decision}")
-        }
+            to_act, decision, ..
+        } => format!(
+            "{} to move: {decision}",
+            state.options.colour_of(to_act).title()
+        ),
         Status::Finished { reason, .. } => format!("Game over: {reason}"),
     }
 }
@@ -538,6 +537,7 @@ mod tests {
         let state = Tara::new_game(&TaraOptions::default()).unwrap();
         let svg = Tara::board(&state, &playable(&state)).into_string();
         assert_eq!(hrefs(&svg).len(), 45);
+        assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
         assert!(svg.contains(
             r#"<a class="move" href="/play/tara/D4"><title>Build a ringfort on D4 and put a king on it</title>"#
         ));
@@ -553,8 +553,9 @@ mod tests {
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5-B3">"#));
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5sB3">"#));
         assert!(svg.contains(">C5s</text>"));
-        // E7's backtracks each end on their own hill: whole-hill links.
+        // E7's backtracks each end on their own hill: whole-hill links, tagged with the king.
         assert!(svg.contains(r#"<a class="move" href="/play/tara/E7-F5">"#));
+        assert!(svg.contains(">E7</text></a>"));
     }
 
     #[test]

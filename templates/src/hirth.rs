@@ -537,6 +537,10 @@ mod tests {
         // One Karve on 0, and the symbol of each reserve.
         assert_eq!(svg.matches(r#"class="karve""#).count(), 1 + 2);
         assert!(svg.contains(r#"class="path""#));
+        // Each space is tinted with the colour of the player holding it.
+        assert!(svg.contains(r##"width="160" height="92" rx="8" fill="#f6e3a1""##));
+        assert!(svg.contains(r##"width="160" height="92" rx="8" fill="#dde3e8""##));
+        assert!(svg.contains(r##"class="lofdungr" cx="200" cy="830" r="12" fill="#a67c00""##));
         assert!(svg.contains(
             "<title>Gull's reserve: 11 Hirþ, 2 Karves; 1 Hirþ removed from the game</title>"
         ));

@@ -82,7 +82,14 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
     html! {
         @match links {
             [] => {},
-            [only] => a.move href=(only.href) { title { (only.title) } (hit) },
+            [only] => a.move href=(only.href) {
+                title { (only.title) }
+                (hit)
+                // The tag still says which piece moves here, for those who cannot hover.
+                @if !only.tag.is_empty() {
+                    text.tag x=(x) y=(y + height * 0.75) text-anchor="middle" font-size=(height * 0.68) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
+                }
+            },
             many => {
                 @for (i, link) in many.iter().enumerate() {
                     @let row = i / per_row;
@@ -121,12 +128,19 @@ mod tests {
     };
 
     #[test]
-    fn one_link_covers_the_spot_with_its_title() {
-        let out = spot_links(&[link("a")], html! { circle r="5" {} }, &BADGES).into_string();
+    fn one_link_covers_the_spot_with_its_title_and_tag() {
+        let untagged = BoardLink {
+            tag: String::new(),
+            ..link("a")
+        };
+        let out = spot_links(&[untagged], html! { circle r="5" {} }, &BADGES).into_string();
         assert_eq!(
             out,
             r#"<a class="move" href="/play?m=a"><title>Move a</title><circle r="5"></circle></a>"#
         );
+        let out = spot_links(&[link("b")], html! {}, &BADGES).into_string();
+        assert!(out.contains(r#"<text class="tag" x="0" y="10.5""#), "{out}");
+        assert!(out.ends_with(">b</text></a>"), "{out}");
     }
 
     #[test]
