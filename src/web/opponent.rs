@@ -110,6 +110,7 @@ pub async fn reply<G: Player>(
 ) -> Result<Position<G>, PageError> {
     search(evaluator, move || {
         let (mut position, mut state) = (position, state);
+        let before = position.moves.len();
         for _ in 0..MOVES_PER_REQUEST {
             if !opponent.to_act::<G>(&state) {
                 break;
@@ -125,6 +126,14 @@ pub async fn reply<G: Player>(
                 )
             })?;
             position.moves.push(notation);
+        }
+        // Sending the browser back to the same link would loop.
+        if position.moves.len() == before {
+            return Err(PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                "The computer is to act but found no move.",
+            ));
         }
         Ok(position)
     })

@@ -70,7 +70,7 @@ pub fn play_view<G: PageGame>(
         board: G::board(state, &playable),
         panel: G::panel(state),
         opponent: opponent_words(position, &status),
-        last: happened(game),
+        last: happened(game, if finished { 2 } else { 1 }),
         groups: groups::<G>(state, &playable),
         notation_form: NotationForm {
             action: play_path(G::ID),
@@ -198,19 +198,21 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
-/// The last run of moves by one colour (a whole Hirþ turn, one Herfor placement).
-fn happened<G: PageGame>(game: &Replayed<G>) -> Vec<HappenedView> {
-    let Some(last) = game.plies.last() else {
-        return Vec::new();
-    };
-    let run = game
-        .plies
-        .iter()
-        .rev()
-        .take_while(|p| p.colour == last.colour)
-        .take(HAPPENED_MAX)
-        .count();
-    game.plies[game.plies.len() - run..]
+/// The last `runs` runs of moves by one colour (a whole Hirþ turn, one Herfor placement; at
+/// the end, the last two, such as both passes).
+fn happened<G: PageGame>(game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
+    let plies = &game.plies;
+    let (mut start, mut changes) = (plies.len(), 0);
+    while start > 0 && plies.len() - start < HAPPENED_MAX {
+        if start < plies.len() && plies[start - 1].colour != plies[start].colour {
+            changes += 1;
+            if changes == runs {
+                break;
+            }
+        }
+        start -= 1;
+    }
+    plies[start..]
         .iter()
         .map(|ply| HappenedView {
             by: capitalised(&ply.colour),
