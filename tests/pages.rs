@@ -72,7 +72,10 @@ async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
     let answer = get(&format!("{SMALL}&moves=c2.a1.c4.c3")).await;
     let body = page(&answer, 200);
     assert!(body.contains("White played <code>c3</code><ul><li>A white stone on c3 flipped c2, c4 to white</li></ul>"), "{body}");
-    assert!(!body.contains("Black played <code>c4</code>"), "only the last move's run");
+    assert!(
+        !body.contains("Black played <code>c4</code>"),
+        "only the last move's run"
+    );
     assert!(body.contains(r#"<title>c2: white stone</title>"#));
     assert!(body.contains(r#"<a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c2.a1.c4" rel="nofollow">Undo the last move</a>"#), "{body}");
     assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));

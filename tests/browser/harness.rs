@@ -127,9 +127,13 @@ impl Browser {
             .expect("the page opens");
     }
 
+    pub async fn url(&self) -> String {
+        self.client.current_url().await.expect("a URL").to_string()
+    }
+
     /// Clicks an element and waits until the browser has gone to another URL.
     pub async fn click_to_next_page(&self, locator: Locator<'_>) {
-        let before = self.client.current_url().await.expect("a URL");
+        let before = self.url().await;
         self.client
             .find(locator)
             .await
@@ -137,12 +141,14 @@ impl Browser {
             .click()
             .await
             .expect("the click lands");
+        self.wait_until_left(&before).await;
+    }
+
+    /// Waits until the browser has left the page at `before` and the next page has loaded.
+    pub async fn wait_until_left(&self, before: &str) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while self.client.current_url().await.expect("a URL") == before {
-            assert!(
-                Instant::now() < deadline,
-                "clicking {locator:?} led nowhere"
-            );
+        while self.url().await == before {
+            assert!(Instant::now() < deadline, "the browser stayed on {before}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         self.client

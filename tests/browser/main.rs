@@ -43,6 +43,26 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         "every point of the empty board"
     );
 
+    // The board works from the keyboard: a point takes the focus and Enter plays it.
+    let before = browser.url().await;
+    browser
+        .client
+        .find(Locator::Css(r#"svg.herfor a.move[data-point="c3"]"#))
+        .await
+        .expect("c3 is a link")
+        .send_keys(&fantoccini::key::Key::Enter.to_string())
+        .await
+        .expect("Enter on c3");
+    browser.wait_until_left(&before).await;
+    assert_eq!(
+        browser.text("section.record pre").await,
+        "c3",
+        "Enter on c3 played it"
+    );
+    browser
+        .click_to_next_page(Locator::LinkText("Undo the last move"))
+        .await;
+
     let mut moves = 0;
     while browser.count("p.status.finished").await == 0 {
         assert!(moves < 60, "a size-3 game ends within 60 moves");
