@@ -206,7 +206,7 @@ fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView
         .map(|line: &Line| AttackView {
             from: line.from.map(Space::index),
             to: line.to.index(),
-            side: Some(side(pos.mover)),
+            side: side(pos.mover),
             pieces: pieces(&line.pieces),
             power: line.pieces.power(),
         })

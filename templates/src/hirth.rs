@@ -51,9 +51,11 @@ pub enum Lane {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pieces {
     pub l: bool,
+    /// The loose Hirþ (not aboard a Karve).
     pub h: u8,
-    /// How many of `h` (and whether the L) may take no further step this turn.
+    /// How many of `h` may take no further step this turn (H4).
     pub h_stopped: u8,
+    /// The L is here and may take no further step this turn.
     pub l_stopped: bool,
     pub karves: Vec<KarveView>,
 }
@@ -129,12 +131,12 @@ pub struct BattleView {
 }
 
 /// Pieces of one colour attacking a space (H4), drawn as an arrow along the path.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackView {
     /// Index into the spaces; `None` when they enter from the reserve.
     pub from: Option<usize>,
     pub to: usize,
-    pub side: Option<Side>,
+    pub side: Side,
     pub pieces: Pieces,
     pub power: u32,
 }
@@ -337,7 +339,7 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
     let Some(to) = space_centre(view, attack.to) else {
         return html! {};
     };
-    let side = attack.side.unwrap_or(Side::Gull);
+    let side = attack.side;
     // From off the board: out of the reserve beside the home.
     let from = match attack.from {
         Some(i) => space_centre(view, i).unwrap_or(to),
@@ -564,7 +566,7 @@ mod tests {
             AttackView {
                 from: Some(0),
                 to: 1,
-                side: Some(Side::Gull),
+                side: Side::Gull,
                 pieces: Pieces {
                     l: true,
                     h: 1,
@@ -575,7 +577,7 @@ mod tests {
             AttackView {
                 from: None,
                 to: 0,
-                side: Some(Side::Silfr),
+                side: Side::Silfr,
                 pieces: Pieces {
                     h: 1,
                     ..Pieces::default()
