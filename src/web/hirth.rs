@@ -591,7 +591,7 @@ impl PageGame for Hirth {
             p { "Two war-bands, Gull (gold) and Silfr (silver), fight over an archipelago of eleven spaces. Each has 15 Hirþ (H, warriors), 3 Karves (K, boats) and a Lofðungr (L, the king)." }
             figure.board {
                 (view::board(&board_view(&example(), &[])))
-                figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
+                figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard; pieces that have stopped for the turn are faded. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
             }
             h2 { "A turn" }
             p { "Take up to five steps, then fight the battles. A step is one of:" }
