@@ -611,7 +611,7 @@ impl PageGame for Hirth {
                 li { strong { "Þungur Hnífur" } " (2 points): the enemy L cannot retreat anywhere else and leaves the board." }
                 li { strong { "Yfirráð" } " (1 point): you hold all five middle spaces (3, 4, Miðr, 5, 6) at the end of a turn." }
             }
-            p { "During your steps you may offer the Penningr: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
+            p { "During your steps you may offer the Penningr, the doubling coin, while it is neutral or yours: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
         }
     }
 }
