@@ -206,7 +206,7 @@ fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView
         .map(|line: &Line| AttackView {
             from: line.from.map(Space::index),
             to: line.to.index(),
-            side: Some(side(pos.mover)),
+            side: side(pos.mover),
             pieces: pieces(&line.pieces),
             power: line.pieces.power(),
         })
@@ -591,7 +591,7 @@ impl PageGame for Hirth {
             p { "Two war-bands, Gull (gold) and Silfr (silver), fight over an archipelago of eleven spaces. Each has 15 Hirþ (H, warriors), 3 Karves (K, boats) and a Lofðungr (L, the king)." }
             figure.board {
                 (view::board(&board_view(&example(), &[])))
-                figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
+                figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard; pieces that have stopped for the turn are faded. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
             }
             h2 { "A turn" }
             p { "Take up to five steps, then fight the battles. A step is one of:" }
@@ -611,7 +611,7 @@ impl PageGame for Hirth {
                 li { strong { "Þungur Hnífur" } " (2 points): the enemy L cannot retreat anywhere else and leaves the board." }
                 li { strong { "Yfirráð" } " (1 point): you hold all five middle spaces (3, 4, Miðr, 5, 6) at the end of a turn." }
             }
-            p { "During your steps you may offer the Penningr: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
+            p { "During your steps you may offer the Penningr, the doubling coin, while it is neutral or yours: the other player accepts (the game is worth double, later triple, and they hold the coin) or gives up (you score 1, or 2 for a triple offer). A match goes to a target score (5 by default); players swap colours each game and Gull always starts." }
         }
     }
 }

@@ -51,9 +51,11 @@ pub enum Lane {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pieces {
     pub l: bool,
+    /// The loose Hirþ (not aboard a Karve).
     pub h: u8,
-    /// How many of `h` (and whether the L) may take no further step this turn.
+    /// How many of `h` may take no further step this turn (H4).
     pub h_stopped: u8,
+    /// The L is here and may take no further step this turn.
     pub l_stopped: bool,
     pub karves: Vec<KarveView>,
 }
@@ -129,12 +131,12 @@ pub struct BattleView {
 }
 
 /// Pieces of one colour attacking a space (H4), drawn as an arrow along the path.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackView {
     /// Index into the spaces; `None` when they enter from the reserve.
     pub from: Option<usize>,
     pub to: usize,
-    pub side: Option<Side>,
+    pub side: Side,
     pub pieces: Pieces,
     pub power: u32,
 }
@@ -236,8 +238,13 @@ fn hird_shape(side: Side, x: f32, y: f32) -> Markup {
     }
 }
 
+/// How opaque a piece is drawn: stopped pieces (H4) are faded.
+fn opacity(stopped: bool) -> &'static str {
+    if stopped { "0.45" } else { "1" }
+}
+
 /// A row of piece symbols from (`x`, `y`): the Lofðungr, the Hirþ with their count, each Karve
-/// with its crew.
+/// with its crew. Pieces that have stopped for the turn are faded (the Hirþ when all have).
 fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32) -> Markup {
     let h_at = x + if pieces.l { 28.0 } else { 0.0 };
     let k_at = h_at + if pieces.h > 0 { 50.0 } else { 0.0 };
@@ -245,17 +252,23 @@ fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32) -> Markup {
         g.pieces {
             title { (side.word()) ": " (pieces.words()) }
             @if pieces.l {
-                circle.lofdungr cx=(x + 12.0) cy=(y) r="12" fill=(side.ink()) stroke="#1d1b18" {}
-                text x=(x + 12.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
+                g opacity=(opacity(pieces.l_stopped)) {
+                    circle.lofdungr cx=(x + 12.0) cy=(y) r="12" fill=(side.ink()) stroke="#1d1b18" {}
+                    text x=(x + 12.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
+                }
             }
             @if pieces.h > 0 {
-                (hird_shape(side, h_at + 10.0, y))
-                text.count x=(h_at + 23.0) y=(y + 6.0) font-size="16" { "×" (pieces.h) }
+                g opacity=(opacity(pieces.h_stopped >= pieces.h)) {
+                    (hird_shape(side, h_at + 10.0, y))
+                    text.count x=(h_at + 23.0) y=(y + 6.0) font-size="16" { "×" (pieces.h) }
+                }
             }
             @for (i, k) in pieces.karves.iter().enumerate() {
                 @let kx = k_at + 28.0 * i as f32;
-                (karve_shape(side, kx, y))
-                text x=(kx + 13.0) y=(y + 4.5) text-anchor="middle" fill="#fff" font-size="12" { (k.crew) }
+                g opacity=(opacity(k.stopped)) {
+                    (karve_shape(side, kx, y))
+                    text x=(kx + 13.0) y=(y + 4.5) text-anchor="middle" fill="#fff" font-size="12" { (k.crew) }
+                }
             }
         }
     }
@@ -337,7 +350,7 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
     let Some(to) = space_centre(view, attack.to) else {
         return html! {};
     };
-    let side = attack.side.unwrap_or(Side::Gull);
+    let side = attack.side;
     // From off the board: out of the reserve beside the home.
     let from = match attack.from {
         Some(i) => space_centre(view, i).unwrap_or(to),
@@ -377,7 +390,7 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
     }
 }
 
-/// The two chips of a reserve, H then K, as (left edge, link).
+/// The two chips of a reserve, H then K: their top-left corners and links.
 fn reserve_chips(side: Side, reserve: &ReserveView) -> [(f32, f32, &Option<BoardLink>); 2] {
     let (cx, cy) = reserve_centre(side);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
@@ -534,6 +547,8 @@ mod tests {
         assert!(svg.contains("<title>Gull Norðr Delta: Silfr has 2 Hirþ</title>"));
         assert!(svg.contains(">×3</text>") && svg.contains(">×2</text>"));
         assert_eq!(svg.matches(r#"class="lofdungr""#).count(), 1);
+        // Only 1 of the 3 Hirþ on 0 has stopped: nothing is faded.
+        assert!(!svg.contains(r#"opacity="0.45""#));
         // One Karve on 0, and the symbol of each reserve.
         assert_eq!(svg.matches(r#"class="karve""#).count(), 1 + 2);
         assert!(svg.contains(r#"class="path""#));
@@ -564,7 +579,7 @@ mod tests {
             AttackView {
                 from: Some(0),
                 to: 1,
-                side: Some(Side::Gull),
+                side: Side::Gull,
                 pieces: Pieces {
                     l: true,
                     h: 1,
@@ -575,7 +590,7 @@ mod tests {
             AttackView {
                 from: None,
                 to: 0,
-                side: Some(Side::Silfr),
+                side: Side::Silfr,
                 pieces: Pieces {
                     h: 1,
                     ..Pieces::default()
@@ -590,6 +605,35 @@ mod tests {
         ));
         assert!(svg.contains(
             "<title>Silfr attacks Gull's home from the reserve with 1 Hirþ (power 1)</title>"
+        ));
+    }
+
+    #[test]
+    fn stopped_pieces_are_faded() {
+        let mut view = two_spaces();
+        view.spaces[0].pieces[0] = Pieces {
+            l: true,
+            l_stopped: true,
+            h: 2,
+            h_stopped: 2,
+            karves: vec![
+                KarveView {
+                    crew: 1,
+                    stopped: true,
+                },
+                KarveView {
+                    crew: 0,
+                    stopped: false,
+                },
+            ],
+        };
+        let svg = board(&view).into_string();
+        // The L, the Hirþ (all stopped) and one Karve; the other Karve may still move.
+        assert_eq!(svg.matches(r#"<g opacity="0.45">"#).count(), 3);
+        // Drawn in full: that Karve, and Silfr's Hirþ on 1.
+        assert_eq!(svg.matches(r#"<g opacity="1">"#).count(), 2);
+        assert!(svg.contains(
+            "the Lofðungr (stopped), 2 Hirþ (2 stopped), a Karve with 1 Hirþ aboard (stopped)"
         ));
     }
 
