@@ -446,3 +446,108 @@ async fn every_game_has_a_rules_page_with_a_board_picture_and_a_play_link() {
         );
     }
 }
+
+/// Random games' links, mutated the ways a hand or a bad copy would (a move dropped, two
+/// swapped, bytes of noise, a bad option): every answer is a page or a redirect, never a 5xx.
+#[actix_web::test]
+async fn mutated_links_never_get_a_server_error() {
+    use moot::games::hirth::Hirth;
+    use moot::games::tara::Tara;
+    use rand::rngs::SmallRng;
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+
+    fn random_moves<G: Game>(
+        options: &G::Options,
+        rng: &mut SmallRng,
+        count: usize,
+    ) -> Vec<String> {
+        let mut state = G::new_game(options).unwrap();
+        let mut moves = Vec::new();
+        while moves.len() < count {
+            let legal = G::legal_moves(&state);
+            let Some(mv) = legal.choose(rng) else { break };
+            moves.push(G::format_move(&state, mv));
+            G::apply(&mut state, mv).unwrap();
+        }
+        moves
+    }
+
+    let app = actix_web::test::init_service(moot::app()).await;
+    let mut rng = SmallRng::seed_from_u64(5);
+    let games: [(&str, &str, Vec<String>); 3] = [
+        (
+            "herfor",
+            "size=4",
+            random_moves::<Herfor>(
+                &HerforOptions {
+                    size: 4,
+                    pie: true,
+                    simple: false,
+                },
+                &mut rng,
+                30,
+            ),
+        ),
+        (
+            "tara",
+            "level=2",
+            random_moves::<Tara>(&Default::default(), &mut rng, 30),
+        ),
+        (
+            "hirth",
+            "target=3",
+            random_moves::<Hirth>(&Default::default(), &mut rng, 60),
+        ),
+    ];
+    // Already URL-encoded: sent as they are, after the encoded moves.
+    let noise = [
+        "",
+        "%00",
+        "%FF",
+        "..",
+        ".",
+        "x",
+        "Kiiiii9%3E9",
+        "end+%3E%3E",
+        "retreat",
+        "%5BK*%5D",
+        "%E2%80%AE",
+        "99999999999999999999",
+    ];
+    let mut seen = std::collections::BTreeMap::new();
+    for (id, options, moves) in &games {
+        for case in 0..40 {
+            let mut moves = moves.clone();
+            let cut = rng.random_range(0..=moves.len());
+            moves.truncate(cut);
+            let mut tail = String::new();
+            match case % 4 {
+                0 if cut > 1 => moves.swap(rng.random_range(0..cut), rng.random_range(0..cut)),
+                1 if cut > 0 => {
+                    moves.remove(rng.random_range(0..cut));
+                }
+                2 => tail = format!(".{}", noise.choose(&mut rng).unwrap()),
+                _ => {}
+            }
+            let encoded: String =
+                form_urlencoded::byte_serialize(moves.join(".").as_bytes()).collect();
+            let option = if case % 5 == 4 {
+                "size=-1&level=x&target=1e9"
+            } else {
+                options
+            };
+            let uri = format!("/play/{id}?{option}&moves={encoded}{tail}");
+            let response =
+                actix_web::test::call_service(&app, TestRequest::get().uri(&uri).to_request())
+                    .await;
+            let status = response.status().as_u16();
+            assert!([200, 303, 400, 422].contains(&status), "{uri}: {status}");
+            *seen.entry(status).or_insert(0) += 1;
+        }
+    }
+    assert!(
+        seen.contains_key(&200) && seen.contains_key(&400) && seen.contains_key(&422),
+        "{seen:?}"
+    );
+}
