@@ -356,6 +356,7 @@ async fn a_busy_computer_gets_a_friendly_503_page() {
             .to_request(),
     )
     .await;
+    assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
     let answer = common::answer_of(response).await;
     assert!(page(&answer, 503).contains("The computer is busy"));
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
@@ -77,7 +77,12 @@ impl ResponseError for PageError {
             detail: self.detail.clone(),
             links: self.links.clone(),
         };
-        HttpResponse::build(self.status)
+        let mut response = HttpResponse::build(self.status);
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Busy with other searches: one second is enough for a normal one to finish.
+            response.insert_header((header::RETRY_AFTER, "1"));
+        }
+        response
             .content_type("text/html; charset=utf-8")
             .body(page(&view).into_string())
     }
