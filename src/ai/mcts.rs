@@ -87,20 +87,14 @@ pub fn analyse<G: Player>(state: &G::State, budget: Budget, seed: u64) -> Analys
     let mut playouts = 0u64;
     if tree.nodes[0].terminal.is_none() {
         let deadline = match budget {
-            Budget::Millis(ms) => Some(started + Duration::from_millis(ms)),
-            Budget::Playouts(_) => None,
+            Budget::Millis(ms) => started + Duration::from_millis(ms),
+            Budget::Playouts(_) => started,
         };
-        loop {
-            let more = match (budget, deadline) {
-                (Budget::Playouts(n), _) => playouts < u64::from(n),
-                (_, Some(deadline)) => {
-                    !playouts.is_multiple_of(CLOCK_EVERY) || Instant::now() < deadline
-                }
-                _ => false,
-            };
-            if !more {
-                break;
-            }
+        let more = |playouts: u64| match budget {
+            Budget::Playouts(n) => playouts < u64::from(n),
+            Budget::Millis(_) => !playouts.is_multiple_of(CLOCK_EVERY) || Instant::now() < deadline,
+        };
+        while more(playouts) {
             scratch.clone_from(state);
             tree.iterate(&mut scratch);
             playouts += 1;
