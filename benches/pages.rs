@@ -1,15 +1,18 @@
 //! The cost of one game page: every request reads the link, replays all its moves through the
 //! engine, builds the view (a link per legal move) and renders the HTML. Measured on long random
-//! games, near their end, for each game.
+//! games, near their end, for each game; and the time the computer takes to answer.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use moot::ai::Strength;
 use moot::games::Game;
+use moot::games::Seat;
 use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use moot::web::PageGame;
+use moot::web::opponent::{Opponent, play_computer};
 use moot::web::position::{Position, Query};
 use moot::web::replay::replay;
 use moot::web::view::{Extras, play_view};
@@ -73,5 +76,36 @@ fn pages(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pages);
+/// The computer's answer at each strength, from the start (Herfor size 5): one placement, one
+/// king placement, one whole Hirþ turn.
+fn computer(c: &mut Criterion) {
+    let mut group = c.benchmark_group("computer_reply");
+    group.sample_size(10);
+    for strength in Strength::ALL {
+        let opponent = Opponent {
+            seat: Seat::First,
+            strength,
+        };
+        bench_reply::<Herfor>(&mut group, "herfor_size5", "size=5", opponent);
+        bench_reply::<Tara>(&mut group, "tara", "level=1", opponent);
+        bench_reply::<Hirth>(&mut group, "hirth_turn", "target=5", opponent);
+    }
+    group.finish();
+}
+
+fn bench_reply<G: moot::ai::Player>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    options: &str,
+    opponent: Opponent,
+) {
+    let (position, _) =
+        Position::<G>::read(&Query::parse(&format!("{options}&moves="))).expect("valid options");
+    let state = replay(&position).expect("the start").state;
+    group.bench_function(format!("{name}_{}", opponent.strength.name()), |b| {
+        b.iter(|| play_computer(position.clone(), state.clone(), opponent).expect("a reply"))
+    });
+}
+
+criterion_group!(benches, pages, computer);
 criterion_main!(benches);

@@ -101,43 +101,48 @@ async fn search<T: Send + 'static>(
     })?
 }
 
-/// The computer's moves from this position while it is to act: the position after them.
+/// The computer's moves from this position while it is to act, searched on the blocking pool.
 pub async fn reply<G: Player>(
     evaluator: &Evaluator,
     position: Position<G>,
     state: G::State,
     opponent: Opponent,
 ) -> Result<Position<G>, PageError> {
-    search(evaluator, move || {
-        let (mut position, mut state) = (position, state);
-        let before = position.moves.len();
-        for _ in 0..MOVES_PER_REQUEST {
-            if !opponent.to_act::<G>(&state) {
-                break;
-            }
-            let analysis = analyse::<G>(&state, opponent.strength.budget(), seed(&position));
-            let Some(mv) = analysis.best_move else { break };
-            let notation = G::format_move(&state, &mv);
-            G::apply(&mut state, &mv).map_err(|e| {
-                PageError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Something went wrong in Moot",
-                    format!("The computer chose {notation}, which the rules refuse: {e}"),
-                )
-            })?;
-            position.moves.push(notation);
+    search(evaluator, move || play_computer(position, state, opponent)).await
+}
+
+/// The computer's moves from this position while it is to act: the position after them.
+pub fn play_computer<G: Player>(
+    mut position: Position<G>,
+    mut state: G::State,
+    opponent: Opponent,
+) -> Result<Position<G>, PageError> {
+    let before = position.moves.len();
+    for _ in 0..MOVES_PER_REQUEST {
+        if !opponent.to_act::<G>(&state) {
+            break;
         }
-        // Sending the browser back to the same link would loop.
-        if position.moves.len() == before {
-            return Err(PageError::new(
+        let analysis = analyse::<G>(&state, opponent.strength.budget(), seed(&position));
+        let Some(mv) = analysis.best_move else { break };
+        let notation = G::format_move(&state, &mv);
+        G::apply(&mut state, &mv).map_err(|e| {
+            PageError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong in Moot",
-                "The computer is to act but found no move.",
-            ));
-        }
-        Ok(position)
-    })
-    .await
+                format!("The computer chose {notation}, which the rules refuse: {e}"),
+            )
+        })?;
+        position.moves.push(notation);
+    }
+    // Sending the browser back to the same link would loop.
+    if position.moves.len() == before {
+        return Err(PageError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong in Moot",
+            "The computer is to act but found no move.",
+        ));
+    }
+    Ok(position)
 }
 
 /// The engine's advice for the player to act, at the normal strength.
