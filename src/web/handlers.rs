@@ -12,7 +12,7 @@ use super::options_form::options_view;
 use super::page_game::PageGame;
 use super::position::{PLAY, Position, Query};
 use super::replay::{Replayed, replay};
-use super::view::{Extras, play_view};
+use super::view::{Extras, capitalised, play_view};
 use crate::Evaluator;
 use crate::ai::Player;
 use crate::games::{Game, MoveError, Turn};
@@ -118,7 +118,7 @@ fn submit<G: PageGame>(
 ) -> Result<Position<G>, Notice> {
     let refused = |e: MoveError| Notice {
         title: format!("{:?} cannot be played", typed.trim()),
-        detail: capitalise_first(&e.to_string()),
+        detail: capitalised(&e.to_string()),
     };
     if typed.trim().is_empty() {
         return Err(Notice {
@@ -131,10 +131,6 @@ fn submit<G: PageGame>(
     let notation = G::format_move(&state, &mv);
     G::apply(&mut state, &mv).map_err(refused)?;
     Ok(position.with_move(notation))
-}
-
-fn capitalise_first(text: &str) -> String {
-    super::view::capitalised(text)
 }
 
 /// `/play/{game}/record`: the record of the link's game as a text file.

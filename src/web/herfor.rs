@@ -7,6 +7,7 @@ use maud::{Markup, html};
 use moot_templates::herfor::{HexBoardView, HexPoint, Stone, board};
 
 use super::page_game::{PageGame, Playable};
+use super::view::capitalised;
 use crate::games::Game;
 use crate::games::herfor::geometry::{board_mask, point_coords, point_name, points};
 use crate::games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
@@ -18,10 +19,6 @@ const MARGIN: f32 = 34.0;
 const ROW: f32 = 0.866_025_4;
 /// The three line directions as (row, column) steps (the geometry's positive directions).
 const LINES: [(u8, u8); 3] = [(0, 1), (1, 0), (1, 1)];
-
-fn colour_word(colour: Colour) -> &'static str {
-    colour.name()
-}
 
 /// Where a point of board coordinates (row, column) is drawn.
 fn place(size: u8, (row, column): (u8, u8)) -> (f32, f32) {
@@ -76,7 +73,7 @@ pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> Hex
             }),
             href: link.map(|p| p.href.clone()),
             title: match (stone, link) {
-                (Some(colour), _) => format!("{name}: {} stone", colour_word(colour)),
+                (Some(colour), _) => format!("{name}: {} stone", colour.name()),
                 (None, Some(p)) => Herfor::label(state, &p.mv),
                 (None, None) => format!("{name}: empty"),
             },
@@ -109,7 +106,7 @@ impl PageGame for Herfor {
     }
 
     fn label(state: &HerforState, mv: &HerforMove) -> String {
-        let colour = colour_word(state.to_move());
+        let colour = state.to_move().name();
         match mv {
             HerforMove::Place(p) => format!(
                 "Place a {colour} stone on {}",
@@ -135,27 +132,27 @@ impl PageGame for Herfor {
                 colour,
                 point,
                 flipped,
-            } if flipped.is_empty() => format!("A {} stone on {point}", colour_word(*colour)),
+            } if flipped.is_empty() => format!("A {} stone on {point}", colour.name()),
             HerforEvent::Placed {
                 colour,
                 point,
                 flipped,
             } => format!(
                 "A {} stone on {point} flipped {} to {}",
-                colour_word(*colour),
+                colour.name(),
                 flipped.join(", "),
-                colour_word(*colour)
+                colour.name()
             ),
             HerforEvent::Passed {
                 colour,
                 button_to: Some(to),
             } => format!(
                 "{} passed; the button (½ point) goes to {}",
-                capital(colour_word(*colour)),
-                colour_word(*to)
+                capitalised(colour.name()),
+                to.name()
             ),
             HerforEvent::Passed { colour, .. } => {
-                format!("{} passed", capital(colour_word(*colour)))
+                format!("{} passed", capitalised(colour.name()))
             }
             HerforEvent::Swapped { .. } => {
                 "The second player swapped and now plays Black; White moves next".into()
@@ -166,7 +163,7 @@ impl PageGame for Herfor {
                 white_total,
             } => format!(
                 "Both passed: black {black_total} – white {white_total}; {} wins",
-                colour_word(*winner)
+                winner.name()
             ),
         }
     }
@@ -178,13 +175,13 @@ impl PageGame for Herfor {
                 tbody {
                     @for colour in Colour::BOTH {
                         tr {
-                            th scope="row" { (capital(colour_word(colour))) " (" (seat_words(state, colour)) ")" }
+                            th scope="row" { (capitalised(colour.name())) " (" (seat_words(state, colour)) ")" }
                             td { (stones(state.stones(colour).count_ones())) }
                         }
                     }
                     tr {
                         th scope="row" { "Button (½ point)" }
-                        td { (state.button().map_or("not given yet", colour_word)) }
+                        td { (state.button().map_or("not given yet", Colour::name)) }
                     }
                     tr {
                         th scope="row" { "Board" }
@@ -253,10 +250,6 @@ fn stones(count: u32) -> String {
         1 => "1 stone".to_owned(),
         n => format!("{n} stones"),
     }
-}
-
-fn capital(word: &str) -> String {
-    super::view::capitalised(word)
 }
 
 #[cfg(test)]
