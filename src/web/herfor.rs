@@ -1,7 +1,7 @@
 //! Herfor on the play pages: the hex board of points with its stones, words for placements,
 //! passes and the swap, and the rules for players.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use maud::{Markup, html};
 use moot_templates::herfor::{HexBoardView, HexPoint, Stone, board};
@@ -42,23 +42,22 @@ pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> Hex
     let on_board: Vec<_> = points(board_mask(size))
         .filter_map(|p| Some((p, point_coords(size, p)?, point_name(size, p)?)))
         .collect();
-    let at: HashMap<(u8, u8), _> = on_board.iter().map(|(_, rc, _)| (*rc, ())).collect();
+    let at: HashSet<(u8, u8)> = on_board.iter().map(|(_, rc, _)| *rc).collect();
     let mut lines = Vec::new();
-    let mut row_labels: Vec<(String, f32, f32)> = Vec::new();
+    let mut row_labels = Vec::new();
+    let mut labelled_rows = HashSet::new();
     let mut view_points = Vec::new();
     for (point, (row, column), name) in &on_board {
         let (x, y) = place(size, (*row, *column));
         for (dr, dc) in LINES {
             let next = (row + dr, column + dc);
-            if at.contains_key(&next) {
+            if at.contains(&next) {
                 let (x2, y2) = place(size, next);
                 lines.push((x, y, x2, y2));
             }
         }
-        if !row_labels
-            .iter()
-            .any(|(l, _, _)| l.as_bytes()[0] == name.as_bytes()[0])
-        {
+        // Points come row by row from the left: the first of a row gets its letter.
+        if labelled_rows.insert(*row) {
             row_labels.push((name[..1].to_owned(), x - 26.0, y + 5.0));
         }
         let stone = state.stone_at(*point);

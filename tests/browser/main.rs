@@ -94,6 +94,10 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .await;
     assert!(browser.count("p.status.finished").await == 0);
     browser.screenshot("herfor-undone").await;
+
+    browser.open("/rules/herfor").await;
+    assert!(browser.text("article.rules h1").await.contains("Herfor"));
+    browser.screenshot("herfor-rules").await;
     browser.finish().await;
 }
 
