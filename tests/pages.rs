@@ -344,11 +344,10 @@ async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_
 
 #[actix_web::test]
 async fn a_busy_computer_gets_a_friendly_503_page() {
-    let config = moot::AiConfig {
-        max_evaluations: 0,
-        ..moot::AiConfig::default()
-    };
-    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
+    let evaluator = moot::Evaluator::new(moot::AiConfig::default());
+    // Every permit is taken, as by searches running for other games.
+    let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
+    let app = actix_web::test::init_service(moot::app_with(evaluator.clone())).await;
     let response = actix_web::test::call_service(
         &app,
         TestRequest::get()
@@ -359,6 +358,36 @@ async fn a_busy_computer_gets_a_friendly_503_page() {
     assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
     let answer = common::answer_of(response).await;
     assert!(page(&answer, 503).contains("The computer is busy"));
+}
+
+#[actix_web::test]
+async fn with_the_computer_player_off_the_page_says_so() {
+    let config = moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    };
+    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&moves=c3&hint=1"))
+            .to_request(),
+    )
+    .await;
+    let answer = common::answer_of(response).await;
+    assert!(page(&answer, 501).contains("The computer player is off"));
+    let plain = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&moves=c3"))
+            .to_request(),
+    )
+    .await;
+    let plain = common::answer_of(plain).await;
+    assert!(
+        !page(&plain, 200).contains(">Hint</a>"),
+        "no hint is offered"
+    );
 }
 
 #[actix_web::test]

@@ -65,6 +65,7 @@ async fn play_page<G: PageGame + Player>(
     };
     let extras = Extras {
         hint,
+        hints_offered: evaluator.config().max_evaluations > 0,
         ..Extras::default()
     };
     guarded(|| {
@@ -93,7 +94,7 @@ fn read_game<G: PageGame>(query: &Query) -> Result<Step<G>, PageError> {
             let extras = Extras {
                 notice: Some(notice),
                 typed: typed.to_owned(),
-                hint: None,
+                ..Extras::default()
             };
             let view = play_view(&position, &game, extras);
             html(

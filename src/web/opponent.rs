@@ -75,11 +75,19 @@ fn seed<G: Game>(position: &Position<G>) -> u64 {
 }
 
 /// Runs a search on the blocking pool under one of the server's permits; a busy server gets a
-/// 503 page that asks to reload shortly.
+/// 503 page that asks to reload shortly, one with the computer player off a 501 page.
 async fn search<T: Send + 'static>(
     evaluator: &Evaluator,
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
+    if evaluator.config().max_evaluations == 0 {
+        // `--max-evaluations 0` turns the computer player off on this server.
+        return Err(PageError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "The computer player is off",
+            "This server does not run the computer player: play against a friend instead.",
+        ));
+    }
     let permit = evaluator.try_acquire().ok_or_else(|| {
         PageError::new(
             StatusCode::SERVICE_UNAVAILABLE,

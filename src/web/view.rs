@@ -36,6 +36,8 @@ pub struct Extras<M> {
     /// The move typed in the notation form (kept after a refusal).
     pub typed: String,
     pub hint: Option<Analysis<M>>,
+    /// Whether the server runs the computer player, which gives hints.
+    pub hints_offered: bool,
 }
 
 impl<M> Default for Extras<M> {
@@ -44,6 +46,7 @@ impl<M> Default for Extras<M> {
             notice: None,
             typed: String::new(),
             hint: None,
+            hints_offered: true,
         }
     }
 }
@@ -62,6 +65,7 @@ pub fn play_view<G: PageGame>(
         notice,
         typed,
         hint,
+        hints_offered,
     } = extras;
     PlayView {
         game_name: G::NAME.to_owned(),
@@ -78,7 +82,7 @@ pub fn play_view<G: PageGame>(
             field: PLAY.to_owned(),
             value: typed,
         },
-        hint: (!finished).then(|| hint_view(position, state, hint.as_ref())),
+        hint: (!finished && hints_offered).then(|| hint_view(position, state, hint.as_ref())),
         undo_href: undo_href(position, game),
         new_game_href: position.options_href(),
         rules_href: format!("/rules/{}", G::ID),
