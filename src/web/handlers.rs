@@ -47,7 +47,8 @@ async fn play_page<G: PageGame + Player>(
     query: &Query,
     evaluator: &Evaluator,
 ) -> Result<HttpResponse, PageError> {
-    let (position, game) = match guarded(|| read_game::<G>(query))? {
+    let hints_offered = evaluator.config().max_evaluations > 0;
+    let (position, game) = match guarded(|| read_game::<G>(query, hints_offered))? {
         Step::Answer(response) => return Ok(response),
         Step::Page(position, game) => (position, game),
     };
@@ -65,7 +66,7 @@ async fn play_page<G: PageGame + Player>(
     };
     let extras = Extras {
         hint,
-        hints_offered: evaluator.config().max_evaluations > 0,
+        hints_offered,
         ..Extras::default()
     };
     guarded(|| {
@@ -75,7 +76,7 @@ async fn play_page<G: PageGame + Player>(
 }
 
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
-fn read_game<G: PageGame>(query: &Query) -> Result<Step<G>, PageError> {
+fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
     let (position, has_moves) = Position::<G>::read(query)?;
     if !has_moves {
         let view = options_view(&position);
@@ -94,7 +95,8 @@ fn read_game<G: PageGame>(query: &Query) -> Result<Step<G>, PageError> {
             let extras = Extras {
                 notice: Some(notice),
                 typed: typed.to_owned(),
-                ..Extras::default()
+                hint: None,
+                hints_offered,
             };
             let view = play_view(&position, &game, extras);
             html(
