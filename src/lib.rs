@@ -3,7 +3,7 @@
 //! - [`games`]: the rules engines behind one [`games::Game`] trait (pure, no I/O);
 //! - [`api`]: the stateless JSON API over HTTP, documented with OpenAPI;
 //! - [`site`]: the home page, stylesheet, health check;
-//! - `web`: the server-rendered play pages;
+//! - [`web`]: the server-rendered play pages;
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait).
 //!
 //! [`app`] builds the whole actix application: the server binary and the tests share it.
@@ -12,12 +12,13 @@ pub mod ai;
 pub mod api;
 pub mod games;
 pub mod site;
+pub mod web;
 
 use std::sync::OnceLock;
 
+use actix_web::App;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::{App, web};
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
@@ -76,12 +77,13 @@ pub fn app_with(
         .into_utoipa_app()
         .configure(documented_routes)
         .into_app()
-        .app_data(web::PayloadConfig::new(api::body::BODY_LIMIT))
-        .app_data(web::Data::new(evaluator))
+        .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
+        .app_data(actix_web::web::Data::new(evaluator))
         .service(SwaggerUi::new("/docs/{_:.*}").url(api::docs::OPENAPI_PATH, openapi().clone()))
         .service(site::docs_redirect)
         .service(site::home)
         .service(site::stylesheet)
-        .default_service(web::to(api::handlers::fallback))
+        .configure(web::configure)
+        .default_service(actix_web::web::to(api::handlers::fallback))
         .wrap(TracingLogger::default())
 }

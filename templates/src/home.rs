@@ -20,6 +20,8 @@ pub struct GameCard {
     pub id: String,
     pub name: String,
     pub rules_href: String,
+    /// The play page, for games that have one.
+    pub play_href: Option<String>,
     /// The API endpoint that starts this game.
     pub api_href: String,
     pub options: Vec<OptionLine>,
@@ -69,6 +71,7 @@ fn card(game: &GameCard) -> Markup {
         article.game id=(game.id) {
             h3 { (game.name) }
             p.links {
+                @if let Some(href) = &game.play_href { a.button href=(href) { "Play" } " · " }
                 a href=(game.rules_href) { "Rules" }
                 " · API: "
                 code { "POST " (game.api_href) }
@@ -102,6 +105,7 @@ mod tests {
             id: "herfor".into(),
             name: "Herfor".into(),
             rules_href: "/rules/herfor".into(),
+            play_href: Some("/play/herfor".into()),
             api_href: "/api/v1/games/herfor/new".into(),
             options: vec![OptionLine {
                 name: "size".into(),
@@ -121,6 +125,7 @@ mod tests {
         let page = page(&view).into_string();
         assert!(page.contains(r#"<article class="game" id="herfor"><h3>Herfor</h3>"#));
         assert!(page.contains(r#"href="/rules/herfor""#));
+        assert!(page.contains(r#"<a class="button" href="/play/herfor">Play</a>"#));
         assert!(
             page.contains(
                 "<td><code>size</code></td><td><code>7</code></td><td>Points per side</td>"

@@ -2,7 +2,15 @@
 
 pub use maud;
 
+pub mod error;
+pub mod herfor;
+pub mod hirth;
 pub mod home;
 pub mod layout;
+pub mod options;
+pub mod parts;
+pub mod play;
+pub mod rules;
+pub mod tara;
 
 pub use layout::layout;

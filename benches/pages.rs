@@ -1,0 +1,111 @@
+//! The cost of one game page: every request reads the link, replays all its moves through the
+//! engine, builds the view (a link per legal move) and renders the HTML. Measured on long random
+//! games, near their end, for each game; and the time the computer takes to answer.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use moot::ai::Strength;
+use moot::games::Game;
+use moot::games::Seat;
+use moot::games::herfor::Herfor;
+use moot::games::hirth::Hirth;
+use moot::games::tara::Tara;
+use moot::web::PageGame;
+use moot::web::opponent::{Opponent, play_computer};
+use moot::web::position::{Position, Query};
+use moot::web::replay::replay;
+use moot::web::view::{Extras, play_view};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+
+/// The link of a random game with these options, stopped `before_end` moves before its end
+/// (or after `cap` moves), so the page still offers moves.
+fn random_link<G: Game>(options: &str, cap: usize, before_end: usize) -> String {
+    let query = Query::parse(&format!("{options}&moves="));
+    let (position, _) = Position::<G>::read(&query).expect("valid options");
+    let mut state = G::new_game(&position.options).expect("valid options");
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut moves = Vec::new();
+    while moves.len() < cap {
+        // Random games, but nobody offers or gives up the doubling coin: games run long.
+        let legal: Vec<_> = G::legal_moves(&state)
+            .into_iter()
+            .filter(|mv| !matches!(G::format_move(&state, mv).as_str(), "offer" | "give-up"))
+            .collect();
+        let Some(mv) = legal.choose(&mut rng) else {
+            break;
+        };
+        moves.push(G::format_move(&state, mv));
+        G::apply(&mut state, mv).expect("a legal move");
+    }
+    moves.truncate(moves.len().saturating_sub(before_end));
+    eprintln!("{}: a link of {} moves", G::NAME, moves.len());
+    format!("{options}&moves={}", moves.join("."))
+}
+
+/// The page's HTML length.
+fn render<G: PageGame>(link: &str) -> usize {
+    let (position, _) = Position::<G>::read(&Query::parse(link)).expect("a valid link");
+    let game = replay(&position).expect("a legal game");
+    let view = play_view(&position, &game, Extras::default());
+    moot_templates::play::page(&view).into_string().len()
+}
+
+fn pages(c: &mut Criterion) {
+    let mut group = c.benchmark_group("game_page");
+    let herfor = random_link::<Herfor>("size=7&pie=true&simple=false", 1_000, 40);
+    group.bench_function("herfor_size7_long_game", |b| {
+        b.iter(|| render::<Herfor>(black_box(&herfor)))
+    });
+    let tara = random_link::<Tara>("first=red&level=1&match=false", 1_000, 4);
+    group.bench_function("tara_long_game", |b| {
+        b.iter(|| render::<Tara>(black_box(&tara)))
+    });
+    let hirth = random_link::<Hirth>("target=1", 600, 1);
+    eprintln!(
+        "HTML: {} bytes for Herfor, {} for Tara, {} for Hirþ",
+        render::<Herfor>(&herfor),
+        render::<Tara>(&tara),
+        render::<Hirth>(&hirth)
+    );
+    group.bench_function("hirth_600_moves", |b| {
+        b.iter(|| render::<Hirth>(black_box(&hirth)))
+    });
+    group.finish();
+}
+
+/// The computer's answer at each strength, from the start (Herfor size 5): one placement, one
+/// king placement, one whole Hirþ turn.
+fn computer(c: &mut Criterion) {
+    let mut group = c.benchmark_group("computer_reply");
+    group.sample_size(10);
+    for strength in Strength::ALL {
+        let opponent = Opponent {
+            seat: Seat::First,
+            strength,
+        };
+        bench_reply::<Herfor>(&mut group, "herfor_size5", "size=5", opponent);
+        bench_reply::<Tara>(&mut group, "tara", "level=1", opponent);
+        bench_reply::<Hirth>(&mut group, "hirth_turn", "target=5", opponent);
+    }
+    group.finish();
+}
+
+fn bench_reply<G: moot::ai::Player>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    options: &str,
+    opponent: Opponent,
+) {
+    let (position, _) =
+        Position::<G>::read(&Query::parse(&format!("{options}&moves="))).expect("valid options");
+    let state = replay(&position).expect("the start").state;
+    group.bench_function(format!("{name}_{}", opponent.strength.name()), |b| {
+        b.iter(|| play_computer(position.clone(), state.clone(), opponent).expect("a reply"))
+    });
+}
+
+criterion_group!(benches, pages, computer);
+criterion_main!(benches);

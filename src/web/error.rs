@@ -1,0 +1,101 @@
+//! Errors of the play pages: a friendly HTML page with a 4xx status that says what was wrong
+//! and where, with a way back; never a bare error or a 500 for bad input.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpResponse, ResponseError};
+use moot_templates::error::{ErrorView, page};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageError {
+    pub status: StatusCode,
+    pub title: String,
+    pub detail: String,
+    /// Links out: (words, href).
+    pub links: Vec<(String, String)>,
+}
+
+impl PageError {
+    pub fn new(status: StatusCode, title: impl Into<String>, detail: impl Into<String>) -> Self {
+        PageError {
+            status,
+            title: title.into(),
+            detail: detail.into(),
+            links: Vec::new(),
+        }
+    }
+
+    /// A URL whose position cannot be read or replayed (400).
+    pub fn bad_position(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "This link does not hold a game",
+            detail,
+        )
+    }
+
+    /// A move in the URL that the rules refuse (422).
+    pub fn refused(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "This game cannot be replayed",
+            detail,
+        )
+    }
+
+    pub fn unknown_game(id: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "No such game",
+            format!("There is no game called {id:?} here."),
+        )
+    }
+
+    pub fn with_link(mut self, words: impl Into<String>, href: impl Into<String>) -> Self {
+        self.links.push((words.into(), href.into()));
+        self
+    }
+}
+
+impl fmt::Display for PageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.title, self.detail)
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let view = ErrorView {
+            status: self.status.as_u16(),
+            title: self.title.clone(),
+            detail: self.detail.clone(),
+            links: self.links.clone(),
+        };
+        let mut response = HttpResponse::build(self.status);
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Busy with other searches: one second is enough for a normal one to finish.
+            response.insert_header((header::RETRY_AFTER, "1"));
+        }
+        response
+            .content_type("text/html; charset=utf-8")
+            .body(page(&view).into_string())
+    }
+}
+
+/// Runs engine code so that a panic (a bug) becomes a 500 page, never a dropped connection.
+pub fn guarded<T>(work: impl FnOnce() -> Result<T, PageError>) -> Result<T, PageError> {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        tracing::error!("engine panicked while rendering a page");
+        Err(PageError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong in Moot",
+            "The engine failed on this position: this is a bug in Moot, not in your link.",
+        ))
+    })
+}

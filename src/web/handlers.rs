@@ -1,0 +1,179 @@
+//! The page handlers: read the link, replay it, answer the page (or a friendly error page).
+
+use actix_web::http::{StatusCode, header};
+use actix_web::web::{Data, Path};
+use actix_web::{HttpRequest, HttpResponse, get};
+use maud::Markup;
+use moot_templates::play::Notice;
+
+use super::error::{PageError, guarded};
+use super::opponent::{self, HINT};
+use super::options_form::options_view;
+use super::page_game::PageGame;
+use super::position::{PLAY, Position, Query};
+use super::replay::{Replayed, replay};
+use super::view::{Extras, capitalised, play_view};
+use crate::Evaluator;
+use crate::ai::Player;
+use crate::games::{Game, MoveError, Turn};
+
+fn html(status: StatusCode, markup: Markup) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(markup.into_string())
+}
+
+/// `/play/{game}`: the options form, or, when the link holds `moves`, the game page. Against
+/// the computer, when it is to act, its moves are made and the browser sent on to the position
+/// where the player acts.
+#[get("/play/{game}")]
+pub async fn play(
+    game: Path<String>,
+    request: HttpRequest,
+    evaluator: Data<Evaluator>,
+) -> Result<HttpResponse, PageError> {
+    let query = Query::parse(request.query_string());
+    let id = game.as_str();
+    with_page_game!(id, G => play_page::<G>(&query, &evaluator).await, else Err(PageError::unknown_game(id)))
+}
+
+/// What the synchronous part of a request found.
+enum Step<G: Game> {
+    Answer(HttpResponse),
+    Page(Position<G>, Replayed<G>),
+}
+
+async fn play_page<G: PageGame + Player>(
+    query: &Query,
+    evaluator: &Evaluator,
+) -> Result<HttpResponse, PageError> {
+    let hints_offered = evaluator.config().max_evaluations > 0;
+    let (position, game) = match guarded(|| read_game::<G>(query, hints_offered))? {
+        Step::Answer(response) => return Ok(response),
+        Step::Page(position, game) => (position, game),
+    };
+    if let Some(computer) = position.opponent
+        && computer.to_act::<G>(&game.state)
+    {
+        let next = opponent::reply(evaluator, position, game.state, computer).await?;
+        return Ok(see_other(&next.href()));
+    }
+    let hint = match query.get(HINT)? {
+        Some(_) if matches!(G::turn(&game.state), Turn::ToAct(_)) => {
+            Some(opponent::hint(evaluator, &position, game.state.clone()).await?)
+        }
+        _ => None,
+    };
+    let extras = Extras {
+        hint,
+        hints_offered,
+        ..Extras::default()
+    };
+    guarded(|| {
+        let view = play_view(&position, &game, extras);
+        Ok(html(StatusCode::OK, moot_templates::play::page(&view)))
+    })
+}
+
+/// Reads and replays the link: the options page, a typed move's answer, or the game to show.
+fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
+    let (position, has_moves) = Position::<G>::read(query)?;
+    if !has_moves {
+        let view = options_view(&position);
+        return Ok(Step::Answer(html(
+            StatusCode::OK,
+            moot_templates::options::page(&view),
+        )));
+    }
+    let game = replay(&position)?;
+    let Some(typed) = query.get(PLAY)? else {
+        return Ok(Step::Page(position, game));
+    };
+    Ok(Step::Answer(match submit(&position, &game, typed) {
+        Ok(next) => see_other(&next.href()),
+        Err(notice) => {
+            let extras = Extras {
+                notice: Some(notice),
+                typed: typed.to_owned(),
+                hint: None,
+                hints_offered,
+            };
+            let view = play_view(&position, &game, extras);
+            html(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                moot_templates::play::page(&view),
+            )
+        }
+    }))
+}
+
+fn see_other(href: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, href))
+        .finish()
+}
+
+/// A move typed in notation: the position after it, or the engine's reason for refusing it.
+fn submit<G: PageGame>(
+    position: &Position<G>,
+    game: &Replayed<G>,
+    typed: &str,
+) -> Result<Position<G>, Notice> {
+    let refused = |e: MoveError| Notice {
+        title: format!("{:?} cannot be played", typed.trim()),
+        detail: capitalised(&e.to_string()),
+    };
+    if typed.trim().is_empty() {
+        return Err(Notice {
+            title: "No move given".to_owned(),
+            detail: "Type a move in the game's notation, or click one.".to_owned(),
+        });
+    }
+    let mut state = game.state.clone();
+    let mv = G::parse_move(&state, typed).map_err(refused)?;
+    let notation = G::format_move(&state, &mv);
+    G::apply(&mut state, &mv).map_err(refused)?;
+    Ok(position.with_move(notation))
+}
+
+/// `/play/{game}/record`: the record of the link's game as a text file.
+#[get("/play/{game}/record")]
+pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
+    let query = Query::parse(request.query_string());
+    let id = game.as_str();
+    guarded(
+        || with_page_game!(id, G => record_file::<G>(&query), else Err(PageError::unknown_game(id))),
+    )
+}
+
+fn record_file<G: PageGame>(query: &Query) -> Result<HttpResponse, PageError> {
+    let (position, _) = Position::<G>::read(query)?;
+    let game = replay(&position)?;
+    let mut text = game.record();
+    text.push('\n');
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}-record.txt\"", G::ID),
+        ))
+        .body(text))
+}
+
+/// `/rules/{game}`: the rules for players.
+#[get("/rules/{game}")]
+pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
+    let id = game.as_str();
+    guarded(
+        || with_page_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
+    )
+}
+
+fn rules_page<G: PageGame>() -> HttpResponse {
+    let view = moot_templates::rules::RulesView {
+        game_name: G::NAME.to_owned(),
+        play_href: super::position::play_path(G::ID),
+        body: G::rules(),
+    };
+    html(StatusCode::OK, moot_templates::rules::page(&view))
+}

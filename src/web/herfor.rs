@@ -1,0 +1,337 @@
+//! Herfor on the play pages: the hex board of points with its stones, words for placements,
+//! passes and the swap, and the rules for players.
+
+use std::collections::{HashMap, HashSet};
+
+use maud::{Markup, html};
+use moot_templates::herfor::{HexBoardView, HexPoint, Stone, board};
+
+use super::page_game::{PageGame, Playable};
+use super::view::capitalised;
+use crate::games::Game;
+use crate::games::herfor::geometry::{board_mask, point_coords, point_name, points};
+use crate::games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
+
+/// Distance between neighbouring points, and the margin around the board, in SVG units.
+const SPACING: f32 = 44.0;
+const MARGIN: f32 = 34.0;
+/// The height of a row as a share of the spacing: √3/2.
+const ROW: f32 = 0.866_025_4;
+/// The three line directions as (row, column) steps (the geometry's positive directions).
+const LINES: [(u8, u8); 3] = [(0, 1), (1, 0), (1, 1)];
+
+/// Where a point of board coordinates (row, column) is drawn.
+fn place(size: u8, (row, column): (u8, u8)) -> (f32, f32) {
+    let radius = f32::from(size - 1);
+    let x = f32::from(column) - f32::from(row) / 2.0 + radius / 2.0;
+    let y = 2.0 * radius - f32::from(row);
+    (MARGIN + x * SPACING, MARGIN + y * ROW * SPACING)
+}
+
+/// The board view: grid, row letters, stones, and links on the points where a stone may go.
+pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> HexBoardView {
+    let size = state.size();
+    let radius = f32::from(size - 1);
+    let links: HashMap<_, _> = playable
+        .iter()
+        .filter_map(|p| match p.mv {
+            HerforMove::Place(point) => Some((point, p)),
+            _ => None,
+        })
+        .collect();
+    let on_board: Vec<_> = points(board_mask(size))
+        .filter_map(|p| Some((p, point_coords(size, p)?, point_name(size, p)?)))
+        .collect();
+    let at: HashSet<(u8, u8)> = on_board.iter().map(|(_, rc, _)| *rc).collect();
+    let mut lines = Vec::new();
+    let mut row_labels = Vec::new();
+    let mut labelled_rows = HashSet::new();
+    let mut view_points = Vec::new();
+    for (point, (row, column), name) in &on_board {
+        let (x, y) = place(size, (*row, *column));
+        for (dr, dc) in LINES {
+            let next = (row + dr, column + dc);
+            if at.contains(&next) {
+                let (x2, y2) = place(size, next);
+                lines.push((x, y, x2, y2));
+            }
+        }
+        // Points come row by row from the left: the first of a row gets its letter.
+        if labelled_rows.insert(*row) {
+            row_labels.push((name[..1].to_owned(), x - 26.0, y + 5.0));
+        }
+        let stone = state.stone_at(*point);
+        let link = links.get(point);
+        view_points.push(HexPoint {
+            name: name.clone(),
+            x,
+            y,
+            stone: stone.map(|c| match c {
+                Colour::Black => Stone::Black,
+                Colour::White => Stone::White,
+            }),
+            href: link.map(|p| p.href.clone()),
+            title: match (stone, link) {
+                (Some(colour), _) => format!("{name}: {} stone", colour.name()),
+                (None, Some(p)) => Herfor::label(state, &p.mv),
+                (None, None) => format!("{name}: empty"),
+            },
+        });
+    }
+    HexBoardView {
+        caption: format!(
+            "Herfor board, {size} points per side: {} black and {} white stones",
+            state.stones(Colour::Black).count_ones(),
+            state.stones(Colour::White).count_ones()
+        ),
+        width: 2.0 * MARGIN + 2.0 * radius * SPACING,
+        height: 2.0 * MARGIN + 2.0 * radius * ROW * SPACING,
+        lines,
+        row_labels,
+        points: view_points,
+    }
+}
+
+fn seat_words(state: &HerforState, colour: Colour) -> &'static str {
+    match state.seat_of(colour) {
+        crate::games::Seat::First => "first player",
+        crate::games::Seat::Second => "second player",
+    }
+}
+
+impl PageGame for Herfor {
+    fn board(state: &HerforState, playable: &[Playable<HerforMove>]) -> Markup {
+        board(&board_view(state, playable))
+    }
+
+    fn label(state: &HerforState, mv: &HerforMove) -> String {
+        let colour = state.to_move().name();
+        match mv {
+            HerforMove::Place(p) => format!(
+                "Place a {colour} stone on {}",
+                point_name(state.size(), *p).unwrap_or_default()
+            ),
+            HerforMove::Pass => format!("Pass: {colour} has no legal placement"),
+            HerforMove::Swap => "Swap: take Black, and let the first player move as White".into(),
+        }
+    }
+
+    fn group(_state: &HerforState, mv: &HerforMove) -> String {
+        match mv {
+            HerforMove::Place(_) => "Place a stone",
+            HerforMove::Pass => "Pass",
+            HerforMove::Swap => "Swap (the pie rule)",
+        }
+        .to_owned()
+    }
+
+    fn describe(event: &HerforEvent) -> String {
+        match event {
+            HerforEvent::Placed {
+                colour,
+                point,
+                flipped,
+            } if flipped.is_empty() => format!("A {} stone on {point}", colour.name()),
+            HerforEvent::Placed {
+                colour,
+                point,
+                flipped,
+            } => format!(
+                "A {} stone on {point} flipped {} to {}",
+                colour.name(),
+                flipped.join(", "),
+                colour.name()
+            ),
+            HerforEvent::Passed {
+                colour,
+                button_to: Some(to),
+            } => format!(
+                "{} passed; the button (½ point) goes to {}",
+                capitalised(colour.name()),
+                to.name()
+            ),
+            HerforEvent::Passed { colour, .. } => {
+                format!("{} passed", capitalised(colour.name()))
+            }
+            HerforEvent::Swapped { .. } => {
+                "The second player swapped and now plays Black; White moves next".into()
+            }
+            HerforEvent::GameOver {
+                winner,
+                black_total,
+                white_total,
+            } => format!(
+                "Both passed: black {black_total} – white {white_total}; {} wins",
+                winner.name()
+            ),
+        }
+    }
+
+    fn panel(state: &HerforState) -> Markup {
+        let options = state.options();
+        html! {
+            table.facts {
+                tbody {
+                    @for colour in Colour::BOTH {
+                        tr {
+                            th scope="row" { (capitalised(colour.name())) " (" (seat_words(state, colour)) ")" }
+                            td { (stones(state.stones(colour).count_ones())) }
+                        }
+                    }
+                    tr {
+                        th scope="row" { "Button (½ point)" }
+                        td { (state.button().map_or("not given yet", Colour::name)) }
+                    }
+                    tr {
+                        th scope="row" { "Board" }
+                        td {
+                            (options.size) " points per side"
+                            @if options.pie { ", pie rule" }
+                            @if options.simple { ", simple flips" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn rules() -> Markup {
+        let example = rules_example();
+        html! {
+            p { "Two players place stones on the points of a hexagonal board, each trying to end with more stones of their colour on it. Stones that line up between two enemy lines flip them." }
+            figure.board {
+                (Herfor::board(&example, &[]))
+                figcaption {
+                    "A small board (3 points per side) after " code { (RULES_EXAMPLE.join(" ")) } ": "
+                    "White's stone on c3 lined up between the black stones on c2 and c4, an invasion, and flipped both to white."
+                }
+            }
+            h2 { "The board" }
+            p { "Stones go on the points of a hexagon of triangles, 3 to 7 points per side (5 for short games, 7 for long ones). Rows are lettered from the bottom (" code { "a" } "), points numbered from the left of their row: " code { "c3" } "." }
+            h2 { "A turn" }
+            p { "Black starts; the players take turns placing one stone of their colour on an empty point. A stone may go:" }
+            ul {
+                li { "on a point that touches none of your own stones, or" }
+                li { "where it lines up, along one of the three lines through the point, a run of your stones with an enemy stone directly beyond each end: an " em { "invasion" } "." }
+            }
+            p { "Each invasion flips both enemy runs it touches along that line to your colour. All invasions of the placement flip at once; flips trigger nothing further." }
+            h2 { "Passing and the end" }
+            p { "You pass only when you have no legal placement, and must pass then. The first player to pass gives the opponent the " em { "button" } ", worth half a point. The game ends when both players pass in a row; every stone on the board is a point, so there are no draws." }
+            h2 { "Options" }
+            ul {
+                li { strong { "Pie rule" } " (on by default): after the first stone the second player may swap, taking Black; the first player then plays White and moves next." }
+                li { strong { "Simple flips" } ": flip from each invaded run only as many stones as the shorter of the two has, the nearest ones." }
+            }
+        }
+    }
+}
+
+/// The position drawn on the rules page.
+const RULES_EXAMPLE: [&str; 5] = ["c2", "a1", "c4", "c3", "e2"];
+
+fn rules_example() -> HerforState {
+    let options = HerforOptions {
+        size: 3,
+        pie: false,
+        simple: false,
+    };
+    let mut state = Herfor::new_game(&options).expect("size 3 is a board");
+    for text in RULES_EXAMPLE {
+        if let Ok(mv) = Herfor::parse_move(&state, text) {
+            let _ = Herfor::apply(&mut state, &mv);
+        }
+    }
+    state
+}
+
+fn stones(count: u32) -> String {
+    match count {
+        1 => "1 stone".to_owned(),
+        n => format!("{n} stones"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(options: HerforOptions, moves: &[&str]) -> HerforState {
+        let mut state = Herfor::new_game(&options).unwrap();
+        for text in moves {
+            let mv = Herfor::parse_move(&state, text).unwrap();
+            Herfor::apply(&mut state, &mv).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn rules_example_is_a_legal_game() {
+        let state = play(
+            HerforOptions {
+                size: 3,
+                pie: false,
+                simple: false,
+            },
+            &RULES_EXAMPLE,
+        );
+        assert_eq!(state.moves_played(), RULES_EXAMPLE.len() as u32);
+        // c3 invaded between c2 and c4 and flipped both: only e2 is black.
+        assert_eq!(state.stone_names(Colour::Black), ["e2"]);
+        assert_eq!(state.stones(Colour::White).count_ones(), 4);
+    }
+
+    #[test]
+    fn board_view_draws_every_point_with_links_only_where_legal() {
+        let options = HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        };
+        let state = play(options, &["c3"]);
+        let playable: Vec<_> = Herfor::legal_moves(&state)
+            .into_iter()
+            .map(|mv| Playable {
+                notation: Herfor::format_move(&state, &mv),
+                href: format!("/go/{}", Herfor::format_move(&state, &mv)),
+                mv,
+            })
+            .collect();
+        let view = board_view(&state, &playable);
+        assert_eq!(view.points.len(), 19, "a size-3 board has 19 points");
+        assert_eq!(view.row_labels.len(), 5);
+        // Each of the 3 directions has rows of 3, 4, 5, 4, 3 points: 14 segments.
+        assert_eq!(view.lines.len(), 42);
+        let c3 = view.points.iter().find(|p| p.name == "c3").unwrap();
+        assert_eq!(c3.stone, Some(Stone::Black));
+        assert_eq!(c3.href, None);
+        let linked = view.points.iter().filter(|p| p.href.is_some()).count();
+        assert_eq!(linked, playable.len());
+        let a1 = view.points.iter().find(|p| p.name == "a1").unwrap();
+        assert_eq!(a1.href.as_deref(), Some("/go/a1"));
+        assert_eq!(a1.title, "Place a white stone on a1");
+        // a1 is the bottom left point, e3 the top right.
+        let e3 = view.points.iter().find(|p| p.name == "e3").unwrap();
+        assert!(a1.y > e3.y && a1.x < e3.x);
+    }
+
+    #[test]
+    fn describe_says_which_stones_flipped() {
+        let event = HerforEvent::Placed {
+            colour: Colour::White,
+            point: "b2".into(),
+            flipped: vec!["b3".into(), "c3".into()],
+        };
+        assert_eq!(
+            Herfor::describe(&event),
+            "A white stone on b2 flipped b3, c3 to white"
+        );
+        let pass = HerforEvent::Passed {
+            colour: Colour::Black,
+            button_to: Some(Colour::White),
+        };
+        assert_eq!(
+            Herfor::describe(&pass),
+            "Black passed; the button (½ point) goes to white"
+        );
+    }
+}

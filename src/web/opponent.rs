@@ -1,0 +1,188 @@
+//! Playing against the computer: who it plays, how strongly, and its moves and hints, searched
+//! off the async workers under the server's limit on searches at once.
+
+use actix_web::http::StatusCode;
+
+use super::error::{PageError, guarded};
+use super::position::Position;
+use crate::Evaluator;
+use crate::ai::{Analysis, Player, Strength, analyse};
+use crate::games::{Game, Seat, Turn};
+
+/// The parameter naming the seat the computer plays (`first` or `second`).
+pub const COMPUTER: &str = "computer";
+/// The parameter naming its strength (`easy`, `normal`, `strong`).
+pub const STRENGTH: &str = "strength";
+/// The parameter that asks for a hint.
+pub const HINT: &str = "hint";
+/// The computer plays at most this many moves in one request (a whole Hirþ turn and its
+/// decisions fit); the next request goes on if it is still to act.
+const MOVES_PER_REQUEST: usize = 32;
+
+/// The computer as a link holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opponent {
+    /// The seat the computer plays.
+    pub seat: Seat,
+    pub strength: Strength,
+}
+
+impl Opponent {
+    /// Reads `computer` and `strength`: no `computer` (or an empty one) is a game between two
+    /// people.
+    pub fn read(computer: Option<&str>, strength: Option<&str>) -> Result<Option<Self>, PageError> {
+        let seat = match computer.map(str::trim) {
+            None | Some("") => return Ok(None),
+            Some("first") => Seat::First,
+            Some("second") => Seat::Second,
+            Some(other) => {
+                return Err(PageError::bad_position(format!(
+                    "The computer cannot play {other:?}: it plays \"first\" or \"second\"."
+                )));
+            }
+        };
+        let strength = match strength.map(str::trim) {
+            None | Some("") => Strength::Normal,
+            Some(name) => Strength::from_name(name).ok_or_else(|| {
+                PageError::bad_position(format!(
+                    "{name:?} is not a strength: easy, normal or strong."
+                ))
+            })?,
+        };
+        Ok(Some(Opponent { seat, strength }))
+    }
+
+    pub fn pairs(&self) -> [(String, String); 2] {
+        let seat = match self.seat {
+            Seat::First => "first",
+            Seat::Second => "second",
+        };
+        [
+            (COMPUTER.to_owned(), seat.to_owned()),
+            (STRENGTH.to_owned(), self.strength.name().to_owned()),
+        ]
+    }
+
+    /// Whether the computer must act in this state.
+    pub fn to_act<G: Game>(&self, state: &G::State) -> bool {
+        G::turn(state) == Turn::ToAct(self.seat)
+    }
+}
+
+/// The seed of a search: the number of moves played, so a reload gets the same move.
+fn seed<G: Game>(position: &Position<G>) -> u64 {
+    position.moves.len() as u64
+}
+
+/// Runs a search on the blocking pool under one of the server's permits; a busy server gets a
+/// 503 page that asks to reload shortly, one with the computer player off a 501 page.
+async fn search<T: Send + 'static>(
+    evaluator: &Evaluator,
+    work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
+) -> Result<T, PageError> {
+    if evaluator.config().max_evaluations == 0 {
+        // `--max-evaluations 0` turns the computer player off on this server.
+        return Err(PageError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "The computer player is off",
+            "This server does not run the computer player: play against a friend instead.",
+        ));
+    }
+    let permit = evaluator.try_acquire().ok_or_else(|| {
+        PageError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The computer is busy",
+            "Other games are thinking right now. Reload this page in a moment: nothing is lost.",
+        )
+    })?;
+    actix_web::web::block(move || {
+        let _permit = permit;
+        guarded(work)
+    })
+    .await
+    .map_err(|e| {
+        PageError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong in Moot",
+            format!("The computer could not think: {e}"),
+        )
+    })?
+}
+
+/// The computer's moves from this position while it is to act, searched on the blocking pool.
+pub async fn reply<G: Player>(
+    evaluator: &Evaluator,
+    position: Position<G>,
+    state: G::State,
+    opponent: Opponent,
+) -> Result<Position<G>, PageError> {
+    search(evaluator, move || play_computer(position, state, opponent)).await
+}
+
+/// The computer's moves from this position while it is to act: the position after them.
+pub fn play_computer<G: Player>(
+    mut position: Position<G>,
+    mut state: G::State,
+    opponent: Opponent,
+) -> Result<Position<G>, PageError> {
+    let before = position.moves.len();
+    for _ in 0..MOVES_PER_REQUEST {
+        if !opponent.to_act::<G>(&state) {
+            break;
+        }
+        let analysis = analyse::<G>(&state, opponent.strength.budget(), seed(&position));
+        let Some(mv) = analysis.best_move else { break };
+        let notation = G::format_move(&state, &mv);
+        G::apply(&mut state, &mv).map_err(|e| {
+            PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                format!("The computer chose {notation}, which the rules refuse: {e}"),
+            )
+        })?;
+        position.moves.push(notation);
+    }
+    // Sending the browser back to the same link would loop.
+    if position.moves.len() == before {
+        return Err(PageError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong in Moot",
+            "The computer is to act but found no move.",
+        ));
+    }
+    Ok(position)
+}
+
+/// The engine's advice for the player to act, at the normal strength.
+pub async fn hint<G: Player>(
+    evaluator: &Evaluator,
+    position: &Position<G>,
+    state: G::State,
+) -> Result<Analysis<G::Move>, PageError> {
+    let seed = seed(position);
+    search(evaluator, move || {
+        Ok(analyse::<G>(&state, Strength::Normal.budget(), seed))
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opponent_reads_seat_and_strength_with_normal_by_default() {
+        assert_eq!(Opponent::read(None, Some("strong")).ok(), Some(None));
+        assert_eq!(
+            Opponent::read(Some("second"), None).ok(),
+            Some(Some(Opponent {
+                seat: Seat::Second,
+                strength: Strength::Normal
+            }))
+        );
+        let bad = Opponent::read(Some("both"), None).expect_err("refused");
+        assert!(bad.detail.contains("\"both\""), "{}", bad.detail);
+        let bad = Opponent::read(Some("first"), Some("genius")).expect_err("refused");
+        assert!(bad.detail.contains("\"genius\" is not a strength"));
+    }
+}

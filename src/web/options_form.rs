@@ -1,0 +1,204 @@
+//! The options form of a game, built from its options' defaults and their OpenAPI schema:
+//! booleans and enumerations become choices, bounded numbers a number field.
+
+use moot_templates::options::{OptionField, OptionInput, OptionsView};
+use serde_json::Value;
+
+use super::opponent::{COMPUTER, STRENGTH};
+use super::position::{MOVES, Position, play_path};
+use super::view::capitalised;
+use crate::ai::Strength;
+use crate::games::{Game, Seat, Status};
+
+/// Numbers with at most this many values are offered as a list.
+const CHOICE_MAX: i64 = 8;
+
+/// The options page, preset to the position's options.
+pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
+    let schema =
+        serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
+    let nested = nested_schemas::<G::Options>();
+    let mut fields: Vec<OptionField> = position
+        .option_pairs()
+        .iter()
+        .map(|(name, value)| {
+            let property = schema.pointer(&format!("/properties/{name}")).cloned();
+            let property = property.unwrap_or_default();
+            OptionField {
+                name: name.clone(),
+                label: capitalised(&name.replace('_', " ")),
+                help: property["description"]
+                    .as_str()
+                    .map(|d| d.replace('\n', " ")),
+                input: input(&property, value, &nested),
+            }
+        })
+        .collect();
+    fields.extend(opponent_fields(position));
+    OptionsView {
+        game_name: G::NAME.to_owned(),
+        action: play_path(G::ID),
+        fields,
+        hidden: vec![(MOVES.to_owned(), String::new())],
+        rules_href: format!("/rules/{}", G::ID),
+    }
+}
+
+/// Who plays the other side, and how strongly the computer plays.
+fn opponent_fields<G: Game>(position: &Position<G>) -> [OptionField; 2] {
+    let first_colour = G::new_game(&position.options)
+        .ok()
+        .and_then(|state| match G::status(&state) {
+            Status::Ongoing { colour, .. } => Some(colour),
+            Status::Finished { .. } => None,
+        })
+        .unwrap_or_default();
+    let computer = position.opponent.map(|o| o.seat);
+    let strength = position.opponent.map_or(Strength::Normal, |o| o.strength);
+    [
+        OptionField {
+            name: COMPUTER.to_owned(),
+            label: "Opponent".to_owned(),
+            help: Some("Play against a friend at this screen, or against the computer.".into()),
+            input: OptionInput::Choice {
+                choices: vec![
+                    (String::new(), "A friend at this screen".to_owned()),
+                    (
+                        "second".to_owned(),
+                        format!("The computer; you move first ({first_colour})"),
+                    ),
+                    (
+                        "first".to_owned(),
+                        "The computer; it moves first".to_owned(),
+                    ),
+                ],
+                selected: match computer {
+                    None => String::new(),
+                    Some(Seat::First) => "first".to_owned(),
+                    Some(Seat::Second) => "second".to_owned(),
+                },
+            },
+        },
+        OptionField {
+            name: STRENGTH.to_owned(),
+            label: "Computer's strength".to_owned(),
+            help: None,
+            input: OptionInput::Choice {
+                choices: Strength::ALL
+                    .iter()
+                    .map(|s| (s.name().to_owned(), capitalised(s.name())))
+                    .collect(),
+                selected: strength.name().to_owned(),
+            },
+        },
+    ]
+}
+
+/// The schemas the options refer to, by the name their references use.
+fn nested_schemas<O: utoipa::ToSchema>() -> Vec<(String, Value)> {
+    let mut schemas = Vec::new();
+    O::schemas(&mut schemas);
+    schemas
+        .into_iter()
+        .filter_map(|(name, schema)| Some((name, serde_json::to_value(schema).ok()?)))
+        .collect()
+}
+
+fn input(property: &Value, value: &str, nested: &[(String, Value)]) -> OptionInput {
+    let choice = |choices: Vec<(String, String)>| OptionInput::Choice {
+        choices,
+        selected: value.to_owned(),
+    };
+    if let Some(values) = enumeration(property, nested) {
+        return choice(
+            values
+                .into_iter()
+                .map(|v| (v.clone(), capitalised(&v)))
+                .collect(),
+        );
+    }
+    match property["type"].as_str() {
+        Some("boolean") => choice(vec![
+            ("true".into(), "Yes".into()),
+            ("false".into(), "No".into()),
+        ]),
+        Some("integer") | Some("number") => {
+            let (min, max) = (property["minimum"].as_i64(), property["maximum"].as_i64());
+            match (min, max) {
+                (Some(min), Some(max)) if max >= min && max - min < CHOICE_MAX => choice(
+                    (min..=max)
+                        .map(|n| (n.to_string(), n.to_string()))
+                        .collect(),
+                ),
+                _ => OptionInput::Number {
+                    min,
+                    max,
+                    value: value.to_owned(),
+                },
+            }
+        }
+        _ => OptionInput::Text {
+            value: value.to_owned(),
+        },
+    }
+}
+
+/// The values of an enumerated option, looking through a `$ref` into the nested schemas.
+fn enumeration(property: &Value, nested: &[(String, Value)]) -> Option<Vec<String>> {
+    let strings = |values: &Value| -> Option<Vec<String>> {
+        values.as_array().map(|values| {
+            values
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+    };
+    if let Some(values) = strings(&property["enum"]) {
+        return Some(values);
+    }
+    let name = property["$ref"].as_str()?.rsplit('/').next()?;
+    let (_, schema) = nested.iter().find(|(n, _)| n == name)?;
+    strings(&schema["enum"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::herfor::Herfor;
+    use crate::web::position::Query;
+
+    #[test]
+    fn herfor_options_are_choices_preset_from_the_link() {
+        let (position, _) = Position::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
+        let view = options_view(&position);
+        let size = view.fields.iter().find(|f| f.name == "size").unwrap();
+        assert_eq!(
+            size.input,
+            OptionInput::Choice {
+                choices: (3..=7).map(|n| (n.to_string(), n.to_string())).collect(),
+                selected: "3".into()
+            }
+        );
+        let pie = view.fields.iter().find(|f| f.name == "pie").unwrap();
+        assert!(matches!(&pie.input, OptionInput::Choice { selected, .. } if selected == "false"));
+        assert!(pie.help.as_deref().unwrap().contains("F5"));
+        let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
+        assert!(
+            matches!(&computer.input, OptionInput::Choice { choices, selected }
+            if selected.is_empty() && choices[1].1 == "The computer; you move first (black)")
+        );
+    }
+
+    #[test]
+    fn an_enumerated_option_behind_a_reference_becomes_a_choice() {
+        let property = serde_json::json!({"$ref": "#/components/schemas/Colour"});
+        let nested = nested_schemas::<crate::games::tara::TaraOptions>();
+        assert_eq!(
+            input(&property, "blue", &nested),
+            OptionInput::Choice {
+                choices: vec![("red".into(), "Red".into()), ("blue".into(), "Blue".into())],
+                selected: "blue".into()
+            }
+        );
+    }
+}

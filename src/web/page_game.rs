@@ -1,0 +1,40 @@
+//! What a game gives the play pages: its board picture, words for its moves and events, its
+//! rules. Everything else on the pages is generic over [`Game`].
+
+use maud::Markup;
+
+use crate::games::Game;
+
+/// A legal move as a page offers it: the move, its notation, and the URL that plays it.
+#[derive(Clone, Debug)]
+pub struct Playable<M> {
+    pub mv: M,
+    pub notation: String,
+    pub href: String,
+}
+
+/// The game-specific parts of the play pages. Implementations turn engine data into view data
+/// and call the views in the `moot-templates` crate; views know nothing of the rules.
+pub trait PageGame: Game {
+    /// The board as inline SVG. Every legal move a click on the board can say is drawn as a
+    /// link (`<a href=…>` around the highlighted point/hill/space, with a `<title>`);
+    /// `playable` holds every legal move of the position (empty when the game is over).
+    fn board(state: &Self::State, playable: &[Playable<Self::Move>]) -> Markup;
+
+    /// Words for a move on its button, in this position (before it is played):
+    /// `Place a stone on c3`, `Retreat the Lofðungr to Miðr`.
+    fn label(state: &Self::State, mv: &Self::Move) -> String;
+
+    /// The heading under which a move's button is listed (`Placements`, `Answer the offer`).
+    fn group(state: &Self::State, mv: &Self::Move) -> String;
+
+    /// What one event of a move did, in words (`Flipped b2, b3 to black`).
+    fn describe(event: &Self::Event) -> String;
+
+    /// The facts beside the board that the picture does not show at a glance (reserves, steps
+    /// left this turn, the doubling factor, the match score…).
+    fn panel(state: &Self::State) -> Markup;
+
+    /// The rules for players: short, with a picture of the board.
+    fn rules() -> Markup;
+}

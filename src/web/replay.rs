@@ -1,0 +1,135 @@
+//! Replays a link's moves through the engine: the position now, and what each move did.
+
+use super::error::PageError;
+use super::position::Position;
+use crate::games::{Game, MoveError, Seat, Status, Turn};
+
+/// One move as played, with who played it and what it caused.
+pub struct Ply<G: Game> {
+    pub mv: G::Move,
+    /// The move in the engine's own notation (the record's form).
+    pub notation: String,
+    /// The seat and colour that chose it.
+    pub seat: Seat,
+    pub colour: String,
+    pub events: Vec<G::Event>,
+}
+
+/// A link's game, replayed.
+pub struct Replayed<G: Game> {
+    pub state: G::State,
+    pub plies: Vec<Ply<G>>,
+}
+
+impl<G: Game> std::fmt::Debug for Replayed<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replayed")
+            .field("state", &self.state)
+            .field("plies", &self.plies.len())
+            .finish()
+    }
+}
+
+impl<G: Game> Replayed<G> {
+    /// The record in the game's notation: its own format where it has one (Hirþ), else the
+    /// moves in order.
+    pub fn record(&self) -> String {
+        G::write_record(&self.state).unwrap_or_else(|| {
+            self.plies
+                .iter()
+                .map(|p| p.notation.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+}
+
+/// Plays the link's moves from the start; the first one refused is named, with the engine's
+/// reason and a link to the position before it.
+pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError> {
+    let mut state = G::new_game(&position.options).map_err(|e| {
+        PageError::bad_position(format!("The option {} is refused: {}", e.field, e.reason))
+    })?;
+    let mut plies = Vec::with_capacity(position.moves.len());
+    for (index, text) in position.moves.iter().enumerate() {
+        let refused = |e: MoveError| {
+            PageError::refused(format!(
+                "Move {} of the link, {text:?}, cannot be played: {e}.",
+                index + 1
+            ))
+            .with_link("The position before it", position.truncated(index).href())
+        };
+        let (Turn::ToAct(seat), Status::Ongoing { colour, .. }) =
+            (G::turn(&state), G::status(&state))
+        else {
+            return Err(refused(MoveError::GameOver));
+        };
+        let mv = G::parse_move(&state, text).map_err(refused)?;
+        let notation = G::format_move(&state, &mv);
+        let events = G::apply(&mut state, &mv).map_err(refused)?;
+        plies.push(Ply {
+            mv,
+            notation,
+            seat,
+            colour,
+            events,
+        });
+    }
+    Ok(Replayed { state, plies })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::herfor::Herfor;
+    use crate::web::position::Query;
+
+    fn replayed(query: &str) -> Result<Replayed<Herfor>, PageError> {
+        let (position, _) = Position::<Herfor>::read(&Query::parse(query))?;
+        replay(&position)
+    }
+
+    #[test]
+    fn replay_plays_every_move_and_keeps_its_events() {
+        let game = replayed("size=3&pie=false&moves=c3.B2").expect("accepted");
+        assert_eq!(game.plies.len(), 2);
+        assert_eq!(
+            game.plies[1].notation, "b2",
+            "the record uses the engine's notation"
+        );
+        assert_eq!(game.plies[1].colour, "white");
+        assert_eq!(game.record(), "c3 b2");
+    }
+
+    #[test]
+    fn an_illegal_move_is_named_with_the_engines_reason_and_a_way_back() {
+        let error = replayed("size=3&pie=false&moves=c3.c3").expect_err("refused");
+        assert_eq!(error.status.as_u16(), 422);
+        assert!(
+            error
+                .detail
+                .contains("Move 2 of the link, \"c3\", cannot be played: illegal move (F3): c3 already holds a black stone"),
+            "{}",
+            error.detail
+        );
+        assert_eq!(
+            error.links,
+            [(
+                "The position before it".to_owned(),
+                "/play/herfor?pie=false&simple=false&size=3&moves=c3".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn an_unreadable_move_is_named() {
+        let error = replayed("moves=zz9z").expect_err("refused");
+        assert!(
+            error
+                .detail
+                .contains("Move 1 of the link, \"zz9z\", cannot be played: cannot read"),
+            "{}",
+            error.detail
+        );
+    }
+}

@@ -1,0 +1,137 @@
+//! The options page: choose a game's options (and an opponent), then start.
+
+use maud::{Markup, html};
+
+use crate::layout::layout;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OptionsView {
+    pub game_name: String,
+    /// Where the form goes (GET).
+    pub action: String,
+    pub fields: Vec<OptionField>,
+    /// Hidden fields sent with the choices (the empty move list that starts the game).
+    pub hidden: Vec<(String, String)>,
+    pub rules_href: String,
+}
+
+/// One choice on the form.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OptionField {
+    pub name: String,
+    pub label: String,
+    pub help: Option<String>,
+    pub input: OptionInput,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionInput {
+    /// One of a few values: (value, words).
+    Choice {
+        choices: Vec<(String, String)>,
+        selected: String,
+    },
+    Number {
+        min: Option<i64>,
+        max: Option<i64>,
+        value: String,
+    },
+    Text {
+        value: String,
+    },
+}
+
+impl Default for OptionInput {
+    fn default() -> Self {
+        OptionInput::Text {
+            value: String::new(),
+        }
+    }
+}
+
+pub fn page(view: &OptionsView) -> Markup {
+    layout(
+        &format!("Play {}", view.game_name),
+        html! {
+            section.options {
+                h1 { "Play " (view.game_name) }
+                p { "Choose the options, then start. " a href=(view.rules_href) { "Read the rules" } "." }
+                form.options method="get" action=(view.action) {
+                    @for (name, value) in &view.hidden { input type="hidden" name=(name) value=(value); }
+                    @for field in &view.fields { (option_field(field)) }
+                    button type="submit" { "Start the game" }
+                }
+            }
+        },
+    )
+}
+
+fn option_field(field: &OptionField) -> Markup {
+    let id = format!("option-{}", field.name);
+    html! {
+        div.field {
+            label for=(id) { (field.label) }
+            @match &field.input {
+                OptionInput::Choice { choices, selected } => {
+                    select id=(id) name=(field.name) {
+                        @for (value, words) in choices {
+                            option value=(value) selected[value == selected] { (words) }
+                        }
+                    }
+                }
+                OptionInput::Number { min, max, value } => {
+                    input id=(id) type="number" name=(field.name) value=(value) min=[min] max=[max] required;
+                }
+                OptionInput::Text { value } => {
+                    input id=(id) type="text" name=(field.name) value=(value);
+                }
+            }
+            @if let Some(help) = &field.help { small { (help) } }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_form_selects_the_current_choice_and_bounds_numbers() {
+        let view = OptionsView {
+            game_name: "Herfor".into(),
+            action: "/play/herfor".into(),
+            hidden: vec![("moves".into(), String::new())],
+            rules_href: "/rules/herfor".into(),
+            fields: vec![
+                OptionField {
+                    name: "pie".into(),
+                    label: "pie".into(),
+                    help: None,
+                    input: OptionInput::Choice {
+                        choices: vec![("true".into(), "yes".into()), ("false".into(), "no".into())],
+                        selected: "false".into(),
+                    },
+                },
+                OptionField {
+                    name: "size".into(),
+                    label: "size".into(),
+                    help: Some("Points per side".into()),
+                    input: OptionInput::Number {
+                        min: Some(3),
+                        max: Some(7),
+                        value: "5".into(),
+                    },
+                },
+            ],
+        };
+        let page = page(&view).into_string();
+        assert!(
+            page.contains(
+                r#"<option value="true">yes</option><option value="false" selected>no</option>"#
+            ),
+            "{page}"
+        );
+        assert!(page.contains(r#"<input id="option-size" type="number" name="size" value="5" min="3" max="7" required>"#), "{page}");
+        assert!(page.contains(r#"<input type="hidden" name="moves" value="">"#));
+    }
+}

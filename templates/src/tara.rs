@@ -1,0 +1,290 @@
+//! The board of The High Kings of Tara as inline SVG: 45 hills on a 7×7 cross, ringforts as
+//! rings in their colour, bridges between linked ringforts, kings as crowns, and the hills
+//! where a move is legal highlighted and linked.
+
+use maud::{Markup, html};
+
+use crate::parts::{Badges, BoardLink, spot_links};
+
+/// A player's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Red,
+    Blue,
+}
+
+impl Side {
+    pub fn word(self) -> &'static str {
+        match self {
+            Side::Red => "Red",
+            Side::Blue => "Blue",
+        }
+    }
+
+    fn ink(self) -> &'static str {
+        match self {
+            Side::Red => "#b3261e",
+            Side::Blue => "#1f4e9c",
+        }
+    }
+
+    fn tint(self) -> &'static str {
+        match self {
+            Side::Red => "#f3c9c2",
+            Side::Blue => "#c6d5f0",
+        }
+    }
+}
+
+/// Everything the picture shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaraBoardView {
+    /// The picture's own title (`Red to move`).
+    pub title: String,
+    pub hills: Vec<HillView>,
+    /// Pairs of linked (orthogonally adjacent, same-colour) ringforts.
+    pub bridges: Vec<Bridge>,
+}
+
+/// One hill and what stands on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HillView {
+    /// `D4`.
+    pub name: String,
+    /// 0 = column A.
+    pub col: u8,
+    /// 0 = row 1, at the bottom.
+    pub row: u8,
+    pub ringfort: Option<Side>,
+    pub king: Option<Side>,
+    /// More words for the hill's title (`immune: it sacrificed last turn`).
+    pub note: Option<String>,
+    /// The legal moves that end on this hill.
+    pub links: Vec<BoardLink>,
+}
+
+/// A bridge between two hills given as (column, row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bridge {
+    pub side: Side,
+    pub a: (u8, u8),
+    pub b: (u8, u8),
+}
+
+const CELL: f32 = 60.0;
+const PAD: f32 = 26.0;
+const GRID: u8 = 7;
+const SIZE: f32 = PAD * 2.0 + CELL * GRID as f32;
+
+fn centre(col: u8, row: u8) -> (f32, f32) {
+    (
+        PAD + CELL * (col as f32 + 0.5),
+        PAD + CELL * ((GRID - 1 - row.min(GRID - 1)) as f32 + 0.5),
+    )
+}
+
+fn hill_title(hill: &HillView) -> String {
+    let what = match (hill.ringfort, hill.king) {
+        (None, _) => "vacant".to_string(),
+        (Some(fort), None) => format!("{} ringfort", fort.word()),
+        (Some(fort), Some(king)) => format!("{} king on a {} ringfort", king.word(), fort.word()),
+    };
+    match &hill.note {
+        Some(note) => format!("{}: {what} ({note})", hill.name),
+        None => format!("{}: {what}", hill.name),
+    }
+}
+
+/// A crown centred on (`x`, `y`).
+fn crown(side: Side, x: f32, y: f32) -> Markup {
+    let points: String = [
+        (-11.0, 7.0),
+        (-11.0, -6.0),
+        (-5.5, 1.0),
+        (0.0, -10.0),
+        (5.5, 1.0),
+        (11.0, -6.0),
+        (11.0, 7.0),
+    ]
+    .iter()
+    .map(|(dx, dy)| format!("{},{} ", x + dx, y + dy))
+    .collect();
+    html! {
+        polygon.king points=(points.trim_end()) fill=(side.ink()) stroke="#fff" stroke-width="1.5" {}
+    }
+}
+
+fn hill(hill: &HillView) -> Markup {
+    let (x, y) = centre(hill.col, hill.row);
+    html! {
+        g.hill {
+            title { (hill_title(hill)) }
+            circle cx=(x) cy=(y) r="25" fill="#cfe0b4" stroke="#8fa873" stroke-width="1.5" {}
+            @if let Some(side) = hill.ringfort {
+                circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
+            }
+            @if let Some(side) = hill.king {
+                (crown(side, x, y))
+            }
+            @if !hill.links.is_empty() {
+                circle.target cx=(x) cy=(y) r="27" fill="none" stroke="#e0a100" stroke-width="3" stroke-dasharray="6 3" {}
+            }
+        }
+        (spot_links(
+            &hill.links,
+            html! { circle.hit cx=(x) cy=(y) r="29" fill="#fff" fill-opacity="0" {} },
+            &Badges {
+                x,
+                y: y - 7.0,
+                width: 30.0,
+                height: 14.0,
+                per_row: 2,
+            },
+        ))
+    }
+}
+
+/// The board as an SVG that scales to its container.
+pub fn board(view: &TaraBoardView) -> Markup {
+    let labels_y = PAD + CELL * GRID as f32 + 18.0;
+    html! {
+        svg.board.tara viewBox=(format!("0 0 {SIZE} {}", SIZE + 4.0)) role="img" xmlns="http://www.w3.org/2000/svg" {
+            title { (view.title) }
+            @for h in &view.hills {
+                @let (x, y) = centre(h.col, h.row);
+                rect x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#e4edd3" {}
+            }
+            @for bridge in &view.bridges {
+                @let (x1, y1) = centre(bridge.a.0, bridge.a.1);
+                @let (x2, y2) = centre(bridge.b.0, bridge.b.1);
+                line.bridge x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke=(bridge.side.ink()) stroke-width="9" stroke-linecap="round" {
+                    title { (bridge.side.word()) " bridge" }
+                }
+            }
+            @for h in &view.hills { (hill(h)) }
+            @for col in 0..GRID {
+                text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + col) as char) }
+            }
+            @for row in 0..GRID {
+                text.coord x=(PAD / 2.0) y=(centre(0, row).1 + 5.0) text-anchor="middle" { (row + 1) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hill_at(name: &str, col: u8, row: u8) -> HillView {
+        HillView {
+            name: name.into(),
+            col,
+            row,
+            ..HillView::default()
+        }
+    }
+
+    #[test]
+    fn draws_ringforts_kings_and_bridges_in_their_colours() {
+        let view = TaraBoardView {
+            title: "Red to move".into(),
+            hills: vec![
+                HillView {
+                    ringfort: Some(Side::Red),
+                    king: Some(Side::Red),
+                    ..hill_at("D4", 3, 3)
+                },
+                HillView {
+                    ringfort: Some(Side::Red),
+                    ..hill_at("D5", 3, 4)
+                },
+                HillView {
+                    ringfort: Some(Side::Blue),
+                    king: Some(Side::Red),
+                    note: Some("immune".into()),
+                    ..hill_at("B2", 1, 1)
+                },
+            ],
+            bridges: vec![Bridge {
+                side: Side::Red,
+                a: (3, 3),
+                b: (3, 4),
+            }],
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r#"viewBox="0 0 472 476""#), "{svg}");
+        assert_eq!(svg.matches(r#"class="ringfort""#).count(), 2 + 1);
+        assert_eq!(
+            svg.matches(r##"stroke="#1f4e9c" stroke-width="7""##)
+                .count(),
+            1
+        );
+        assert_eq!(svg.matches(r#"class="king""#).count(), 2);
+        assert!(svg.contains("<title>D4: Red king on a Red ringfort</title>"));
+        assert!(svg.contains("<title>B2: Red king on a Blue ringfort (immune)</title>"));
+        assert!(svg.contains("<title>D5: Red ringfort</title>"));
+        // D4 (row 4) is above B2 (row 2): row 1 is at the bottom.
+        assert!(
+            svg.contains(r#"x1="236" y1="236" x2="236" y2="176""#),
+            "{svg}"
+        );
+        assert!(svg.contains("<title>Red bridge</title>"));
+        assert!(!svg.contains("<a "), "no links without moves");
+    }
+
+    #[test]
+    fn highlights_and_links_the_hills_with_moves() {
+        let link = |tag: &str| BoardLink {
+            href: format!("/play/tara?m={tag}"),
+            title: format!("Move the king on {tag} to E5"),
+            tag: tag.into(),
+        };
+        let view = TaraBoardView {
+            title: "t".into(),
+            hills: vec![
+                HillView {
+                    links: vec![link("D7")],
+                    ..hill_at("E5", 4, 4)
+                },
+                HillView {
+                    links: vec![link("C2"), link("F4")],
+                    ..hill_at("E3", 4, 2)
+                },
+                hill_at("A2", 0, 1),
+            ],
+            bridges: vec![],
+        };
+        let svg = board(&view).into_string();
+        assert_eq!(svg.matches(r#"class="target""#).count(), 2);
+        assert_eq!(svg.matches("<a ").count(), 3);
+        assert!(svg.contains(
+            r#"<a class="move" href="/play/tara?m=D7"><title>Move the king on D7 to E5</title>"#
+        ));
+        assert!(svg.contains(r#"<a class="move badge" href="/play/tara?m=F4">"#));
+        assert!(svg.contains("<title>A2: vacant</title>"));
+    }
+
+    #[test]
+    fn escapes_text() {
+        let view = TaraBoardView {
+            title: "<script>".into(),
+            hills: vec![HillView {
+                note: Some("a&b".into()),
+                links: vec![BoardLink {
+                    href: "/x?a=1&b=\"2\"".into(),
+                    title: "<i>".into(),
+                    tag: "<".into(),
+                }],
+                ..hill_at("D4", 3, 3)
+            }],
+            bridges: vec![],
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains("<title>&lt;script&gt;</title>"));
+        assert!(svg.contains("(a&amp;b)"));
+        assert!(svg.contains(r#"href="/x?a=1&amp;b=&quot;2&quot;""#));
+        assert!(svg.contains("<title>&lt;i&gt;</title>"));
+        assert!(!svg.contains("<script>"));
+    }
+}

@@ -1,0 +1,583 @@
+//! The play pages over HTTP: every page and form, with hand-built positions in the URL, and
+//! tampered or corrupt links (a friendly 4xx page, never a 500).
+
+mod common;
+
+use actix_web::http::header;
+use actix_web::test::TestRequest;
+use common::{Answer, get, send};
+use moot::games::Game;
+use moot::games::herfor::{Herfor, HerforOptions};
+
+/// The page's HTML (the helpers read a non-JSON body as a string).
+fn html(answer: &Answer) -> &str {
+    answer.body.as_str().expect("an HTML body")
+}
+
+#[track_caller]
+fn page(answer: &Answer, status: u16) -> &str {
+    assert_eq!(answer.status.as_u16(), status, "{answer:#?}");
+    assert_eq!(
+        answer.content_type, "text/html; charset=utf-8",
+        "{answer:#?}"
+    );
+    html(answer)
+}
+
+const SMALL: &str = "/play/herfor?pie=false&simple=false&size=3";
+
+#[actix_web::test]
+async fn home_page_links_to_play_herfor() {
+    let answer = get("/").await;
+    assert!(page(&answer, 200).contains(r#"<a class="button" href="/play/herfor">Play</a>"#));
+}
+
+#[actix_web::test]
+async fn options_page_offers_each_option_preset_from_the_link() {
+    let answer = get("/play/herfor?size=4").await;
+    let body = page(&answer, 200);
+    assert!(body.contains(r#"<form class="options" method="get" action="/play/herfor">"#));
+    assert!(body.contains(r#"<input type="hidden" name="moves" value="">"#));
+    assert!(
+        body.contains(r#"<option value="4" selected>4</option>"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            r#"<select id="option-pie" name="pie"><option value="true" selected>Yes</option>"#
+        ),
+        "{body}"
+    );
+    assert!(body.contains(r#"<select id="option-computer" name="computer"><option value="" selected>A friend at this screen</option>"#), "{body}");
+}
+
+#[actix_web::test]
+async fn new_game_page_links_every_point_of_the_empty_board() {
+    let answer = get(&format!("{SMALL}&moves=")).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Black to play</strong> — place a black stone"));
+    // 19 points, each a link on the board and a button in the list.
+    assert_eq!(body.matches(r#"<a class="move" href="#).count(), 19);
+    assert_eq!(body.matches(r#"<a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves="#).count(), 19);
+    assert!(
+        body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3""#)
+    );
+    assert!(body.contains("<h2>Place a stone</h2>"));
+    assert!(!body.contains("Undo the last move"), "nothing to undo yet");
+    assert!(body.contains("No move yet."));
+}
+
+#[actix_web::test]
+async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
+    let answer = get(&format!("{SMALL}&moves=c2.a1.c4.c3")).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("White played <code>c3</code><ul><li>A white stone on c3 flipped c2, c4 to white</li></ul>"), "{body}");
+    assert!(
+        !body.contains("Black played <code>c4</code>"),
+        "only the last move's run"
+    );
+    assert!(body.contains(r#"<title>c2: white stone</title>"#));
+    assert!(body.contains(r#"<a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c2.a1.c4" rel="nofollow">Undo the last move</a>"#), "{body}");
+    assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));
+}
+
+#[actix_web::test]
+async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
+    let answer = get("/play/herfor?size=3&moves=c3").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<h2>Swap (the pie rule)</h2>"));
+    assert!(body.contains("moves=c3.swap\">Swap: take Black"), "{body}");
+    let swapped = get("/play/herfor?size=3&moves=c3.swap").await;
+    assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
+}
+
+/// A whole game on the smallest board: the first legal move each time, to the end.
+fn whole_game() -> Vec<String> {
+    let options = HerforOptions {
+        size: 3,
+        pie: false,
+        simple: false,
+    };
+    let mut state = Herfor::new_game(&options).unwrap();
+    let mut moves = Vec::new();
+    while let Some(mv) = Herfor::legal_moves(&state).first().copied() {
+        moves.push(Herfor::format_move(&state, &mv));
+        Herfor::apply(&mut state, &mv).unwrap();
+    }
+    moves
+}
+
+#[actix_web::test]
+async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
+    let moves = whole_game();
+    assert_eq!(moves.last().map(String::as_str), Some("pass"));
+    let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains(r#"<p class="status finished" role="status"><strong>Game over:"#),
+        "{body}"
+    );
+    assert!(body.contains("<h2>Score</h2>"));
+    assert!(
+        body.contains("White played <code>pass</code>")
+            && body.contains("Black played <code>pass</code>"),
+        "both passes that ended the game are shown: {body}"
+    );
+    assert!(body.contains(r#"<th scope="row">Black total</th>"#));
+    assert!(body.contains(r#"<th scope="row">Winner</th>"#));
+    assert!(
+        !body.contains(r#"class="move""#),
+        "no move is offered after the end"
+    );
+    assert!(body.contains(&format!("<pre>{}</pre>", moves.join(" "))));
+}
+
+#[actix_web::test]
+async fn the_record_downloads_as_a_text_file() {
+    let answer = get("/play/herfor/record?size=3&pie=false&moves=c2.a1.c4.c3").await;
+    assert_eq!(answer.status.as_u16(), 200);
+    assert_eq!(answer.content_type, "text/plain; charset=utf-8");
+    assert_eq!(html(&answer), "c2 a1 c4 c3\n");
+    let response = send(TestRequest::get().uri("/play/herfor/record?moves=c3")).await;
+    assert_eq!(response.status.as_u16(), 200);
+    let app = actix_web::test::init_service(moot::app()).await;
+    let raw = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri("/play/herfor/record?moves=c3")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(
+        raw.headers().get(header::CONTENT_DISPOSITION).unwrap(),
+        "attachment; filename=\"herfor-record.txt\""
+    );
+}
+
+#[actix_web::test]
+async fn a_typed_legal_move_redirects_to_the_position_after_it() {
+    let answer = get(&format!("{SMALL}&moves=c3&play=A1")).await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    assert_eq!(
+        answer.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&moves=c3.a1"),
+        "the move is written in the engine's notation"
+    );
+}
+
+#[actix_web::test]
+async fn a_typed_illegal_move_shows_the_engines_reason_on_the_page() {
+    let answer = get(&format!("{SMALL}&moves=c3&play=c3")).await;
+    let body = page(&answer, 422);
+    assert!(body.contains(r#"<div class="notice" role="alert"><strong>&quot;c3&quot; cannot be played</strong><p>Illegal move (F3): c3 already holds a black stone</p></div>"#), "{body}");
+    assert!(
+        body.contains(r#"name="play" value="c3""#),
+        "the refused move stays in the field"
+    );
+    assert!(
+        body.contains(r#"<a class="move""#),
+        "the position is still playable"
+    );
+}
+
+#[actix_web::test]
+async fn a_typed_unreadable_or_empty_move_is_explained() {
+    let unreadable = get(&format!("{SMALL}&moves=&play=hello")).await;
+    assert!(page(&unreadable, 422).contains("Cannot read &quot;hello&quot; as a move: expected a point name such as e5, or pass, or swap"));
+    let empty = get(&format!("{SMALL}&moves=&play=+")).await;
+    assert!(page(&empty, 422).contains("No move given"));
+}
+
+#[actix_web::test]
+async fn a_tampered_move_in_the_link_names_the_move_and_links_before_it() {
+    let answer = get(&format!("{SMALL}&moves=c3.b2.c3")).await;
+    let body = page(&answer, 422);
+    assert!(body.contains("Move 3 of the link, &quot;c3&quot;, cannot be played: illegal move (F3): c3 already holds a black stone."), "{body}");
+    assert!(body.contains(r#"<a href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3.b2">The position before it</a>"#));
+}
+
+#[actix_web::test]
+async fn a_move_after_the_end_is_refused() {
+    let mut moves = whole_game();
+    moves.push("a1".into());
+    let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
+    assert!(page(&answer, 422).contains("the game is over"));
+}
+
+static TOO_MANY: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("/play/herfor?moves={}", vec!["a1"; 10_001].join(".")));
+
+#[actix_web::test]
+async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
+    let cases = [
+        ("/play/herfor?size=99&moves=", 400, "size"),
+        (
+            "/play/herfor?size=three&moves=",
+            400,
+            "The option size cannot be &quot;three&quot;: expected a number.",
+        ),
+        (
+            "/play/herfor?pie=perhaps&moves=",
+            400,
+            "The option pie cannot be &quot;perhaps&quot;",
+        ),
+        (
+            "/play/herfor?colour=red&moves=",
+            400,
+            "&quot;colour&quot; is not an option of Herfor",
+        ),
+        (
+            "/play/herfor?moves=c3..b2",
+            400,
+            "Move 2 of the link is empty",
+        ),
+        (
+            "/play/herfor?moves=c3&moves=b2",
+            400,
+            "&quot;moves&quot; is given more than once",
+        ),
+        ("/play/herfor?moves=%FF%FE", 422, "Move 1 of the link"),
+        (
+            "/play/herfor?moves=k99",
+            422,
+            "k99 is not a point of the size-5 board",
+        ),
+        (
+            "/play/herfor/record?moves=zz",
+            422,
+            "Move 1 of the link, &quot;zz&quot;",
+        ),
+        (&*TOO_MANY, 400, "no game needs more than 10000"),
+        (
+            "/play/chess?moves=",
+            404,
+            "There is no game called &quot;chess&quot; here.",
+        ),
+        ("/rules/chess", 404, "No such game"),
+    ];
+    for (uri, status, words) in cases {
+        let answer = get(uri).await;
+        let body = page(&answer, status);
+        assert!(body.contains(words), "{uri}: {body}");
+        assert!(
+            body.contains(r#"<section class="error" role="alert">"#),
+            "{uri}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn rules_page_has_the_rules_a_board_picture_and_a_play_link() {
+    let answer = get("/rules/herfor").await;
+    let body = page(&answer, 200);
+    assert!(body.contains(r#"<article class="rules"><h1>Herfor: the rules</h1>"#));
+    assert!(body.contains(r#"<a class="button" href="/play/herfor">Play Herfor</a>"#));
+    assert!(body.contains("<svg class=\"board herfor\""));
+    assert!(body.contains("<title>c3: white stone</title>"));
+    assert!(
+        !body.contains(r#"class="move""#),
+        "the picture offers no moves"
+    );
+}
+
+const VS_COMPUTER: &str = "/play/herfor?pie=false&simple=false&size=3";
+
+#[actix_web::test]
+async fn when_the_computer_moves_first_it_plays_and_sends_the_browser_on() {
+    let uri = format!("{VS_COMPUTER}&computer=first&strength=easy&moves=");
+    let answer = get(&uri).await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    let next = answer.location.clone().expect("a Location");
+    let prefix = "/play/herfor?pie=false&simple=false&size=3&computer=first&strength=easy&moves=";
+    assert!(next.starts_with(prefix), "{next}");
+    let reply = &next[prefix.len()..];
+    assert_eq!(reply.split('.').count(), 1, "one placement: {next}");
+    assert_eq!(
+        get(&uri).await.location,
+        Some(next.clone()),
+        "a reload gives the same move"
+    );
+    let page_after = get(&next).await;
+    let body = page(&page_after, 200);
+    assert!(
+        body.contains("You play white against the computer (easy)."),
+        "{body}"
+    );
+    assert!(body.contains(&format!("Black played <code>{reply}</code>")));
+}
+
+#[actix_web::test]
+async fn the_computer_answers_the_players_move_and_undo_takes_both_back() {
+    let answer = get(&format!(
+        "{VS_COMPUTER}&computer=second&strength=easy&moves=c3"
+    ))
+    .await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    let next = answer.location.expect("a Location");
+    assert!(
+        next.contains("&computer=second&strength=easy&moves=c3."),
+        "{next}"
+    );
+    let body = get(&next).await;
+    let body = page(&body, 200);
+    assert!(body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=" rel="nofollow">Undo the last move"#), "{body}");
+}
+
+#[actix_web::test]
+async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_it() {
+    let plain = get(&format!("{SMALL}&moves=c3")).await;
+    assert!(page(&plain, 200).contains(r#"moves=c3&amp;hint=1">Hint</a>"#));
+    let answer = get(&format!("{SMALL}&moves=c3&hint=1")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains("The computer suggests: Place a white stone on "),
+        "{body}"
+    );
+    assert!(body.contains("for white, from −1 lost to +1 won"));
+    assert!(body.contains("Play the hint <code>"));
+    assert_eq!(
+        get(&format!("{SMALL}&moves=c3&hint=1")).await.body,
+        answer.body,
+        "the same hint on reload"
+    );
+}
+
+#[actix_web::test]
+async fn a_busy_computer_gets_a_friendly_503_page() {
+    let evaluator = moot::Evaluator::new(moot::AiConfig::default());
+    // Every permit is taken, as by searches running for other games.
+    let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
+    let app = actix_web::test::init_service(moot::app_with(evaluator.clone())).await;
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&computer=first&moves="))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+    let answer = common::answer_of(response).await;
+    assert!(page(&answer, 503).contains("The computer is busy"));
+}
+
+#[actix_web::test]
+async fn with_the_computer_player_off_the_page_says_so() {
+    let config = moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    };
+    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&moves=c3&hint=1"))
+            .to_request(),
+    )
+    .await;
+    let answer = common::answer_of(response).await;
+    assert!(page(&answer, 501).contains("The computer player is off"));
+    let plain = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&moves=c3"))
+            .to_request(),
+    )
+    .await;
+    let plain = common::answer_of(plain).await;
+    assert!(
+        !page(&plain, 200).contains(">Hint</a>"),
+        "no hint is offered"
+    );
+}
+
+#[actix_web::test]
+async fn a_bad_opponent_in_the_link_is_named() {
+    let answer = get(&format!("{SMALL}&computer=everyone&moves=")).await;
+    assert!(page(&answer, 400).contains("The computer cannot play &quot;everyone&quot;"));
+    let answer = get(&format!("{SMALL}&computer=first&strength=godlike&moves=")).await;
+    assert!(page(&answer, 400).contains("&quot;godlike&quot; is not a strength"));
+}
+
+#[actix_web::test]
+async fn home_page_links_every_game_to_its_play_page() {
+    let answer = get("/").await;
+    let body = page(&answer, 200);
+    for id in ["hirth", "tara", "herfor"] {
+        assert!(
+            body.contains(&format!(r#"<a class="button" href="/play/{id}">Play</a>"#)),
+            "{id}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn tara_setup_offers_every_hill_on_the_board() {
+    let answer = get("/play/tara?moves=").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Red to play</strong>"), "{body}");
+    assert_eq!(
+        body.matches(r#"<a class="move" href="/play/tara?"#).count(),
+        45,
+        "every hill is vacant"
+    );
+    let options = get("/play/tara").await;
+    assert!(page(&options, 200).contains(r#"<select id="option-first" name="first"><option value="red" selected>Red</option><option value="blue">Blue</option></select>"#), "{}", html(&options));
+}
+
+#[actix_web::test]
+async fn tara_a_refused_setup_placement_names_the_move() {
+    let answer = get("/play/tara?moves=D4.D4").await;
+    let body = page(&answer, 422);
+    assert!(
+        body.contains("Move 2 of the link, &quot;D4&quot;, cannot be played: illegal move"),
+        "{body}"
+    );
+    assert!(body.contains("moves=D4\">The position before it</a>"));
+}
+
+#[actix_web::test]
+async fn hirth_page_offers_the_first_steps_and_downloads_the_record_in_its_own_format() {
+    let answer = get("/play/hirth?target=1&moves=He").await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>Gull to play</strong>"), "{body}");
+    assert!(body.contains("Gull played <code>He</code>"));
+    let record = get("/play/hirth/record?target=1&moves=He.end").await;
+    assert_eq!(record.status.as_u16(), 200);
+    assert!(
+        html(&record).starts_with("G1 He"),
+        "the H12 record: {record:?}"
+    );
+}
+
+#[actix_web::test]
+async fn hirth_an_unreadable_step_in_the_link_is_named() {
+    let answer = get("/play/hirth?moves=He.Q7").await;
+    assert!(
+        page(&answer, 422)
+            .contains("Move 2 of the link, &quot;Q7&quot;, cannot be played: cannot read")
+    );
+}
+
+#[actix_web::test]
+async fn every_game_has_a_rules_page_with_a_board_picture_and_a_play_link() {
+    for (id, name) in [
+        ("hirth", "Hirþ"),
+        ("tara", "The High Kings of Tara"),
+        ("herfor", "Herfor"),
+    ] {
+        let answer = get(&format!("/rules/{id}")).await;
+        let body = page(&answer, 200);
+        assert!(body.contains("<svg"), "{id}: a board picture");
+        assert!(
+            body.contains(&format!(
+                r#"<a class="button" href="/play/{id}">Play {name}</a>"#
+            )),
+            "{id}"
+        );
+    }
+}
+
+/// Random games' links, mutated the ways a hand or a bad copy would (a move dropped, two
+/// swapped, bytes of noise, a bad option): every answer is a page or a redirect, never a 5xx.
+#[actix_web::test]
+async fn mutated_links_never_get_a_server_error() {
+    use moot::games::hirth::Hirth;
+    use moot::games::tara::Tara;
+    use rand::rngs::SmallRng;
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+
+    fn random_moves<G: Game>(
+        options: &G::Options,
+        rng: &mut SmallRng,
+        count: usize,
+    ) -> Vec<String> {
+        let mut state = G::new_game(options).unwrap();
+        let mut moves = Vec::new();
+        while moves.len() < count {
+            let legal = G::legal_moves(&state);
+            let Some(mv) = legal.choose(rng) else { break };
+            moves.push(G::format_move(&state, mv));
+            G::apply(&mut state, mv).unwrap();
+        }
+        moves
+    }
+
+    let app = actix_web::test::init_service(moot::app()).await;
+    let mut rng = SmallRng::seed_from_u64(5);
+    let games: [(&str, &str, Vec<String>); 3] = [
+        (
+            "herfor",
+            "size=4",
+            random_moves::<Herfor>(
+                &HerforOptions {
+                    size: 4,
+                    pie: true,
+                    simple: false,
+                },
+                &mut rng,
+                30,
+            ),
+        ),
+        (
+            "tara",
+            "level=2",
+            random_moves::<Tara>(&Default::default(), &mut rng, 30),
+        ),
+        (
+            "hirth",
+            "target=3",
+            random_moves::<Hirth>(&Default::default(), &mut rng, 60),
+        ),
+    ];
+    // Already URL-encoded: sent as they are, after the encoded moves.
+    let noise = [
+        "",
+        "%00",
+        "%FF",
+        "..",
+        ".",
+        "x",
+        "Kiiiii9%3E9",
+        "end+%3E%3E",
+        "retreat",
+        "%5BK*%5D",
+        "%E2%80%AE",
+        "99999999999999999999",
+    ];
+    let mut seen = std::collections::BTreeMap::new();
+    for (id, options, moves) in &games {
+        for case in 0..40 {
+            let mut moves = moves.clone();
+            let cut = rng.random_range(0..=moves.len());
+            moves.truncate(cut);
+            let mut tail = String::new();
+            match case % 4 {
+                0 if cut > 1 => moves.swap(rng.random_range(0..cut), rng.random_range(0..cut)),
+                1 if cut > 0 => {
+                    moves.remove(rng.random_range(0..cut));
+                }
+                2 => tail = format!(".{}", noise.choose(&mut rng).unwrap()),
+                _ => {}
+            }
+            let encoded: String =
+                form_urlencoded::byte_serialize(moves.join(".").as_bytes()).collect();
+            let option = if case % 5 == 4 {
+                "size=-1&level=x&target=1e9"
+            } else {
+                options
+            };
+            let uri = format!("/play/{id}?{option}&moves={encoded}{tail}");
+            let response =
+                actix_web::test::call_service(&app, TestRequest::get().uri(&uri).to_request())
+                    .await;
+            let status = response.status().as_u16();
+            assert!([200, 303, 400, 422].contains(&status), "{uri}: {status}");
+            *seen.entry(status).or_insert(0) += 1;
+        }
+    }
+    assert!(
+        seen.contains_key(&200) && seen.contains_key(&400) && seen.contains_key(&422),
+        "{seen:?}"
+    );
+}
