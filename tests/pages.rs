@@ -254,6 +254,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
             "There is no game called &quot;chess&quot; here.",
         ),
         ("/rules/chess", 404, "No such game"),
+        ("/play/herfor/moves", 404, "There is no page at /play/herfor/moves."),
     ];
     for (uri, status, words) in cases {
         let answer = get(uri).await;

@@ -165,9 +165,20 @@ pub async fn evaluate(
 }
 
 /// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when the
-/// path is a documented route for other methods, else 404 `not_found`.
+/// path is a documented route for other methods, else 404: `not_found` problem+json under
+/// `/api`, a friendly HTML page elsewhere.
 pub async fn fallback(req: HttpRequest) -> HttpResponse {
     let allowed = allowed_methods(req.path());
+    if allowed.is_empty() && !req.path().starts_with("/api") {
+        // A person followed a bad link to a page: answer with a page, not JSON.
+        return crate::web::error::PageError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "Nothing here",
+            format!("There is no page at {}.", req.path()),
+        )
+        .with_link("Choose a game", "/")
+        .error_response();
+    }
     if allowed.is_empty() {
         return ApiError::new(
             ErrorCode::NotFound,

@@ -34,7 +34,7 @@ pub async fn play(
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    with_page_game!(id, G => play_page::<G>(&query, &evaluator).await, else Err(PageError::unknown_game(id)))
+    crate::with_game!(id, G => play_page::<G>(&query, &evaluator).await, else Err(PageError::unknown_game(id)))
 }
 
 /// What the synchronous part of a request found.
@@ -142,7 +142,7 @@ pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResp
     let query = Query::parse(request.query_string());
     let id = game.as_str();
     guarded(
-        || with_page_game!(id, G => record_file::<G>(&query), else Err(PageError::unknown_game(id))),
+        || crate::with_game!(id, G => record_file::<G>(&query), else Err(PageError::unknown_game(id))),
     )
 }
 
@@ -165,7 +165,7 @@ fn record_file<G: PageGame>(query: &Query) -> Result<HttpResponse, PageError> {
 pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
     let id = game.as_str();
     guarded(
-        || with_page_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
+        || crate::with_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
     )
 }
 

@@ -17,11 +17,8 @@ use super::page_game::{PageGame, Playable};
 use crate::games::Seat;
 use crate::games::hirth::{
     Colour, Event, Group, Hirth, HirthOptions, HirthState, Karve, Line, Move, Phase, Reserve,
-    Space, Stay, Unit, Victory,
+    STEPS_PER_TURN, Space, Stay, Unit, Victory,
 };
-
-/// H3: steps per movement phase.
-const STEPS_PER_TURN: u8 = 5;
 
 fn side(colour: Colour) -> Side {
     match colour {

@@ -21,7 +21,7 @@ pub struct GameCard {
     pub name: String,
     pub rules_href: String,
     /// The play page, for games that have one.
-    pub play_href: Option<String>,
+    pub play_href: String,
     /// The API endpoint that starts this game.
     pub api_href: String,
     pub options: Vec<OptionLine>,
@@ -71,7 +71,7 @@ fn card(game: &GameCard) -> Markup {
         article.game id=(game.id) {
             h3 { (game.name) }
             p.links {
-                @if let Some(href) = &game.play_href { a.button href=(href) { "Play" } " · " }
+                a.button href=(game.play_href) { "Play" } " · "
                 a href=(game.rules_href) { "Rules" }
                 " · API: "
                 code { "POST " (game.api_href) }
@@ -105,7 +105,7 @@ mod tests {
             id: "herfor".into(),
             name: "Herfor".into(),
             rules_href: "/rules/herfor".into(),
-            play_href: Some("/play/herfor".into()),
+            play_href: "/play/herfor".into(),
             api_href: "/api/v1/games/herfor/new".into(),
             options: vec![OptionLine {
                 name: "size".into(),

@@ -65,7 +65,7 @@ pub use moves::{Move, Stay, Unit};
 pub use rules::Event;
 pub use state::{
     Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Line, Phase, Position, Reserve,
-    Victory,
+    STEPS_PER_TURN, Victory,
 };
 
 use serde::Serialize;
