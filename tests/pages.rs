@@ -8,6 +8,7 @@ use actix_web::test::TestRequest;
 use common::{Answer, get, send};
 use moot::games::Game;
 use moot::games::herfor::{Herfor, HerforOptions};
+use moot::games::tara::{Tara, TaraOptions};
 
 /// The page's HTML (the helpers read a non-JSON body as a string).
 fn html(answer: &Answer) -> &str {
@@ -76,7 +77,7 @@ async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
         !body.contains("Black played <code>c4</code>"),
         "only the last move's run"
     );
-    assert!(body.contains(r#"<title>c2: white stone</title>"#));
+    assert!(body.contains(r#"<title>c2: white stone — flipped by the last move</title>"#));
     assert!(body.contains(r#"<a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c2.a1.c4" rel="nofollow">Undo the last move</a>"#), "{body}");
     assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));
 }
@@ -254,7 +255,11 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
             "There is no game called &quot;chess&quot; here.",
         ),
         ("/rules/chess", 404, "No such game"),
-        ("/play/herfor/moves", 404, "There is no page at /play/herfor/moves."),
+        (
+            "/play/herfor/moves",
+            404,
+            "There is no page at /play/herfor/moves.",
+        ),
     ];
     for (uri, status, words) in cases {
         let answer = get(uri).await;
@@ -476,6 +481,79 @@ async fn every_game_has_a_rules_page_with_a_board_picture_and_a_play_link() {
             "{id}"
         );
     }
+}
+
+#[actix_web::test]
+async fn rules_pictures_mark_no_last_move() {
+    for id in ["hirth", "tara", "herfor"] {
+        let answer = get(&format!("/rules/{id}")).await;
+        let body = page(&answer, 200);
+        assert!(!body.contains(r#"class="last"#), "{id}");
+    }
+}
+
+#[actix_web::test]
+async fn herfor_board_marks_the_stone_played_last_and_the_stones_it_flipped() {
+    let answer = get(&format!("{SMALL}&moves=c2.a1.c4.c3")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains(
+            r#"<g class="point" data-point="c3"><title>c3: white stone — played last</title>"#
+        ),
+        "{body}"
+    );
+    assert!(body.contains("<title>c2: white stone — flipped by the last move</title>"));
+    assert!(body.contains("<title>c4: white stone — flipped by the last move</title>"));
+    assert_eq!(body.matches(r#"class="last placed""#).count(), 1);
+    assert_eq!(body.matches(r#"class="last flipped""#).count(), 2);
+    assert!(
+        !body.contains("a1: black stone — "),
+        "the earlier moves are not marked"
+    );
+}
+
+#[actix_web::test]
+async fn tara_board_marks_the_last_kings_move_from_and_to() {
+    // Six placements, then the first king's move: the first legal move each time.
+    let mut state = Tara::new_game(&TaraOptions::default()).unwrap();
+    let mut moves = Vec::new();
+    for _ in 0..7 {
+        let mv = Tara::legal_moves(&state)[0];
+        moves.push(Tara::format_move(&state, &mv));
+        Tara::apply(&mut state, &mv).unwrap();
+    }
+    let (from, to) = moves[6].split_once('-').expect("a king's move");
+    let answer = get(&format!("/play/tara?moves={}", moves.join("."))).await;
+    let body = page(&answer, 200);
+    assert_eq!(
+        body.matches(" — the last move left from here</title>")
+            .count(),
+        1
+    );
+    assert!(
+        body.contains(&format!(
+            "<title>{from}: Red ringfort — the last move left from here</title>"
+        )),
+        "{body}"
+    );
+    assert!(body.contains(&format!(
+        "<title>{to}: Red king on a Red ringfort — the last move went here</title>"
+    )));
+    assert!(body.contains(&format!("<title>The last move: {from} to {to}</title>")));
+}
+
+#[actix_web::test]
+async fn hirth_board_marks_the_spaces_the_last_turn_moved_pieces_from_and_to() {
+    let answer = get("/play/hirth?moves=He.L01.end").await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains(" Gull has the Lofðungr — last turn: pieces moved here</title>"),
+        "{body}"
+    );
+    assert!(body.contains("— last turn: pieces moved from and to here</title>"));
+    assert_eq!(body.matches(r#"class="last to""#).count(), 2);
+    // Silfr is to move, and every space it can move to is still a link.
+    assert!(body.contains(r#"<a class="move" href="/play/hirth?"#));
 }
 
 /// Random games' links, mutated the ways a hand or a bad copy would (a move dropped, two

@@ -4,9 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use maud::{Markup, html};
-use moot_templates::herfor::{HexBoardView, HexPoint, Stone, board};
+use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, board};
 
 use super::page_game::{PageGame, Playable};
+use super::replay::Ply;
 use super::view::capitalised;
 use crate::games::Game;
 use crate::games::herfor::geometry::{board_mask, point_coords, point_name, points};
@@ -28,9 +29,31 @@ fn place(size: u8, (row, column): (u8, u8)) -> (f32, f32) {
     (MARGIN + x * SPACING, MARGIN + y * ROW * SPACING)
 }
 
-/// The board view: grid, row letters, stones, and links on the points where a stone may go.
-pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> HexBoardView {
+/// The points the last move marks, by name: the stone it placed and the stones that flipped.
+/// A pass or a swap placed nothing, so it marks nothing.
+fn last_marks(last: &[Ply<Herfor>]) -> HashMap<String, LastMark> {
+    let mut marks = HashMap::new();
+    let events = last.last().map_or(&[][..], |ply| &ply.events[..]);
+    for event in events {
+        if let HerforEvent::Placed { point, flipped, .. } = event {
+            marks.insert(point.clone(), LastMark::Placed);
+            for name in flipped {
+                marks.insert(name.clone(), LastMark::Flipped);
+            }
+        }
+    }
+    marks
+}
+
+/// The board view: grid, row letters, stones, links on the points where a stone may go, and
+/// marks on what the last move did.
+pub fn board_view(
+    state: &HerforState,
+    playable: &[Playable<HerforMove>],
+    last: &[Ply<Herfor>],
+) -> HexBoardView {
     let size = state.size();
+    let marks = last_marks(last);
     let radius = f32::from(size - 1);
     let links: HashMap<_, _> = playable
         .iter()
@@ -76,6 +99,7 @@ pub fn board_view(state: &HerforState, playable: &[Playable<HerforMove>]) -> Hex
                 (None, Some(p)) => Herfor::label(state, &p.mv),
                 (None, None) => format!("{name}: empty"),
             },
+            last: marks.get(name).copied(),
         });
     }
     HexBoardView {
@@ -100,8 +124,12 @@ fn seat_words(state: &HerforState, colour: Colour) -> &'static str {
 }
 
 impl PageGame for Herfor {
-    fn board(state: &HerforState, playable: &[Playable<HerforMove>]) -> Markup {
-        board(&board_view(state, playable))
+    fn board(
+        state: &HerforState,
+        playable: &[Playable<HerforMove>],
+        last: &[Ply<Herfor>],
+    ) -> Markup {
+        board(&board_view(state, playable, last))
     }
 
     fn label(state: &HerforState, mv: &HerforMove) -> String {
@@ -200,7 +228,7 @@ impl PageGame for Herfor {
         html! {
             p { "Two players place stones on the points of a hexagonal board, each trying to end with more stones of their colour on it. Stones that line up between two enemy lines flip them." }
             figure.board {
-                (Herfor::board(&example, &[]))
+                (Herfor::board(&example, &[], &[]))
                 figcaption {
                     "A small board (3 points per side) after " code { (RULES_EXAMPLE.join(" ")) } ": "
                     "White's stone on c3 lined up between the black stones on c2 and c4, an invasion, and flipped both to white."
@@ -254,6 +282,8 @@ fn stones(count: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::web::position::{Position, Query};
+    use crate::web::replay::replay;
 
     fn play(options: HerforOptions, moves: &[&str]) -> HerforState {
         let mut state = Herfor::new_game(&options).unwrap();
@@ -296,7 +326,7 @@ mod tests {
                 mv,
             })
             .collect();
-        let view = board_view(&state, &playable);
+        let view = board_view(&state, &playable, &[]);
         assert_eq!(view.points.len(), 19, "a size-3 board has 19 points");
         assert_eq!(view.row_labels.len(), 5);
         // Each of the 3 directions has rows of 3, 4, 5, 4, 3 points: 14 segments.
@@ -312,6 +342,57 @@ mod tests {
         // a1 is the bottom left point, e3 the top right.
         let e3 = view.points.iter().find(|p| p.name == "e3").unwrap();
         assert!(a1.y > e3.y && a1.x < e3.x);
+    }
+
+    /// The board of a link's position, as the page draws it (without links).
+    fn board_of(query: &str) -> String {
+        let (position, _) = Position::<Herfor>::read(&Query::parse(query)).unwrap();
+        let game = replay(&position).unwrap();
+        Herfor::board(&game.state, &[], game.last_turn()).into_string()
+    }
+
+    #[test]
+    fn the_board_marks_the_stone_played_last_and_the_stones_it_flipped() {
+        let svg = board_of("size=3&pie=false&moves=c2.a1.c4.c3");
+        assert!(
+            svg.contains(r#"<title>c3: white stone — played last</title>"#),
+            "{svg}"
+        );
+        assert!(svg.contains(r#"<title>c2: white stone — flipped by the last move</title>"#));
+        assert!(svg.contains(r#"<title>c4: white stone — flipped by the last move</title>"#));
+        // The marks sit on those points only: the dot on c3, rings on c2 and c4.
+        let marked = |class: &str| -> Vec<&str> {
+            svg.split(r#"data-point=""#)
+                .filter(|point| point.contains(class))
+                .filter_map(|point| point.split('"').next())
+                .collect()
+        };
+        assert_eq!(marked(r#"class="last placed""#), ["c3"]);
+        assert_eq!(marked(r#"class="last flipped""#), ["c2", "c4"]);
+        assert!(!svg.contains("<title>a1: white stone — "), "{svg}");
+    }
+
+    #[test]
+    fn a_new_game_a_swap_and_the_closing_passes_mark_nothing() {
+        // The first legal move each time, to the end: the game closes with both passes.
+        let options = HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        };
+        let mut state = Herfor::new_game(&options).unwrap();
+        let mut moves = Vec::new();
+        while let Some(mv) = Herfor::legal_moves(&state).first().copied() {
+            moves.push(Herfor::format_move(&state, &mv));
+            Herfor::apply(&mut state, &mv).unwrap();
+        }
+        assert_eq!(moves.last().map(String::as_str), Some("pass"));
+        let finished = format!("size=3&pie=false&moves={}", moves.join("."));
+        for query in ["size=3&pie=false", "size=3&moves=c3.swap", &finished] {
+            let svg = board_of(query);
+            assert!(!svg.contains(r#"class="last"#), "{query}");
+            assert!(!svg.contains(" — "), "{query}: no title names a last move");
+        }
     }
 
     #[test]

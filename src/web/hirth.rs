@@ -14,6 +14,7 @@ use moot_templates::hirth::{
 use moot_templates::parts::{BoardLink, Fact, facts_table};
 
 use super::page_game::{PageGame, Playable};
+use super::replay::Ply;
 use crate::games::Seat;
 use crate::games::hirth::{
     Colour, Event, Group, Hirth, HirthOptions, HirthState, Karve, Line, Move, Phase, Reserve,
@@ -166,8 +167,52 @@ fn battle_on(state: &HirthState, space: Space) -> Option<BattleView> {
     })
 }
 
-fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView {
+/// The spaces the last turn's pieces left and came to: a move's two ends, an entry's home, a
+/// boarding's space, a retreat's two ends. A turn that ended a game goes on on a fresh board,
+/// where only its later moves count.
+fn last_traces(last: &[Ply<Hirth>]) -> (Vec<Space>, Vec<Space>) {
+    let (mut left, mut reached) = (Vec::new(), Vec::new());
+    for ply in last {
+        if ply
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::NextGame { .. }))
+        {
+            left.clear();
+            reached.clear();
+            continue;
+        }
+        match &ply.mv {
+            Move::Go { from, to, .. } => {
+                left.push(*from);
+                reached.push(*to);
+            }
+            Move::Board { space, .. } | Move::Disembark { space, .. } => reached.push(*space),
+            _ => {}
+        }
+        for event in &ply.events {
+            match event {
+                Event::Step { colour, .. } if matches!(ply.mv, Move::Enter { .. }) => {
+                    reached.push(colour.home());
+                }
+                Event::Retreat { from, to, .. } => {
+                    left.push(*from);
+                    reached.push(*to);
+                }
+                _ => {}
+            }
+        }
+    }
+    (left, reached)
+}
+
+fn board_view(
+    state: &HirthState,
+    playable: &[Playable<Move>],
+    last: &[Ply<Hirth>],
+) -> HirthBoardView {
     let pos = &state.position;
+    let (left, reached) = last_traces(last);
     let spaces = Space::all()
         .map(|space| {
             let (col, lane) = place(space);
@@ -187,6 +232,8 @@ fn board_view(state: &HirthState, playable: &[Playable<Move>]) -> HirthBoardView
                 battle: battle_on(state, space),
                 note: (state.phase == Phase::Retreat { from: space })
                     .then(|| format!("{}'s beaten L must retreat", title(pos.mover.other()))),
+                last_from: left.contains(&space),
+                last_to: reached.contains(&space),
             }
         })
         .collect();
@@ -332,8 +379,8 @@ fn victory_words(victory: Victory, factor: u8) -> String {
 }
 
 impl PageGame for Hirth {
-    fn board(state: &HirthState, playable: &[Playable<Move>]) -> Markup {
-        view::board(&board_view(state, playable))
+    fn board(state: &HirthState, playable: &[Playable<Move>], last: &[Ply<Hirth>]) -> Markup {
+        view::board(&board_view(state, playable, last))
     }
 
     fn label(state: &HirthState, mv: &Move) -> String {
@@ -587,7 +634,7 @@ impl PageGame for Hirth {
         html! {
             p { "Two war-bands, Gull (gold) and Silfr (silver), fight over an archipelago of eleven spaces. Each has 15 Hirþ (H, warriors), 3 Karves (K, boats) and a Lofðungr (L, the king)." }
             figure.board {
-                (view::board(&board_view(&example(), &[])))
+                (view::board(&board_view(&example(), &[], &[])))
                 figcaption { "Each space shows its pieces: the L, the H with their count, each Karve with the number of H aboard; pieces that have stopped for the turn are faded. Arrows are attacks waiting for battle; an attacked space shows attack against defence. Each reserve sits beside its home." }
             }
             h2 { "A turn" }
@@ -649,6 +696,8 @@ fn example() -> HirthState {
 mod tests {
     use super::*;
     use crate::games::Game;
+    use crate::web::position::{Position, Query};
+    use crate::web::replay::replay;
 
     fn playable(state: &HirthState) -> Vec<Playable<Move>> {
         Hirth::legal_moves(state)
@@ -748,6 +797,63 @@ mod tests {
         positions
     }
 
+    /// The board of a link's moves, as the page draws it (without links).
+    fn board_of(moves: &str) -> String {
+        let query = Query::parse(&format!("moves={moves}"));
+        let (position, _) = Position::<Hirth>::read(&query).unwrap();
+        let game = replay(&position).unwrap();
+        Hirth::board(&game.state, &[], game.last_turn()).into_string()
+    }
+
+    /// Each space's long name and what its title says the last turn did there.
+    fn traces(svg: &str) -> Vec<(&str, &str)> {
+        svg.split("<title>")
+            .filter_map(|t| t.split("</title>").next())
+            .filter_map(|t| t.split_once(" — last turn: "))
+            .map(|(space, words)| (space.split(':').next().unwrap_or(space), words))
+            .collect()
+    }
+
+    #[test]
+    fn the_board_marks_the_spaces_the_last_turn_moved_pieces_from_and_to() {
+        // Gull enters an H on its home and moves its L from there to 1.
+        let svg = board_of("He.L01.end");
+        assert_eq!(
+            traces(&svg),
+            [
+                ("Gull's home", "pieces moved from and to here"),
+                ("Gull Norðr Delta", "pieces moved here"),
+            ]
+        );
+        assert_eq!(svg.matches(r#"class="last to""#).count(), 2);
+        assert!(!svg.contains(r#"class="last from""#));
+        // Then Silfr's turn: only its own entry is marked.
+        let svg = board_of("He.L01.end.He.L98");
+        assert_eq!(
+            traces(&svg),
+            [
+                ("Silfr Suðr Delta", "pieces moved here"),
+                ("Silfr's home", "pieces moved from and to here"),
+            ]
+        );
+        let svg = board_of("He.L01.end.L98");
+        assert_eq!(
+            traces(&svg),
+            [
+                ("Silfr Suðr Delta", "pieces moved here"),
+                ("Silfr's home", "pieces moved from here"),
+            ]
+        );
+        assert_eq!(svg.matches(r#"class="last from""#).count(), 1);
+    }
+
+    #[test]
+    fn a_new_game_marks_no_space() {
+        let svg = board_of("");
+        assert!(traces(&svg).is_empty());
+        assert!(!svg.contains(r#"class="last"#));
+    }
+
     #[test]
     fn every_legal_move_has_words_and_a_heading() {
         let mut seen = 0;
@@ -797,7 +903,7 @@ mod tests {
     fn the_board_links_only_playable_moves_and_every_move_a_click_can_say() {
         for state in positions() {
             let moves = playable(&state);
-            let svg = Hirth::board(&state, &moves).into_string();
+            let svg = Hirth::board(&state, &moves, &[]).into_string();
             let mut linked = hrefs(&svg);
             linked.sort();
             let mut expected: Vec<&str> = moves
@@ -813,7 +919,7 @@ mod tests {
     #[test]
     fn the_mid_game_board_shows_the_attack_its_power_and_the_steps_left() {
         let state = battle_position();
-        let svg = Hirth::board(&state, &playable(&state)).into_string();
+        let svg = Hirth::board(&state, &playable(&state), &[]).into_string();
         assert_eq!(svg.matches(r#"class="attack""#).count(), 2);
         assert!(svg.contains(
             "<title>Gull attacks Miðr from Gull Norðr Archipelago with 1 Hirþ (power 1)</title>"
@@ -839,7 +945,7 @@ mod tests {
         let state = retreat_position();
         let moves = playable(&state);
         assert_eq!(moves.len(), 2);
-        let svg = Hirth::board(&state, &moves).into_string();
+        let svg = Hirth::board(&state, &moves, &[]).into_string();
         assert_eq!(
             hrefs(&svg),
             ["/play/hirth/retreat_5", "/play/hirth/retreat_6"]
@@ -1029,7 +1135,7 @@ mod tests {
             "{words:?}"
         );
         assert!(playable(&state).is_empty());
-        let svg = Hirth::board(&state, &[]).into_string();
+        let svg = Hirth::board(&state, &[], &[]).into_string();
         assert!(svg.contains(">The match is over</text>"));
         assert!(!svg.contains("<a "));
         assert!(

@@ -3,6 +3,7 @@
 
 use maud::Markup;
 
+use super::replay::Ply;
 use crate::games::Game;
 
 /// A legal move as a page offers it: the move, its notation, and the URL that plays it.
@@ -19,7 +20,9 @@ pub trait PageGame: Game {
     /// The board as inline SVG. Every legal move a click on the board can say is drawn as a
     /// link (`<a href=…>` around the highlighted point/hill/space, with a `<title>`);
     /// `playable` holds every legal move of the position (empty when the game is over).
-    fn board(state: &Self::State, playable: &[Playable<Self::Move>]) -> Markup;
+    /// `last` is the last turn, its moves with their events (empty before the first move, and
+    /// on pictures of the rules); the board marks what it did.
+    fn board(state: &Self::State, playable: &[Playable<Self::Move>], last: &[Ply<Self>]) -> Markup;
 
     /// Words for a move on its button, in this position (before it is played):
     /// `Place a stone on c3`, `Retreat the Lofðungr to Miðr`.

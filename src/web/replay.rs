@@ -42,6 +42,20 @@ impl<G: Game> Replayed<G> {
                 .join(" ")
         })
     }
+
+    /// The last turn: the last run of moves by one colour (a Hirþ turn's steps, one Herfor
+    /// placement), oldest first; empty before the first move.
+    pub fn last_turn(&self) -> &[Ply<G>] {
+        let Some(last) = self.plies.last() else {
+            return &[];
+        };
+        let start = self
+            .plies
+            .iter()
+            .rposition(|p| p.colour != last.colour)
+            .map_or(0, |i| i + 1);
+        &self.plies[start..]
+    }
 }
 
 /// Plays the link's moves from the start; the first one refused is named, with the engine's
@@ -99,6 +113,26 @@ mod tests {
         );
         assert_eq!(game.plies[1].colour, "white");
         assert_eq!(game.record(), "c3 b2");
+    }
+
+    #[test]
+    fn the_last_turn_is_the_last_run_of_one_colour() {
+        assert!(replayed("size=3").expect("accepted").last_turn().is_empty());
+        let game = replayed("size=3&pie=false&moves=c3.b2").expect("accepted");
+        let notations: Vec<&str> = game
+            .last_turn()
+            .iter()
+            .map(|p| p.notation.as_str())
+            .collect();
+        assert_eq!(notations, ["b2"]);
+        // After the swap White moves again: both of White's moves are its last turn.
+        let game = replayed("size=3&moves=c3.swap.b2").expect("accepted");
+        let notations: Vec<&str> = game
+            .last_turn()
+            .iter()
+            .map(|p| p.notation.as_str())
+            .collect();
+        assert_eq!(notations, ["swap", "b2"]);
     }
 
     #[test]

@@ -3,9 +3,10 @@
 
 use maud::{Markup, html};
 use moot_templates::parts::{BoardLink, Fact, facts_table};
-use moot_templates::tara::{self as view, Bridge, HillView, Side, TaraBoardView};
+use moot_templates::tara::{self as view, Bridge, HillView, LastMark, Side, TaraBoardView};
 
 use super::page_game::{PageGame, Playable};
+use super::replay::Ply;
 use crate::games::tara::board::Board;
 use crate::games::tara::geometry::{HILLS, Hill, hills_of};
 use crate::games::tara::moves::{StepKind, forced_king, step_kind};
@@ -57,8 +58,25 @@ fn headline(state: &TaraState) -> String {
     }
 }
 
-fn board_view(state: &TaraState, playable: &[Playable<TaraMove>]) -> TaraBoardView {
+/// The hills the last move used: where it placed a king, or the king's move from → to. A pass
+/// and the start of a match's next game use none.
+fn last_marks(last: &[Ply<Tara>]) -> Vec<(Hill, LastMark)> {
+    match last.last().map(|ply| ply.mv) {
+        Some(TaraMove::Place(hill)) => vec![(hill, LastMark::Placed)],
+        Some(TaraMove::Step { from, to } | TaraMove::Sacrifice { from, to }) => {
+            vec![(from, LastMark::From), (to, LastMark::To)]
+        }
+        Some(TaraMove::Pass | TaraMove::Next) | None => Vec::new(),
+    }
+}
+
+fn board_view(
+    state: &TaraState,
+    playable: &[Playable<TaraMove>],
+    last: &[Ply<Tara>],
+) -> TaraBoardView {
     let board = Board::of(state);
+    let marks = last_marks(last);
     let immune: Vec<Hill> = Colour::BOTH
         .into_iter()
         .filter_map(|c| state.sacrificed_by(c))
@@ -82,6 +100,7 @@ fn board_view(state: &TaraState, playable: &[Playable<TaraMove>]) -> TaraBoardVi
                     tag: tag(&p.mv),
                 })
                 .collect(),
+            last: marks.iter().find(|(h, _)| *h == hill).map(|(_, m)| *m),
         })
         .collect();
     let mut bridges = Vec::new();
@@ -114,8 +133,8 @@ fn list(hills: &[Hill]) -> String {
 }
 
 impl PageGame for Tara {
-    fn board(state: &TaraState, playable: &[Playable<TaraMove>]) -> Markup {
-        view::board(&board_view(state, playable))
+    fn board(state: &TaraState, playable: &[Playable<TaraMove>], last: &[Ply<Tara>]) -> Markup {
+        view::board(&board_view(state, playable, last))
     }
 
     fn label(state: &TaraState, mv: &TaraMove) -> String {
@@ -319,7 +338,7 @@ impl PageGame for Tara {
     }
 
     fn rules() -> Markup {
-        let picture = view::board(&board_view(&rules_example(), &[]));
+        let picture = view::board(&board_view(&rules_example(), &[], &[]));
         html! {
             p { "Two players, Red and Blue, each with three kings and thirty ringforts, build kingdoms on 45 hills. The player with fewer, larger kingdoms wins." }
             figure.board {
@@ -390,6 +409,8 @@ fn from_rows(rows: [&str; 7]) -> TaraState {
 mod tests {
     use super::*;
     use crate::games::tara::PerColour;
+    use crate::web::position::{Position, Query};
+    use crate::web::replay::replay;
 
     /// Every legal move as the page would offer it, with a plain href.
     fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
@@ -488,6 +509,65 @@ mod tests {
         positions
     }
 
+    /// The first legal move each time from the start, `count` of them, in notation.
+    fn first_moves(count: usize) -> Vec<String> {
+        let mut state = Tara::new_game(&TaraOptions::default()).unwrap();
+        (0..count)
+            .map(|_| {
+                let mv = Tara::legal_moves(&state)[0];
+                let notation = Tara::format_move(&state, &mv);
+                Tara::apply(&mut state, &mv).unwrap();
+                notation
+            })
+            .collect()
+    }
+
+    /// The board of a link's position, as the page draws it (without links).
+    fn board_of(moves: &[String]) -> String {
+        let query = Query::parse(&format!("moves={}", moves.join(".")));
+        let (position, _) = Position::<Tara>::read(&query).unwrap();
+        let game = replay(&position).unwrap();
+        Tara::board(&game.state, &[], game.last_turn()).into_string()
+    }
+
+    /// The names of the hills whose title ends with `words`.
+    fn hills_titled<'a>(svg: &'a str, words: &str) -> Vec<&'a str> {
+        svg.split("<title>")
+            .filter_map(|t| t.split("</title>").next())
+            .filter(|t| t.ends_with(words))
+            .filter_map(|t| t.split(':').next())
+            .collect()
+    }
+
+    #[test]
+    fn the_board_marks_the_last_kings_move_from_and_to_and_nothing_else() {
+        // Six placements, then the first king's move.
+        let moves = first_moves(7);
+        let (from, to) = moves[6].split_once('-').expect("a king's move");
+        let svg = board_of(&moves);
+        assert_eq!(
+            hills_titled(&svg, " — the last move left from here"),
+            [from]
+        );
+        assert_eq!(hills_titled(&svg, " — the last move went here"), [to]);
+        assert!(svg.contains(&format!("<title>The last move: {from} to {to}</title>")));
+        assert_eq!(
+            svg.matches(r#"class="last"#).count(),
+            3,
+            "two rings and a line"
+        );
+    }
+
+    #[test]
+    fn a_placement_marks_its_hill_and_a_new_game_nothing() {
+        let svg = board_of(&first_moves(2));
+        let placed = first_moves(2).pop().unwrap();
+        assert_eq!(hills_titled(&svg, " — placed last"), [placed.as_str()]);
+        assert_eq!(svg.matches(r#"class="last"#).count(), 1);
+        let new = board_of(&[]);
+        assert!(!new.contains(r#"class="last"#) && !new.contains(" — "));
+    }
+
     #[test]
     fn every_legal_move_has_words_and_a_heading() {
         let mut seen = 0;
@@ -517,7 +597,7 @@ mod tests {
     fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
         for state in positions() {
             let moves = playable(&state);
-            let svg = Tara::board(&state, &moves).into_string();
+            let svg = Tara::board(&state, &moves, &[]).into_string();
             let linked = hrefs(&svg);
             let on_hills: Vec<&str> = moves
                 .iter()
@@ -535,7 +615,7 @@ mod tests {
     #[test]
     fn setup_offers_every_vacant_hill_as_a_titled_link() {
         let state = Tara::new_game(&TaraOptions::default()).unwrap();
-        let svg = Tara::board(&state, &playable(&state)).into_string();
+        let svg = Tara::board(&state, &playable(&state), &[]).into_string();
         assert_eq!(hrefs(&svg).len(), 45);
         assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
         assert!(svg.contains(
@@ -549,7 +629,7 @@ mod tests {
     #[test]
     fn two_moves_onto_one_hill_become_badges_naming_the_king() {
         let state = sacrifice_position();
-        let svg = Tara::board(&state, &playable(&state)).into_string();
+        let svg = Tara::board(&state, &playable(&state), &[]).into_string();
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5-B3">"#));
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5sB3">"#));
         assert!(svg.contains(">C5s</text>"));
@@ -569,7 +649,7 @@ mod tests {
             ". . . . . B .",
             "# . . . . . #",
         ]);
-        let svg = Tara::board(&state, &[]).into_string();
+        let svg = Tara::board(&state, &[], &[]).into_string();
         // D4–E4, D4–D3 (Red), F3–F2 (Blue); D3 and E4 touch only diagonally.
         assert_eq!(svg.matches("<title>Red bridge</title>").count(), 2);
         assert_eq!(svg.matches("<title>Blue bridge</title>").count(), 1);
@@ -581,7 +661,7 @@ mod tests {
         let mut state = sacrifice_position();
         let sacrifice = Tara::parse_move(&state, "C5sB3").unwrap();
         Tara::apply(&mut state, &sacrifice).unwrap();
-        let svg = Tara::board(&state, &playable(&state)).into_string();
+        let svg = Tara::board(&state, &playable(&state), &[]).into_string();
         assert!(svg.contains(
             "<title>B3: Red king on a Blue ringfort (this king sacrificed its ringfort: immune for a turn)</title>"
         ));

@@ -71,7 +71,7 @@ pub fn play_view<G: PageGame>(
         game_name: G::NAME.to_owned(),
         status: status_line(&status),
         notice,
-        board: G::board(state, &playable),
+        board: G::board(state, &playable, game.last_turn()),
         panel: G::panel(state),
         opponent: opponent_words(position, &status),
         last: happened(game, if finished { 2 } else { 1 }),

@@ -26,6 +26,24 @@ pub struct HexPoint {
     pub href: Option<String>,
     /// Words for the point (`c3: empty`, `Place a black stone on c3`).
     pub title: String,
+    /// What the last move did here, if anything.
+    pub last: Option<LastMark>,
+}
+
+/// A stone the last move placed, or flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastMark {
+    Placed,
+    Flipped,
+}
+
+impl LastMark {
+    fn words(self) -> &'static str {
+        match self {
+            LastMark::Placed => "played last",
+            LastMark::Flipped => "flipped by the last move",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +65,9 @@ impl Stone {
 const STONE: f32 = 15.0;
 const TARGET: f32 = 11.0;
 const DOT: f32 = 3.0;
+/// The radius of the dot on the stone just placed, and of the ring on the stones it flipped.
+const PLACED: f32 = 5.0;
+const FLIPPED: f32 = 8.0;
 
 pub fn board(view: &HexBoardView) -> Markup {
     html! {
@@ -65,11 +86,19 @@ pub fn board(view: &HexBoardView) -> Markup {
 
 fn point_markup(point: &HexPoint) -> Markup {
     let body = html! {
-        title { (point.title) }
+        title {
+            (point.title)
+            @if let Some(mark) = point.last { " — " (mark.words()) }
+        }
         @match point.stone {
             Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) {} }
             None if point.href.is_some() => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) {} }
             None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) {} }
+        }
+        @match point.last {
+            Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) {} }
+            Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" {} }
+            None => {}
         }
         // Names on the points a click can take; the others say theirs in the title.
         @if point.stone.is_none() && point.href.is_some() {
@@ -104,6 +133,7 @@ mod tests {
                     stone: None,
                     href: Some("/play/herfor?moves=a1".into()),
                     title: "Place a black stone on a1".into(),
+                    last: None,
                 },
                 HexPoint {
                     name: "a2".into(),
@@ -112,6 +142,7 @@ mod tests {
                     stone: Some(Stone::White),
                     href: None,
                     title: "a2: white".into(),
+                    last: None,
                 },
             ],
         };
@@ -119,5 +150,30 @@ mod tests {
         assert!(svg.contains(r#"<a class="move" href="/play/herfor?moves=a1" data-point="a1"><title>Place a black stone on a1</title><circle class="target""#), "{svg}");
         assert!(svg.contains(r#"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15"></circle></g>"#), "{svg}");
         assert!(svg.contains(r#"viewBox="0 0 100 80""#));
+        assert!(!svg.contains("last"), "no move, no mark");
+    }
+
+    #[test]
+    fn the_stone_played_last_gets_a_dot_and_the_flipped_ones_a_ring_named_in_their_titles() {
+        let stone = |name: &str, last| HexPoint {
+            name: name.into(),
+            stone: Some(Stone::White),
+            title: format!("{name}: white stone"),
+            last,
+            ..HexPoint::default()
+        };
+        let view = HexBoardView {
+            points: vec![
+                stone("c3", Some(LastMark::Placed)),
+                stone("c2", Some(LastMark::Flipped)),
+                stone("a1", None),
+            ],
+            ..HexBoardView::default()
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r#"<g class="point" data-point="c3"><title>c3: white stone — played last</title><circle class="stone white" cx="0" cy="0" r="15"></circle><circle class="last placed""#), "{svg}");
+        assert!(svg.contains(r#"<g class="point" data-point="c2"><title>c2: white stone — flipped by the last move</title><circle class="stone white" cx="0" cy="0" r="15"></circle><circle class="last flipped""#), "{svg}");
+        assert!(svg.contains("<title>a1: white stone</title>"));
+        assert_eq!(svg.matches(r#"class="last "#).count(), 2);
     }
 }

@@ -121,6 +121,9 @@ pub struct SpaceView {
     pub battle: Option<BattleView>,
     /// A word about the space the pieces cannot show (`Silfr's beaten L retreats from here`).
     pub note: Option<String>,
+    /// Pieces left this space, or came to it, in the last turn.
+    pub last_from: bool,
+    pub last_to: bool,
 }
 
 /// The powers facing each other over an attacked space.
@@ -174,6 +177,8 @@ const PAD: f32 = 8.0;
 const WIDTH: f32 = PAD * 2.0 + LANE_W * 2.0 + BOX_W;
 const HEIGHT: f32 = TOP + ROW_H * 6.0 + BOX_H + PAD;
 const HIGHLIGHT: &str = "#e0a100";
+/// How far inside its box a space's last-turn mark is drawn.
+const LAST_INSET: f32 = 4.0;
 
 /// The centre of a space's box. The board stands upright so that it reads on a phone: Gull's
 /// home at the bottom, Silfr's at the top, the north lane on the left.
@@ -289,7 +294,27 @@ fn space_title(view: &SpaceView) -> String {
     if let Some(note) = &view.note {
         title.push_str(&format!(" ({note})"));
     }
+    title.push_str(match (view.last_from, view.last_to) {
+        (true, true) => " — last turn: pieces moved from and to here",
+        (true, false) => " — last turn: pieces moved from here",
+        (false, true) => " — last turn: pieces moved here",
+        (false, false) => "",
+    });
     title
+}
+
+/// The mark of a space the last turn used, inside its box: solid where pieces came, dotted
+/// where they only left.
+fn last_mark(view: &SpaceView, x: f32, y: f32) -> Markup {
+    let (w, h) = (BOX_W - 2.0 * LAST_INSET, BOX_H - 2.0 * LAST_INSET);
+    let (x, y) = (x + LAST_INSET, y + LAST_INSET);
+    html! {
+        @if view.last_to {
+            rect.last.to x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" {}
+        } @else if view.last_from {
+            rect.last.from x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" {}
+        }
+    }
 }
 
 fn space(view: &SpaceView) -> Markup {
@@ -305,6 +330,7 @@ fn space(view: &SpaceView) -> Markup {
         g.space {
             title { (space_title(view)) }
             rect x=(x) y=(y) width=(BOX_W) height=(BOX_H) rx="8" fill=(fill) stroke="#6b645a" stroke-width="1.5" {}
+            (last_mark(view, x, y))
             text.name x=(x + 7.0) y=(y + 17.0) font-size="12" {
                 tspan font-weight="bold" font-size="15" { (view.name) } " " (view.long_name)
             }
@@ -500,6 +526,8 @@ mod tests {
                     links: vec![],
                     battle: None,
                     note: None,
+                    last_from: false,
+                    last_to: false,
                 },
                 SpaceView {
                     name: "1".into(),
@@ -516,6 +544,8 @@ mod tests {
                     links: vec![link("L01")],
                     battle: None,
                     note: None,
+                    last_from: false,
+                    last_to: false,
                 },
             ],
             paths: vec![(0, 1)],
@@ -659,6 +689,35 @@ mod tests {
         assert!(svg.contains(
             "<title>Gull Norðr Delta: Silfr has 2 Hirþ (the L &lt;retreats&gt;)</title>"
         ));
+    }
+
+    #[test]
+    fn the_spaces_the_last_turn_used_are_marked_inside_their_box_and_named_in_their_titles() {
+        let mut view = two_spaces();
+        assert!(!board(&view).into_string().contains("last"), "no turn yet");
+        view.spaces[0].last_from = true;
+        view.spaces[1].last_to = true;
+        let svg = board(&view).into_string();
+        assert!(svg.contains(
+            r##"<title>Gull's home: Gull has the Lofðungr, 3 Hirþ (1 stopped), a Karve with 2 Hirþ aboard — last turn: pieces moved from here</title><rect x="180" y="790" width="160" height="92" rx="8" fill="#f6e3a1" stroke="#6b645a" stroke-width="1.5"></rect><rect class="last from" x="184" y="794" width="152" height="84""##
+        ), "{svg}");
+        assert!(svg.contains(
+            "<title>Gull Norðr Delta: Silfr has 2 Hirþ — last turn: pieces moved here</title>"
+        ));
+        assert_eq!(svg.matches(r#"class="last from""#).count(), 1);
+        assert_eq!(svg.matches(r#"class="last to""#).count(), 1);
+        view.spaces[1].last_from = true;
+        let svg = board(&view).into_string();
+        assert!(
+            svg.contains("Silfr has 2 Hirþ — last turn: pieces moved from and to here</title>")
+        );
+        assert_eq!(
+            svg.matches(r#"class="last from""#).count(),
+            1,
+            "only space 0 just left"
+        );
+        // The link on 1 is still drawn over everything, after the marks.
+        assert!(svg.rfind(r#"class="last"#) < svg.find(r#"<a class="move""#));
     }
 
     #[test]

@@ -61,6 +61,26 @@ pub struct HillView {
     pub note: Option<String>,
     /// The legal moves that end on this hill.
     pub links: Vec<BoardLink>,
+    /// The part this hill had in the last move, if any.
+    pub last: Option<LastMark>,
+}
+
+/// A hill the last move used: a king was placed on it, or moved from or to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastMark {
+    Placed,
+    From,
+    To,
+}
+
+impl LastMark {
+    fn words(self) -> &'static str {
+        match self {
+            LastMark::Placed => "placed last",
+            LastMark::From => "the last move left from here",
+            LastMark::To => "the last move went here",
+        }
+    }
 }
 
 /// A bridge between two hills given as (column, row).
@@ -89,9 +109,28 @@ fn hill_title(hill: &HillView) -> String {
         (Some(fort), None) => format!("{} ringfort", fort.word()),
         (Some(fort), Some(king)) => format!("{} king on a {} ringfort", king.word(), fort.word()),
     };
-    match &hill.note {
+    let title = match &hill.note {
         Some(note) => format!("{}: {what} ({note})", hill.name),
         None => format!("{}: {what}", hill.name),
+    };
+    match hill.last {
+        Some(mark) => format!("{title} — {}", mark.words()),
+        None => title,
+    }
+}
+
+/// The faint line of the last king's move, from hill to hill, drawn under the hills.
+fn last_line(view: &TaraBoardView) -> Markup {
+    let find = |mark| view.hills.iter().find(|h| h.last == Some(mark));
+    let (Some(from), Some(to)) = (find(LastMark::From), find(LastMark::To)) else {
+        return html! {};
+    };
+    let (x1, y1) = centre(from.col, from.row);
+    let (x2, y2) = centre(to.col, to.row);
+    html! {
+        line.last x1=(x1) y1=(y1) x2=(x2) y2=(y2) {
+            title { "The last move: " (from.name) " to " (to.name) }
+        }
     }
 }
 
@@ -125,6 +164,11 @@ fn hill(hill: &HillView) -> Markup {
             }
             @if let Some(side) = hill.king {
                 (crown(side, x, y))
+            }
+            @match hill.last {
+                Some(LastMark::From) => { circle.last.from cx=(x) cy=(y) r="23" fill="none" {} }
+                Some(_) => { circle.last.to cx=(x) cy=(y) r="23" fill="none" {} }
+                None => {}
             }
             @if !hill.links.is_empty() {
                 circle.target cx=(x) cy=(y) r="27" fill="none" stroke="#e0a100" stroke-width="3" stroke-dasharray="6 3" {}
@@ -161,6 +205,7 @@ pub fn board(view: &TaraBoardView) -> Markup {
                     title { (bridge.side.word()) " bridge" }
                 }
             }
+            (last_line(view))
             @for h in &view.hills { (hill(h)) }
             @for col in 0..GRID {
                 text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + col) as char) }
@@ -286,5 +331,68 @@ mod tests {
         assert!(svg.contains(r#"href="/x?a=1&amp;b=&quot;2&quot;""#));
         assert!(svg.contains("<title>&lt;i&gt;</title>"));
         assert!(!svg.contains("<script>"));
+    }
+
+    #[test]
+    fn the_last_move_rings_its_hills_joins_them_with_a_line_and_says_so_in_their_titles() {
+        let view = TaraBoardView {
+            title: "Blue to move".into(),
+            hills: vec![
+                HillView {
+                    ringfort: Some(Side::Red),
+                    last: Some(LastMark::From),
+                    ..hill_at("D4", 3, 3)
+                },
+                HillView {
+                    ringfort: Some(Side::Red),
+                    king: Some(Side::Red),
+                    last: Some(LastMark::To),
+                    ..hill_at("E6", 4, 5)
+                },
+                hill_at("A2", 0, 1),
+            ],
+            bridges: vec![],
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains(
+            r#"<title>D4: Red ringfort — the last move left from here</title><circle cx="236" cy="236""#
+        ), "{svg}");
+        assert!(
+            svg.contains("<title>E6: Red king on a Red ringfort — the last move went here</title>")
+        );
+        assert_eq!(
+            svg.matches(r#"<circle class="last from" cx="236" cy="236""#)
+                .count(),
+            1
+        );
+        assert_eq!(
+            svg.matches(r#"<circle class="last to" cx="296" cy="116""#)
+                .count(),
+            1
+        );
+        assert_eq!(
+            svg.matches(r#"class="last"#).count(),
+            3,
+            "two rings and the line"
+        );
+        assert!(svg.contains(
+            r#"<line class="last" x1="236" y1="236" x2="296" y2="116"><title>The last move: D4 to E6</title></line>"#
+        ));
+        assert!(svg.contains("<title>A2: vacant</title>"));
+    }
+
+    #[test]
+    fn a_placement_rings_its_hill_without_a_line() {
+        let view = TaraBoardView {
+            hills: vec![HillView {
+                last: Some(LastMark::Placed),
+                ..hill_at("D4", 3, 3)
+            }],
+            ..TaraBoardView::default()
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains("<title>D4: vacant — placed last</title>"));
+        assert_eq!(svg.matches(r#"class="last"#).count(), 1);
+        assert!(!svg.contains("<line"));
     }
 }
