@@ -848,6 +848,38 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_that_ends_a_game_marks_only_what_it_did_on_the_next_games_board() {
+        let ply = |mv: Move, events: Vec<Event>| Ply::<Hirth> {
+            notation: String::new(),
+            seat: Seat::First,
+            colour: "gull".into(),
+            mv,
+            events,
+        };
+        let step = Event::Step {
+            seat: Seat::First,
+            colour: Colour::Gull,
+            notation: "He".into(),
+        };
+        let next = Event::NextGame {
+            game: 2,
+            gull: Seat::First,
+        };
+        let go = Move::Go {
+            from: sp('1'),
+            unit: Unit::L,
+            to: sp('3'),
+        };
+        let turn = [
+            ply(go, vec![]),
+            ply(Move::End { stays: vec![] }, vec![next]),
+            ply(Move::Enter { karve: false }, vec![step]),
+        ];
+        assert_eq!(last_traces(&turn), (vec![], vec![sp('0')]));
+        assert_eq!(last_traces(&turn[..1]), (vec![sp('1')], vec![sp('3')]));
+    }
+
+    #[test]
     fn a_new_game_marks_no_space() {
         let svg = board_of("");
         assert!(traces(&svg).is_empty());
