@@ -254,7 +254,11 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
             "There is no game called &quot;chess&quot; here.",
         ),
         ("/rules/chess", 404, "No such game"),
-        ("/play/herfor/moves", 404, "There is no page at /play/herfor/moves."),
+        (
+            "/play/herfor/moves",
+            404,
+            "There is no page at /play/herfor/moves.",
+        ),
     ];
     for (uri, status, words) in cases {
         let answer = get(uri).await;
@@ -581,4 +585,22 @@ async fn mutated_links_never_get_a_server_error() {
         seen.contains_key(&200) && seen.contains_key(&400) && seen.contains_key(&422),
         "{seen:?}"
     );
+}
+
+#[actix_web::test]
+async fn head_or_post_on_a_page_is_405_allow_get_not_no_page_here() {
+    for uri in [
+        "/play/herfor?moves=",
+        "/play/tara/record?moves=",
+        "/rules/hirth",
+    ] {
+        for request in [
+            TestRequest::default().method(actix_web::http::Method::HEAD),
+            TestRequest::post(),
+        ] {
+            let answer = send(request.uri(uri)).await;
+            answer.problem(405, "method_not_allowed");
+            assert_eq!(answer.allow.as_deref(), Some("GET"), "{uri}");
+        }
+    }
 }

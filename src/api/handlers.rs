@@ -207,6 +207,10 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/docs/{_:.*}",
         "/static/moot.css",
         "/api-docs/openapi.json",
+        // The play pages (`crate::web::handlers`): a HEAD there is not "no page".
+        "/play/{game}",
+        "/play/{game}/record",
+        "/rules/{game}",
     ];
     if PAGES
         .iter()
