@@ -410,3 +410,33 @@ async fn a_full_concurrency_limit_is_503_overloaded_with_retry_after() {
     let answers = evaluate_all(&evaluator, &[("herfor", request)]).await;
     answers[0].ok();
 }
+
+#[actix_web::test]
+async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_playouts: 500,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let answers = evaluate_all(
+        &evaluator,
+        &[
+            ("herfor", json!({"state": state, "strength": "strong"})),
+            // No budget at all is the normal strength, which is over this cap too.
+            ("herfor", json!({"state": state})),
+        ],
+    )
+    .await;
+    let problem = answers[0].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "strength");
+    assert_eq!(
+        problem["detail"],
+        "strength: strong is 5000 playouts, over this server's cap of 500"
+    );
+    let problem = answers[1].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "strength");
+    assert_eq!(
+        problem["detail"],
+        "strength: normal is 1000 playouts, over this server's cap of 500"
+    );
+}

@@ -115,19 +115,26 @@ impl Evaluator {
     /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
     /// none means the normal strength.
     pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
-        let budget = match (request.playouts, request.millis, &request.strength) {
-            (None, None, None) => Strength::Normal.budget(),
-            (Some(n), None, None) => Budget::Playouts(n),
-            (None, Some(ms), None) => Budget::Millis(ms),
-            (None, None, Some(name)) => Strength::from_name(name)
-                .ok_or_else(|| {
+        // `field` is the member the client sent, so an error names what it can change.
+        let (budget, field, strength) = match (request.playouts, request.millis, &request.strength)
+        {
+            (None, None, None) => (
+                Strength::Normal.budget(),
+                "strength",
+                Some(Strength::Normal),
+            ),
+            (Some(n), None, None) => (Budget::Playouts(n), "playouts", None),
+            (None, Some(ms), None) => (Budget::Millis(ms), "millis", None),
+            (None, None, Some(name)) => {
+                let strength = Strength::from_name(name).ok_or_else(|| {
                     ApiError::new(
                         ErrorCode::InvalidRequest,
                         format!("strength: {name:?} is not a strength: use easy, normal or strong"),
                     )
                     .with_field("strength")
-                })?
-                .budget(),
+                })?;
+                (strength.budget(), "strength", Some(strength))
+            }
             _ => {
                 return Err(ApiError::new(
                     ErrorCode::InvalidRequest,
@@ -135,13 +142,13 @@ impl Evaluator {
                 ));
             }
         };
-        let (field, asked, cap) = match budget {
+        let (asked, cap, unit) = match budget {
             Budget::Playouts(n) => (
-                "playouts",
                 u64::from(n),
                 u64::from(self.config.max_playouts),
+                "playouts",
             ),
-            Budget::Millis(ms) => ("millis", ms, self.config.max_millis),
+            Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
         };
         if asked == 0 {
             return Err(ApiError::new(
@@ -153,7 +160,13 @@ impl Evaluator {
         if asked > cap {
             return Err(ApiError::new(
                 ErrorCode::BudgetTooLarge,
-                format!("{field}: {asked} is over this server's cap of {cap}"),
+                match strength {
+                    Some(s) => format!(
+                        "{field}: {} is {asked} {unit}, over this server's cap of {cap}",
+                        s.name()
+                    ),
+                    None => format!("{field}: {asked} is over this server's cap of {cap} {unit}"),
+                },
             )
             .with_field(field));
         }
