@@ -440,3 +440,26 @@ async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts()
         "strength: normal is 1000 playouts, over this server's cap of 500"
     );
 }
+
+#[actix_web::test]
+async fn with_max_evaluations_0_evaluate_is_501_evaluate_off_not_503_retry() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_evaluations: 0,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let answers = evaluate_all(
+        &evaluator,
+        &[("herfor", json!({"state": state, "playouts": 10}))],
+    )
+    .await;
+    let problem = answers[0].problem(501, "evaluate_off");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--max-evaluations 0"),
+        "{problem}"
+    );
+    assert_eq!(answers[0].retry_after, None, "retrying would not help");
+}

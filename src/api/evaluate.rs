@@ -197,6 +197,13 @@ impl Evaluator {
                 ..hit.clone()
             });
         }
+        if self.config.max_evaluations == 0 {
+            // Not busy but switched off: a 503 would ask the client to retry for ever.
+            return Err(ApiError::new(
+                ErrorCode::EvaluateOff,
+                "this server runs no evaluations (it was started with --max-evaluations 0)",
+            ));
+        }
         let permit = self.try_acquire().ok_or_else(|| {
             ApiError::new(
                 ErrorCode::Overloaded,
