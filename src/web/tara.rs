@@ -10,7 +10,7 @@ use crate::games::tara::board::Board;
 use crate::games::tara::geometry::{HILLS, Hill, hills_of};
 use crate::games::tara::moves::{StepKind, forced_king, step_kind};
 use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
-use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState};
+use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
 use crate::games::{Game, Status};
 
 fn side(colour: Colour) -> Side {
@@ -346,7 +346,7 @@ impl PageGame for Tara {
 
 /// The rules page's picture: mid-game, both players in Battle, so Red's ringforts link.
 fn rules_example() -> TaraState {
-    let mut example = from_rows([
+    let mut example = TaraState::from_diagram([
         "# . . . . . #",
         ". b b . . R .",
         ". B . . r r .",
@@ -360,36 +360,10 @@ fn rules_example() -> TaraState {
     example
 }
 
-/// A position from a diagram, rows 7 down to 1, columns A–G (spaces ignored): `.` vacant,
-/// `r`/`b` a ringfort, `R`/`B` a king on its ringfort, `#` a missing corner. Setup is over.
-fn from_rows(rows: [&str; 7]) -> TaraState {
-    let mut state = TaraState::start(&TaraOptions::default(), 1, Colour::Red);
-    for (i, row) in rows.iter().enumerate() {
-        let cells = row.chars().filter(|c| !c.is_whitespace());
-        for (col, cell) in cells.enumerate() {
-            let (colour, king) = match cell {
-                'r' => (Colour::Red, false),
-                'R' => (Colour::Red, true),
-                'b' => (Colour::Blue, false),
-                'B' => (Colour::Blue, true),
-                _ => continue,
-            };
-            let Some(hill) = Hill::at(col as u8, 6 - i as u8) else {
-                continue;
-            };
-            state.ringforts.get_mut(colour).push(hill);
-            if king {
-                state.kings.get_mut(colour).push(hill);
-            }
-        }
-    }
-    state
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tara::PerColour;
+    use crate::games::tara::{PerColour, TaraOptions};
 
     /// Every legal move as the page would offer it, with a plain href.
     fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
@@ -417,7 +391,7 @@ mod tests {
     /// A Level 2 full board, Red to move, both in Battle, a Red king captured: C5 can backtrack
     /// to B3 or sacrifice it (two moves onto one hill); E7 can backtrack to F5 or G6.
     fn sacrifice_position() -> TaraState {
-        let mut state = from_rows([
+        let mut state = TaraState::from_diagram([
             "# b b b R r #",
             "b b b b b r r",
             "b b R b b r r",
@@ -437,7 +411,7 @@ mod tests {
 
     /// Both in Battle, Red to move: B1 is a Blue single besieged by Red, which C3 can capture.
     fn capture_position() -> TaraState {
-        let mut state = from_rows([
+        let mut state = TaraState::from_diagram([
             "# R r b b b #",
             "b r r b B b b",
             "b r r b b b B",
@@ -455,7 +429,7 @@ mod tests {
 
     /// Manoeuvres, Red to move: kings D4, B6, F2 and Blue's.
     fn manoeuvres() -> TaraState {
-        from_rows([
+        TaraState::from_diagram([
             "# . . B . . #",
             ". R . . . B .",
             ". . . . . . .",
@@ -560,7 +534,7 @@ mod tests {
 
     #[test]
     fn the_board_draws_bridges_between_linked_ringforts_only() {
-        let state = from_rows([
+        let state = TaraState::from_diagram([
             "# . . . . . #",
             ". . . . . . .",
             ". . . . . . .",
