@@ -171,15 +171,6 @@ fn hirth_finds_the_drepid_within_the_turn() {
         );
         let a = analyse::<Hirth>(&state, Strength::Normal.budget(), 7);
         let mv = a.best_move.unwrap();
-        eprintln!(
-            "{} {} {:?}",
-            Hirth::format_move(&state, &mv),
-            a.value,
-            a.moves
-                .iter()
-                .map(|m| (Hirth::format_move(&state, &m.mv), m.visits, m.value))
-                .collect::<Vec<_>>()
-        );
         Hirth::apply(&mut state, &mv).unwrap();
     }
     let result = state.results.last().expect("the game is over");

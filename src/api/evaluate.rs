@@ -215,7 +215,7 @@ impl Evaluator {
         })?;
         let answer = web::block(move || {
             let _permit = permit;
-            guarded(|| answer::<G>(&state, &analyse::<G>(&state, budget, seed)))
+            guarded(|| Ok(answer::<G>(&state, &analyse::<G>(&state, budget, seed))))
         })
         .await
         .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))??;
@@ -227,10 +227,7 @@ impl Evaluator {
 }
 
 /// The analysis with moves in the game's notation.
-pub fn answer<G: Player>(
-    state: &G::State,
-    analysis: &Analysis<G::Move>,
-) -> Result<EvaluateResponse, ApiError> {
+pub fn answer<G: Player>(state: &G::State, analysis: &Analysis<G::Move>) -> EvaluateResponse {
     let mut line = state.clone();
     let pv = analysis
         .pv
@@ -241,7 +238,7 @@ pub fn answer<G: Player>(
             text
         })
         .collect();
-    Ok(EvaluateResponse {
+    EvaluateResponse {
         value: analysis.value,
         margin: analysis.margin,
         best_move: analysis
@@ -262,7 +259,7 @@ pub fn answer<G: Player>(
         elapsed_ms: millis(analysis.elapsed),
         cached: false,
         status: G::status(state),
-    })
+    }
 }
 
 fn millis(elapsed: Duration) -> f64 {
