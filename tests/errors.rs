@@ -463,3 +463,22 @@ async fn with_max_evaluations_0_evaluate_is_501_evaluate_off_not_503_retry() {
     );
     assert_eq!(answers[0].retry_after, None, "retrying would not help");
 }
+
+#[actix_web::test]
+async fn a_budget_beyond_u32_is_422_budget_too_large_with_the_cap_not_expected_u32() {
+    let state = new_state("herfor").await;
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 4_294_967_296_u64}),
+    )
+    .await;
+    let problem = answer.problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "playouts");
+    assert_eq!(
+        problem["detail"],
+        format!(
+            "playouts: 4294967296 is over this server's cap of {}",
+            AiConfig::default().max_playouts
+        )
+    );
+}

@@ -113,64 +113,46 @@ impl Evaluator {
     }
 
     /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
-    /// none means the normal strength.
+    /// none means the normal strength. An error names the member sent, which the client can change.
     pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
-        // `field` is the member the client sent, so an error names what it can change.
-        let (budget, field, strength) = match (request.playouts, request.millis, &request.strength)
-        {
-            (None, None, None) => (
-                Strength::Normal.budget(),
-                "strength",
-                Some(Strength::Normal),
-            ),
-            (Some(n), None, None) => (Budget::Playouts(n), "playouts", None),
-            (None, Some(ms), None) => (Budget::Millis(ms), "millis", None),
-            (None, None, Some(name)) => {
-                let strength = Strength::from_name(name).ok_or_else(|| {
-                    ApiError::new(
-                        ErrorCode::InvalidRequest,
-                        format!("strength: {name:?} is not a strength: use easy, normal or strong"),
-                    )
-                    .with_field("strength")
-                })?;
-                (strength.budget(), "strength", Some(strength))
+        let max_playouts = u64::from(self.config.max_playouts);
+        match (request.playouts, request.millis, &request.strength) {
+            (Some(n), None, None) => {
+                within("playouts", n, max_playouts, &format!("{n} is"))?;
+                // Within the cap, which is a u32.
+                Ok(Budget::Playouts(u32::try_from(n).unwrap_or(u32::MAX)))
             }
-            _ => {
-                return Err(ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    "send at most one of `playouts`, `millis` and `strength`",
-                ));
+            (None, Some(ms), None) => {
+                within("millis", ms, self.config.max_millis, &format!("{ms} is"))?;
+                Ok(Budget::Millis(ms))
             }
-        };
-        let (asked, cap, unit) = match budget {
-            Budget::Playouts(n) => (
-                u64::from(n),
-                u64::from(self.config.max_playouts),
-                "playouts",
-            ),
-            Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
-        };
-        if asked == 0 {
-            return Err(ApiError::new(
+            (None, None, name) => {
+                let strength = match name {
+                    None => Strength::Normal,
+                    Some(name) => Strength::from_name(name).ok_or_else(|| {
+                        ApiError::new(
+                            ErrorCode::InvalidRequest,
+                            format!(
+                                "strength: {name:?} is not a strength: use easy, normal or strong"
+                            ),
+                        )
+                        .with_field("strength")
+                    })?,
+                };
+                let budget = strength.budget();
+                let (asked, cap, unit) = match budget {
+                    Budget::Playouts(n) => (u64::from(n), max_playouts, "playouts"),
+                    Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
+                };
+                let what = format!("{} is {asked} {unit},", strength.name());
+                within("strength", asked, cap, &what)?;
+                Ok(budget)
+            }
+            _ => Err(ApiError::new(
                 ErrorCode::InvalidRequest,
-                format!("{field}: the budget must be at least 1"),
-            )
-            .with_field(field));
+                "send at most one of `playouts`, `millis` and `strength`",
+            )),
         }
-        if asked > cap {
-            return Err(ApiError::new(
-                ErrorCode::BudgetTooLarge,
-                match strength {
-                    Some(s) => format!(
-                        "{field}: {} is {asked} {unit}, over this server's cap of {cap}",
-                        s.name()
-                    ),
-                    None => format!("{field}: {asked} is over this server's cap of {cap} {unit}"),
-                },
-            )
-            .with_field(field));
-        }
-        Ok(budget)
     }
 
     /// The whole operation for one game.
@@ -224,6 +206,25 @@ impl Evaluator {
         }
         Ok(answer)
     }
+}
+
+/// Refuses a budget of 0 or over `cap`; `what` is the budget in words, for the message.
+fn within(field: &'static str, asked: u64, cap: u64, what: &str) -> Result<(), ApiError> {
+    if asked == 0 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("{field}: the budget must be at least 1"),
+        )
+        .with_field(field));
+    }
+    if asked > cap {
+        return Err(ApiError::new(
+            ErrorCode::BudgetTooLarge,
+            format!("{field}: {what} over this server's cap of {cap}"),
+        )
+        .with_field(field));
+    }
+    Ok(())
 }
 
 /// The analysis with moves in the game's notation.

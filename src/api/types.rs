@@ -178,7 +178,7 @@ pub struct EvaluateRequest {
     /// answer, which the server may answer from its cache). At most the server's cap.
     #[serde(default)]
     #[schema(minimum = 1)]
-    pub playouts: Option<u32>,
+    pub playouts: Option<u64>,
     /// Milliseconds to search instead (not reproducible, never cached). At most the server's cap.
     #[serde(default)]
     #[schema(minimum = 1)]
