@@ -42,6 +42,10 @@ impl Default for AiConfig {
     }
 }
 
+/// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
+/// record, and `cache_entries` of them near the body limit would take a gigabyte.
+pub const MAX_CACHED_STATE_BYTES: usize = 64 * 1024;
+
 /// A playout-budget request, which always gets the same answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct CacheKey {
@@ -172,7 +176,8 @@ impl Evaluator {
                 seed,
             }),
             Budget::Millis(_) => None,
-        };
+        }
+        .filter(|key| key.state.len() <= MAX_CACHED_STATE_BYTES);
         if let Some(hit) = key.as_ref().and_then(|k| self.cache.get(k)) {
             return Ok(EvaluateResponse {
                 cached: true,
