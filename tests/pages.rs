@@ -604,3 +604,22 @@ async fn head_or_post_on_a_page_is_405_allow_get_not_no_page_here() {
         }
     }
 }
+
+#[actix_web::test]
+async fn with_the_computer_player_off_the_options_page_offers_no_computer_opponent() {
+    let off = moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    };
+    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(off))).await;
+    let response =
+        actix_web::test::call_service(&app, TestRequest::get().uri(SMALL).to_request()).await;
+    let answer = common::answer_of(response).await;
+    let body = page(&answer, 200);
+    assert!(body.contains(r#"name="size""#), "{body}");
+    assert!(!body.contains(r#"name="computer""#), "{body}");
+    assert!(!body.contains(r#"name="strength""#), "{body}");
+    // With it on, the same page offers it.
+    let on = page(&get(SMALL).await, 200).to_owned();
+    assert!(on.contains(r#"name="computer""#));
+}
