@@ -220,3 +220,19 @@ async fn a_state_with_a_huge_record_is_answered_but_not_cached_so_the_cache_stay
     assert_eq!(answers[1].ok()["cached"], false);
     assert_eq!(evaluator.cached(), 0);
 }
+
+#[test]
+fn capped_cuts_a_budget_down_to_the_servers_caps_and_keeps_one_within_them() {
+    use moot::ai::Budget;
+    let evaluator = Evaluator::new(AiConfig {
+        max_playouts: 10,
+        max_millis: 5,
+        ..AiConfig::default()
+    });
+    assert_eq!(
+        evaluator.capped(Budget::Playouts(5_000)),
+        Budget::Playouts(10)
+    );
+    assert_eq!(evaluator.capped(Budget::Playouts(7)), Budget::Playouts(7));
+    assert_eq!(evaluator.capped(Budget::Millis(2_000)), Budget::Millis(5));
+}

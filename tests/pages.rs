@@ -623,3 +623,31 @@ async fn with_the_computer_player_off_the_options_page_offers_no_computer_oppone
     let on = page(&get(SMALL).await, 200).to_owned();
     assert!(on.contains(r#"name="computer""#));
 }
+
+#[actix_web::test]
+async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
+    let capped = moot::AiConfig {
+        max_playouts: 10,
+        ..moot::AiConfig::default()
+    };
+    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(capped))).await;
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&moves=c3&hint=1"))
+            .to_request(),
+    )
+    .await;
+    let answer = common::answer_of(response).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("; 10 playouts)."), "{body}");
+    // The computer, at the strong strength, still answers within the cap.
+    let response = actix_web::test::call_service(
+        &app,
+        TestRequest::get()
+            .uri(&format!("{SMALL}&computer=first&strength=strong&moves="))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+}

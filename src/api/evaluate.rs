@@ -97,6 +97,14 @@ impl Evaluator {
             .map(|_| Permit(self.running.clone()))
     }
 
+    /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
+    pub fn capped(&self, budget: Budget) -> Budget {
+        match budget {
+            Budget::Playouts(n) => Budget::Playouts(n.min(self.config.max_playouts)),
+            Budget::Millis(ms) => Budget::Millis(ms.min(self.config.max_millis)),
+        }
+    }
+
     /// Answers held in the cache.
     pub fn cached(&self) -> usize {
         self.cache.len()
