@@ -5,7 +5,7 @@ mod common;
 
 use actix_web::http::header;
 use actix_web::test::TestRequest;
-use common::{Answer, get, send};
+use common::{Answer, get, get_all, send};
 use moot::games::Game;
 use moot::games::herfor::{Herfor, HerforOptions};
 
@@ -352,45 +352,31 @@ async fn a_busy_computer_gets_a_friendly_503_page() {
     let evaluator = moot::Evaluator::new(moot::AiConfig::default());
     // Every permit is taken, as by searches running for other games.
     let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
-    let app = actix_web::test::init_service(moot::app_with(evaluator.clone())).await;
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&computer=first&moves="))
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
-    let answer = common::answer_of(response).await;
-    assert!(page(&answer, 503).contains("The computer is busy"));
+    let answers = get_all(&evaluator, &[&format!("{SMALL}&computer=first&moves=")]).await;
+    assert_eq!(answers[0].retry_after.as_deref(), Some("1"));
+    assert!(page(&answers[0], 503).contains("The computer is busy"));
+}
+
+fn computer_off() -> moot::Evaluator {
+    moot::Evaluator::new(moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    })
 }
 
 #[actix_web::test]
 async fn with_the_computer_player_off_the_page_says_so() {
-    let config = moot::AiConfig {
-        max_evaluations: 0,
-        ..moot::AiConfig::default()
-    };
-    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&moves=c3&hint=1"))
-            .to_request(),
+    let answers = get_all(
+        &computer_off(),
+        &[
+            &format!("{SMALL}&moves=c3&hint=1"),
+            &format!("{SMALL}&moves=c3"),
+        ],
     )
     .await;
-    let answer = common::answer_of(response).await;
-    assert!(page(&answer, 501).contains("The computer player is off"));
-    let plain = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&moves=c3"))
-            .to_request(),
-    )
-    .await;
-    let plain = common::answer_of(plain).await;
+    assert!(page(&answers[0], 501).contains("The computer player is off"));
     assert!(
-        !page(&plain, 200).contains(">Hint</a>"),
+        !page(&answers[1], 200).contains(">Hint</a>"),
         "no hint is offered"
     );
 }
@@ -607,15 +593,8 @@ async fn head_or_post_on_a_page_is_405_allow_get_not_no_page_here() {
 
 #[actix_web::test]
 async fn with_the_computer_player_off_the_options_page_offers_no_computer_opponent() {
-    let off = moot::AiConfig {
-        max_evaluations: 0,
-        ..moot::AiConfig::default()
-    };
-    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(off))).await;
-    let response =
-        actix_web::test::call_service(&app, TestRequest::get().uri(SMALL).to_request()).await;
-    let answer = common::answer_of(response).await;
-    let body = page(&answer, 200);
+    let answers = get_all(&computer_off(), &[SMALL]).await;
+    let body = page(&answers[0], 200);
     assert!(body.contains(r#"name="size""#), "{body}");
     assert!(!body.contains(r#"name="computer""#), "{body}");
     assert!(!body.contains(r#"name="strength""#), "{body}");
@@ -626,28 +605,20 @@ async fn with_the_computer_player_off_the_options_page_offers_no_computer_oppone
 
 #[actix_web::test]
 async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
-    let capped = moot::AiConfig {
+    let capped = moot::Evaluator::new(moot::AiConfig {
         max_playouts: 10,
         ..moot::AiConfig::default()
-    };
-    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(capped))).await;
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&moves=c3&hint=1"))
-            .to_request(),
+    });
+    let answers = get_all(
+        &capped,
+        &[
+            &format!("{SMALL}&moves=c3&hint=1"),
+            // The computer, at the strong strength, still answers within the cap.
+            &format!("{SMALL}&computer=first&strength=strong&moves="),
+        ],
     )
     .await;
-    let answer = common::answer_of(response).await;
-    let body = page(&answer, 200);
+    let body = page(&answers[0], 200);
     assert!(body.contains("; 10 playouts)."), "{body}");
-    // The computer, at the strong strength, still answers within the cap.
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&computer=first&strength=strong&moves="))
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(answers[1].status.as_u16(), 303);
 }
