@@ -364,6 +364,8 @@ fn rules_example() -> TaraState {
 mod tests {
     use super::*;
     use crate::games::tara::{PerColour, TaraOptions};
+    // The engine's own test positions: a Level 2 sacrifice, and a capture in Battle.
+    use crate::games::tara::tests::{hill, level2::sacrifice_position, rules::full_board};
 
     /// Every legal move as the page would offer it, with a plain href.
     fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
@@ -382,49 +384,6 @@ mod tests {
             .skip(1)
             .filter_map(|rest| rest.split('"').next())
             .collect()
-    }
-
-    fn hill(name: &str) -> Hill {
-        Hill::parse(name).unwrap()
-    }
-
-    /// A Level 2 full board, Red to move, both in Battle, a Red king captured: C5 can backtrack
-    /// to B3 or sacrifice it (two moves onto one hill); E7 can backtrack to F5 or G6.
-    fn sacrifice_position() -> TaraState {
-        let mut state = TaraState::from_diagram([
-            "# b b b R r #",
-            "b b b b b r r",
-            "b b R b b r r",
-            "B b b b b r r",
-            "b r b b b r r",
-            "r B r b B r r",
-            "# r b b b r #",
-        ]);
-        state.options.level = 2;
-        state.battle = PerColour {
-            red: true,
-            blue: true,
-        };
-        state.captured.blue = 1;
-        state
-    }
-
-    /// Both in Battle, Red to move: B1 is a Blue single besieged by Red, which C3 can capture.
-    fn capture_position() -> TaraState {
-        let mut state = TaraState::from_diagram([
-            "# R r b b b #",
-            "b r r b B b b",
-            "b r r b b b B",
-            "r r r b b b b",
-            "R r R b b B b",
-            "r r r b b b b",
-            "# b r b b b #",
-        ]);
-        state.battle = PerColour {
-            red: true,
-            blue: true,
-        };
-        state
     }
 
     /// Manoeuvres, Red to move: kings D4, B6, F2 and Blue's.
@@ -447,15 +406,10 @@ mod tests {
             Tara::apply(&mut setup, &TaraMove::Place(hill(name))).unwrap();
             positions.push(setup.clone());
         }
-        let mut between = capture_position();
+        let mut between = full_board();
         between.options.is_match = true;
         between.over = true;
-        positions.extend([
-            manoeuvres(),
-            capture_position(),
-            sacrifice_position(),
-            between,
-        ]);
+        positions.extend([manoeuvres(), full_board(), sacrifice_position(), between]);
         for state in &positions {
             Tara::validate(state).unwrap_or_else(|e| panic!("{e}: {state:?}"));
         }
@@ -473,7 +427,7 @@ mod tests {
             }
         }
         assert!(seen > 60, "{seen} moves");
-        let state = capture_position();
+        let state = full_board();
         let capture = Tara::parse_move(&state, "C3xB1").unwrap();
         assert_eq!(
             Tara::label(&state, &capture),
@@ -655,7 +609,7 @@ mod tests {
 
     #[test]
     fn events_of_played_moves_are_described() {
-        let mut state = capture_position();
+        let mut state = full_board();
         let capture = Tara::parse_move(&state, "C3xB1").unwrap();
         let events = Tara::apply(&mut state, &capture).unwrap();
         let words: Vec<String> = events.iter().map(Tara::describe).collect();
@@ -683,7 +637,7 @@ mod tests {
         assert!(panel.contains("Red (Player 1)"));
         assert!(panel.contains("Game 1 of a two-game match."));
         assert!(
-            !Tara::panel(&capture_position())
+            !Tara::panel(&full_board())
                 .into_string()
                 .contains("Kings still to place")
         );

@@ -1,9 +1,9 @@
 //! Tests of The High Kings of Tara, each pinning a rule on a hand-built position.
 
-mod level2;
+pub(crate) mod level2;
 mod notation;
 mod random;
-mod rules;
+pub(crate) mod rules;
 mod scoring;
 mod validation;
 

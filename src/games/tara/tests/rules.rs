@@ -34,7 +34,7 @@ fn before_battle() -> TaraState {
 
 /// A full board, both in Battle, Red to move: B1 is a Blue single besieged by Red; A5–A6 a
 /// Blue pair otherwise surrounded by Red.
-fn full_board() -> TaraState {
+pub(crate) fn full_board() -> TaraState {
     let mut state = TaraState::from_diagram([
         "# R r b b b #",
         "b r r b B b b",
