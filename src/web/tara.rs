@@ -364,8 +364,9 @@ fn rules_example() -> TaraState {
 mod tests {
     use super::*;
     use crate::games::tara::{PerColour, TaraOptions};
-    // The engine's own test positions: a Level 2 sacrifice, and a capture in Battle.
-    use crate::games::tara::tests::{hill, level2::sacrifice_position, rules::full_board};
+    // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
+    use crate::games::tara::tests::level2::sacrifice_position;
+    use crate::games::tara::tests::{hill, rules::full_board, rules::manoeuvres};
 
     /// Every legal move as the page would offer it, with a plain href.
     fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
@@ -384,19 +385,6 @@ mod tests {
             .skip(1)
             .filter_map(|rest| rest.split('"').next())
             .collect()
-    }
-
-    /// Manoeuvres, Red to move: kings D4, B6, F2 and Blue's.
-    fn manoeuvres() -> TaraState {
-        TaraState::from_diagram([
-            "# . . B . . #",
-            ". R . . . B .",
-            ". . . . . . .",
-            ". . . R . r .",
-            ". . . . . . .",
-            ". B . . . R .",
-            "# . . . . . #",
-        ])
     }
 
     fn positions() -> Vec<TaraState> {

@@ -5,7 +5,7 @@ use crate::games::tara::PerColour;
 use crate::games::{Seat, Turn};
 
 /// Manoeuvres, Red to move: a Red ringfort on F4, Red kings D4, B6, F2.
-fn manoeuvres() -> TaraState {
+pub(crate) fn manoeuvres() -> TaraState {
     TaraState::from_diagram([
         "# . . B . . #",
         ". R . . . B .",
