@@ -8,33 +8,16 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use moot::ai::{Budget, Player, Strength, analyse};
-use moot::games::Game;
 use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
+use moot::games::random_opening;
 use moot::games::tara::Tara;
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
-
-/// The default start after `plies` seeded random moves.
-fn position<G: Game>(plies: usize) -> G::State {
-    let mut rng = SmallRng::seed_from_u64(5);
-    let mut state = G::new_game(&G::Options::default()).expect("default options");
-    for _ in 0..plies {
-        let moves = G::legal_moves(&state);
-        let Some(mv) = moves.choose(&mut rng) else {
-            break;
-        };
-        G::play_unchecked(&mut state, mv);
-    }
-    state
-}
 
 fn bench_game<G: Player>(c: &mut Criterion, plies: usize) {
     let Budget::Playouts(playouts) = Strength::Normal.budget() else {
         unreachable!("the strengths use playout budgets")
     };
-    let state = position::<G>(plies);
+    let state = random_opening::<G>(plies, 5);
     let mut group = c.benchmark_group("analyse_normal");
     group.throughput(Throughput::Elements(u64::from(playouts)));
     group.sample_size(20);

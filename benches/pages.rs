@@ -103,7 +103,15 @@ fn bench_reply<G: moot::ai::Player>(
         Position::<G>::read(&Query::parse(&format!("{options}&moves="))).expect("valid options");
     let state = replay(&position).expect("the start").state;
     group.bench_function(format!("{name}_{}", opponent.strength.name()), |b| {
-        b.iter(|| play_computer(position.clone(), state.clone(), opponent).expect("a reply"))
+        b.iter(|| {
+            play_computer(
+                position.clone(),
+                state.clone(),
+                opponent,
+                opponent.strength.budget(),
+            )
+            .expect("a reply")
+        })
     });
 }
 

@@ -38,7 +38,7 @@ struct Serve {
     /// The largest time budget `evaluate` accepts, in milliseconds.
     #[arg(long, env = "MOOT_MAX_MILLIS", default_value_t = moot::AiConfig::default().max_millis)]
     max_millis: u64,
-    /// Evaluations run at once; more are refused with 503 `overloaded` (0 turns evaluate off).
+    /// Evaluations run at once; more are refused with 503 `overloaded` (0 turns evaluate off: 501 `evaluate_off`).
     #[arg(long, env = "MOOT_MAX_EVALUATIONS", default_value_t = moot::AiConfig::default().max_evaluations)]
     max_evaluations: usize,
     /// Answers `evaluate` keeps for repeated requests.
@@ -62,11 +62,12 @@ struct ArenaArgs {
     games: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Playouts per MCTS move (default: the normal strength's budget).
-    #[arg(long)]
+    /// Playouts per MCTS move (default: the normal strength's budget). At least 1: with none
+    /// the search would only play its first move untried.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     budget: Option<u32>,
-    /// Milliseconds per MCTS move instead of playouts (not reproducible).
-    #[arg(long, conflicts_with = "budget")]
+    /// Milliseconds per MCTS move instead of playouts (not reproducible). At least 1.
+    #[arg(long, conflicts_with = "budget", value_parser = clap::value_parser!(u64).range(1..))]
     millis: Option<u64>,
     /// The game's options as JSON (default: the game's defaults).
     #[arg(long)]

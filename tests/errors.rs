@@ -410,3 +410,75 @@ async fn a_full_concurrency_limit_is_503_overloaded_with_retry_after() {
     let answers = evaluate_all(&evaluator, &[("herfor", request)]).await;
     answers[0].ok();
 }
+
+#[actix_web::test]
+async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_playouts: 500,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let answers = evaluate_all(
+        &evaluator,
+        &[
+            ("herfor", json!({"state": state, "strength": "strong"})),
+            // No budget at all is the normal strength, which is over this cap too.
+            ("herfor", json!({"state": state})),
+        ],
+    )
+    .await;
+    let problem = answers[0].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "strength");
+    assert_eq!(
+        problem["detail"],
+        "strength: strong is 5000 playouts, over this server's cap of 500"
+    );
+    let problem = answers[1].problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "strength");
+    assert_eq!(
+        problem["detail"],
+        "strength: normal is 1000 playouts, over this server's cap of 500"
+    );
+}
+
+#[actix_web::test]
+async fn with_max_evaluations_0_evaluate_is_501_evaluate_off_not_503_retry() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_evaluations: 0,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let answers = evaluate_all(
+        &evaluator,
+        &[("herfor", json!({"state": state, "playouts": 10}))],
+    )
+    .await;
+    let problem = answers[0].problem(501, "evaluate_off");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--max-evaluations 0"),
+        "{problem}"
+    );
+    assert_eq!(answers[0].retry_after, None, "retrying would not help");
+}
+
+#[actix_web::test]
+async fn a_budget_beyond_u32_is_422_budget_too_large_with_the_cap_not_expected_u32() {
+    let state = new_state("herfor").await;
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 4_294_967_296_u64}),
+    )
+    .await;
+    let problem = answer.problem(422, "budget_too_large");
+    assert_eq!(problem["field"], "playouts");
+    assert_eq!(
+        problem["detail"],
+        format!(
+            "playouts: 4294967296 is over this server's cap of {}",
+            AiConfig::default().max_playouts
+        )
+    );
+}

@@ -203,3 +203,36 @@ async fn a_finished_game_has_a_value_and_no_best_move() {
         state = after.ok()["state"].clone();
     }
 }
+
+#[actix_web::test]
+async fn a_state_with_a_huge_record_is_answered_but_not_cached_so_the_cache_stays_small() {
+    let evaluator = Evaluator::new(AiConfig::default());
+    let mut state = new_state("hirth").await;
+    // The engine accepts any record text; near the body limit, 1,024 such keys would take 1 GB.
+    state["record"] = json!("x".repeat(moot::api::evaluate::MAX_CACHED_STATE_BYTES));
+    let request = json!({"state": state, "playouts": 10});
+    let answers = evaluate_all(
+        &evaluator,
+        &[("hirth", request.clone()), ("hirth", request)],
+    )
+    .await;
+    assert_eq!(answers[0].ok()["playouts"], 10);
+    assert_eq!(answers[1].ok()["cached"], false);
+    assert_eq!(evaluator.cached(), 0);
+}
+
+#[test]
+fn capped_cuts_a_budget_down_to_the_servers_caps_and_keeps_one_within_them() {
+    use moot::ai::Budget;
+    let evaluator = Evaluator::new(AiConfig {
+        max_playouts: 10,
+        max_millis: 5,
+        ..AiConfig::default()
+    });
+    assert_eq!(
+        evaluator.capped(Budget::Playouts(5_000)),
+        Budget::Playouts(10)
+    );
+    assert_eq!(evaluator.capped(Budget::Playouts(7)), Budget::Playouts(7));
+    assert_eq!(evaluator.capped(Budget::Millis(2_000)), Budget::Millis(5));
+}

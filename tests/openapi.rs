@@ -273,3 +273,23 @@ fn strip_refs(schema: &Value) -> Value {
         other => other.clone(),
     }
 }
+
+#[test]
+fn evaluate_documents_its_strength_names_its_501_and_its_503() {
+    let document = document();
+    let strength = &document["components"]["schemas"]["EvaluateRequest"]["properties"]["strength"];
+    let pattern = strength["pattern"]
+        .as_str()
+        .expect("a pattern for strength");
+    for name in moot::ai::Strength::ALL.map(|s| s.name()) {
+        assert!(pattern.contains(name), "{name} in {pattern}");
+    }
+    let responses = &document["paths"]["/api/v1/games/{game}/evaluate"]["post"]["responses"];
+    assert!(
+        responses["501"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("evaluate_off")
+    );
+    assert!(responses["503"]["headers"]["Retry-After"].is_object());
+}

@@ -5,7 +5,7 @@ mod common;
 
 use actix_web::http::header;
 use actix_web::test::TestRequest;
-use common::{Answer, get, send};
+use common::{Answer, get, get_all, send};
 use moot::games::Game;
 use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::tara::{Tara, TaraOptions};
@@ -353,45 +353,31 @@ async fn a_busy_computer_gets_a_friendly_503_page() {
     let evaluator = moot::Evaluator::new(moot::AiConfig::default());
     // Every permit is taken, as by searches running for other games.
     let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
-    let app = actix_web::test::init_service(moot::app_with(evaluator.clone())).await;
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&computer=first&moves="))
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
-    let answer = common::answer_of(response).await;
-    assert!(page(&answer, 503).contains("The computer is busy"));
+    let answers = get_all(&evaluator, &[&format!("{SMALL}&computer=first&moves=")]).await;
+    assert_eq!(answers[0].retry_after.as_deref(), Some("1"));
+    assert!(page(&answers[0], 503).contains("The computer is busy"));
+}
+
+fn computer_off() -> moot::Evaluator {
+    moot::Evaluator::new(moot::AiConfig {
+        max_evaluations: 0,
+        ..moot::AiConfig::default()
+    })
 }
 
 #[actix_web::test]
 async fn with_the_computer_player_off_the_page_says_so() {
-    let config = moot::AiConfig {
-        max_evaluations: 0,
-        ..moot::AiConfig::default()
-    };
-    let app = actix_web::test::init_service(moot::app_with(moot::Evaluator::new(config))).await;
-    let response = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&moves=c3&hint=1"))
-            .to_request(),
+    let answers = get_all(
+        &computer_off(),
+        &[
+            &format!("{SMALL}&moves=c3&hint=1"),
+            &format!("{SMALL}&moves=c3"),
+        ],
     )
     .await;
-    let answer = common::answer_of(response).await;
-    assert!(page(&answer, 501).contains("The computer player is off"));
-    let plain = actix_web::test::call_service(
-        &app,
-        TestRequest::get()
-            .uri(&format!("{SMALL}&moves=c3"))
-            .to_request(),
-    )
-    .await;
-    let plain = common::answer_of(plain).await;
+    assert!(page(&answers[0], 501).contains("The computer player is off"));
     assert!(
-        !page(&plain, 200).contains(">Hint</a>"),
+        !page(&answers[1], 200).contains(">Hint</a>"),
         "no hint is offered"
     );
 }
@@ -659,4 +645,54 @@ async fn mutated_links_never_get_a_server_error() {
         seen.contains_key(&200) && seen.contains_key(&400) && seen.contains_key(&422),
         "{seen:?}"
     );
+}
+
+#[actix_web::test]
+async fn head_or_post_on_a_page_is_405_allow_get_not_no_page_here() {
+    for uri in [
+        "/play/herfor?moves=",
+        "/play/tara/record?moves=",
+        "/rules/hirth",
+    ] {
+        for request in [
+            TestRequest::default().method(actix_web::http::Method::HEAD),
+            TestRequest::post(),
+        ] {
+            let answer = send(request.uri(uri)).await;
+            answer.problem(405, "method_not_allowed");
+            assert_eq!(answer.allow.as_deref(), Some("GET"), "{uri}");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn with_the_computer_player_off_the_options_page_offers_no_computer_opponent() {
+    let answers = get_all(&computer_off(), &[SMALL]).await;
+    let body = page(&answers[0], 200);
+    assert!(body.contains(r#"name="size""#), "{body}");
+    assert!(!body.contains(r#"name="computer""#), "{body}");
+    assert!(!body.contains(r#"name="strength""#), "{body}");
+    // With it on, the same page offers it.
+    let on = page(&get(SMALL).await, 200).to_owned();
+    assert!(on.contains(r#"name="computer""#));
+}
+
+#[actix_web::test]
+async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
+    let capped = moot::Evaluator::new(moot::AiConfig {
+        max_playouts: 10,
+        ..moot::AiConfig::default()
+    });
+    let answers = get_all(
+        &capped,
+        &[
+            &format!("{SMALL}&moves=c3&hint=1"),
+            // The computer, at the strong strength, still answers within the cap.
+            &format!("{SMALL}&computer=first&strength=strong&moves="),
+        ],
+    )
+    .await;
+    let body = page(&answers[0], 200);
+    assert!(body.contains("; 10 playouts)."), "{body}");
+    assert_eq!(answers[1].status.as_u16(), 303);
 }

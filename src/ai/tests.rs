@@ -5,23 +5,7 @@ use super::*;
 use crate::games::herfor::Herfor;
 use crate::games::hirth::{Colour, Hirth, HirthOptions, Victory};
 use crate::games::tara::Tara;
-use crate::games::{Game, Turn};
-
-/// Plays `plies` seeded random moves from the game's default start.
-fn opening<G: Game>(plies: usize, seed: u64) -> G::State {
-    use rand::SeedableRng;
-    use rand::seq::IndexedRandom;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut state = G::new_game(&G::Options::default()).unwrap();
-    for _ in 0..plies {
-        let moves = G::legal_moves(&state);
-        let Some(mv) = moves.choose(&mut rng) else {
-            break;
-        };
-        G::play_unchecked(&mut state, mv);
-    }
-    state
-}
+use crate::games::{Game, Turn, random_opening};
 
 fn same_answer_for_same_seed<G: Player>(state: &G::State) {
     let a = analyse::<G>(state, Budget::Playouts(300), 42);
@@ -41,22 +25,22 @@ fn same_answer_for_same_seed<G: Player>(state: &G::State) {
 
 #[test]
 fn herfor_same_state_budget_and_seed_give_the_same_answer() {
-    same_answer_for_same_seed::<Herfor>(&opening::<Herfor>(6, 1));
+    same_answer_for_same_seed::<Herfor>(&random_opening::<Herfor>(6, 1));
 }
 
 #[test]
 fn tara_same_state_budget_and_seed_give_the_same_answer() {
-    same_answer_for_same_seed::<Tara>(&opening::<Tara>(8, 2));
+    same_answer_for_same_seed::<Tara>(&random_opening::<Tara>(8, 2));
 }
 
 #[test]
 fn hirth_same_state_budget_and_seed_give_the_same_answer() {
-    same_answer_for_same_seed::<Hirth>(&opening::<Hirth>(10, 3));
+    same_answer_for_same_seed::<Hirth>(&random_opening::<Hirth>(10, 3));
 }
 
 #[test]
 fn a_millisecond_budget_stops_on_time() {
-    let state = opening::<Hirth>(4, 5);
+    let state = random_opening::<Hirth>(4, 5);
     let analysis = analyse::<Hirth>(&state, Budget::Millis(30), 1);
     assert!(analysis.playouts > 0);
     assert!(
@@ -171,15 +155,6 @@ fn hirth_finds_the_drepid_within_the_turn() {
         );
         let a = analyse::<Hirth>(&state, Strength::Normal.budget(), 7);
         let mv = a.best_move.unwrap();
-        eprintln!(
-            "{} {} {:?}",
-            Hirth::format_move(&state, &mv),
-            a.value,
-            a.moves
-                .iter()
-                .map(|m| (Hirth::format_move(&state, &m.mv), m.visits, m.value))
-                .collect::<Vec<_>>()
-        );
         Hirth::apply(&mut state, &mv).unwrap();
     }
     let result = state.results.last().expect("the game is over");

@@ -42,6 +42,10 @@ impl Default for AiConfig {
     }
 }
 
+/// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
+/// record, and `cache_entries` of them near the body limit would take a gigabyte.
+pub const MAX_CACHED_STATE_BYTES: usize = 64 * 1024;
+
 /// A playout-budget request, which always gets the same answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct CacheKey {
@@ -93,6 +97,14 @@ impl Evaluator {
             .map(|_| Permit(self.running.clone()))
     }
 
+    /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
+    pub fn capped(&self, budget: Budget) -> Budget {
+        match budget {
+            Budget::Playouts(n) => Budget::Playouts(n.min(self.config.max_playouts)),
+            Budget::Millis(ms) => Budget::Millis(ms.min(self.config.max_millis)),
+        }
+    }
+
     /// Answers held in the cache.
     pub fn cached(&self) -> usize {
         self.cache.len()
@@ -113,51 +125,46 @@ impl Evaluator {
     }
 
     /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
-    /// none means the normal strength.
+    /// none means the normal strength. An error names the member sent, which the client can change.
     pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
-        let budget = match (request.playouts, request.millis, &request.strength) {
-            (None, None, None) => Strength::Normal.budget(),
-            (Some(n), None, None) => Budget::Playouts(n),
-            (None, Some(ms), None) => Budget::Millis(ms),
-            (None, None, Some(name)) => Strength::from_name(name)
-                .ok_or_else(|| {
-                    ApiError::new(
-                        ErrorCode::InvalidRequest,
-                        format!("strength: {name:?} is not a strength: use easy, normal or strong"),
-                    )
-                    .with_field("strength")
-                })?
-                .budget(),
-            _ => {
-                return Err(ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    "send at most one of `playouts`, `millis` and `strength`",
-                ));
+        let max_playouts = u64::from(self.config.max_playouts);
+        match (request.playouts, request.millis, &request.strength) {
+            (Some(n), None, None) => {
+                within("playouts", n, max_playouts, &format!("{n} is"))?;
+                // Within the cap, which is a u32.
+                Ok(Budget::Playouts(u32::try_from(n).unwrap_or(u32::MAX)))
             }
-        };
-        let (field, asked, cap) = match budget {
-            Budget::Playouts(n) => (
-                "playouts",
-                u64::from(n),
-                u64::from(self.config.max_playouts),
-            ),
-            Budget::Millis(ms) => ("millis", ms, self.config.max_millis),
-        };
-        if asked == 0 {
-            return Err(ApiError::new(
+            (None, Some(ms), None) => {
+                within("millis", ms, self.config.max_millis, &format!("{ms} is"))?;
+                Ok(Budget::Millis(ms))
+            }
+            (None, None, name) => {
+                let strength = match name {
+                    None => Strength::Normal,
+                    Some(name) => Strength::from_name(name).ok_or_else(|| {
+                        ApiError::new(
+                            ErrorCode::InvalidRequest,
+                            format!(
+                                "strength: {name:?} is not a strength: use easy, normal or strong"
+                            ),
+                        )
+                        .with_field("strength")
+                    })?,
+                };
+                let budget = strength.budget();
+                let (asked, cap, unit) = match budget {
+                    Budget::Playouts(n) => (u64::from(n), max_playouts, "playouts"),
+                    Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
+                };
+                let what = format!("{} is {asked} {unit},", strength.name());
+                within("strength", asked, cap, &what)?;
+                Ok(budget)
+            }
+            _ => Err(ApiError::new(
                 ErrorCode::InvalidRequest,
-                format!("{field}: the budget must be at least 1"),
-            )
-            .with_field(field));
+                "send at most one of `playouts`, `millis` and `strength`",
+            )),
         }
-        if asked > cap {
-            return Err(ApiError::new(
-                ErrorCode::BudgetTooLarge,
-                format!("{field}: {asked} is over this server's cap of {cap}"),
-            )
-            .with_field(field));
-        }
-        Ok(budget)
     }
 
     /// The whole operation for one game.
@@ -177,12 +184,20 @@ impl Evaluator {
                 seed,
             }),
             Budget::Millis(_) => None,
-        };
+        }
+        .filter(|key| key.state.len() <= MAX_CACHED_STATE_BYTES);
         if let Some(hit) = key.as_ref().and_then(|k| self.cache.get(k)) {
             return Ok(EvaluateResponse {
                 cached: true,
                 ..hit.clone()
             });
+        }
+        if self.config.max_evaluations == 0 {
+            // Not busy but switched off: a 503 would ask the client to retry for ever.
+            return Err(ApiError::new(
+                ErrorCode::EvaluateOff,
+                "this server runs no evaluations (it was started with --max-evaluations 0)",
+            ));
         }
         let permit = self.try_acquire().ok_or_else(|| {
             ApiError::new(
@@ -195,7 +210,7 @@ impl Evaluator {
         })?;
         let answer = web::block(move || {
             let _permit = permit;
-            guarded(|| answer::<G>(&state, &analyse::<G>(&state, budget, seed)))
+            guarded(|| Ok(answer::<G>(&state, &analyse::<G>(&state, budget, seed))))
         })
         .await
         .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))??;
@@ -206,11 +221,27 @@ impl Evaluator {
     }
 }
 
+/// Refuses a budget of 0 or over `cap`; `what` is the budget in words, for the message.
+fn within(field: &'static str, asked: u64, cap: u64, what: &str) -> Result<(), ApiError> {
+    if asked == 0 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("{field}: the budget must be at least 1"),
+        )
+        .with_field(field));
+    }
+    if asked > cap {
+        return Err(ApiError::new(
+            ErrorCode::BudgetTooLarge,
+            format!("{field}: {what} over this server's cap of {cap}"),
+        )
+        .with_field(field));
+    }
+    Ok(())
+}
+
 /// The analysis with moves in the game's notation.
-pub fn answer<G: Player>(
-    state: &G::State,
-    analysis: &Analysis<G::Move>,
-) -> Result<EvaluateResponse, ApiError> {
+pub fn answer<G: Player>(state: &G::State, analysis: &Analysis<G::Move>) -> EvaluateResponse {
     let mut line = state.clone();
     let pv = analysis
         .pv
@@ -221,7 +252,7 @@ pub fn answer<G: Player>(
             text
         })
         .collect();
-    Ok(EvaluateResponse {
+    EvaluateResponse {
         value: analysis.value,
         margin: analysis.margin,
         best_move: analysis
@@ -242,7 +273,7 @@ pub fn answer<G: Player>(
         elapsed_ms: millis(analysis.elapsed),
         cached: false,
         status: G::status(state),
-    })
+    }
 }
 
 fn millis(elapsed: Duration) -> f64 {

@@ -148,6 +148,7 @@ pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>
     responses(
         (status = 200, description = "The analysis", body = EvaluateResponse),
         (status = "4XX", description = "`invalid_state`, `invalid_request` (two budgets, a zero budget, an unknown strength), `budget_too_large` (with `field`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "`evaluate_off`: this server runs no evaluations (`--max-evaluations 0`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`overloaded`: the most evaluations the server runs at once are running; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
@@ -207,6 +208,10 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/docs/{_:.*}",
         "/static/moot.css",
         "/api-docs/openapi.json",
+        // The play pages (`crate::web::handlers`): a HEAD there is not "no page".
+        "/play/{game}",
+        "/play/{game}/record",
+        "/rules/{game}",
     ];
     if PAGES
         .iter()

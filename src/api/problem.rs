@@ -53,6 +53,8 @@ pub enum ErrorCode {
     BudgetTooLarge,
     /// 500: a bug in the server; the request was not the cause.
     InternalError,
+    /// 501: this server runs no evaluations (`--max-evaluations 0`); retrying will not help.
+    EvaluateOff,
     /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
     Overloaded,
 }
@@ -75,6 +77,7 @@ impl ErrorCode {
             ErrorCode::InvalidRecord => "invalid_record",
             ErrorCode::BudgetTooLarge => "budget_too_large",
             ErrorCode::InternalError => "internal_error",
+            ErrorCode::EvaluateOff => "evaluate_off",
             ErrorCode::Overloaded => "overloaded",
         }
     }
@@ -95,6 +98,7 @@ impl ErrorCode {
             | ErrorCode::InvalidRecord
             | ErrorCode::BudgetTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
             ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -117,6 +121,7 @@ impl ErrorCode {
             ErrorCode::InvalidRecord => "Invalid game record",
             ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
             ErrorCode::InternalError => "Internal error",
+            ErrorCode::EvaluateOff => "The computer player is off on this server",
             ErrorCode::Overloaded => "Too many evaluations at once",
         }
     }

@@ -178,13 +178,14 @@ pub struct EvaluateRequest {
     /// answer, which the server may answer from its cache). At most the server's cap.
     #[serde(default)]
     #[schema(minimum = 1)]
-    pub playouts: Option<u32>,
+    pub playouts: Option<u64>,
     /// Milliseconds to search instead (not reproducible, never cached). At most the server's cap.
     #[serde(default)]
     #[schema(minimum = 1)]
     pub millis: Option<u64>,
     /// `easy`, `normal` or `strong`: the budgets of the play pages.
     #[serde(default)]
+    #[schema(pattern = "^(easy|normal|strong)$", example = "normal")]
     pub strength: Option<String>,
     /// The search's random seed; 0 when left out.
     #[serde(default)]
@@ -198,7 +199,8 @@ pub struct EvaluateResponse {
     /// The value of the position for the seat that must act: −1 lost … 1 won. Once the game
     /// is over: its result for the first seat.
     pub value: f64,
-    /// Herfor: the expected final stone margin for that seat (the button counts ½).
+    /// Herfor: the expected final stone margin for that seat (the button counts ½). Once the
+    /// game is over: the final margin for the first seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
     /// The recommended move; absent once the game is over.

@@ -291,6 +291,23 @@ macro_rules! with_game {
     };
 }
 
+/// The default start after up to `plies` seeded random legal moves: varied positions for the
+/// search's tests and benchmarks.
+pub fn random_opening<G: Game>(plies: usize, seed: u64) -> G::State {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = G::new_game(&G::Options::default()).expect("the default options are valid");
+    for _ in 0..plies {
+        let moves = G::legal_moves(&state);
+        let Some(mv) = moves.choose(&mut rng) else {
+            break;
+        };
+        G::play_unchecked(&mut state, mv);
+    }
+    state
+}
+
 /// The ids of every game, in the order pages and listings show them.
 pub const GAME_IDS: &[&str] = &["hirth", "tara", "herfor"];
 

@@ -79,8 +79,11 @@ impl ResponseError for PageError {
         };
         let mut response = HttpResponse::build(self.status);
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            // Busy with other searches: one second is enough for a normal one to finish.
-            response.insert_header((header::RETRY_AFTER, "1"));
+            // Busy with other searches: the same wait as the API's `overloaded`.
+            response.insert_header((
+                header::RETRY_AFTER,
+                crate::api::problem::RETRY_AFTER_SECONDS,
+            ));
         }
         response
             .content_type("text/html; charset=utf-8")

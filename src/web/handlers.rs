@@ -76,10 +76,11 @@ async fn play_page<G: PageGame + Player>(
 }
 
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
+/// `hints_offered`: the server runs the computer player (hints, and the computer as opponent).
 fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
     let (position, has_moves) = Position::<G>::read(query)?;
     if !has_moves {
-        let view = options_view(&position);
+        let view = options_view(&position, hints_offered);
         return Ok(Step::Answer(html(
             StatusCode::OK,
             moot_templates::options::page(&view),

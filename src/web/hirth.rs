@@ -696,6 +696,7 @@ fn example() -> HirthState {
 mod tests {
     use super::*;
     use crate::games::Game;
+    use crate::games::hirth::tests::fill_reserves;
     use crate::web::position::{Position, Query};
     use crate::web::replay::replay;
 
@@ -726,29 +727,6 @@ mod tests {
     fn play(state: &mut HirthState, text: &str) -> Vec<Event> {
         let mv = Hirth::parse_move(state, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         Hirth::apply(state, &mv).unwrap_or_else(|e| panic!("{text}: {e}"))
-    }
-
-    /// Makes the reserves up to 15 H and 3 K a side.
-    fn fill_reserves(state: &mut HirthState) {
-        let pos = &mut state.position;
-        for c in Colour::BOTH {
-            let mut h = *pos.removed.get(c) as u32;
-            let mut k = 0;
-            for s in Space::all() {
-                h += pos.board.group(s, c).all_h();
-                k += pos.board.group(s, c).karves.len() as u32;
-            }
-            if c == pos.mover {
-                for line in &pos.lines {
-                    h += line.pieces.all_h();
-                    k += line.pieces.karves.len() as u32;
-                }
-            }
-            *pos.reserve.get_mut(c) = Reserve {
-                h: 15 - h as u8,
-                k: 3 - k as u8,
-            };
-        }
     }
 
     /// Mid-game, Gull moving with two steps taken: an H from each of 3 and 4 (where another H

@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Player, Strength, analyse};
+use crate::ai::{Analysis, Budget, Player, Strength, analyse};
 use crate::games::{Game, Seat, Turn};
 
 /// The parameter naming the seat the computer plays (`first` or `second`).
@@ -116,21 +116,27 @@ pub async fn reply<G: Player>(
     state: G::State,
     opponent: Opponent,
 ) -> Result<Position<G>, PageError> {
-    search(evaluator, move || play_computer(position, state, opponent)).await
+    let budget = evaluator.capped(opponent.strength.budget());
+    search(evaluator, move || {
+        play_computer(position, state, opponent, budget)
+    })
+    .await
 }
 
-/// The computer's moves from this position while it is to act: the position after them.
+/// The computer's moves, each searched within `budget` (its strength's, within the server's
+/// caps), from this position while it is to act: the position after them.
 pub fn play_computer<G: Player>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
+    budget: Budget,
 ) -> Result<Position<G>, PageError> {
     let before = position.moves.len();
     for _ in 0..MOVES_PER_REQUEST {
         if !opponent.to_act::<G>(&state) {
             break;
         }
-        let analysis = analyse::<G>(&state, opponent.strength.budget(), seed(&position));
+        let analysis = analyse::<G>(&state, budget, seed(&position));
         let Some(mv) = analysis.best_move else { break };
         let notation = G::format_move(&state, &mv);
         G::apply(&mut state, &mv).map_err(|e| {
@@ -153,17 +159,15 @@ pub fn play_computer<G: Player>(
     Ok(position)
 }
 
-/// The engine's advice for the player to act, at the normal strength.
+/// The engine's advice for the player to act, at the normal strength (within the caps).
 pub async fn hint<G: Player>(
     evaluator: &Evaluator,
     position: &Position<G>,
     state: G::State,
 ) -> Result<Analysis<G::Move>, PageError> {
     let seed = seed(position);
-    search(evaluator, move || {
-        Ok(analyse::<G>(&state, Strength::Normal.budget(), seed))
-    })
-    .await
+    let budget = evaluator.capped(Strength::Normal.budget());
+    search(evaluator, move || Ok(analyse::<G>(&state, budget, seed))).await
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use crate::games::{Game, Seat, Status};
 /// Numbers with at most this many values are offered as a list.
 const CHOICE_MAX: i64 = 8;
 
-/// The options page, preset to the position's options.
-pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
+/// The options page, preset to the position's options; the computer is offered as an opponent
+/// only where the server runs it (`computer_offered`).
+pub fn options_view<G: Game>(position: &Position<G>, computer_offered: bool) -> OptionsView {
     let schema =
         serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
     let nested = nested_schemas::<G::Options>();
@@ -34,7 +35,9 @@ pub fn options_view<G: Game>(position: &Position<G>) -> OptionsView {
             }
         })
         .collect();
-    fields.extend(opponent_fields(position));
+    if computer_offered {
+        fields.extend(opponent_fields(position));
+    }
     OptionsView {
         game_name: G::NAME.to_owned(),
         action: play_path(G::ID),
@@ -170,7 +173,7 @@ mod tests {
     #[test]
     fn herfor_options_are_choices_preset_from_the_link() {
         let (position, _) = Position::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
-        let view = options_view(&position);
+        let view = options_view(&position, true);
         let size = view.fields.iter().find(|f| f.name == "size").unwrap();
         assert_eq!(
             size.input,

@@ -11,7 +11,7 @@ use crate::games::tara::board::Board;
 use crate::games::tara::geometry::{HILLS, Hill, hills_of};
 use crate::games::tara::moves::{StepKind, forced_king, step_kind};
 use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
-use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState};
+use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
 use crate::games::{Game, Status};
 
 fn side(colour: Colour) -> Side {
@@ -365,7 +365,7 @@ impl PageGame for Tara {
 
 /// The rules page's picture: mid-game, both players in Battle, so Red's ringforts link.
 fn rules_example() -> TaraState {
-    let mut example = from_rows([
+    let mut example = TaraState::from_diagram([
         "# . . . . . #",
         ". b b . . R .",
         ". B . . r r .",
@@ -379,36 +379,13 @@ fn rules_example() -> TaraState {
     example
 }
 
-/// A position from a diagram, rows 7 down to 1, columns A–G (spaces ignored): `.` vacant,
-/// `r`/`b` a ringfort, `R`/`B` a king on its ringfort, `#` a missing corner. Setup is over.
-fn from_rows(rows: [&str; 7]) -> TaraState {
-    let mut state = TaraState::start(&TaraOptions::default(), 1, Colour::Red);
-    for (i, row) in rows.iter().enumerate() {
-        let cells = row.chars().filter(|c| !c.is_whitespace());
-        for (col, cell) in cells.enumerate() {
-            let (colour, king) = match cell {
-                'r' => (Colour::Red, false),
-                'R' => (Colour::Red, true),
-                'b' => (Colour::Blue, false),
-                'B' => (Colour::Blue, true),
-                _ => continue,
-            };
-            let Some(hill) = Hill::at(col as u8, 6 - i as u8) else {
-                continue;
-            };
-            state.ringforts.get_mut(colour).push(hill);
-            if king {
-                state.kings.get_mut(colour).push(hill);
-            }
-        }
-    }
-    state
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tara::PerColour;
+    use crate::games::tara::{PerColour, TaraOptions};
+    // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
+    use crate::games::tara::tests::level2::sacrifice_position;
+    use crate::games::tara::tests::{hill, rules::full_board, rules::manoeuvres};
     use crate::web::position::{Position, Query};
     use crate::web::replay::replay;
 
@@ -431,62 +408,6 @@ mod tests {
             .collect()
     }
 
-    fn hill(name: &str) -> Hill {
-        Hill::parse(name).unwrap()
-    }
-
-    /// A Level 2 full board, Red to move, both in Battle, a Red king captured: C5 can backtrack
-    /// to B3 or sacrifice it (two moves onto one hill); E7 can backtrack to F5 or G6.
-    fn sacrifice_position() -> TaraState {
-        let mut state = from_rows([
-            "# b b b R r #",
-            "b b b b b r r",
-            "b b R b b r r",
-            "B b b b b r r",
-            "b r b b b r r",
-            "r B r b B r r",
-            "# r b b b r #",
-        ]);
-        state.options.level = 2;
-        state.battle = PerColour {
-            red: true,
-            blue: true,
-        };
-        state.captured.blue = 1;
-        state
-    }
-
-    /// Both in Battle, Red to move: B1 is a Blue single besieged by Red, which C3 can capture.
-    fn capture_position() -> TaraState {
-        let mut state = from_rows([
-            "# R r b b b #",
-            "b r r b B b b",
-            "b r r b b b B",
-            "r r r b b b b",
-            "R r R b b B b",
-            "r r r b b b b",
-            "# b r b b b #",
-        ]);
-        state.battle = PerColour {
-            red: true,
-            blue: true,
-        };
-        state
-    }
-
-    /// Manoeuvres, Red to move: kings D4, B6, F2 and Blue's.
-    fn manoeuvres() -> TaraState {
-        from_rows([
-            "# . . B . . #",
-            ". R . . . B .",
-            ". . . . . . .",
-            ". . . R . r .",
-            ". . . . . . .",
-            ". B . . . R .",
-            "# . . . . . #",
-        ])
-    }
-
     fn positions() -> Vec<TaraState> {
         let mut setup = Tara::new_game(&TaraOptions::default()).unwrap();
         let mut positions = vec![setup.clone()];
@@ -494,15 +415,10 @@ mod tests {
             Tara::apply(&mut setup, &TaraMove::Place(hill(name))).unwrap();
             positions.push(setup.clone());
         }
-        let mut between = capture_position();
+        let mut between = full_board();
         between.options.is_match = true;
         between.over = true;
-        positions.extend([
-            manoeuvres(),
-            capture_position(),
-            sacrifice_position(),
-            between,
-        ]);
+        positions.extend([manoeuvres(), full_board(), sacrifice_position(), between]);
         for state in &positions {
             Tara::validate(state).unwrap_or_else(|e| panic!("{e}: {state:?}"));
         }
@@ -579,7 +495,7 @@ mod tests {
             }
         }
         assert!(seen > 60, "{seen} moves");
-        let state = capture_position();
+        let state = full_board();
         let capture = Tara::parse_move(&state, "C3xB1").unwrap();
         assert_eq!(
             Tara::label(&state, &capture),
@@ -640,7 +556,7 @@ mod tests {
 
     #[test]
     fn the_board_draws_bridges_between_linked_ringforts_only() {
-        let state = from_rows([
+        let state = TaraState::from_diagram([
             "# . . . . . #",
             ". . . . . . .",
             ". . . . . . .",
@@ -761,7 +677,7 @@ mod tests {
 
     #[test]
     fn events_of_played_moves_are_described() {
-        let mut state = capture_position();
+        let mut state = full_board();
         let capture = Tara::parse_move(&state, "C3xB1").unwrap();
         let events = Tara::apply(&mut state, &capture).unwrap();
         let words: Vec<String> = events.iter().map(Tara::describe).collect();
@@ -789,7 +705,7 @@ mod tests {
         assert!(panel.contains("Red (Player 1)"));
         assert!(panel.contains("Game 1 of a two-game match."));
         assert!(
-            !Tara::panel(&capture_position())
+            !Tara::panel(&full_board())
                 .into_string()
                 .contains("Kings still to place")
         );

@@ -140,3 +140,14 @@ pub async fn evaluate_all(evaluator: &moot::Evaluator, bodies: &[(&str, Value)])
     }
     answers
 }
+
+/// GETs each uri in turn from one app sharing `evaluator` (its limits, permits and cache).
+pub async fn get_all(evaluator: &moot::Evaluator, uris: &[&str]) -> Vec<Answer> {
+    let app = test::init_service(moot::app_with(evaluator.clone())).await;
+    let mut answers = Vec::new();
+    for uri in uris {
+        let request = TestRequest::get().uri(uri).to_request();
+        answers.push(answer_of(app.call(request).await.expect("the app answers")).await);
+    }
+    answers
+}

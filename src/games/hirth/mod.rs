@@ -58,7 +58,7 @@ mod validate;
 #[cfg(test)]
 mod random_games;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests; // fill_reserves serves the page tests too
 
 pub use board::{Colour, Space};
 pub use moves::{Move, Stay, Unit};

@@ -101,7 +101,8 @@ fn build(mover: Colour, steps: u8, pieces: &[(char, Colour, &str)]) -> HirthStat
     state
 }
 
-fn fill_reserves(state: &mut HirthState) {
+/// Makes the reserves up to 15 H and 3 K a side.
+pub(crate) fn fill_reserves(state: &mut HirthState) {
     let pos = &mut state.position;
     for c in Colour::BOTH {
         let mut h = *pos.removed.get(c) as u32;

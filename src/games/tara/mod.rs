@@ -68,7 +68,7 @@ pub mod state;
 pub mod validate;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests; // its positions serve the page tests too
 
 pub use geometry::Hill;
 pub use moves::TaraMove;

@@ -197,6 +197,35 @@ impl TaraState {
         }
     }
 
+    /// A position from a diagram written in code (the rules page's picture, tests): rows 7 down
+    /// to 1, one character per column A–G (spaces ignored): `.` vacant, `r`/`b` a ringfort,
+    /// `R`/`B` a king on its ringfort, `#` a missing corner. Setup is over, nobody is in Battle,
+    /// Red moves. Panics on a malformed diagram: it is a literal, so that is a bug.
+    pub fn from_diagram(rows: [&str; 7]) -> TaraState {
+        let mut state = TaraState::start(&TaraOptions::default(), 1, Colour::Red);
+        for (i, row) in rows.iter().enumerate() {
+            let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(cells.len(), 7, "row {}", 7 - i);
+            for (col, cell) in cells.into_iter().enumerate() {
+                let hill = Hill::at(col as u8, 6 - i as u8);
+                let (colour, king) = match cell {
+                    'r' => (Colour::Red, false),
+                    'R' => (Colour::Red, true),
+                    'b' => (Colour::Blue, false),
+                    'B' => (Colour::Blue, true),
+                    '.' | '#' => continue,
+                    other => panic!("unknown cell {other:?}"),
+                };
+                let hill = hill.expect("a piece on a missing corner");
+                state.ringforts.get_mut(colour).push(hill);
+                if king {
+                    state.kings.get_mut(colour).push(hill);
+                }
+            }
+        }
+        state
+    }
+
     /// The colour that started the current game: in a match, game 2 starts with the other
     /// player (T12).
     pub fn starter(&self) -> Colour {

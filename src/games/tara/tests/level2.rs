@@ -6,8 +6,8 @@ use crate::games::{Seat, Turn};
 
 /// A full board at Level 2, Red to move, both in Battle, one Red king already captured. B3 is a
 /// Red single besieged by Blue; the Blue king on B2 stands on a single besieged by Red.
-fn sacrifice_position() -> TaraState {
-    let mut state = diagram([
+pub(crate) fn sacrifice_position() -> TaraState {
+    let mut state = TaraState::from_diagram([
         "# b b b R r #",
         "b b b b b r r",
         "b b R b b r r",

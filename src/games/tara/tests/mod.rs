@@ -1,43 +1,15 @@
 //! Tests of The High Kings of Tara, each pinning a rule on a hand-built position.
 
-mod level2;
+pub(crate) mod level2;
 mod notation;
 mod random;
-mod rules;
+pub(crate) mod rules;
 mod scoring;
 mod validation;
 
 use super::geometry::Hill;
 use super::{Colour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState};
 use crate::games::{Game, MoveError};
-
-/// A position from a diagram: rows 7 down to 1, one character per column A–G (spaces
-/// ignored): `.` vacant, `r`/`b` a ringfort, `R`/`B` a king on its ringfort, `#` a missing corner.
-/// Setup is over, nobody is in Battle, Red moves.
-pub fn diagram(rows: [&str; 7]) -> TaraState {
-    let mut state = TaraState::start(&TaraOptions::default(), 1, Colour::Red);
-    for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-        assert_eq!(cells.len(), 7, "row {}", 7 - i);
-        for (col, cell) in cells.into_iter().enumerate() {
-            let hill = Hill::at(col as u8, 6 - i as u8);
-            let (colour, king) = match cell {
-                'r' => (Colour::Red, false),
-                'R' => (Colour::Red, true),
-                'b' => (Colour::Blue, false),
-                'B' => (Colour::Blue, true),
-                '.' | '#' => continue,
-                other => panic!("unknown cell {other:?}"),
-            };
-            let hill = hill.expect("a piece on a missing corner");
-            state.ringforts.get_mut(colour).push(hill);
-            if king {
-                state.kings.get_mut(colour).push(hill);
-            }
-        }
-    }
-    state
-}
 
 pub fn hill(name: &str) -> Hill {
     Hill::parse(name).unwrap()

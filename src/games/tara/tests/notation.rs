@@ -11,7 +11,7 @@ fn t13_notation_reads_and_writes_every_kind_of_move() {
         "D4"
     );
 
-    let board = diagram([
+    let board = TaraState::from_diagram([
         "# R r b b b #",
         "b r r b B b b",
         "b r r b b b B",

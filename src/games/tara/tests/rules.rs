@@ -5,8 +5,8 @@ use crate::games::tara::PerColour;
 use crate::games::{Seat, Turn};
 
 /// Manoeuvres, Red to move: a Red ringfort on F4, Red kings D4, B6, F2.
-fn manoeuvres() -> TaraState {
-    diagram([
+pub(crate) fn manoeuvres() -> TaraState {
+    TaraState::from_diagram([
         "# . . B . . #",
         ". R . . . B .",
         ". . . . . . .",
@@ -19,7 +19,7 @@ fn manoeuvres() -> TaraState {
 
 /// Blue to move; every Red king is immobile under Manoeuvre rules (T5) but E2 is not in Battle.
 fn before_battle() -> TaraState {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# . . . B . #",
         ". . B . . . R",
         ". . . r . . .",
@@ -34,8 +34,8 @@ fn before_battle() -> TaraState {
 
 /// A full board, both in Battle, Red to move: B1 is a Blue single besieged by Red; A5–A6 a
 /// Blue pair otherwise surrounded by Red.
-fn full_board() -> TaraState {
-    let mut state = diagram([
+pub(crate) fn full_board() -> TaraState {
+    let mut state = TaraState::from_diagram([
         "# R r b b b #",
         "b r r b B b b",
         "b r r b b b B",
@@ -233,7 +233,7 @@ fn t8_capture_refused_while_a_king_is_mobile() {
 
 #[test]
 fn t9_moved_king_captures_by_building_the_last_besieging_ringfort() {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# . . B . . #",
         ". . . . R . .",
         "R . . . . . .",
@@ -261,7 +261,7 @@ fn t9_moved_king_captures_by_building_the_last_besieging_ringfort() {
 
 #[test]
 fn t9_king_moving_onto_a_besieged_hill_is_safe_from_the_adjacent_king() {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# . . B . . #",
         ". R . . . . .",
         ". . . . R B .",
@@ -282,7 +282,7 @@ fn t9_king_moving_onto_a_besieged_hill_is_safe_from_the_adjacent_king() {
 
 #[test]
 fn t9_double_capture_in_one_move_ends_the_game() {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# . . B . . #",
         ". . . . R . .",
         ". . . . . . .",
@@ -363,7 +363,7 @@ fn t10_pass_refused_while_a_king_can_move() {
 
 #[test]
 fn t10_a_player_with_no_legal_move_must_pass() {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# r r r b b #",
         "r r r r b B R",
         "r r r r b b b",
@@ -407,7 +407,7 @@ fn t10_building_on_the_last_hill_gives_the_opponent_one_more_turn() {
 #[test]
 fn t7_hill_next_to_a_missing_corner_is_besieged_by_two_ringforts() {
     use crate::games::tara::board::Board;
-    let state = diagram([
+    let state = TaraState::from_diagram([
         "# . . . . . #",
         ". . . . . . .",
         ". . . . . . .",
@@ -443,7 +443,7 @@ fn tara_is_registered_with_its_default_options() {
 
 #[test]
 fn t2_a_player_with_thirty_ringforts_cannot_build() {
-    let mut state = diagram([
+    let mut state = TaraState::from_diagram([
         "# r r r r r #",
         "R r r r r r R",
         "r r r r r r r",
