@@ -349,6 +349,17 @@ async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_
 }
 
 #[actix_web::test]
+async fn hint_0_in_a_link_asks_for_no_hint() {
+    let body = get(&format!("{SMALL}&moves=c3&hint=0")).await;
+    let body = page(&body, 200);
+    assert!(!body.contains("The computer suggests"), "{body}");
+    assert!(
+        body.contains(">Hint</a>"),
+        "the Hint button is still offered"
+    );
+}
+
+#[actix_web::test]
 async fn a_busy_computer_gets_a_friendly_503_page() {
     let evaluator = moot::Evaluator::new(moot::AiConfig::default());
     // Every permit is taken, as by searches running for other games.

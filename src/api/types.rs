@@ -187,7 +187,7 @@ pub struct EvaluateRequest {
     #[serde(default)]
     #[schema(pattern = "^(easy|normal|strong)$", example = "normal")]
     pub strength: Option<String>,
-    /// The search's random seed; 0 when left out.
+    /// The search's random seed, any integer from 0 to 2^64 − 1; 0 when left out.
     #[serde(default)]
     pub seed: Option<u64>,
 }

@@ -59,7 +59,10 @@ async fn play_page<G: PageGame + Player>(
         return Ok(see_other(&next.href()));
     }
     let hint = match query.get(HINT)? {
-        Some(_) if matches!(G::turn(&game.state), Turn::ToAct(_)) => {
+        // `hint=0` (or empty) asks for none, as a reader of the link would expect.
+        Some(asked)
+            if !matches!(asked, "0" | "") && matches!(G::turn(&game.state), Turn::ToAct(_)) =>
+        {
             Some(opponent::hint(evaluator, &position, game.state.clone()).await?)
         }
         _ => None,
