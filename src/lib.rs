@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 
 use actix_web::App;
 use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
@@ -85,5 +86,13 @@ pub fn app_with(
         .service(site::stylesheet)
         .configure(web::configure)
         .default_service(actix_web::web::to(api::handlers::fallback))
+        .wrap_fn(|mut request, service| {
+            // HEAD is GET without the body (RFC 9110): route it as GET; actix's HTTP layer
+            // knows the request was HEAD and sends no body.
+            if request.method() == Method::HEAD {
+                request.head_mut().method = Method::GET;
+            }
+            service.call(request)
+        })
         .wrap(TracingLogger::default())
 }

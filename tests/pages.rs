@@ -659,20 +659,29 @@ async fn mutated_links_never_get_a_server_error() {
 }
 
 #[actix_web::test]
-async fn head_or_post_on_a_page_is_405_allow_get_not_no_page_here() {
+async fn post_on_a_page_is_405_allow_get_head_not_no_page_here() {
     for uri in [
         "/play/herfor?moves=",
         "/play/tara/record?moves=",
         "/rules/hirth",
     ] {
-        for request in [
-            TestRequest::default().method(actix_web::http::Method::HEAD),
-            TestRequest::post(),
-        ] {
-            let answer = send(request.uri(uri)).await;
-            answer.problem(405, "method_not_allowed");
-            assert_eq!(answer.allow.as_deref(), Some("GET"), "{uri}");
-        }
+        let answer = send(TestRequest::post().uri(uri)).await;
+        answer.problem(405, "method_not_allowed");
+        assert_eq!(answer.allow.as_deref(), Some("GET, HEAD"), "{uri}");
+    }
+}
+
+#[actix_web::test]
+async fn head_on_a_page_is_answered_like_get() {
+    for uri in [
+        "/",
+        "/play/herfor?moves=",
+        "/rules/hirth",
+        "/static/moot.css",
+    ] {
+        let request = TestRequest::default().method(actix_web::http::Method::HEAD);
+        let answer = send(request.uri(uri)).await;
+        assert_eq!(answer.status.as_u16(), 200, "{uri}: {answer:#?}");
     }
 }
 

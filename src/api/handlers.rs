@@ -200,7 +200,8 @@ pub async fn fallback(req: HttpRequest) -> HttpResponse {
     response
 }
 
-/// The methods of the documented routes whose pattern matches `path`, and GET for the pages.
+/// The methods of the documented routes whose pattern matches `path`, and GET (with HEAD) for
+/// the pages.
 fn allowed_methods(path: &str) -> Vec<String> {
     const PAGES: &[&str] = &[
         "/",
@@ -208,7 +209,7 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/docs/{_:.*}",
         "/static/moot.css",
         "/api-docs/openapi.json",
-        // The play pages (`crate::web::handlers`): a HEAD there is not "no page".
+        // The play pages (`crate::web::handlers`).
         "/play/{game}",
         "/play/{game}/record",
         "/rules/{game}",
@@ -217,7 +218,7 @@ fn allowed_methods(path: &str) -> Vec<String> {
         .iter()
         .any(|pattern| ResourceDef::new(*pattern).is_match(path))
     {
-        return vec!["GET".to_owned()];
+        return vec!["GET".to_owned(), "HEAD".to_owned()];
     }
     let document = crate::openapi();
     document
