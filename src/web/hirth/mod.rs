@@ -7,10 +7,10 @@
 //! of entries) and the Penningr are left to the page's buttons.
 //!
 //! The parts, one job each:
-//! - [`board`]: the board's view data (spaces, links, attacks, reserves, last turn's traces);
-//! - [`words`]: names, the words and headings for moves, the descriptions of events;
-//! - [`panel`]: the side panel's facts;
-//! - [`rules`]: the rules for players and their example position.
+//! - `board`: the board's view data (spaces, links, attacks, reserves, last turn's traces);
+//! - `words`: names, the words and headings for moves, the descriptions of events;
+//! - `panel`: the side panel's facts;
+//! - `rules`: the rules for players and their example position.
 
 mod board;
 mod panel;

@@ -2,10 +2,10 @@
 //! events, the side panel and the rules for players.
 //!
 //! The parts, one job each:
-//! - [`board`]: the board's view data (hills, links, bridges, the last move's marks);
-//! - [`words`]: the words and headings for moves, the descriptions of events;
-//! - [`panel`]: the side panel's facts;
-//! - [`rules`]: the rules for players and their example position.
+//! - `board`: the board's view data (hills, links, bridges, the last move's marks);
+//! - `words`: the words and headings for moves, the descriptions of events;
+//! - `panel`: the side panel's facts;
+//! - `rules`: the rules for players and their example position.
 
 mod board;
 mod panel;
