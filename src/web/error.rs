@@ -8,6 +8,8 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
+use crate::games::InvalidOptions;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageError {
     pub status: StatusCode,
@@ -56,6 +58,13 @@ impl PageError {
     pub fn with_link(mut self, words: impl Into<String>, href: impl Into<String>) -> Self {
         self.links.push((words.into(), href.into()));
         self
+    }
+}
+
+/// A link's options the engine refuses: the link does not hold a game.
+impl From<InvalidOptions> for PageError {
+    fn from(e: InvalidOptions) -> Self {
+        PageError::bad_position(format!("The option {} is refused: {}", e.field, e.reason))
     }
 }
 

@@ -91,9 +91,7 @@ impl<G: Game> std::fmt::Debug for Position<G> {
 impl<G: Game> Position<G> {
     /// The start of a game with these options (checked by the engine).
     pub fn start(options: G::Options) -> Result<Self, PageError> {
-        G::new_game(&options).map_err(|e| {
-            PageError::bad_position(format!("The option {} is refused: {}", e.field, e.reason))
-        })?;
+        G::new_game(&options)?;
         let option_pairs = option_pairs(&options)?;
         Ok(Position {
             options,

@@ -61,9 +61,7 @@ impl<G: Game> Replayed<G> {
 /// Plays the link's moves from the start; the first one refused is named, with the engine's
 /// reason and a link to the position before it.
 pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError> {
-    let mut state = G::new_game(&position.options).map_err(|e| {
-        PageError::bad_position(format!("The option {} is refused: {}", e.field, e.reason))
-    })?;
+    let mut state = G::new_game(&position.options)?;
     let mut plies = Vec::with_capacity(position.moves.len());
     for (index, text) in position.moves.iter().enumerate() {
         let refused = |e: MoveError| {

@@ -1,0 +1,222 @@
+//! The Hirþ board's view data: the engine's position, its playable moves and the last turn
+//! turned into the board picture's spaces, links, attacks and reserves.
+
+use moot_templates::hirth::{
+    AttackView, BattleView, HirthBoardView, KarveView, Lane, Pieces, ReserveView, SpaceView,
+};
+use moot_templates::parts::BoardLink;
+
+use super::words::{at, label, long_name, side, title};
+use crate::games::hirth::{
+    Colour, Event, Group, Hirth, HirthState, Line, Move, Phase, STEPS_PER_TURN, Space, Unit,
+};
+use crate::web::page_game::Playable;
+use crate::web::replay::Ply;
+
+/// Where a space is drawn: two lanes from Gull's home (left) to Silfr's, Miðr between them.
+fn place(space: Space) -> (u8, Lane) {
+    match space.name() {
+        '0' => (0, Lane::Middle),
+        '1' => (1, Lane::North),
+        '2' => (1, Lane::South),
+        '3' => (2, Lane::North),
+        '4' => (2, Lane::South),
+        'm' => (3, Lane::Middle),
+        '5' => (4, Lane::North),
+        '6' => (4, Lane::South),
+        '7' => (5, Lane::North),
+        '8' => (5, Lane::South),
+        _ => (6, Lane::Middle),
+    }
+}
+
+fn pieces(group: &Group) -> Pieces {
+    Pieces {
+        l: group.has_l(),
+        l_stopped: group.l_stopped,
+        h: group.loose_h(),
+        h_stopped: group.h_stopped,
+        karves: group
+            .karves
+            .iter()
+            .map(|k| KarveView {
+                crew: k.crew,
+                stopped: k.stopped,
+            })
+            .collect(),
+    }
+}
+
+fn unit_tag(unit: Unit) -> String {
+    match unit {
+        Unit::L => "L".to_string(),
+        Unit::H => "H".to_string(),
+        Unit::K(crew) => format!("K{crew}"),
+    }
+}
+
+/// The space a click on the board plays this move on, and the badge telling it from other
+/// moves there. Moves a click cannot say have none.
+pub(super) fn board_spot(mv: &Move) -> Option<(Space, String)> {
+    match *mv {
+        Move::Go { from, unit, to } => Some((to, format!("{}←{}", unit_tag(unit), from.name()))),
+        Move::Retreat(to) => Some((to, "L".to_string())),
+        _ => None,
+    }
+}
+
+fn link(state: &HirthState, p: &Playable<Move>, tag: String) -> BoardLink {
+    BoardLink {
+        href: p.href.clone(),
+        title: label(state, &p.mv),
+        tag,
+    }
+}
+
+pub(super) fn caption(state: &HirthState) -> String {
+    let pos = &state.position;
+    let worth = format!("game worth ×{}", state.coin.factor);
+    match state.phase {
+        Phase::Movement => format!(
+            "{} to move · {} of {STEPS_PER_TURN} steps left · {worth}",
+            title(pos.mover),
+            STEPS_PER_TURN.saturating_sub(pos.steps)
+        ),
+        Phase::Offer => format!(
+            "{} offers the Penningr: {} must accept or give up · {worth}",
+            title(pos.mover),
+            title(pos.mover.other())
+        ),
+        Phase::Retreat { from } => format!(
+            "{} chooses where the beaten Lofðungr on {} retreats · {worth}",
+            title(pos.mover.other()),
+            at(from)
+        ),
+        Phase::Over => "The match is over".to_string(),
+    }
+}
+
+/// The powers of the battle the lines make on `space` (H5), if it is attacked.
+fn battle_on(state: &HirthState, space: Space) -> Option<BattleView> {
+    let pos = &state.position;
+    let mut attackers = pos.lines.iter().filter(|l| l.to == space).peekable();
+    attackers.peek()?;
+    Some(BattleView {
+        attack: attackers.map(|l| l.pieces.power()).sum(),
+        defence: pos.board.group(space, pos.mover.other()).power(),
+    })
+}
+
+/// The spaces the last turn's pieces left and came to: a move's two ends, an entry's home, a
+/// boarding's space, a retreat's two ends. A turn that ended a game goes on on a fresh board,
+/// where only its later moves count.
+pub(super) fn last_traces(last: &[Ply<Hirth>]) -> (Vec<Space>, Vec<Space>) {
+    let (mut left, mut reached) = (Vec::new(), Vec::new());
+    for ply in last {
+        if ply
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::NextGame { .. }))
+        {
+            left.clear();
+            reached.clear();
+            continue;
+        }
+        match &ply.mv {
+            Move::Go { from, to, .. } => {
+                left.push(*from);
+                reached.push(*to);
+            }
+            Move::Board { space, .. } | Move::Disembark { space, .. } => reached.push(*space),
+            _ => {}
+        }
+        for event in &ply.events {
+            match event {
+                Event::Step { colour, .. } if matches!(ply.mv, Move::Enter { .. }) => {
+                    reached.push(colour.home());
+                }
+                Event::Retreat { from, to, .. } => {
+                    left.push(*from);
+                    reached.push(*to);
+                }
+                _ => {}
+            }
+        }
+    }
+    (left, reached)
+}
+
+pub(super) fn board_view(
+    state: &HirthState,
+    playable: &[Playable<Move>],
+    last: &[Ply<Hirth>],
+) -> HirthBoardView {
+    let pos = &state.position;
+    let (left, reached) = last_traces(last);
+    let spaces = Space::all()
+        .map(|space| {
+            let (col, lane) = place(space);
+            SpaceView {
+                name: space.name().to_string(),
+                long_name: long_name(space).to_string(),
+                col,
+                lane,
+                pieces: Colour::BOTH.map(|c| pieces(pos.board.group(space, c))),
+                links: playable
+                    .iter()
+                    .filter_map(|p| match board_spot(&p.mv) {
+                        Some((s, tag)) if s == space => Some(link(state, p, tag)),
+                        _ => None,
+                    })
+                    .collect(),
+                battle: battle_on(state, space),
+                note: (state.phase == Phase::Retreat { from: space })
+                    .then(|| format!("{}'s beaten L must retreat", title(pos.mover.other()))),
+                last_from: left.contains(&space),
+                last_to: reached.contains(&space),
+            }
+        })
+        .collect();
+    let paths = Space::all()
+        .flat_map(|a| {
+            a.neighbours()
+                .filter(move |b| b.index() > a.index())
+                .map(move |b| (a.index(), b.index()))
+        })
+        .collect();
+    let attacks = pos
+        .lines
+        .iter()
+        .map(|line: &Line| AttackView {
+            from: line.from.map(Space::index),
+            to: line.to.index(),
+            side: side(pos.mover),
+            pieces: pieces(&line.pieces),
+            power: line.pieces.power(),
+        })
+        .collect();
+    let enter = |karve: bool| {
+        playable
+            .iter()
+            .find(|p| p.mv == Move::Enter { karve })
+            .map(|p| link(state, p, String::new()))
+    };
+    let reserves = Colour::BOTH.map(|c| {
+        let r = pos.reserve.get(c);
+        let mine = c == pos.mover;
+        ReserveView {
+            h: r.h,
+            k: r.k,
+            removed: *pos.removed.get(c),
+            enter_h: enter(false).filter(|_| mine),
+            enter_k: enter(true).filter(|_| mine),
+        }
+    });
+    HirthBoardView {
+        caption: caption(state),
+        spaces,
+        paths,
+        attacks,
+        reserves,
+    }
+}

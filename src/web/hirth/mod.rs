@@ -1,0 +1,53 @@
+//! The Hirþ parts of the play pages: the board picture with its links, words for moves and
+//! events, the side panel and the rules for players.
+//!
+//! A click on the board says a move only where it is unambiguous: a space a piece can move to
+//! (one tagged badge per piece and origin when several can), the reserve's H and K to enter
+//! them, a retreat space. Boarding, disembarking, ending the movement phase (with the choice
+//! of entries) and the Penningr are left to the page's buttons.
+//!
+//! The parts, one job each:
+//! - `board`: the board's view data (spaces, links, attacks, reserves, last turn's traces);
+//! - `words`: names, the words and headings for moves, the descriptions of events;
+//! - `panel`: the side panel's facts;
+//! - `rules`: the rules for players and their example position.
+
+mod board;
+mod panel;
+mod rules;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use maud::Markup;
+use moot_templates::hirth as view;
+
+use super::page_game::{PageGame, Playable};
+use super::replay::Ply;
+use crate::games::hirth::{Event, Hirth, HirthState, Move};
+
+impl PageGame for Hirth {
+    fn board(state: &HirthState, playable: &[Playable<Move>], last: &[Ply<Hirth>]) -> Markup {
+        view::board(&board::board_view(state, playable, last))
+    }
+
+    fn label(state: &HirthState, mv: &Move) -> String {
+        words::label(state, mv)
+    }
+
+    fn group(state: &HirthState, mv: &Move) -> String {
+        words::group(state, mv)
+    }
+
+    fn describe(event: &Event) -> String {
+        words::describe(event)
+    }
+
+    fn panel(state: &HirthState) -> Markup {
+        panel::panel(state)
+    }
+
+    fn rules() -> Markup {
+        rules::rules()
+    }
+}

@@ -1,0 +1,71 @@
+//! The Hirþ side panel: reserves, steps left, the Penningr and the match score.
+
+use maud::Markup;
+use moot_templates::parts::{Fact, facts_table};
+
+use super::words::{seat_word, title, victory_words};
+use crate::games::hirth::{Colour, HirthState, Phase, STEPS_PER_TURN};
+
+pub(super) fn panel(state: &HirthState) -> Markup {
+    let pos = &state.position;
+    let players = Colour::BOTH.map(|c| format!("{} ({})", title(c), seat_word(state.seat_of(c))));
+    let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f).to_vec();
+    let mut facts = vec![
+        Fact::new(
+            "Match points",
+            both(&|c| state.points[state.seat_of(c).index()].to_string()),
+        ),
+        Fact::new(
+            "Reserve",
+            both(&|c| {
+                let r = pos.reserve.get(c);
+                format!("{} H, {} K", r.h, r.k)
+            }),
+        ),
+        Fact::new(
+            "H out of the game",
+            both(&|c| pos.removed.get(c).to_string()),
+        ),
+    ];
+    if state.phase == Phase::Movement {
+        facts.push(Fact::new(
+            "Steps left this turn",
+            [format!(
+                "{} of {STEPS_PER_TURN} ({} moving)",
+                STEPS_PER_TURN.saturating_sub(pos.steps),
+                title(pos.mover)
+            )],
+        ));
+    }
+    let coin = match state.coin.holder {
+        Some(c) => format!(
+            "×{}; the Penningr is held by {}",
+            state.coin.factor,
+            title(c)
+        ),
+        None => format!("×{}; the Penningr is neutral", state.coin.factor),
+    };
+    facts.push(Fact::new("Game worth", [coin]));
+    facts.push(Fact::new(
+        "Game",
+        [format!(
+            "game {}, round {}; the match goes to {} points",
+            state.results.len() + usize::from(state.phase != Phase::Over),
+            state.round,
+            state.options.target
+        )],
+    ));
+    // Who acts is the page's status line; the notes say what else is going on.
+    let mut notes = Vec::new();
+    if let Some(last) = state.results.last() {
+        notes.push(format!(
+            "Last game: {} ({}) won by {}, {} point{}.",
+            seat_word(last.winner),
+            title(last.winner_colour),
+            victory_words(last.victory, last.factor),
+            last.points,
+            if last.points == 1 { "" } else { "s" }
+        ));
+    }
+    facts_table(&players, &facts, &notes)
+}

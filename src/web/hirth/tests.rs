@@ -1,0 +1,499 @@
+//! Tests of the Hirþ page parts, on positions played through the engine and replayed links.
+
+use super::board::{board_spot, caption, last_traces};
+use super::rules::example;
+use super::words::item_words;
+use crate::games::hirth::tests::fill_reserves;
+use crate::games::hirth::{
+    Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
+};
+use crate::games::{Game, Seat};
+use crate::web::page_game::{PageGame, Playable};
+use crate::web::position::{Position, Query};
+use crate::web::replay::{Ply, replay};
+
+fn playable(state: &HirthState) -> Vec<Playable<Move>> {
+    Hirth::legal_moves(state)
+        .into_iter()
+        .map(|mv| {
+            let notation = Hirth::format_move(state, &mv);
+            // Hrefs as the page writes them: URL-encoded, so escaping leaves them alone.
+            let path = notation.replace(' ', "_").replace('>', "%3E");
+            let href = format!("/play/hirth/{path}");
+            Playable { mv, notation, href }
+        })
+        .collect()
+}
+
+fn hrefs(svg: &str) -> Vec<&str> {
+    svg.split(r#"href=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect()
+}
+
+fn sp(name: char) -> Space {
+    Space::from_name(name).unwrap()
+}
+
+fn play(state: &mut HirthState, text: &str) -> Vec<Event> {
+    let mv = Hirth::parse_move(state, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    Hirth::apply(state, &mv).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Mid-game, Gull moving with two steps taken: an H from each of 3 and 4 (where another H
+/// stands) attacks Silfr's lone L on Miðr (2 against 1); Gull's L and a K with 2 H stand on
+/// 1; Silfr holds 9 and 7.
+fn battle_position() -> HirthState {
+    let mut state = HirthState::new(HirthOptions::default());
+    let pos = &mut state.position;
+    pos.board = Default::default();
+    pos.steps = 2;
+    pos.board.group_mut(sp('1'), Colour::Gull).l = true;
+    pos.board.group_mut(sp('1'), Colour::Gull).add_karve(Karve {
+        crew: 2,
+        stopped: false,
+    });
+    pos.board.group_mut(sp('m'), Colour::Silfr).l = true;
+    pos.board.group_mut(sp('9'), Colour::Silfr).h = 1;
+    pos.board.group_mut(sp('7'), Colour::Silfr).h = 2;
+    pos.board.group_mut(sp('3'), Colour::Gull).h = 1;
+    pos.board.group_mut(sp('4'), Colour::Gull).h = 1;
+    pos.line_mut(Some(sp('3')), sp('m')).h = 1;
+    pos.line_mut(Some(sp('4')), sp('m')).h = 1;
+    fill_reserves(&mut state);
+    Hirth::validate(&state).expect("a valid position");
+    state
+}
+
+/// After the battle: Silfr's L, beaten on Miðr, may retreat to 5 or 6.
+fn retreat_position() -> HirthState {
+    let mut state = battle_position();
+    play(&mut state, "end");
+    assert_eq!(state.phase, Phase::Retreat { from: sp('m') });
+    state
+}
+
+fn positions() -> Vec<HirthState> {
+    let mut start = Hirth::new_game(&HirthOptions::default()).unwrap();
+    let mut positions = vec![start.clone()];
+    for step in ["Ke", "He", "H0i", "Ki01"] {
+        play(&mut start, step);
+        positions.push(start.clone());
+    }
+    let mut offer = battle_position();
+    play(&mut offer, "offer");
+    positions.extend([battle_position(), retreat_position(), offer]);
+    positions
+}
+
+/// The board of a link's moves, as the page draws it (without links).
+fn board_of(moves: &str) -> String {
+    let query = Query::parse(&format!("moves={moves}"));
+    let (position, _) = Position::<Hirth>::read(&query).unwrap();
+    let game = replay(&position).unwrap();
+    Hirth::board(&game.state, &[], game.last_turn()).into_string()
+}
+
+/// Each space's long name and what its title says the last turn did there.
+fn traces(svg: &str) -> Vec<(&str, &str)> {
+    svg.split("<title>")
+        .filter_map(|t| t.split("</title>").next())
+        .filter_map(|t| t.split_once(" — last turn: "))
+        .map(|(space, words)| (space.split(':').next().unwrap_or(space), words))
+        .collect()
+}
+
+#[test]
+fn the_board_marks_the_spaces_the_last_turn_moved_pieces_from_and_to() {
+    // Gull enters an H on its home and moves its L from there to 1.
+    let svg = board_of("He.L01.end");
+    assert_eq!(
+        traces(&svg),
+        [
+            ("Gull's home", "pieces moved from and to here"),
+            ("Gull Norðr Delta", "pieces moved here"),
+        ]
+    );
+    assert_eq!(svg.matches(r#"class="last to""#).count(), 2);
+    assert!(!svg.contains(r#"class="last from""#));
+    // Then Silfr's turn: only its own entry is marked.
+    let svg = board_of("He.L01.end.He.L98");
+    assert_eq!(
+        traces(&svg),
+        [
+            ("Silfr Suðr Delta", "pieces moved here"),
+            ("Silfr's home", "pieces moved from and to here"),
+        ]
+    );
+    let svg = board_of("He.L01.end.L98");
+    assert_eq!(
+        traces(&svg),
+        [
+            ("Silfr Suðr Delta", "pieces moved here"),
+            ("Silfr's home", "pieces moved from here"),
+        ]
+    );
+    assert_eq!(svg.matches(r#"class="last from""#).count(), 1);
+}
+
+#[test]
+fn a_turn_that_ends_a_game_marks_only_what_it_did_on_the_next_games_board() {
+    let ply = |mv: Move, events: Vec<Event>| Ply::<Hirth> {
+        notation: String::new(),
+        seat: Seat::First,
+        colour: "gull".into(),
+        mv,
+        events,
+    };
+    let step = Event::Step {
+        seat: Seat::First,
+        colour: Colour::Gull,
+        notation: "He".into(),
+    };
+    let next = Event::NextGame {
+        game: 2,
+        gull: Seat::First,
+    };
+    let go = Move::Go {
+        from: sp('1'),
+        unit: Unit::L,
+        to: sp('3'),
+    };
+    let turn = [
+        ply(go, vec![]),
+        ply(Move::End { stays: vec![] }, vec![next]),
+        ply(Move::Enter { karve: false }, vec![step]),
+    ];
+    assert_eq!(last_traces(&turn), (vec![], vec![sp('0')]));
+    assert_eq!(last_traces(&turn[..1]), (vec![sp('1')], vec![sp('3')]));
+}
+
+#[test]
+fn a_new_game_marks_no_space() {
+    let svg = board_of("");
+    assert!(traces(&svg).is_empty());
+    assert!(!svg.contains(r#"class="last"#));
+}
+
+#[test]
+fn every_legal_move_has_words_and_a_heading() {
+    let mut seen = 0;
+    for state in positions() {
+        for mv in Hirth::legal_moves(&state) {
+            assert!(!Hirth::label(&state, &mv).is_empty(), "{mv:?}");
+            assert!(!Hirth::group(&state, &mv).is_empty(), "{mv:?}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 40, "{seen} moves");
+    let state = battle_position();
+    let words = |text: &str| Hirth::label(&state, &Hirth::parse_move(&state, text).unwrap());
+    assert_eq!(words("L13"), "Move the L from 1 to 3");
+    assert_eq!(
+        words("L10"),
+        "Move the L from 1 to Gull's home (it stops there)"
+    );
+    assert_eq!(
+        words("Kii10"),
+        "Move the K with 2 H aboard from 1 to Gull's home (it stops there)"
+    );
+    assert_eq!(words("offer"), "Offer the Penningr: double the game to ×2");
+    assert_eq!(
+        words("end >mH3"),
+        "End the movement phase and fight; at Miðr, 1 H stays on 3; the other winning attackers enter"
+    );
+    assert_eq!(
+        Hirth::group(&state, &Hirth::parse_move(&state, "L13").unwrap()),
+        "Move from 1"
+    );
+    let retreat = retreat_position();
+    assert_eq!(
+        Hirth::label(&retreat, &Move::Retreat(sp('5'))),
+        "Retreat the Lofðungr to 5"
+    );
+    let mut offer = battle_position();
+    play(&mut offer, "offer");
+    assert_eq!(
+        Hirth::label(&offer, &Move::Accept),
+        "Accept the doubling (game now worth ×2)"
+    );
+    assert_eq!(Hirth::group(&offer, &Move::Accept), "Answer the offer");
+}
+
+#[test]
+fn the_board_links_only_playable_moves_and_every_move_a_click_can_say() {
+    for state in positions() {
+        let moves = playable(&state);
+        let svg = Hirth::board(&state, &moves, &[]).into_string();
+        let mut linked = hrefs(&svg);
+        linked.sort();
+        let mut expected: Vec<&str> = moves
+            .iter()
+            .filter(|p| board_spot(&p.mv).is_some() || matches!(p.mv, Move::Enter { .. }))
+            .map(|p| p.href.as_str())
+            .collect();
+        expected.sort();
+        assert_eq!(linked, expected, "{}", caption(&state));
+    }
+}
+
+#[test]
+fn the_mid_game_board_shows_the_attack_its_power_and_the_steps_left() {
+    let state = battle_position();
+    let svg = Hirth::board(&state, &playable(&state), &[]).into_string();
+    assert_eq!(svg.matches(r#"class="attack""#).count(), 2);
+    assert!(svg.contains(
+        "<title>Gull attacks Miðr from Gull Norðr Archipelago with 1 Hirþ (power 1)</title>"
+    ));
+    assert!(svg.contains("<title>Gull: the Lofðungr, a Karve with 2 Hirþ aboard</title>"));
+    assert!(svg.contains(">Gull to move · 3 of 5 steps left · game worth ×1</text>"));
+    assert_eq!(svg.matches(r#"class="battle""#).count(), 1);
+    assert!(
+        svg.contains(">⚔2:1</text>"),
+        "two H attack the lone L on Miðr"
+    );
+    // Two moves end on 3 (the L and the K from 1): badges naming them.
+    assert!(svg.contains(r#"<a class="move badge" href="/play/hirth/L13">"#));
+    assert!(svg.contains(">K2←1</text>"));
+    // Entering from the reserve is a click on the reserve's H or K.
+    assert!(svg.contains(
+        r#"<a class="move" href="/play/hirth/He"><title>Enter an H from the reserve</title>"#
+    ));
+}
+
+#[test]
+fn the_retreat_decision_links_the_spaces_the_lofdungr_may_go_to() {
+    let state = retreat_position();
+    let moves = playable(&state);
+    assert_eq!(moves.len(), 2);
+    let svg = Hirth::board(&state, &moves, &[]).into_string();
+    assert_eq!(
+        hrefs(&svg),
+        ["/play/hirth/retreat_5", "/play/hirth/retreat_6"]
+    );
+    assert!(svg.contains("<title>Retreat the Lofðungr to 5</title>"));
+    assert!(svg.contains("Silfr chooses where the beaten Lofðungr on Miðr retreats"));
+    assert!(!svg.contains(r#"class="attack""#), "the battle is over");
+    assert!(svg.contains(">Silfr's beaten L must retreat</text>"));
+}
+
+#[test]
+fn every_event_is_described() {
+    let (m, s6) = (sp('m'), sp('6'));
+    let first = Seat::First;
+    let events = [
+        Event::Step {
+            seat: first,
+            colour: Colour::Gull,
+            notation: "Kii0>1".into(),
+        },
+        Event::Offered {
+            seat: first,
+            factor: 2,
+        },
+        Event::Accepted {
+            seat: Seat::Second,
+            factor: 2,
+        },
+        Event::GaveUp { seat: Seat::Second },
+        Event::Battle {
+            space: s6,
+            attacker: first,
+            attack: 3,
+            defence: 2,
+            winner: first,
+            note: ">6SKii^SHxGH6".into(),
+            losses: vec!["SKii^".into(), "SHx".into()],
+            entries: vec!["GH6".into()],
+        },
+        Event::Retreat {
+            seat: Seat::Second,
+            from: s6,
+            to: sp('8'),
+        },
+        Event::Killed {
+            seat: Seat::Second,
+            space: m,
+        },
+        Event::ForcedOff {
+            seat: Seat::Second,
+            from: s6,
+        },
+        Event::GameEnded {
+            winner: Seat::Second,
+            winner_colour: Colour::Silfr,
+            victory: Victory::Drepid,
+            factor: 2,
+            points: 10,
+        },
+        Event::NextGame {
+            game: 2,
+            gull: Seat::Second,
+        },
+        Event::MatchEnded {
+            winner: Seat::Second,
+            points: [0, 10],
+        },
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for event in &events {
+        // Naming each variant here makes a new one fail to compile until it is described.
+        kinds.insert(match event {
+            Event::Step { .. } => "step",
+            Event::Offered { .. } => "offered",
+            Event::Accepted { .. } => "accepted",
+            Event::GaveUp { .. } => "gave up",
+            Event::Battle { .. } => "battle",
+            Event::Retreat { .. } => "retreat",
+            Event::Killed { .. } => "killed",
+            Event::ForcedOff { .. } => "forced off",
+            Event::GameEnded { .. } => "game ended",
+            Event::NextGame { .. } => "next game",
+            Event::MatchEnded { .. } => "match ended",
+        });
+        assert!(Hirth::describe(event).len() > 10, "{event:?}");
+    }
+    assert_eq!(kinds.len(), events.len());
+    assert_eq!(
+        Hirth::describe(&events[0]),
+        "Gull attacked 1 from Gull's home with the K with 2 H aboard"
+    );
+    assert_eq!(
+        Hirth::describe(&events[4]),
+        "Battle on 6: attack 3 against defence 2; Player 1 (the attacker) wins. Lost: Silfr's K with 2 H aboard (back to the reserve), Silfr's H (out of the game). Entered 6: Gull's H"
+    );
+    assert_eq!(
+        Hirth::describe(&events[8]),
+        "Player 2 (Silfr) won the game by Drepið, doubled: 10 points"
+    );
+}
+
+#[test]
+fn every_step_the_engine_writes_reads_as_words() {
+    let mut state = Hirth::new_game(&HirthOptions::default()).unwrap();
+    let mut written = Vec::new();
+    for text in ["He", "Ke", "H0i", "Hr0", "L01"] {
+        for event in play(&mut state, text) {
+            written.push(Hirth::describe(&event));
+        }
+    }
+    assert_eq!(
+        written,
+        [
+            "Gull entered an H from the reserve",
+            "Gull entered an empty K from the reserve",
+            "Gull put an H on Gull's home aboard a K",
+            "Gull took an H off the K on Gull's home",
+            "Gull moved the L from Gull's home to 1",
+        ]
+    );
+}
+
+#[test]
+fn odd_step_notations_are_described_without_panicking() {
+    let step = |notation: &str| {
+        Hirth::describe(&Event::Step {
+            seat: Seat::First,
+            colour: Colour::Silfr,
+            notation: notation.into(),
+        })
+    };
+    assert_eq!(
+        step("He>9"),
+        "Silfr entered an H from the reserve, attacking its own home"
+    );
+    assert_eq!(step("Hr3[Kii]"), "Silfr took an H off the K on 3");
+    for odd in ["", "Z", "K", "Kiii", "L1>", "L1>z", "H1?", "Hr", "ééé"] {
+        assert_eq!(step(odd), format!("Silfr took the step {odd}"));
+    }
+    assert_eq!(item_words("??"), "??");
+}
+
+#[test]
+fn the_played_battle_and_retreat_are_described() {
+    let mut state = battle_position();
+    let words: Vec<String> = play(&mut state, "end")
+        .iter()
+        .map(Hirth::describe)
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "Battle on Miðr: attack 2 against defence 1; Player 1 (the attacker) wins. Entered Miðr: Gull's H, Gull's H"
+        ]
+    );
+    let words: Vec<String> = play(&mut state, "retreat 6")
+        .iter()
+        .map(Hirth::describe)
+        .collect();
+    assert_eq!(words, ["Player 2's Lofðungr retreated from Miðr to 6"]);
+}
+
+#[test]
+fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
+    let mut state = battle_position();
+    for space in ['5', '6'] {
+        state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
+    }
+    fill_reserves(&mut state);
+    let words: Vec<String> = play(&mut state, "end")
+        .iter()
+        .map(Hirth::describe)
+        .collect();
+    assert!(
+        words.contains(
+            &"Player 2's Lofðungr had nowhere to retreat and was killed on Miðr: Drepið"
+                .to_string()
+        ),
+        "{words:?}"
+    );
+    assert!(
+        words.contains(&"Player 1 (Gull) won the game by Drepið: 5 points".to_string()),
+        "{words:?}"
+    );
+    assert!(
+        words.contains(&"Player 1 won the match, 5 to 0".to_string()),
+        "{words:?}"
+    );
+    assert!(playable(&state).is_empty());
+    let svg = Hirth::board(&state, &[], &[]).into_string();
+    assert!(svg.contains(">The match is over</text>"));
+    assert!(!svg.contains("<a "));
+    assert!(
+        Hirth::panel(&state)
+            .into_string()
+            .contains("Last game: Player 1 (Gull) won by Drepið, 5 points.")
+    );
+}
+
+#[test]
+fn the_panel_shows_reserves_steps_doubling_and_score() {
+    let mut state = battle_position();
+    state.points = [3, 1];
+    state.coin.factor = 2;
+    state.coin.holder = Some(Colour::Silfr);
+    let panel = Hirth::panel(&state).into_string();
+    assert!(
+        panel.contains(r#"<th scope="row">Match points</th><td>3</td><td>1</td>"#),
+        "{panel}"
+    );
+    assert!(
+        panel.contains(r#"<th scope="row">Reserve</th><td>9 H, 2 K</td><td>12 H, 3 K</td>"#),
+        "{panel}"
+    );
+    assert!(panel.contains("3 of 5 (Gull moving)"));
+    assert!(panel.contains("×2; the Penningr is held by Silfr"));
+    assert!(panel.contains("Gull (Player 1)"));
+}
+
+#[test]
+fn the_rules_show_a_valid_example_board_without_links() {
+    let example = example();
+    Hirth::validate(&example).expect("the example is a valid position");
+    let rules = Hirth::rules().into_string();
+    assert!(rules.contains(r#"<svg class="board hirth""#));
+    assert_eq!(rules.matches(r#"class="attack""#).count(), 2);
+    assert!(rules.contains(">⚔3:2</text>"));
+    assert!(!rules.contains("<a "));
+}

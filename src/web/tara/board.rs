@@ -1,0 +1,123 @@
+//! The Tara board's view data: hills with their ringforts, kings and links, the bridges
+//! between linked ringforts, and the marks of the last move.
+
+use moot_templates::parts::BoardLink;
+use moot_templates::tara::{Bridge, HillView, LastMark, Side, TaraBoardView};
+
+use super::words::label;
+use crate::games::tara::board::Board;
+use crate::games::tara::geometry::{HILLS, Hill, hills_of};
+use crate::games::tara::{Colour, Tara, TaraMove, TaraState};
+use crate::games::{Game, Status};
+use crate::web::page_game::Playable;
+use crate::web::replay::Ply;
+
+fn side(colour: Colour) -> Side {
+    match colour {
+        Colour::Red => Side::Red,
+        Colour::Blue => Side::Blue,
+    }
+}
+
+fn colour_at(sets: [u64; 2], hill: Hill) -> Option<Colour> {
+    Colour::BOTH
+        .into_iter()
+        .find(|c| sets[c.index()] & hill.bit() != 0)
+}
+
+/// The hill a click plays this move on; `pass` and `next` have none.
+pub(super) fn target(mv: &TaraMove) -> Option<Hill> {
+    match *mv {
+        TaraMove::Place(hill) => Some(hill),
+        TaraMove::Step { to, .. } | TaraMove::Sacrifice { to, .. } => Some(to),
+        TaraMove::Pass | TaraMove::Next => None,
+    }
+}
+
+/// Which king moves to a hill (`s`: it sacrifices there); placements need no tag.
+fn tag(mv: &TaraMove) -> String {
+    match *mv {
+        TaraMove::Step { from, .. } => from.to_string(),
+        TaraMove::Sacrifice { from, .. } => format!("{from}s"),
+        TaraMove::Place(_) | TaraMove::Pass | TaraMove::Next => String::new(),
+    }
+}
+
+/// `Red to move: move a king`, or how the game ended.
+pub(super) fn headline(state: &TaraState) -> String {
+    match Tara::status(state) {
+        Status::Ongoing {
+            to_act, decision, ..
+        } => format!(
+            "{} to move: {decision}",
+            state.options.colour_of(to_act).title()
+        ),
+        Status::Finished { reason, .. } => format!("Game over: {reason}"),
+    }
+}
+
+/// The hills the last move used: where it placed a king, or the king's move from → to. A pass
+/// and the start of a match's next game use none.
+fn last_marks(last: &[Ply<Tara>]) -> Vec<(Hill, LastMark)> {
+    match last.last().map(|ply| ply.mv) {
+        Some(TaraMove::Place(hill)) => vec![(hill, LastMark::Placed)],
+        Some(TaraMove::Step { from, to } | TaraMove::Sacrifice { from, to }) => {
+            vec![(from, LastMark::From), (to, LastMark::To)]
+        }
+        Some(TaraMove::Pass | TaraMove::Next) | None => Vec::new(),
+    }
+}
+
+pub(super) fn board_view(
+    state: &TaraState,
+    playable: &[Playable<TaraMove>],
+    last: &[Ply<Tara>],
+) -> TaraBoardView {
+    let board = Board::of(state);
+    let marks = last_marks(last);
+    let immune: Vec<Hill> = Colour::BOTH
+        .into_iter()
+        .filter_map(|c| state.sacrificed_by(c))
+        .collect();
+    let hills = hills_of(HILLS)
+        .map(|hill| HillView {
+            name: hill.to_string(),
+            col: hill.col(),
+            row: hill.row(),
+            ringfort: colour_at(board.ringforts, hill).map(side),
+            king: colour_at(board.kings, hill).map(side),
+            note: immune
+                .contains(&hill)
+                .then(|| "this king sacrificed its ringfort: immune for a turn".to_string()),
+            links: playable
+                .iter()
+                .filter(|p| target(&p.mv) == Some(hill))
+                .map(|p| BoardLink {
+                    href: p.href.clone(),
+                    title: label(state, &p.mv),
+                    tag: tag(&p.mv),
+                })
+                .collect(),
+            last: marks.iter().find(|(h, _)| *h == hill).map(|(_, m)| *m),
+        })
+        .collect();
+    let mut bridges = Vec::new();
+    for colour in Colour::BOTH {
+        let forts = board.ringforts(colour);
+        for hill in hills_of(forts) {
+            // Each pair once: from the lower hill to its higher neighbours.
+            for next in hills_of(hill.neighbours() & forts).filter(|n| n.0 > hill.0) {
+                bridges.push(Bridge {
+                    side: side(colour),
+                    a: (hill.col(), hill.row()),
+                    b: (next.col(), next.row()),
+                });
+            }
+        }
+    }
+    TaraBoardView {
+        title: headline(state),
+        hills,
+        bridges,
+    }
+}

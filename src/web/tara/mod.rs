@@ -1,0 +1,48 @@
+//! The Tara parts of the play pages: the board picture with its links, words for moves and
+//! events, the side panel and the rules for players.
+//!
+//! The parts, one job each:
+//! - `board`: the board's view data (hills, links, bridges, the last move's marks);
+//! - `words`: the words and headings for moves, the descriptions of events;
+//! - `panel`: the side panel's facts;
+//! - `rules`: the rules for players and their example position.
+
+mod board;
+mod panel;
+mod rules;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use maud::Markup;
+use moot_templates::tara as view;
+
+use super::page_game::{PageGame, Playable};
+use super::replay::Ply;
+use crate::games::tara::{Tara, TaraEvent, TaraMove, TaraState};
+
+impl PageGame for Tara {
+    fn board(state: &TaraState, playable: &[Playable<TaraMove>], last: &[Ply<Tara>]) -> Markup {
+        view::board(&board::board_view(state, playable, last))
+    }
+
+    fn label(state: &TaraState, mv: &TaraMove) -> String {
+        words::label(state, mv)
+    }
+
+    fn group(state: &TaraState, mv: &TaraMove) -> String {
+        words::group(state, mv)
+    }
+
+    fn describe(event: &TaraEvent) -> String {
+        words::describe(event)
+    }
+
+    fn panel(state: &TaraState) -> Markup {
+        panel::panel(state)
+    }
+
+    fn rules() -> Markup {
+        rules::rules()
+    }
+}

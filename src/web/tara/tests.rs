@@ -1,0 +1,341 @@
+//! Tests of the Tara page parts, on the engine's test positions and replayed links.
+
+use super::board::{headline, target};
+use super::rules::rules_example;
+use crate::games::Game;
+// The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
+use crate::games::tara::tests::level2::sacrifice_position;
+use crate::games::tara::tests::{hill, rules::full_board, rules::manoeuvres};
+use crate::games::tara::{Colour, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState};
+use crate::web::page_game::{PageGame, Playable};
+use crate::web::position::{Position, Query};
+use crate::web::replay::replay;
+
+/// Every legal move as the page would offer it, with a plain href.
+fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
+    Tara::legal_moves(state)
+        .into_iter()
+        .map(|mv| {
+            let notation = Tara::format_move(state, &mv);
+            let href = format!("/play/tara/{notation}");
+            Playable { mv, notation, href }
+        })
+        .collect()
+}
+
+fn hrefs(svg: &str) -> Vec<&str> {
+    svg.split(r#"href=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect()
+}
+
+fn positions() -> Vec<TaraState> {
+    let mut setup = Tara::new_game(&TaraOptions::default()).unwrap();
+    let mut positions = vec![setup.clone()];
+    for name in ["D4", "D5", "B2"] {
+        Tara::apply(&mut setup, &TaraMove::Place(hill(name))).unwrap();
+        positions.push(setup.clone());
+    }
+    let mut between = full_board();
+    between.options.is_match = true;
+    between.over = true;
+    positions.extend([manoeuvres(), full_board(), sacrifice_position(), between]);
+    for state in &positions {
+        Tara::validate(state).unwrap_or_else(|e| panic!("{e}: {state:?}"));
+    }
+    positions
+}
+
+/// The first legal move each time from the start, `count` of them, in notation.
+fn first_moves(count: usize) -> Vec<String> {
+    let mut state = Tara::new_game(&TaraOptions::default()).unwrap();
+    (0..count)
+        .map(|_| {
+            let mv = Tara::legal_moves(&state)[0];
+            let notation = Tara::format_move(&state, &mv);
+            Tara::apply(&mut state, &mv).unwrap();
+            notation
+        })
+        .collect()
+}
+
+/// The board of a link's position, as the page draws it (without links).
+fn board_of(moves: &[String]) -> String {
+    let query = Query::parse(&format!("moves={}", moves.join(".")));
+    let (position, _) = Position::<Tara>::read(&query).unwrap();
+    let game = replay(&position).unwrap();
+    Tara::board(&game.state, &[], game.last_turn()).into_string()
+}
+
+/// The names of the hills whose title ends with `words`.
+fn hills_titled<'a>(svg: &'a str, words: &str) -> Vec<&'a str> {
+    svg.split("<title>")
+        .filter_map(|t| t.split("</title>").next())
+        .filter(|t| t.ends_with(words))
+        .filter_map(|t| t.split(':').next())
+        .collect()
+}
+
+#[test]
+fn the_board_marks_the_last_kings_move_from_and_to_and_nothing_else() {
+    // Six placements, then the first king's move.
+    let moves = first_moves(7);
+    let (from, to) = moves[6].split_once('-').expect("a king's move");
+    let svg = board_of(&moves);
+    assert_eq!(
+        hills_titled(&svg, " — the last move left from here"),
+        [from]
+    );
+    assert_eq!(hills_titled(&svg, " — the last move went here"), [to]);
+    assert!(svg.contains(&format!("<title>The last move: {from} to {to}</title>")));
+    assert_eq!(
+        svg.matches(r#"class="last"#).count(),
+        3,
+        "two rings and a line"
+    );
+}
+
+#[test]
+fn a_placement_marks_its_hill_and_a_new_game_nothing() {
+    let svg = board_of(&first_moves(2));
+    let placed = first_moves(2).pop().unwrap();
+    assert_eq!(hills_titled(&svg, " — placed last"), [placed.as_str()]);
+    assert_eq!(svg.matches(r#"class="last"#).count(), 1);
+    let new = board_of(&[]);
+    assert!(!new.contains(r#"class="last"#) && !new.contains(" — "));
+}
+
+#[test]
+fn every_legal_move_has_words_and_a_heading() {
+    let mut seen = 0;
+    for state in positions() {
+        for mv in Tara::legal_moves(&state) {
+            let label = Tara::label(&state, &mv);
+            assert!(!label.is_empty() && !Tara::group(&state, &mv).is_empty());
+            seen += 1;
+        }
+    }
+    assert!(seen > 60, "{seen} moves");
+    let state = full_board();
+    let capture = Tara::parse_move(&state, "C3xB1").unwrap();
+    assert_eq!(
+        Tara::label(&state, &capture),
+        "Capture the Blue ringfort on B1 with the king on C3"
+    );
+    assert_eq!(Tara::group(&state, &capture), "The king on C3");
+    let sacrifice = Tara::parse_move(&sacrifice_position(), "C5sB3").unwrap();
+    assert_eq!(
+        Tara::label(&sacrifice_position(), &sacrifice),
+        "Move the king on C5 back to B3 and sacrifice that ringfort to Blue"
+    );
+}
+
+#[test]
+fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
+    for state in positions() {
+        let moves = playable(&state);
+        let svg = Tara::board(&state, &moves, &[]).into_string();
+        let linked = hrefs(&svg);
+        let on_hills: Vec<&str> = moves
+            .iter()
+            .filter(|p| target(&p.mv).is_some())
+            .map(|p| p.href.as_str())
+            .collect();
+        let mut sorted = linked.clone();
+        sorted.sort();
+        let mut expected = on_hills.clone();
+        expected.sort();
+        assert_eq!(sorted, expected, "{}", headline(&state));
+    }
+}
+
+#[test]
+fn setup_offers_every_vacant_hill_as_a_titled_link() {
+    let state = Tara::new_game(&TaraOptions::default()).unwrap();
+    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    assert_eq!(hrefs(&svg).len(), 45);
+    assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
+    assert!(svg.contains(
+        r#"<a class="move" href="/play/tara/D4"><title>Build a ringfort on D4 and put a king on it</title>"#
+    ));
+    assert!(svg.contains("<title>Red to move: build a ringfort and place a king on it</title>"));
+}
+
+#[test]
+fn two_moves_onto_one_hill_become_badges_naming_the_king() {
+    let state = sacrifice_position();
+    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5-B3">"#));
+    assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5sB3">"#));
+    assert!(svg.contains(">C5s</text>"));
+    // E7's backtracks each end on their own hill: whole-hill links, tagged with the king.
+    assert!(svg.contains(r#"<a class="move" href="/play/tara/E7-F5">"#));
+    assert!(svg.contains(">E7</text></a>"));
+}
+
+#[test]
+fn the_board_draws_bridges_between_linked_ringforts_only() {
+    let state = TaraState::from_diagram([
+        "# . . . . . #",
+        ". . . . . . .",
+        ". . . . . . .",
+        ". . . R r . .",
+        ". . . r . b .",
+        ". . . . . B .",
+        "# . . . . . #",
+    ]);
+    let svg = Tara::board(&state, &[], &[]).into_string();
+    // D4–E4, D4–D3 (Red), F3–F2 (Blue); D3 and E4 touch only diagonally.
+    assert_eq!(svg.matches("<title>Red bridge</title>").count(), 2);
+    assert_eq!(svg.matches("<title>Blue bridge</title>").count(), 1);
+    assert!(svg.contains("<title>D4: Red king on a Red ringfort</title>"));
+}
+
+#[test]
+fn a_sacrificed_ringfort_shows_the_king_on_the_enemy_ring_and_its_immunity() {
+    let mut state = sacrifice_position();
+    let sacrifice = Tara::parse_move(&state, "C5sB3").unwrap();
+    Tara::apply(&mut state, &sacrifice).unwrap();
+    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    assert!(svg.contains(
+        "<title>B3: Red king on a Blue ringfort (this king sacrificed its ringfort: immune for a turn)</title>"
+    ));
+    let panel = Tara::panel(&state).into_string();
+    assert!(
+        panel.contains("<th scope=\"row\">Enemy kings captured</th><td>1</td><td>1</td>"),
+        "{panel}"
+    );
+}
+
+#[test]
+fn every_event_is_described() {
+    let (d4, e5) = (hill("D4"), hill("E5"));
+    let red = Colour::Red;
+    let events = [
+        TaraEvent::Placed {
+            colour: red,
+            hill: d4,
+        },
+        TaraEvent::Built {
+            colour: red,
+            from: d4,
+            to: e5,
+        },
+        TaraEvent::Backtracked {
+            colour: red,
+            from: d4,
+            to: e5,
+        },
+        TaraEvent::RingfortCaptured {
+            colour: red,
+            from: d4,
+            to: e5,
+        },
+        TaraEvent::Sacrificed {
+            colour: red,
+            from: d4,
+            to: e5,
+        },
+        TaraEvent::KingsCaptured {
+            colour: red,
+            by: e5,
+            hills: vec![d4, hill("E4")],
+        },
+        TaraEvent::BattleStarted { colour: red },
+        TaraEvent::Passed {
+            colour: red,
+            forced: true,
+            kings_removed: vec![d4],
+        },
+        TaraEvent::OneMoreTurn {
+            colour: Colour::Blue,
+        },
+        TaraEvent::KingTrapped {
+            colour: red,
+            hill: e5,
+        },
+        TaraEvent::GameOver {
+            winner: Some(red),
+            points: PerColour { red: 4, blue: 1 },
+            reason: "Red has fewer kingdoms (6 to 7)".into(),
+        },
+        TaraEvent::GameStarted {
+            game: 2,
+            first: Colour::Blue,
+        },
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for event in &events {
+        // Naming each variant here makes a new one fail to compile until it is described.
+        kinds.insert(match event {
+            TaraEvent::Placed { .. } => "placed",
+            TaraEvent::Built { .. } => "built",
+            TaraEvent::Backtracked { .. } => "backtracked",
+            TaraEvent::RingfortCaptured { .. } => "ringfort captured",
+            TaraEvent::Sacrificed { .. } => "sacrificed",
+            TaraEvent::KingsCaptured { .. } => "kings captured",
+            TaraEvent::BattleStarted { .. } => "battle",
+            TaraEvent::Passed { .. } => "passed",
+            TaraEvent::OneMoreTurn { .. } => "one more turn",
+            TaraEvent::KingTrapped { .. } => "trapped",
+            TaraEvent::GameOver { .. } => "over",
+            TaraEvent::GameStarted { .. } => "started",
+        });
+        assert!(Tara::describe(event).len() > 10, "{event:?}");
+    }
+    assert_eq!(kinds.len(), events.len());
+    assert_eq!(
+        Tara::describe(&events[5]),
+        "Red's king on E5 captured the Blue kings on D4, E4"
+    );
+    assert_eq!(
+        Tara::describe(&events[10]),
+        "Game over, Red wins: Red has fewer kingdoms (6 to 7). Points: Red 4, Blue 1"
+    );
+}
+
+#[test]
+fn events_of_played_moves_are_described() {
+    let mut state = full_board();
+    let capture = Tara::parse_move(&state, "C3xB1").unwrap();
+    let events = Tara::apply(&mut state, &capture).unwrap();
+    let words: Vec<String> = events.iter().map(Tara::describe).collect();
+    assert!(
+        words.contains(
+            &"Red's king moved from C3 to B1 and captured Blue's ringfort there".to_string()
+        ),
+        "{words:?}"
+    );
+}
+
+#[test]
+fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
+    let mut state = Tara::new_game(&TaraOptions {
+        is_match: true,
+        ..TaraOptions::default()
+    })
+    .unwrap();
+    Tara::apply(&mut state, &TaraMove::Place(hill("D4"))).unwrap();
+    let panel = Tara::panel(&state).into_string();
+    assert!(
+        panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
+        "{panel}"
+    );
+    assert!(panel.contains("Red (Player 1)"));
+    assert!(panel.contains("Game 1 of a two-game match."));
+    assert!(
+        !Tara::panel(&full_board())
+            .into_string()
+            .contains("Kings still to place")
+    );
+}
+
+#[test]
+fn the_rules_show_a_valid_example_board_without_links() {
+    Tara::validate(&rules_example()).expect("the example is a valid position");
+    let rules = Tara::rules().into_string();
+    assert!(rules.contains("<svg class=\"board tara\""));
+    assert!(!rules.contains("<a "));
+    assert!(rules.contains("<h2>Capturing kings</h2>"));
+}
