@@ -106,8 +106,8 @@ impl Browser {
         let capabilities = serde_json::json!({
             "goog:chromeOptions": { "binary": CHROMIUM, "args": args }
         });
-        let client = ClientBuilder::rustls()
-            .expect("a TLS setup for the WebDriver client")
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
             .capabilities(capabilities.as_object().cloned().expect("an object"))
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
