@@ -120,7 +120,8 @@ pub fn decode<T: DeserializeOwned>(
     member: &str,
     code: ErrorCode,
 ) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    // Objects only: a struct sent as a positional array is refused at every level.
+    serde_path_to_error::deserialize(crate::games::json::Strict(&value)).map_err(|e| {
         let path = e.path().to_string();
         let field = if member.is_empty() {
             path.trim_start_matches('.').to_owned()

@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 // The engines, one module each (added as they land): herfor, tara, hirth.
 pub mod herfor;
 pub mod hirth;
+pub mod json;
 pub mod tara;
 
 /// A player of a game, independent of the colour it has now.
