@@ -46,6 +46,7 @@
 
 mod battle;
 mod board;
+mod history;
 mod limit;
 mod moves;
 mod notation;
@@ -124,10 +125,13 @@ impl Game for Hirth {
     type Score = Score;
 
     fn new_game(options: &HirthOptions) -> Result<HirthState, InvalidOptions> {
-        if options.target == 0 || options.target > 1000 {
+        if !(1..=state::MAX_TARGET).contains(&options.target) {
             return Err(InvalidOptions {
                 field: "target".into(),
-                reason: "the match target is 1 to 1000 points (H11)".into(),
+                reason: format!(
+                    "the match target is 1 to {} points (H11)",
+                    state::MAX_TARGET
+                ),
             });
         }
         Ok(HirthState::new(options.clone()))

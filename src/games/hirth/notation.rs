@@ -60,11 +60,7 @@ fn qualifier(chars: &[char], i: &mut usize) -> Result<Option<Karve>, String> {
         return Err("a Karve is named as [K], [Ki], … [Kiiii]".into());
     }
     *i += 1;
-    let mut crew = 0;
-    while chars.get(*i) == Some(&'i') {
-        crew += 1;
-        *i += 1;
-    }
+    let crew = count_crew(chars, i)?;
     let stopped = chars.get(*i) == Some(&'*');
     if stopped {
         *i += 1;
@@ -77,19 +73,30 @@ fn qualifier(chars: &[char], i: &mut usize) -> Result<Option<Karve>, String> {
 }
 
 /// Reads one step token at `chars[*i]`, leaving `*i` after it.
+/// The `i`s after a K: its crew, at most four (H3).
+fn count_crew(chars: &[char], i: &mut usize) -> Result<u8, String> {
+    let mut crew = 0u8;
+    while chars.get(*i) == Some(&'i') {
+        if crew == KARVE_CAPACITY {
+            return Err("a Karve holds at most 4 Hirþ: at most four i after K (H3)".into());
+        }
+        crew += 1;
+        *i += 1;
+    }
+    Ok(crew)
+}
+
 pub fn read_token(chars: &[char], i: &mut usize) -> Result<StepToken, String> {
     let piece = match chars.get(*i) {
         Some(&c @ ('H' | 'K' | 'L')) => c,
         _ => return Err("a step starts with H, K or L".into()),
     };
     *i += 1;
-    let mut crew = 0;
-    if piece == 'K' {
-        while chars.get(*i) == Some(&'i') {
-            crew += 1;
-            *i += 1;
-        }
-    }
+    let crew = if piece == 'K' {
+        count_crew(chars, i)?
+    } else {
+        0
+    };
     let start = match chars.get(*i) {
         Some('e') => {
             *i += 1;

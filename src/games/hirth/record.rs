@@ -11,7 +11,7 @@ use super::board::{Colour, Space};
 use super::moves::{Move, Stay, Unit};
 use super::notation::{self, Op, Start, StepToken};
 use super::rules;
-use super::state::{HirthOptions, HirthState, Phase};
+use super::state::{HirthOptions, HirthState, KARVE_CAPACITY, Phase, STEPS_PER_TURN};
 use crate::games::{Record, RecordError};
 
 /// One item of a battle note: colour, unit, where it ends (`x`, `^` or a space name).
@@ -356,6 +356,9 @@ fn read_notes(chars: &[char], mut i: usize) -> Result<Notes, String> {
                         while chars.get(i + 2 + crew) == Some(&'i') {
                             crew += 1;
                         }
+                        if crew > KARVE_CAPACITY as usize {
+                            return Err("a Karve holds at most 4 Hirþ (H3)".into());
+                        }
                         i += crew;
                         Unit::K(crew as u8)
                     }
@@ -460,6 +463,50 @@ pub fn read_record(options: &HirthOptions, text: &str) -> Result<Record<Move>, R
         moves: reader.moves,
         warnings: reader.warnings,
     })
+}
+
+/// Checks the H12 syntax of a line after its round label, without playing it: the steps (`/`
+/// for none), the doubling notes, the battle notes.
+pub fn check_line(rest: &str) -> Result<(), String> {
+    let chars: Vec<char> = rest.chars().collect();
+    let at = notes_start(&chars);
+    read_notes(&chars, at)?;
+    let mut i = 0;
+    while i < at {
+        match chars[i] {
+            ' ' | '/' => i += 1,
+            'H' | 'K' | 'L' => {
+                notation::read_token(&chars, &mut i)?;
+            }
+            c if Colour::from_letter(c).is_some()
+                && matches!(chars.get(i + 1), Some('d' | 't' | 'a' | 'g')) =>
+            {
+                i += 2
+            }
+            c => return Err(format!("unexpected {c:?} (H12)")),
+        }
+    }
+    Ok(())
+}
+
+/// The number of H12 step tokens written one after another (a turn's log), at most five.
+pub fn count_steps(text: &str) -> Result<usize, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let (mut i, mut count) = (0, 0);
+    while i < chars.len() {
+        notation::read_token(&chars, &mut i)?;
+        count += 1;
+        if count > STEPS_PER_TURN as usize {
+            return Err("more than five steps in a turn (H3)".into());
+        }
+    }
+    Ok(count)
+}
+
+/// Checks the H12 syntax of battle notes (`>6SL8GH6GLm`).
+pub fn check_notes(text: &str) -> Result<(), String> {
+    let chars: Vec<char> = text.chars().collect();
+    read_notes(&chars, 0).map(|_| ())
 }
 
 /// Where the battle notes start: the first `>` that begins a token (not inside a step).

@@ -384,7 +384,8 @@ fn end_turn(state: &mut HirthState, emit: &mut impl FnMut(Event)) {
     state.position.mover = next;
     state.position.steps = 0;
     if next == Colour::Gull {
-        state.round += 1;
+        // A received round is at most MAX_ROUND (validate): no wrapping.
+        state.round = state.round.saturating_add(1);
     }
     state.phase = Phase::Movement;
 }
@@ -418,7 +419,8 @@ fn end_game(
     let seat = state.seat_of(winner);
     let factor = state.coin.factor;
     let points = victory.points(factor);
-    state.points[seat.index()] += points;
+    // Points stay under the target (at most 1000, validate) until this game: no wrapping.
+    state.points[seat.index()] = state.points[seat.index()].saturating_add(points);
     state.results.push(GameResult {
         winner: seat,
         winner_colour: winner,

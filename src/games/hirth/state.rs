@@ -16,6 +16,11 @@ pub const HIRTH_PER_PLAYER: u8 = 15;
 pub const KARVES_PER_PLAYER: u8 = 3;
 /// H3: steps per movement phase.
 pub const STEPS_PER_TURN: u8 = 5;
+/// H11: the largest match target `new` takes (and a received state may have).
+pub const MAX_TARGET: u32 = 1000;
+/// The largest round a state may have: far more than any game plays, and small enough that
+/// counting on never wraps (and that JavaScript clients read it exactly as an int32).
+pub const MAX_ROUND: u32 = i32::MAX as u32;
 /// H3: a Karve holds 0–4 Hirþ.
 pub const KARVE_CAPACITY: u8 = 4;
 
@@ -31,6 +36,7 @@ fn is_false(b: &bool) -> bool {
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
 )]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthKarve)]
 pub struct Karve {
     /// Hirþ aboard (0–4).
@@ -42,6 +48,7 @@ pub struct Karve {
 
 /// One colour's pieces in one place (a space or a line).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthGroup)]
 pub struct Group {
     /// Hirþ not aboard a Karve that may still step this turn.
@@ -132,6 +139,7 @@ impl Group {
 
 /// The pieces standing in one space, by colour.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthCell)]
 pub struct Cell {
     #[serde(default, skip_serializing_if = "Group::is_empty")]
@@ -229,6 +237,7 @@ impl ToSchema for Board {
 
 /// Pieces of the player moving that attack `to` from `from` (H4). They keep `from` controlled.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthLine)]
 pub struct Line {
     /// The space attacked from; `null` for pieces entering onto the own home space held by the enemy.
@@ -239,6 +248,7 @@ pub struct Line {
 
 /// Pieces off the board that may enter (H2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthReserve)]
 pub struct Reserve {
     pub h: u8,
@@ -247,6 +257,7 @@ pub struct Reserve {
 
 /// A colour-indexed pair serialised as `{gull, silfr}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthPerColour)]
 pub struct PerColour<T> {
     pub gull: T,
@@ -271,6 +282,7 @@ impl<T> PerColour<T> {
 
 /// Everything the rules of one turn look at: what the search clones.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthPosition)]
 pub struct Position {
     pub board: Board,
@@ -364,6 +376,7 @@ impl Position {
 
 /// The Penningr (H10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthCoin)]
 pub struct Coin {
     /// The doubling factor of the game: 1, 2 or 3.
@@ -374,7 +387,7 @@ pub struct Coin {
 
 /// What the turn waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(as = HirthPhase)]
 pub enum Phase {
     /// The mover takes steps, offers the Penningr or ends the movement phase.
@@ -437,6 +450,7 @@ impl Victory {
 
 /// The result of one finished game of the match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthGameResult)]
 pub struct GameResult {
     pub winner: Seat,
@@ -448,6 +462,7 @@ pub struct GameResult {
 
 /// Options of a match (H11).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthOptions)]
 pub struct HirthOptions {
     /// Points that win the match; 1 plays a single game.
@@ -469,6 +484,7 @@ impl Default for HirthOptions {
 
 /// The record of the turn under way, kept to write the H12 line when it ends.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthTurnLog)]
 pub struct TurnLog {
     /// The steps so far, one H12 token each.
@@ -484,6 +500,7 @@ pub struct TurnLog {
 
 /// A Hirþ match. `validate` checks the position and phase; it does not replay `record`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(as = HirthState)]
 pub struct HirthState {
     pub version: u32,

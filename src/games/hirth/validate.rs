@@ -33,6 +33,13 @@ fn check_group(
             "the Lofðungr is either free or stopped, not both",
         );
     }
+    // Bounds first, so that the sums below cannot overflow.
+    if g.h > HIRTH_PER_PLAYER || g.h_stopped > HIRTH_PER_PLAYER {
+        return err(path, "a player has 15 Hirþ (H2)");
+    }
+    if g.karves.len() > KARVES_PER_PLAYER as usize {
+        return err(format!("{path}.karves"), "a player has 3 Karves (H2)");
+    }
     if !may_stop && (g.h_stopped > 0 || g.l_stopped || g.karves.iter().any(|k| k.stopped)) {
         return err(
             path,
@@ -71,9 +78,7 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
             ),
         );
     }
-    if state.options.target == 0 {
-        return err("options.target", "the match target is at least 1 point");
-    }
+    super::history::check_bounds(state)?;
     let coin = state.coin;
     if !(1..=3).contains(&coin.factor) {
         return err("coin.factor", "the factor is 1, 2 or 3 (H10)");
@@ -83,9 +88,6 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
             "coin.holder",
             "the Penningr is neutral exactly while the game is not doubled (H10)",
         );
-    }
-    if state.round == 0 {
-        return err("round", "rounds count from 1");
     }
     let pos = &state.position;
     let me = pos.mover;
@@ -118,6 +120,9 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
             "position.lines",
             "pieces stand on lines only during a movement phase (H4)",
         );
+    }
+    if pos.lines.len() > STEPS_PER_TURN as usize {
+        return err("position.lines", "more lines than steps in a turn (H3, H4)");
     }
     let mut units = 0u32;
     for (i, line) in pos.lines.iter().enumerate() {
@@ -254,5 +259,5 @@ pub fn validate(state: &HirthState) -> Result<(), InvalidState> {
             "a player has reached the target: the match is over (H11)",
         );
     }
-    Ok(())
+    super::history::check(state)
 }
