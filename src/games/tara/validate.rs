@@ -2,7 +2,9 @@
 
 use super::board::Board;
 use super::geometry::{Hill, hills_of};
-use super::state::{Colour, KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR, STATE_VERSION, TaraState};
+use super::state::{
+    Colour, KINGS_PER_COLOUR, PerColour, RINGFORTS_PER_COLOUR, STATE_VERSION, TaraState,
+};
 use crate::games::InvalidState;
 
 type Check = Result<(), InvalidState>;
@@ -52,6 +54,38 @@ fn header(state: &TaraState) -> Check {
         return fail(
             "game1_points",
             "present exactly when game 2 of a match is being played",
+        );
+    }
+    if let Some(points) = state.game1_points {
+        game1_points(points)?;
+    }
+    Ok(())
+}
+
+/// The most points a game can give one colour (T12): 2 + the difference in kingdoms (at most
+/// 29: 30 ringforts against one kingdom) + 1 for a captured king.
+pub const MAX_GAME_POINTS: u32 = 32;
+
+/// T12: a game gives the winner at least 2 and the loser at most 1 (its captured king), or 1
+/// each (+1 for a captured king) when drawn.
+fn game1_points(points: PerColour<u32>) -> Check {
+    for colour in Colour::BOTH {
+        if *points.get(colour) > MAX_GAME_POINTS {
+            return fail(
+                format!("game1_points.{}", colour.name()),
+                format!("a game gives at most {MAX_GAME_POINTS} points (T12)"),
+            );
+        }
+    }
+    let (red, blue) = (points.red, points.blue);
+    let drawn = (1..=2).contains(&red) && (1..=2).contains(&blue);
+    let won = (red >= 2 && blue <= 1) || (blue >= 2 && red <= 1);
+    if !drawn && !won {
+        return fail(
+            "game1_points",
+            format!(
+                "{red} to {blue} is no result of game 1: the winner scores at least 2, the loser at most 1, a draw 1 or 2 each (T12)"
+            ),
         );
     }
     Ok(())
@@ -211,7 +245,33 @@ fn setup_and_turn(state: &TaraState, board: &Board) -> Check {
     Ok(())
 }
 
+/// T3, T5: until someone enters Battle or passes, every turn after setup builds one ringfort,
+/// so the ringforts standing say whose turn it is (setup builds six, the starter moves first).
+fn turn_parity(state: &TaraState) -> Check {
+    let quiet = !(state.battle.red || state.battle.blue || state.passed.red || state.passed.blue);
+    if state.over || state.in_setup() || !quiet {
+        return Ok(());
+    }
+    let built = state.ringforts.red.len() + state.ringforts.blue.len();
+    let expected = if built.is_multiple_of(2) {
+        state.starter()
+    } else {
+        state.starter().other()
+    };
+    if state.to_move != expected {
+        return fail(
+            "to_move",
+            format!(
+                "{built} ringforts stand and nobody entered Battle or passed: every turn built one, so it is {}'s turn (T3, T5)",
+                expected.name()
+            ),
+        );
+    }
+    Ok(())
+}
+
 fn battle(state: &TaraState, board: &Board) -> Check {
+    turn_parity(state)?;
     if state.over || state.in_setup() {
         return Ok(());
     }

@@ -6,7 +6,7 @@ use crate::games::{Seat, Turn};
 
 /// Manoeuvres, Red to move: a Red ringfort on F4, Red kings D4, B6, F2.
 pub(crate) fn manoeuvres() -> TaraState {
-    TaraState::from_diagram([
+    let mut state = TaraState::from_diagram([
         "# . . B . . #",
         ". R . . . B .",
         ". . . . . . .",
@@ -14,7 +14,10 @@ pub(crate) fn manoeuvres() -> TaraState {
         ". . . . . . .",
         ". B . . . R .",
         "# . . . . . #",
-    ])
+    ]);
+    // Seven ringforts and Red to move: Blue started (T3, T5).
+    state.options.first = Colour::Blue;
+    state
 }
 
 /// Blue to move; every Red king is immobile under Manoeuvre rules (T5) but E2 is not in Battle.
@@ -270,6 +273,7 @@ fn t9_king_moving_onto_a_besieged_hill_is_safe_from_the_adjacent_king() {
         ". B . R . . .",
         "# . b . . . #",
     ]);
+    state.options.first = Colour::Blue; // seven ringforts, Red to move (T3, T5)
     Tara::validate(&state).unwrap();
     // B1 is besieged by Blue (C1, B2) and touches the Blue king on B2.
     let events = play(&mut state, "D2-B1");
@@ -292,6 +296,7 @@ fn t9_double_capture_in_one_move_ends_the_game() {
         "# R b . . . #",
     ]);
     state.to_move = Colour::Blue;
+    state.options.first = Colour::Blue; // eight ringforts, Blue to move (T3, T5)
     Tara::validate(&state).unwrap();
     let events = play(&mut state, "D3-B2");
     assert!(events.contains(&TaraEvent::KingsCaptured {
@@ -300,7 +305,8 @@ fn t9_double_capture_in_one_move_ends_the_game() {
         hills: vec![hill("B1"), hill("A2")]
     }));
     assert!(state.over);
-    assert_eq!(Tara::turn(&state), Turn::Won(Seat::Second));
+    // Blue started (eight ringforts and Blue to move), so Blue is the first seat.
+    assert_eq!(Tara::turn(&state), Turn::Won(Seat::First));
     assert!(Tara::legal_moves(&state).is_empty());
     assert_eq!(
         Tara::apply(&mut state.clone(), &TaraMove::Pass),

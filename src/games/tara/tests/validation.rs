@@ -9,7 +9,7 @@ use crate::games::InvalidOptions;
 fn position() -> Value {
     json!({
         "version": 1,
-        "options": {"first": "red", "level": 1, "match": false},
+        "options": {"first": "blue", "level": 1, "match": false},
         "game": 1,
         "ringforts": {"red": ["D4", "B6", "F2", "F4"], "blue": ["D7", "F6", "B2"]},
         "kings": {"red": ["D4", "B6", "F2"], "blue": ["D7", "F6", "B2"]},
@@ -171,9 +171,13 @@ fn validate_refuses_version_turn_marker_and_battle_flags() {
     // Setup: Red placed two kings, Blue one, so it is Blue's turn.
     let setup = json!({"red": ["D4", "B6"], "blue": ["D7"]});
     let value = with(
-        with(position(), "/ringforts", setup.clone()),
-        "/kings",
-        setup,
+        with(
+            with(position(), "/ringforts", setup.clone()),
+            "/kings",
+            setup,
+        ),
+        "/options/first",
+        json!("red"),
     );
     assert_eq!(path_of(value.clone()), "to_move");
     assert_eq!(
