@@ -161,13 +161,10 @@ fn record(state: &HirthState) -> Check {
     let mut games = 0usize;
     let mut turns = 0usize;
     for (n, line) in text.split_terminator('\n').enumerate() {
-        let path = format!("record (line {})", n + 1);
+        let fail = |reason: String| fail("record", format!("line {}: {reason}", n + 1));
         if line.is_empty() {
             if turns == 0 {
-                return fail(
-                    path,
-                    "a blank line ends a game, which has at least one turn",
-                );
+                return fail("a blank line ends a game, which has at least one turn".into());
             }
             games += 1;
             turns = 0;
@@ -182,13 +179,13 @@ fn record(state: &HirthState) -> Check {
         let rest = match line.split_once(' ') {
             Some((first, rest)) if first == label => rest,
             _ => {
-                return fail(
-                    path,
-                    format!("turn {} of a game starts with {label} (H12)", turns + 1),
-                );
+                return fail(format!(
+                    "turn {} of a game starts with {label} (H12)",
+                    turns + 1
+                ));
             }
         };
-        record::check_line(rest).or_else(|reason| fail(&path, reason))?;
+        record::check_line(rest).or_else(fail)?;
         turns += 1;
     }
     let over = state.phase == Phase::Over;

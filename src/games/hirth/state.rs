@@ -387,7 +387,7 @@ pub struct Coin {
 
 /// What the turn waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "PhaseWire")]
 #[schema(as = HirthPhase)]
 pub enum Phase {
     /// The mover takes steps, offers the Penningr or ends the movement phase.
@@ -399,6 +399,40 @@ pub enum Phase {
     Retreat { from: Space },
     /// The match is over.
     Over,
+}
+
+/// The JSON form a [`Phase`] is read from: serde ignores unknown members beside the tag of a
+/// unit variant even with `deny_unknown_fields`, so the phase is read as one flat object.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhaseWire {
+    kind: PhaseKind,
+    #[serde(default)]
+    from: Option<Space>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PhaseKind {
+    Movement,
+    Offer,
+    Retreat,
+    Over,
+}
+
+impl TryFrom<PhaseWire> for Phase {
+    type Error = &'static str;
+
+    fn try_from(wire: PhaseWire) -> Result<Phase, &'static str> {
+        match (wire.kind, wire.from) {
+            (PhaseKind::Retreat, Some(from)) => Ok(Phase::Retreat { from }),
+            (PhaseKind::Retreat, None) => Err("missing field `from`: the retreat's space"),
+            (_, Some(_)) => Err("unknown field `from`: only a retreat has one"),
+            (PhaseKind::Movement, None) => Ok(Phase::Movement),
+            (PhaseKind::Offer, None) => Ok(Phase::Offer),
+            (PhaseKind::Over, None) => Ok(Phase::Over),
+        }
+    }
 }
 
 /// How a game was won (H9, H10).
