@@ -127,7 +127,7 @@ fn add_schemas(document: &mut Value, game: &GameInfo, dependent: &BTreeSet<Strin
                 "const": game.id,
                 "description": format!("The id used in the API's paths: always `{}`.", game.id),
             });
-            copy["title"] = json!(format!("{} listing", game.name));
+            copy["title"] = json!(format!("{}{GAME_LISTING}", game.prefix));
         }
         schemas.insert(rename(name).unwrap_or_else(|| name.to_owned()), copy);
     }
@@ -207,7 +207,10 @@ fn specialise_operation(operation: &mut Value, game: &GameInfo) {
         operation["operationId"] = json!(format!("{}_{id}", game.id));
     }
     operation["tags"] = json!([game.id]);
-    if let Some(parameters) = operation["parameters"].as_array_mut() {
+    if let Some(parameters) = operation
+        .get_mut("parameters")
+        .and_then(Value::as_array_mut)
+    {
         parameters.retain(|parameter| parameter["name"] != "game");
         if parameters.is_empty()
             && let Some(members) = operation.as_object_mut()

@@ -70,8 +70,10 @@ fn optional_bodies(document: &mut Value) {
         .filter_map(Value::as_object_mut)
         .flat_map(|item| item.values_mut())
     {
-        let body = &mut operation["requestBody"];
-        let Some(contents) = body["content"].as_object_mut() else {
+        let Some(body) = operation.get_mut("requestBody") else {
+            continue;
+        };
+        let Some(contents) = body.get_mut("content").and_then(Value::as_object_mut) else {
             continue;
         };
         let mut optional = false;
