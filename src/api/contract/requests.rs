@@ -17,10 +17,9 @@ pub const BUDGETS: [&str; 3] = ["playouts", "millis", "strength"];
 /// `EvaluateRequest` is refused when two budgets are sent (a `null` member counts as absent,
 /// as the server reads it).
 fn one_budget_at_most(document: &mut Value) {
-    let schema = &mut super::schemas(document)["EvaluateRequest"];
-    if !schema.is_object() {
+    let Some(schema) = super::schemas(document).get_mut("EvaluateRequest") else {
         return;
-    }
+    };
     let mut pairs = Vec::new();
     for (i, first) in BUDGETS.iter().enumerate() {
         for second in &BUDGETS[i + 1..] {
@@ -39,7 +38,12 @@ fn one_budget_at_most(document: &mut Value) {
 /// `playouts` and `millis` up to the caps of a server started with the default limits.
 fn default_caps(document: &mut Value) {
     let defaults = AiConfig::default();
-    let schema = &mut super::schemas(document)["EvaluateRequest"]["properties"];
+    let Some(schema) = super::schemas(document)
+        .get_mut("EvaluateRequest")
+        .and_then(|request| request.get_mut("properties"))
+    else {
+        return;
+    };
     for (member, cap, flag) in [
         (
             "playouts",
