@@ -111,3 +111,40 @@ fn options_and_states_are_typed_per_game() {
     assert!(!hirth.is_valid(&json!({"options": {"target": 1001}})));
     assert!(!hirth.is_valid(&json!({"options": {"target": 0}})));
 }
+
+#[test]
+fn apply_and_replay_take_exactly_one_source_of_moves() {
+    let apply = compile(&schema("HerforApplyRequest")).unwrap();
+    let state = json!({"version": 1, "options": {"size": 3, "pie": false, "simple": false},
+        "black": [], "white": [], "to_move": "black", "passes_in_a_row": 0, "moves_played": 0,
+        "swapped": false});
+    assert!(apply.is_valid(&json!({"state": state, "move": "c3"})));
+    assert!(apply.is_valid(&json!({"state": state, "moves": ["c3"], "move": null})));
+    assert!(!apply.is_valid(&json!({"state": state})));
+    assert!(!apply.is_valid(&json!({"state": state, "move": null})));
+    assert!(!apply.is_valid(&json!({"state": state, "move": "c3", "moves": ["c3"]})));
+    let replay = compile(&schema("TaraReplayRequest")).unwrap();
+    assert!(replay.is_valid(&json!({"record": "D4"})));
+    assert!(!replay.is_valid(&json!({})));
+    assert!(!replay.is_valid(&json!({"record": "D4", "moves": ["D4"]})));
+}
+
+/// JSON Schema calls `7.0` an integer; so does the server.
+#[actix_web::test]
+async fn a_whole_number_written_with_a_fraction_is_an_integer() {
+    let answer = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3.0}}),
+    )
+    .await;
+    assert_eq!(answer.ok()["state"]["options"]["size"], 3);
+    let answer = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3.5}}),
+    )
+    .await;
+    assert_eq!(
+        answer.problem(422, "invalid_options")["field"],
+        "options.size"
+    );
+}

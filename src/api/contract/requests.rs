@@ -7,12 +7,28 @@ use crate::api::evaluate::AiConfig;
 
 pub fn tighten(document: &mut Value) {
     one_budget_at_most(document);
+    exactly_one(document, "ApplyRequest", ["move", "moves"]);
+    exactly_one(document, "ReplayRequest", ["moves", "record"]);
     default_caps(document);
     optional_bodies(document);
 }
 
 /// The budget members of `EvaluateRequest`, of which a request sends one at most.
 pub const BUDGETS: [&str; 3] = ["playouts", "millis", "strength"];
+
+/// Neither member sent (or both `null`), or both sent: the server refuses either. Said with
+/// `not`, which generators ignore, so the body stays one plain type for clients.
+fn exactly_one(document: &mut Value, schema: &str, [first, second]: [&str; 2]) {
+    let Some(schema) = super::schemas(document).get_mut(schema) else {
+        return;
+    };
+    let neither = json!({"properties": {first: {"type": "null"}, second: {"type": "null"}}});
+    let both = json!({
+        "required": [first, second],
+        "properties": {first: {"not": {"type": "null"}}, second: {"not": {"type": "null"}}},
+    });
+    schema["not"] = json!({ "anyOf": [neither, both] });
+}
 
 /// `EvaluateRequest` is refused when two budgets are sent (a `null` member counts as absent,
 /// as the server reads it).
