@@ -32,7 +32,8 @@ fn documented_routes(config: &mut ServiceConfig) {
     api::configure(config);
 }
 
-/// The OpenAPI document of the API, built once from the handlers.
+/// The OpenAPI document of the API as the handlers declare it (generic over `{game}`), built
+/// once; the routes are looked up in it. Clients get [`contract`].
 pub fn openapi() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
@@ -44,6 +45,13 @@ pub fn openapi() -> &'static utoipa::openapi::OpenApi {
         api::docs::list_game_ids(&mut document);
         document
     })
+}
+
+/// The published OpenAPI document (served at `/api-docs/openapi.json`, committed as
+/// `openapi/openapi.json`): [`openapi`] with one typed path per game and operation.
+pub fn contract() -> &'static serde_json::Value {
+    static CONTRACT: OnceLock<serde_json::Value> = OnceLock::new();
+    CONTRACT.get_or_init(|| api::contract::publish(openapi()))
 }
 
 pub use api::evaluate::{AiConfig, Evaluator};
@@ -80,7 +88,10 @@ pub fn app_with(
         .into_app()
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(evaluator))
-        .service(SwaggerUi::new("/docs/{_:.*}").url(api::docs::OPENAPI_PATH, openapi().clone()))
+        .service(
+            SwaggerUi::new("/docs/{_:.*}")
+                .external_urls_from_iter_unchecked([(api::docs::OPENAPI_PATH, contract().clone())]),
+        )
         .service(site::docs_redirect)
         .service(site::home)
         .service(site::stylesheet)

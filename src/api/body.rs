@@ -76,13 +76,40 @@ impl FromRequest for JsonBody {
                     "the body has no Content-Type; send it as application/json",
                 ));
             }
-            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+            let mut body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
                 ApiError::new(
                     ErrorCode::MalformedJson,
                     format!("the body is not valid JSON: {e}"),
                 )
-            })
+            })?;
+            whole_numbers_as_integers(&mut body);
+            Ok(JsonBody(body))
         })
+    }
+}
+
+/// JSON does not tell `7` from `7.0`, and JSON Schema calls both integers: a number with no
+/// fractional part is read as the integer it is, so that `{"size": 7.0}` is `{"size": 7}`.
+pub fn whole_numbers_as_integers(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Number(number) => {
+            let whole = number
+                .as_f64()
+                .filter(|_| number.is_f64())
+                .filter(|x| x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0);
+            if let Some(x) = whole {
+                *number = if x < 0.0 {
+                    serde_json::Number::from(x as i64)
+                } else {
+                    serde_json::Number::from(x as u64)
+                };
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        serde_json::Value::Object(members) => {
+            members.values_mut().for_each(whole_numbers_as_integers)
+        }
+        _ => {}
     }
 }
 

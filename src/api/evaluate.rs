@@ -42,6 +42,22 @@ impl Default for AiConfig {
     }
 }
 
+/// The largest `seed`: the largest integer JavaScript holds exactly (2^53 − 1), so that every
+/// client can send every seed.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// The request's seed (0 when left out), refused over [`MAX_SEED`].
+pub fn seed(request: &EvaluateRequest) -> Result<u64, ApiError> {
+    match request.seed {
+        Some(seed) if seed > MAX_SEED => Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("seed: {seed} is over {MAX_SEED} (2^53 − 1), the largest seed taken"),
+        )
+        .with_field("seed")),
+        seed => Ok(seed.unwrap_or(0)),
+    }
+}
+
 /// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
 /// record, and `cache_entries` of them near the body limit would take a gigabyte.
 pub const MAX_CACHED_STATE_BYTES: usize = 64 * 1024;
@@ -173,7 +189,7 @@ impl Evaluator {
         request: EvaluateRequest,
     ) -> Result<EvaluateResponse, ApiError> {
         let budget = self.budget(&request)?;
-        let seed = request.seed.unwrap_or(0);
+        let seed = seed(&request)?;
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
         let key = match budget {
             Budget::Playouts(playouts) => Some(CacheKey {

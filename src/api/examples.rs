@@ -129,6 +129,40 @@ fn weight<G: Game>(state: &G::State, mv: &G::Move) -> usize {
         .map_or(0, |json| json.len())
 }
 
+/// Every registered game's samples, played like the first game's.
+fn samples_of(id: &str) -> Option<&'static Samples> {
+    static ALL: OnceLock<Vec<(&'static str, Option<Samples>)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        GAME_IDS
+            .iter()
+            .map(|id| (*id, with_game!(*id, G => play::<G>(), else None)))
+            .collect()
+    })
+    .iter()
+    .find(|(game, _)| *game == id)
+    .and_then(|(_, samples)| samples.as_ref())
+}
+
+/// The example of one of the API's body schemas (`ApplyRequest`) played in the game `id`.
+pub fn of_game(id: &str, schema: &str) -> Option<Value> {
+    let samples = samples_of(id)?;
+    let example = match schema {
+        "NewGameRequest" => &samples.new_request,
+        "GameResponse" => &samples.new_response,
+        "StateRequest" => &samples.state_request,
+        "LegalMovesResponse" => &samples.legal_moves,
+        "ApplyRequest" => &samples.apply_request,
+        "ApplyResponse" => &samples.apply_response,
+        "ScoreResponse" => &samples.score,
+        "ReplayRequest" => &samples.replay_request,
+        "ReplayResponse" => &samples.replay_response,
+        "EvaluateRequest" => &samples.evaluate_request,
+        "EvaluateResponse" => &samples.evaluate_response,
+        _ => return None,
+    };
+    Some(example.clone())
+}
+
 fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
     samples().map(field).cloned().unwrap_or(Value::Null)
 }

@@ -60,6 +60,27 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code (a new code that is not listed here fails to compile in `listed`).
+    pub const ALL: [ErrorCode; 17] = [
+        ErrorCode::MalformedJson,
+        ErrorCode::NotFound,
+        ErrorCode::UnknownGame,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::InvalidRequest,
+        ErrorCode::InvalidOptions,
+        ErrorCode::InvalidState,
+        ErrorCode::UnreadableMove,
+        ErrorCode::IllegalMove,
+        ErrorCode::GameOver,
+        ErrorCode::InvalidRecord,
+        ErrorCode::BudgetTooLarge,
+        ErrorCode::InternalError,
+        ErrorCode::EvaluateOff,
+        ErrorCode::Overloaded,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::MalformedJson => "malformed_json",
@@ -293,6 +314,36 @@ mod tests {
         assert_eq!(prefixed("state", "[0]"), "state[0]");
         assert_eq!(prefixed("state", "."), "state");
         assert_eq!(prefixed("options", ""), "options");
+    }
+
+    #[test]
+    fn all_lists_every_code_once() {
+        // Exhaustive: a new variant must be added here, and then to `ALL`.
+        fn listed(code: ErrorCode) -> bool {
+            match code {
+                ErrorCode::MalformedJson
+                | ErrorCode::NotFound
+                | ErrorCode::UnknownGame
+                | ErrorCode::MethodNotAllowed
+                | ErrorCode::PayloadTooLarge
+                | ErrorCode::UnsupportedMediaType
+                | ErrorCode::InvalidRequest
+                | ErrorCode::InvalidOptions
+                | ErrorCode::InvalidState
+                | ErrorCode::UnreadableMove
+                | ErrorCode::IllegalMove
+                | ErrorCode::GameOver
+                | ErrorCode::InvalidRecord
+                | ErrorCode::BudgetTooLarge
+                | ErrorCode::InternalError
+                | ErrorCode::EvaluateOff
+                | ErrorCode::Overloaded => ErrorCode::ALL.contains(&code),
+            }
+        }
+        assert!(ErrorCode::ALL.into_iter().all(listed));
+        let names: std::collections::BTreeSet<_> =
+            ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
     }
 
     #[test]

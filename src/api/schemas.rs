@@ -143,6 +143,18 @@ pub fn schema_prefix(id: &str) -> String {
         .collect()
 }
 
+/// Each registered game's id with the names in the document of its State, Options, Event and
+/// Score schemas.
+pub fn game_roots() -> Vec<(&'static str, [String; 4])> {
+    GAME_IDS
+        .iter()
+        .copied()
+        .filter(|id| with_game!(*id, G => { let _ = G::ID; true }, else false))
+        .zip(registry())
+        .map(|(id, game)| (id, game.roots.clone()))
+        .collect()
+}
+
 /// The name in the document of each game's root schema of one kind (0 State … 3 Score).
 pub fn root_names(kind: usize) -> Vec<String> {
     registry()

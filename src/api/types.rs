@@ -41,11 +41,33 @@ pub struct GameListing {
 pub struct OptionListing {
     pub name: String,
     /// The value used when the option is left out.
-    #[schema(value_type = Object)]
+    #[schema(value_type = OptionValue)]
     pub default: Value,
     /// What the option means, from the game's option schema.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+/// The value of one option: a flag, a number or a name.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // a schema only: option values travel as JSON
+pub enum OptionValue {
+    #[schema(title = "OptionFlag")]
+    Flag(bool),
+    #[schema(title = "OptionNumber")]
+    Number(i64),
+    #[schema(title = "OptionName")]
+    Name(String),
+}
+
+/// A strength of the computer player: the play pages' budgets (100, 1000 and 5000 playouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StrengthName {
+    Easy,
+    Normal,
+    Strong,
 }
 
 /// `POST …/new`: start a game. An empty body, `{}` or a missing member means the defaults.
@@ -185,10 +207,12 @@ pub struct EvaluateRequest {
     pub millis: Option<u64>,
     /// `easy`, `normal` or `strong`: the budgets of the play pages.
     #[serde(default)]
-    #[schema(pattern = "^(easy|normal|strong)$", example = "normal")]
+    #[schema(value_type = Option<StrengthName>, example = "normal")]
     pub strength: Option<String>,
-    /// The search's random seed, any integer from 0 to 2^64 − 1; 0 when left out.
+    /// The search's random seed, any integer from 0 to 2^53 − 1 (the largest JavaScript holds
+    /// exactly); 0 when left out.
     #[serde(default)]
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
 }
 

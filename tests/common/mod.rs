@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod contract;
+
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
@@ -55,7 +57,10 @@ impl Answer {
     }
 }
 
+/// Reads an answer, and fails the test when it breaks the served contract (see [`contract`]).
 pub async fn answer_of(response: ServiceResponse<impl actix_web::body::MessageBody>) -> Answer {
+    let method = response.request().method().to_string();
+    let path = response.request().path().to_owned();
     let status = response.status();
     let header_of = |name| {
         response
@@ -71,6 +76,12 @@ pub async fn answer_of(response: ServiceResponse<impl actix_web::body::MessageBo
     let bytes = test::read_body(response).await;
     let body = serde_json::from_slice(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    // A HEAD answer (routed as GET) has no body to check.
+    if !bytes.is_empty()
+        && let Err(broken) = contract::check(&method, &path, status.as_u16(), &content_type, &body)
+    {
+        panic!("the answer breaks the contract: {broken}\nbody: {body:#}");
+    }
     Answer {
         status,
         content_type,

@@ -40,6 +40,7 @@ fn is_false(b: &bool) -> bool {
 #[schema(as = HirthKarve)]
 pub struct Karve {
     /// Hirþ aboard (0–4).
+    #[schema(maximum = 4)]
     pub crew: u8,
     /// Stopped this turn (H4): it and its crew take no further step.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -380,6 +381,7 @@ impl Position {
 #[schema(as = HirthCoin)]
 pub struct Coin {
     /// The doubling factor of the game: 1, 2 or 3.
+    #[schema(minimum = 1, maximum = 3)]
     pub factor: u8,
     /// Who holds the coin; `null` while it is neutral.
     pub holder: Option<Colour>,
@@ -501,6 +503,7 @@ pub struct GameResult {
 pub struct HirthOptions {
     /// Points that win the match; 1 plays a single game.
     #[serde(default = "default_target")]
+    #[schema(minimum = 1, maximum = 1000)]
     pub target: u32,
 }
 
@@ -550,6 +553,7 @@ pub struct HirthState {
     #[serde(default)]
     pub results: Vec<GameResult>,
     /// The round of the current game (`G3`/`S3` is round 3).
+    #[schema(minimum = 1)]
     pub round: u32,
     /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
     /// separates games.

@@ -17,11 +17,12 @@ pub const HILL_COUNT: u32 = 45;
 /// The 45 hills that exist.
 pub const HILLS: u64 = ((1u64 << 49) - 1) & !(1 | 1 << 6 | 1 << 42 | 1 << 48);
 
-/// A square of the grid, written `D7`.
-///
-/// Any text deserializes: squares that are not hills (the missing corners, or names off the
-/// grid, which become [`Hill::UNKNOWN`]) are reported by `validate` with their path, so a client
-/// learns which entry is wrong.
+/// A hill, written column letter then row: `D7` (the corners `A1`, `A7`, `G1`, `G7` are not
+/// hills). A name that is not a hill is refused with its path.
+//
+// Any text deserializes: squares that are not hills (the missing corners, or names off the
+// grid, which become [`Hill::UNKNOWN`]) are reported by `validate` with their path, so a client
+// learns which entry is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ToSchema)]
 #[schema(value_type = String, example = "D4")]
 pub struct Hill(pub u8);

@@ -88,6 +88,7 @@ pub struct TaraOptions {
     pub first: Colour,
     /// 1, or 2 for the sacrifices of the Level 2 variant (T11).
     #[serde(default = "default_level")]
+    #[schema(minimum = 1, maximum = 2)]
     pub level: u8,
     /// A two-game match (T12): each player starts one game, points add up.
     #[serde(default, rename = "match")]
@@ -138,6 +139,7 @@ pub struct TaraState {
     pub version: u32,
     pub options: TaraOptions,
     /// Which game of a match this is (1 or 2); always 1 outside a match.
+    #[schema(minimum = 1, maximum = 2)]
     pub game: u8,
     /// The ringforts of each colour, in the order they arrived.
     #[schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]}))]

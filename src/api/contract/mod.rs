@@ -1,0 +1,58 @@
+//! The published OpenAPI document: the contract generated clients are built from.
+//!
+//! utoipa describes the handlers as they are written: generic over the game
+//! (`/api/v1/games/{game}/apply`), with the game-dependent members (`state`, `options`, events,
+//! score) as unions of every game's schemas. A client generated from that cannot tell which
+//! state goes with which game. The published document is that one rewritten, pass by pass:
+//!
+//! 1. [`integers`]: every unsigned integer gets its exact range (`u8`: 0–255);
+//! 2. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
+//!    body for `new`);
+//! 3. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
+//!    operation `herfor_apply`), whose bodies are copies of the generic ones typed with that
+//!    game's schemas (`HerforApplyRequest` holds a `HerforState`);
+//! 4. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
+//!    and the union gets a discriminator;
+//! 5. [`errors`]: every error status an operation can answer is declared with the problem schema;
+//! 6. [`text`]: descriptions lose the Rust doc-link syntax;
+//! 7. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
+//!
+//! The server's routes stay generic: the concrete paths are the same URLs.
+
+mod errors;
+mod integers;
+mod notation;
+mod per_game;
+mod prune;
+mod refs;
+mod requests;
+mod text;
+mod variants;
+
+use serde_json::Value;
+
+/// The published document, from the document utoipa builds from the handlers.
+pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
+    let mut document = serde_json::to_value(generic).unwrap_or_else(|e| {
+        unreachable!("utoipa's document serialises: {e}");
+    });
+    integers::exact_ranges(&mut document);
+    requests::tighten(&mut document);
+    per_game::specialise(&mut document);
+    variants::name_variants(&mut document);
+    errors::declare(&mut document);
+    text::plain_descriptions(&mut document);
+    prune::unreferenced(&mut document);
+    document
+}
+
+/// The document's schemas (`components.schemas`).
+fn schemas(document: &mut Value) -> &mut serde_json::Map<String, Value> {
+    if !document["components"]["schemas"].is_object() {
+        document["components"]["schemas"] = Value::Object(Default::default());
+    }
+    match &mut document["components"]["schemas"] {
+        Value::Object(schemas) => schemas,
+        _ => unreachable!("made an object above"),
+    }
+}

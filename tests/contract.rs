@@ -1,0 +1,150 @@
+//! The contract check of the HTTP test suites (`tests/common/contract.rs`) catches what it is
+//! there for, and the published schemas refuse what the server refuses.
+
+mod common;
+
+use common::contract::{check, compile};
+use common::{endpoint, post_json};
+use serde_json::{Value, json};
+
+const JSON: &str = "application/json";
+
+fn schema(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+#[actix_web::test]
+async fn a_real_answer_passes_and_a_wrong_one_fails() {
+    let path = endpoint("herfor", "new");
+    let answer = post_json(&path, &json!({"options": {"size": 3}})).await;
+    let body = answer.ok().clone();
+    assert_eq!(check("POST", &path, 200, JSON, &body), Ok(()));
+
+    // Tara's colour in a Herfor status.
+    let mut wrong = body.clone();
+    wrong["status"]["colour"] = json!("red");
+    let broken = check("POST", &path, 200, JSON, &wrong).unwrap_err();
+    assert!(broken.contains("/status"), "{broken}");
+
+    // A state without its version, and an unknown member in a Herfor state.
+    let mut wrong = body.clone();
+    wrong["state"].as_object_mut().unwrap().remove("version");
+    assert!(check("POST", &path, 200, JSON, &wrong).is_err());
+    // A status the operation does not declare, and a problem sent as plain JSON.
+    assert!(check("POST", &path, 404, "application/problem+json", &body).is_err());
+    assert!(check("POST", &path, 422, JSON, &body).is_err());
+}
+
+#[actix_web::test]
+async fn a_problem_without_its_code_breaks_the_contract() {
+    let path = endpoint("tara", "apply");
+    let answer = post_json(&path, &json!({"state": {}, "move": "D4"})).await;
+    let problem = answer.problem(422, "invalid_state").clone();
+    let media = "application/problem+json";
+    assert_eq!(check("POST", &path, 422, media, &problem), Ok(()));
+    let mut wrong = problem;
+    wrong["code"] = json!("no_such_code");
+    assert!(check("POST", &path, 422, media, &wrong).is_err());
+}
+
+#[test]
+fn undocumented_paths_are_not_checked() {
+    assert_eq!(
+        check("GET", "/play/herfor", 200, "text/html", &json!("<html>")),
+        Ok(())
+    );
+}
+
+#[test]
+fn evaluate_requests_take_one_budget_a_strength_name_and_a_javascript_safe_seed() {
+    let request = compile(&schema("HerforEvaluateRequest")).unwrap();
+    let state = json!({"version": 1, "options": {"size": 3, "pie": false, "simple": false},
+        "black": [], "white": [], "to_move": "black", "passes_in_a_row": 0, "moves_played": 0,
+        "swapped": false});
+    let with = |extra: Value| {
+        let mut body = json!({ "state": state });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    assert!(request.is_valid(&with(json!({}))));
+    assert!(request.is_valid(&with(
+        json!({"playouts": 100, "seed": 9_007_199_254_740_991_u64})
+    )));
+    assert!(request.is_valid(&with(json!({"playouts": 100, "millis": null}))));
+    assert!(!request.is_valid(&with(json!({"playouts": 100, "millis": 5}))));
+    assert!(!request.is_valid(&with(json!({"strength": "normal", "millis": 5}))));
+    assert!(!request.is_valid(&with(json!({"strength": "hard"}))));
+    assert!(!request.is_valid(&with(json!({"seed": 9_007_199_254_740_992_u64}))));
+    assert!(!request.is_valid(&with(json!({"playouts": 0}))));
+}
+
+#[actix_web::test]
+async fn the_server_refuses_a_seed_javascript_cannot_send() {
+    let state = common::new_state("herfor").await;
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 10, "seed": 9_007_199_254_740_992_u64}),
+    )
+    .await;
+    assert_eq!(answer.problem(422, "invalid_request")["field"], "seed");
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 10, "seed": 9_007_199_254_740_991_u64}),
+    )
+    .await;
+    answer.ok();
+}
+
+#[test]
+fn options_and_states_are_typed_per_game() {
+    let herfor = compile(&schema("HerforNewGameRequest")).unwrap();
+    assert!(herfor.is_valid(&json!({"options": {"size": 3}})));
+    assert!(!herfor.is_valid(&json!({"options": {"size": 9}})));
+    assert!(!herfor.is_valid(&json!({"options": {"level": 2}})));
+    let tara = compile(&schema("TaraNewGameRequest")).unwrap();
+    assert!(tara.is_valid(&json!({"options": {"level": 2}})));
+    assert!(!tara.is_valid(&json!({"options": {"level": 3}})));
+    let hirth = compile(&schema("HirthNewGameRequest")).unwrap();
+    assert!(hirth.is_valid(&json!({"options": {"target": 1000}})));
+    assert!(!hirth.is_valid(&json!({"options": {"target": 1001}})));
+    assert!(!hirth.is_valid(&json!({"options": {"target": 0}})));
+}
+
+#[test]
+fn apply_and_replay_take_exactly_one_source_of_moves() {
+    let apply = compile(&schema("HerforApplyRequest")).unwrap();
+    let state = json!({"version": 1, "options": {"size": 3, "pie": false, "simple": false},
+        "black": [], "white": [], "to_move": "black", "passes_in_a_row": 0, "moves_played": 0,
+        "swapped": false});
+    assert!(apply.is_valid(&json!({"state": state, "move": "c3"})));
+    assert!(apply.is_valid(&json!({"state": state, "moves": ["c3"], "move": null})));
+    assert!(!apply.is_valid(&json!({"state": state})));
+    assert!(!apply.is_valid(&json!({"state": state, "move": null})));
+    assert!(!apply.is_valid(&json!({"state": state, "move": "c3", "moves": ["c3"]})));
+    let replay = compile(&schema("TaraReplayRequest")).unwrap();
+    assert!(replay.is_valid(&json!({"record": "D4"})));
+    assert!(!replay.is_valid(&json!({})));
+    assert!(!replay.is_valid(&json!({"record": "D4", "moves": ["D4"]})));
+}
+
+/// JSON Schema calls `7.0` an integer; so does the server.
+#[actix_web::test]
+async fn a_whole_number_written_with_a_fraction_is_an_integer() {
+    let answer = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3.0}}),
+    )
+    .await;
+    assert_eq!(answer.ok()["state"]["options"]["size"], 3);
+    let answer = post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3.5}}),
+    )
+    .await;
+    assert_eq!(
+        answer.problem(422, "invalid_options")["field"],
+        "options.size"
+    );
+}
