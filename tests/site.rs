@@ -389,3 +389,47 @@ async fn refused_searches_are_counted() {
     );
     drop(held);
 }
+
+#[actix_web::test]
+async fn rules_pages_anchor_every_rule_id_and_show_the_move_notation() {
+    let app = test::init_service(moot::app()).await;
+    for (game, letter, last, examples) in [
+        ("herfor", 'F', 6, &["c3", "swap"][..]),
+        ("tara", 'T', 13, &["D7-E5", "C5sB3"][..]),
+        (
+            "hirth",
+            'H',
+            12,
+            &[
+                "He&gt;0",
+                "L1&gt;3",
+                "Hr3",
+                "[K",
+                "end &gt;6Lm",
+                "give-up",
+                "retreat 8",
+            ][..],
+        ),
+    ] {
+        let (status, _, body) = call(&app, TestRequest::get().uri(&format!("/rules/{game}"))).await;
+        assert_eq!(status, StatusCode::OK);
+        let page = String::from_utf8(body).expect("UTF-8");
+        for n in 1..=last {
+            let id = format!("{letter}{n}");
+            assert!(
+                page.contains(&format!(r#"id="{id}""#)),
+                "{game}: no anchor {id}"
+            );
+            assert!(
+                page.contains(&format!("href=\"#{id}\"")),
+                "{game}: {id} not indexed"
+            );
+        }
+        for example in examples {
+            assert!(
+                page.contains(example),
+                "{game}: notation {example} not shown"
+            );
+        }
+    }
+}
