@@ -4,13 +4,16 @@
 //! - [`api`]: the stateless JSON API over HTTP, documented with OpenAPI;
 //! - [`site`]: the home page, stylesheet, health check;
 //! - [`web`]: the server-rendered play pages;
-//! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait).
+//! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
+//! - [`serve`]: the middleware a service behind a site needs (CORS, compression, request ids,
+//!   access log, metrics, security headers).
 //!
 //! [`app`] builds the whole actix application: the server binary and the tests share it.
 
 pub mod ai;
 pub mod api;
 pub mod games;
+pub mod serve;
 pub mod site;
 pub mod web;
 
@@ -20,7 +23,7 @@ use actix_web::App;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use tracing_actix_web::TracingLogger;
+use actix_web::middleware::{Compress, from_fn};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -69,10 +72,28 @@ pub fn app() -> App<
     app_with(Evaluator::new(AiConfig::default()))
 }
 
-/// The whole application: API, documentation, home page; one tracing span per request. The
-/// `evaluator` (limits, permits, cache) is shared by every worker given a clone of it.
+/// The whole application with any origin allowed and metrics of its own. The `evaluator`
+/// (limits, permits, cache) is shared by every worker given a clone of it.
 pub fn app_with(
     evaluator: Evaluator,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let site = serve::Site::new(serve::Origins::Any, &evaluator);
+    app_for(evaluator, site)
+}
+
+/// The whole application: API, documentation, pages, metrics, behind the middleware of
+/// [`serve`]. Every worker of a server gets clones of the same `evaluator` and `site`.
+pub fn app_for(
+    evaluator: Evaluator,
+    site: serve::Site,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -88,6 +109,8 @@ pub fn app_with(
         .into_app()
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(evaluator))
+        .app_data(serve::metrics::data(&site.metrics))
+        .service(serve::metrics::endpoint)
         .service(
             SwaggerUi::new("/docs/{_:.*}")
                 .external_urls_from_iter_unchecked([(api::docs::OPENAPI_PATH, contract().clone())]),
@@ -105,5 +128,11 @@ pub fn app_with(
             }
             service.call(request)
         })
-        .wrap(TracingLogger::default())
+        // The last wrapped runs first: compression outermost, so the request id's middleware
+        // sees problem bodies before they are compressed.
+        .wrap(from_fn(serve::security::middleware))
+        .wrap(serve::cors::middleware(&site.origins))
+        .wrap(from_fn(serve::access_log::middleware))
+        .wrap(from_fn(serve::request_id::middleware))
+        .wrap(Compress::default())
 }

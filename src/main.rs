@@ -6,8 +6,9 @@ use std::net::SocketAddr;
 use clap::{Args, Parser, Subcommand};
 use moot::ai::arena::{self, Matchup};
 use moot::ai::{Agent, Budget, Player};
+use moot::serve::logging::{self, LogFormat};
+use moot::serve::{Origins, Site};
 use moot::with_game;
-use tracing_subscriber::EnvFilter;
 
 /// A referee for Hirþ, The High Kings of Tara and Herfor, over HTTP.
 #[derive(Debug, Parser)]
@@ -44,6 +45,13 @@ struct Serve {
     /// Answers `evaluate` keeps for repeated requests.
     #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
     cache_entries: usize,
+    /// The origins whose pages may call the API from a browser: `*` (any: the API holds no
+    /// credentials), or origins separated by commas (`https://games.example`).
+    #[arg(long, env = "MOOT_CORS_ORIGINS", default_value = "*")]
+    cors_origins: Origins,
+    /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
+    #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
+    log_format: LogFormat,
 }
 
 #[derive(Debug, Args)]
@@ -92,20 +100,17 @@ fn main() -> std::io::Result<()> {
 
 #[actix_web::main]
 async fn serve(flags: Serve) -> std::io::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
+    logging::init(flags.log_format);
     let config = moot::AiConfig {
         max_playouts: flags.max_playouts,
         max_millis: flags.max_millis,
         max_evaluations: flags.max_evaluations,
         cache_entries: flags.cache_entries,
     };
-    tracing::info!(bind = %flags.bind, ?config, "Moot is serving: the home page at /, the API docs at /docs/");
+    tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
     let evaluator = moot::Evaluator::new(config);
-    actix_web::HttpServer::new(move || moot::app_with(evaluator.clone()))
+    let site = Site::new(flags.cors_origins, &evaluator);
+    actix_web::HttpServer::new(move || moot::app_for(evaluator.clone(), site.clone()))
         .bind(flags.bind)?
         .run()
         .await

@@ -25,3 +25,79 @@ fn arena_refuses_a_zero_playout_or_millisecond_budget() {
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("mcts(5 playouts)"));
 }
+
+/// A server started with `args`, killed when dropped.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn json_logs_are_one_object_a_line_without_colour() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Server(
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            .args([
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--log-format",
+                "json",
+            ])
+            .env("RUST_LOG", "info")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("moot starts"),
+    );
+    let mut lines = BufReader::new(server.0.stdout.take().expect("stdout")).lines();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut stream = loop {
+        if let Ok(stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            break stream;
+        }
+        assert!(std::time::Instant::now() < deadline, "moot did not listen");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    write!(
+        stream,
+        "GET /healthz HTTP/1.0\r\nx-request-id: cli-1\r\n\r\n"
+    )
+    .expect("a request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.0 200"), "{answer}");
+    let access = lines
+        .by_ref()
+        .map(|line| line.expect("a log line"))
+        .inspect(|line| assert!(!line.contains('\u{1b}'), "colour in {line}"))
+        .map(|line| serde_json::from_str::<serde_json::Value>(&line).expect("a JSON line"))
+        .find(|event| event["target"] == "moot::access")
+        .expect("an access-log line");
+    assert_eq!(access["request_id"], "cli-1", "{access}");
+    assert_eq!(access["route"], "/healthz", "{access}");
+    assert_eq!(access["status"], 200, "{access}");
+    assert_eq!(access["method"], "GET", "{access}");
+}
+
+#[test]
+fn bad_service_flags_are_refused_with_the_reason() {
+    for (flag, value, says) in [
+        ("--log-format", "xml", "pretty or json"),
+        ("--cors-origins", "games.example", "scheme://host"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_moot"))
+            .args([flag, value])
+            .output()
+            .expect("moot runs");
+        assert!(!output.status.success(), "{flag} {value} was accepted");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{flag}: {stderr}");
+    }
+}

@@ -6,7 +6,7 @@
 //! `overloaded`) and runs on actix's blocking pool, off the async workers.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use actix_web::web;
@@ -78,6 +78,28 @@ pub struct Evaluator {
     config: AiConfig,
     running: Arc<AtomicUsize>,
     cache: Arc<DashMap<CacheKey, EvaluateResponse>>,
+    counts: Arc<Counts>,
+}
+
+/// Counted since the server started, for the metrics.
+#[derive(Debug, Default)]
+struct Counts {
+    refused: AtomicU64,
+    cache_hits: AtomicU64,
+    cache_misses: AtomicU64,
+}
+
+/// The computer player's numbers for the metrics (see [`Evaluator::stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Searches running now.
+    pub running: usize,
+    /// Searches refused since the start: the most allowed at once were running.
+    pub refused: u64,
+    /// `evaluate` answers found in the cache.
+    pub cache_hits: u64,
+    /// `evaluate` requests with a playout budget not found in the cache.
+    pub cache_misses: u64,
 }
 
 /// The right to run one search; given back when dropped.
@@ -96,6 +118,16 @@ impl Evaluator {
             config,
             running: Arc::new(AtomicUsize::new(0)),
             cache: Arc::new(DashMap::new()),
+            counts: Arc::new(Counts::default()),
+        }
+    }
+
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            running: self.running.load(Ordering::Acquire),
+            refused: self.counts.refused.load(Ordering::Relaxed),
+            cache_hits: self.counts.cache_hits.load(Ordering::Relaxed),
+            cache_misses: self.counts.cache_misses.load(Ordering::Relaxed),
         }
     }
 
@@ -105,12 +137,17 @@ impl Evaluator {
 
     /// A permit, if fewer than `max_evaluations` searches are running.
     pub fn try_acquire(&self) -> Option<Permit> {
-        self.running
+        let permit = self
+            .running
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < self.config.max_evaluations).then_some(n + 1)
             })
             .ok()
-            .map(|_| Permit(self.running.clone()))
+            .map(|_| Permit(self.running.clone()));
+        if permit.is_none() && self.config.max_evaluations > 0 {
+            self.counts.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        permit
     }
 
     /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
@@ -203,10 +240,14 @@ impl Evaluator {
         }
         .filter(|key| key.state.len() <= MAX_CACHED_STATE_BYTES);
         if let Some(hit) = key.as_ref().and_then(|k| self.cache.get(k)) {
+            self.counts.cache_hits.fetch_add(1, Ordering::Relaxed);
             return Ok(EvaluateResponse {
                 cached: true,
                 ..hit.clone()
             });
+        }
+        if key.is_some() {
+            self.counts.cache_misses.fetch_add(1, Ordering::Relaxed);
         }
         if self.config.max_evaluations == 0 {
             // Not busy but switched off: a 503 would ask the client to retry for ever.

@@ -208,6 +208,7 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/docs",
         "/docs/{_:.*}",
         "/static/moot.css",
+        "/metrics",
         "/api-docs/openapi.json",
         // The play pages (`crate::web::handlers`).
         "/play/{game}",

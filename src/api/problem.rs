@@ -159,7 +159,9 @@ impl ErrorCode {
     "field": "moves[1]",
     "rule": "F3",
     "move": "e5",
-    "index": 1
+    "index": 1,
+    "rule_url": "/rules/herfor#F3",
+    "request_id": "5f0c6e2a9b1d4c83"
 }))]
 pub struct Problem {
     /// A URI naming the problem type: `urn:moot:problem:` followed by the `code`.
@@ -188,6 +190,28 @@ pub struct Problem {
     /// The 1-based line of the record at fault.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// Where the `rule` is written: its anchor on the game's rules page (`/rules/herfor#F3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub rule_url: Option<String>,
+    /// The answer's `x-request-id`, to quote when reporting a problem (on every problem the
+    /// server sends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+/// The anchor of a rule id on its game's rules page: `F3` → `/rules/herfor#F3`. Each game's
+/// rule ids have their own letter.
+pub fn rule_url(rule: &str) -> Option<String> {
+    let game = match rule.chars().next()? {
+        'F' => "herfor",
+        'T' => "tara",
+        'H' => "hirth",
+        _ => return None,
+    };
+    let number = &rule[1..];
+    (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("/rules/{game}#{rule}"))
 }
 
 /// An error response of the API; renders as a [`Problem`].
@@ -208,6 +232,8 @@ impl ApiError {
             mv: None,
             index: None,
             line: None,
+            rule_url: None,
+            request_id: None,
         }))
     }
 
@@ -257,6 +283,7 @@ impl ApiError {
             MoveError::Illegal { rule, .. } => {
                 let mut error = ApiError::new(ErrorCode::IllegalMove, detail);
                 error.0.rule = Some(rule.to_owned());
+                error.0.rule_url = rule_url(rule);
                 error
             }
             MoveError::GameOver => ApiError::new(ErrorCode::GameOver, detail),
@@ -344,6 +371,16 @@ mod tests {
         let names: std::collections::BTreeSet<_> =
             ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
         assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn rule_urls_point_to_the_games_rules_pages() {
+        assert_eq!(rule_url("F3").as_deref(), Some("/rules/herfor#F3"));
+        assert_eq!(rule_url("T12").as_deref(), Some("/rules/tara#T12"));
+        assert_eq!(rule_url("H8").as_deref(), Some("/rules/hirth#H8"));
+        assert_eq!(rule_url("X1"), None);
+        assert_eq!(rule_url("F"), None);
+        assert_eq!(rule_url("F3a"), None);
     }
 
     #[test]

@@ -174,10 +174,14 @@ pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
 }
 
 fn rules_page<G: PageGame>() -> HttpResponse {
+    let (binding, notation) = super::rulebook::texts(G::ID).unwrap_or_default();
     let view = moot_templates::rules::RulesView {
         game_name: G::NAME.to_owned(),
         play_href: super::position::play_path(G::ID),
         body: G::rules(),
+        notation: super::rulebook::render(notation),
+        binding: super::rulebook::render(binding),
+        rule_ids: super::rulebook::rule_ids(binding),
     };
     html(StatusCode::OK, moot_templates::rules::page(&view))
 }

@@ -3,7 +3,7 @@
 //! - [`page_game`]: what each game gives the pages (board, words, rules) — the seam;
 //! - [`position`]: the link's codec (options and moves); [`replay`]: replays a link;
 //! - [`view`]: the game page's view data, generic; [`options_form`]: the options form;
-//! - [`opponent`]: the computer's moves and hints;
+//! - [`opponent`]: the computer's moves and hints; [`rulebook`]: the binding rules and notation;
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
 //! - one module per game: [`herfor`], [`tara`], [`hirth`].
 
@@ -16,6 +16,7 @@ pub mod options_form;
 pub mod page_game;
 pub mod position;
 pub mod replay;
+pub mod rulebook;
 pub mod tara;
 pub mod view;
 

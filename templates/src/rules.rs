@@ -10,6 +10,12 @@ pub struct RulesView {
     pub play_href: String,
     /// The rules, written by the game for players.
     pub body: Markup,
+    /// The game's move notation, for players typing moves and for programs.
+    pub notation: Markup,
+    /// The binding rules in full, each rule's heading anchored by its id (`#F3`).
+    pub binding: Markup,
+    /// The rule ids, in order, for the index.
+    pub rule_ids: Vec<String>,
 }
 
 pub fn page(view: &RulesView) -> Markup {
@@ -21,6 +27,15 @@ pub fn page(view: &RulesView) -> Markup {
                 p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
                 (view.body)
                 p.play { a.button href=(view.play_href) { "Play " (view.game_name) } }
+                section.notation { (view.notation) }
+                section.binding {
+                    h2 { "The rules in full" }
+                    p { "The rules as Moot's engine applies them; errors cite their ids." }
+                    nav.rule-index {
+                        @for id in &view.rule_ids { a href={ "#" (id) } { (id) } " " }
+                    }
+                    (view.binding)
+                }
             }
         },
     )

@@ -1,5 +1,5 @@
 //! Herfor: placement, invasions and flips on a hexagonal board of triangles
-//! (`/work/shared/rules/herfor.md`, rules F1–F6).
+//! (`rules/herfor.md`, rules F1–F6).
 //!
 //! - [`geometry`]: the one compile-time table of the size-7 board (smaller boards are its
 //!   central hexagon), point names (F1);

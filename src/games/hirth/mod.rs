@@ -1,4 +1,4 @@
-//! Hirþ (Ion Game Design), as `/work/shared/rules/hirth.md` (H1–H12) says.
+//! Hirþ (Ion Game Design), as `rules/hirth.md` (H1–H12) says.
 //!
 //! Seats: [`Seat::First`] plays Gull in game 1; the seats alternate Gull game by game (H11),
 //! and Gull starts each game. A match runs to `target` points (default 5; 1 plays one game); when

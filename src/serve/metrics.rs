@@ -1,0 +1,197 @@
+//! Prometheus metrics at `/metrics`, in the text format: requests by route and status, their
+//! latency, and the computer player's searches (running, refused) and cache (hits, misses).
+//!
+//! One [`Metrics`] serves all the workers of a server (clones share the registry). Routes are
+//! the patterns (`/api/v1/games/{game}/apply`), and paths no route took count as `unmatched`,
+//! so a scanner cannot grow the label sets.
+
+use std::sync::Arc;
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, web};
+use prometheus::core::{Collector, Desc};
+use prometheus::proto::{Counter, Gauge, Metric, MetricFamily, MetricType};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder,
+};
+
+use crate::Evaluator;
+
+/// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
+const BUCKETS: &[f64] = &[
+    0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0,
+];
+
+#[derive(Clone)]
+pub struct Metrics {
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+impl Metrics {
+    /// A registry with the request metrics and `evaluator`'s search metrics.
+    pub fn new(evaluator: &Evaluator) -> Self {
+        let registry =
+            Registry::new_custom(Some("moot".to_owned()), None).expect("a constant, valid prefix");
+        let requests = IntCounterVec::new(
+            Opts::new(
+                "http_requests_total",
+                "Requests answered, by route and status",
+            ),
+            &["method", "route", "status"],
+        )
+        .expect("constant, valid names");
+        let latency = HistogramVec::new(
+            HistogramOpts::new(
+                "http_request_duration_seconds",
+                "Time to answer a request (until the body starts), by route",
+            )
+            .buckets(BUCKETS.to_vec()),
+            &["method", "route"],
+        )
+        .expect("constant, valid names");
+        for collector in [
+            Box::new(requests.clone()) as Box<dyn Collector>,
+            Box::new(latency.clone()),
+            Box::new(Searches::new(evaluator.clone())),
+        ] {
+            registry.register(collector).expect("names registered once");
+        }
+        Metrics {
+            registry,
+            requests,
+            latency,
+        }
+    }
+
+    /// Counts one answered request.
+    pub fn record(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        let status = status.to_string();
+        self.requests
+            .with_label_values(&[method, route, status.as_str()])
+            .inc();
+        self.latency
+            .with_label_values(&[method, route])
+            .observe(seconds);
+    }
+
+    /// Every metric in Prometheus' text format.
+    pub fn render(&self) -> String {
+        let mut text = Vec::new();
+        // Writing to a Vec fails only on an inconsistent family, which the registry prevents.
+        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut text);
+        String::from_utf8(text).unwrap_or_default()
+    }
+}
+
+/// `GET /metrics`: for a Prometheus server to scrape; keep it off the public internet (see the
+/// README's Deploy section).
+#[get("/metrics")]
+pub async fn endpoint(metrics: web::Data<Metrics>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, TextEncoder::new().format_type()))
+        .body(metrics.render())
+}
+
+/// The computer player's numbers, read from the [`Evaluator`] when scraped.
+struct Searches {
+    evaluator: Evaluator,
+    descs: Vec<Desc>,
+}
+
+/// (name without the `moot_` prefix, help, type) of each search metric, in the order [`Searches::values`] gives them.
+const SEARCH_METRICS: [(&str, &str, MetricType); 4] = [
+    (
+        "searches_running",
+        "Searches (evaluate, hints, the computer's moves) running now",
+        MetricType::GAUGE,
+    ),
+    (
+        "searches_refused_total",
+        "Searches refused because the most allowed at once were running (503 overloaded)",
+        MetricType::COUNTER,
+    ),
+    (
+        "evaluate_cache_hits_total",
+        "evaluate answers found in the cache",
+        MetricType::COUNTER,
+    ),
+    (
+        "evaluate_cache_misses_total",
+        "evaluate requests that could be cached but were not in the cache",
+        MetricType::COUNTER,
+    ),
+];
+
+impl Searches {
+    fn new(evaluator: Evaluator) -> Self {
+        let descs = SEARCH_METRICS
+            .iter()
+            .map(|(name, help, _)| {
+                Desc::new(
+                    (*name).to_owned(),
+                    (*help).to_owned(),
+                    vec![],
+                    Default::default(),
+                )
+                .expect("constant, valid names")
+            })
+            .collect();
+        Searches { evaluator, descs }
+    }
+
+    fn values(&self) -> [f64; 4] {
+        let stats = self.evaluator.stats();
+        [
+            stats.running as f64,
+            stats.refused as f64,
+            stats.cache_hits as f64,
+            stats.cache_misses as f64,
+        ]
+    }
+}
+
+impl Collector for Searches {
+    fn desc(&self) -> Vec<&Desc> {
+        self.descs.iter().collect()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        SEARCH_METRICS
+            .iter()
+            .zip(self.values())
+            .map(|((name, help, kind), value)| {
+                let metric = if *kind == MetricType::GAUGE {
+                    let mut gauge = Gauge::default();
+                    gauge.set_value(value);
+                    Metric::from_gauge(gauge)
+                } else {
+                    let mut counter = Counter::default();
+                    counter.set_value(value);
+                    let mut metric = Metric::default();
+                    metric.set_counter(counter);
+                    metric
+                };
+                let mut family = MetricFamily::default();
+                family.set_name((*name).to_owned());
+                family.set_help((*help).to_owned());
+                family.set_field_type(*kind);
+                family.set_metric(vec![metric]);
+                family
+            })
+            .collect()
+    }
+}
+
+/// Keeps the shared metrics alive as app data for [`endpoint`].
+pub fn data(metrics: &Metrics) -> web::Data<Metrics> {
+    web::Data::from(Arc::new(metrics.clone()))
+}

@@ -1,0 +1,41 @@
+//! What a service behind a site needs around the routes, one middleware per module:
+//!
+//! - [`request_id`]: an `x-request-id` on every answer and in problem bodies;
+//! - [`access_log`]: one log line per request, and the request metrics;
+//! - [`metrics`]: Prometheus metrics at `/metrics`;
+//! - [`cors`]: which other origins' pages may call the API;
+//! - [`security`]: security headers on pages;
+//! - [`logging`]: the log format (pretty or JSON, colour only on a terminal).
+//!
+//! Compression is actix's own `Compress`. [`Site`] holds what the workers share.
+
+pub mod access_log;
+pub mod cors;
+pub mod logging;
+pub mod metrics;
+pub mod request_id;
+pub mod security;
+
+pub use cors::Origins;
+pub use metrics::Metrics;
+
+use crate::Evaluator;
+
+/// The settings and shared parts of the middleware stack; clones share the metrics.
+#[derive(Clone, Debug)]
+pub struct Site {
+    /// The origins whose pages may call the API from a browser.
+    pub origins: Origins,
+    /// The server's metrics: one set for all workers.
+    pub metrics: Metrics,
+}
+
+impl Site {
+    /// Settings for a server whose computer player is `evaluator` (its searches are counted).
+    pub fn new(origins: Origins, evaluator: &Evaluator) -> Self {
+        Site {
+            origins,
+            metrics: Metrics::new(evaluator),
+        }
+    }
+}

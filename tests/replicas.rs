@@ -1,0 +1,197 @@
+//! Scale-out, shown: two replicas of the server binary behind a real nginx (round robin). A
+//! game is played through nginx, its requests alternating between the replicas, and every
+//! answer, a seeded `evaluate` included, is the one a single replica gives directly.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const NGINX: &str = "/usr/sbin/nginx";
+
+/// A child process killed when dropped, even when the test fails.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free local port")
+        .port()
+}
+
+fn wait_for_port(port: u16, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{what} did not listen on {port} within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn replica(port: u16) -> Running {
+    let child = Command::new(env!("CARGO_BIN_EXE_moot"))
+        .args(["--bind", &format!("127.0.0.1:{port}")])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let running = Running(child);
+    wait_for_port(port, "a replica");
+    running
+}
+
+/// nginx as the current user, everything under `dir`: config, pid, logs, temp files.
+fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
+    assert!(
+        Path::new(NGINX).exists(),
+        "{NGINX} is missing: this test needs Debian's nginx (apt-get install -y nginx; \
+         scripts/test installs it)"
+    );
+    let servers: String = upstreams
+        .iter()
+        .map(|p| format!("    server 127.0.0.1:{p};\n"))
+        .collect();
+    let d = dir.display();
+    let config = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
+         error_log {d}/error.log warn;\nevents {{ worker_connections 64; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
+         fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
+         upstream moot {{\n{servers}  }}\n  server {{\n    listen 127.0.0.1:{port};\n\
+             location / {{\n      proxy_pass http://moot;\n      proxy_set_header X-Request-Id $request_id;\n\
+               add_header X-Upstream $upstream_addr always;\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(dir.join("nginx.conf"), config).expect("the config is written");
+    let child = Command::new(NGINX)
+        .arg("-p")
+        .arg(dir)
+        .arg("-e")
+        .arg(dir.join("error.log"))
+        .arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+    let running = Running(child);
+    wait_for_port(port, "nginx");
+    running
+}
+
+/// One HTTP/1.0 request: (the X-Upstream header, the body as JSON).
+fn post(port: u16, path: &str, body: &Value) -> (Option<String>, Value) {
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+    write!(
+        stream,
+        "POST {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    assert!(
+        head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"),
+        "{head}\n{body}"
+    );
+    let upstream = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("x-upstream")
+            .then(|| value.trim().to_owned())
+    });
+    (upstream, serde_json::from_str(body).expect("a JSON body"))
+}
+
+/// An `evaluate` answer without what depends on the moment: the time taken, the cache.
+fn timeless(mut answer: Value) -> Value {
+    if let Some(object) = answer.as_object_mut() {
+        object.remove("elapsed_ms");
+        object.remove("cached");
+    }
+    answer
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_game_through_nginx_alternates_replicas_and_gets_a_single_replicas_answers() {
+    let dir = TempDir(std::env::temp_dir().join(format!("moot-nginx-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("a temp dir");
+    let (a, b, proxy) = (free_port(), free_port(), free_port());
+    let _replicas = (replica(a), replica(b));
+    let _nginx = nginx(&dir.0, proxy, &[a, b]);
+
+    let mut upstreams = Vec::new();
+    // Through nginx, then the same request to replica A directly: the same answer.
+    let mut evaluated_by = Vec::new();
+    let mut both = |path: &str, body: &Value| -> Value {
+        let (upstream, proxied) = post(proxy, path, body);
+        let upstream = upstream.expect("nginx names the replica that answered");
+        if path.ends_with("/evaluate") {
+            evaluated_by.push(upstream.clone());
+        }
+        upstreams.push(upstream);
+        let (_, direct) = post(a, path, body);
+        if path.ends_with("/evaluate") {
+            assert_eq!(timeless(proxied.clone()), timeless(direct), "{path}");
+        } else {
+            assert_eq!(proxied, direct, "{path}");
+        }
+        proxied
+    };
+    let new = both(
+        "/api/v1/games/herfor/new",
+        &json!({"options": {"size": 3, "pie": false}}),
+    );
+    let mut state = new["state"].clone();
+    let mut plies = 0;
+    loop {
+        let legal = both("/api/v1/games/herfor/legal-moves", &json!({"state": state}));
+        let Some(first) = legal["moves"].as_array().and_then(|m| m.first()).cloned() else {
+            break;
+        };
+        let evaluate = json!({"state": state, "playouts": 40, "seed": 7});
+        if plies % 4 == 0 {
+            let analysis = both("/api/v1/games/herfor/evaluate", &evaluate);
+            assert!(analysis["best_move"].is_string() || analysis["status"]["phase"] != "ongoing");
+        }
+        let applied = both(
+            "/api/v1/games/herfor/apply",
+            &json!({"state": state, "move": first}),
+        );
+        state = applied["state"].clone();
+        plies += 1;
+        assert!(plies < 200, "the game ends");
+    }
+    assert!(plies >= 8, "a whole game: {plies} plies");
+    let score = both("/api/v1/games/herfor/score", &json!({"state": state}));
+    assert!(score["score"].is_object(), "{score}");
+
+    let (a_addr, b_addr) = (format!("127.0.0.1:{a}"), format!("127.0.0.1:{b}"));
+    for pair in upstreams.windows(2) {
+        assert_ne!(pair[0], pair[1], "round robin alternates: {upstreams:?}");
+    }
+    assert!(
+        upstreams.contains(&a_addr) && upstreams.contains(&b_addr),
+        "{upstreams:?}"
+    );
+}

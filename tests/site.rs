@@ -1,0 +1,435 @@
+//! The service behind a site: request ids, compression, CORS, the access log, metrics and
+//! security headers, through the whole app.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+
+use actix_web::dev::Service;
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::test::{self, TestRequest};
+use common::{endpoint, new_state};
+use moot::serve::{Origins, Site};
+use moot::{AiConfig, Evaluator};
+use serde_json::{Value, json};
+
+/// Status, headers and body bytes of one request to `app`.
+async fn call(
+    app: &impl Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+    >,
+    request: TestRequest,
+) -> (StatusCode, header::HeaderMap, Vec<u8>) {
+    let response = app.call(request.to_request()).await.expect("an answer");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = test::read_body(response).await.to_vec();
+    (status, headers, body)
+}
+
+fn header_of<'a>(headers: &'a header::HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+fn site(origins: Origins) -> (Evaluator, Site) {
+    let evaluator = Evaluator::new(AiConfig::default());
+    let site = Site::new(origins, &evaluator);
+    (evaluator, site)
+}
+
+#[actix_web::test]
+async fn every_answer_has_a_request_id_taken_from_the_request_when_sane() {
+    let app = test::init_service(moot::app()).await;
+    let (_, headers, _) = call(&app, TestRequest::get().uri("/healthz")).await;
+    let made = header_of(&headers, "x-request-id").expect("an id");
+    assert_eq!(made.len(), 16, "{made}");
+    let (_, headers, _) = call(
+        &app,
+        TestRequest::get()
+            .uri("/")
+            .insert_header(("x-request-id", "site-42.a:b_c")),
+    )
+    .await;
+    assert_eq!(header_of(&headers, "x-request-id"), Some("site-42.a:b_c"));
+    for insane in ["a b", "<x>", &"x".repeat(65), "\"quoted\""] {
+        let (_, headers, _) = call(
+            &app,
+            TestRequest::get()
+                .uri("/nowhere")
+                .insert_header(("x-request-id", insane)),
+        )
+        .await;
+        let id = header_of(&headers, "x-request-id").expect("an id");
+        assert_ne!(id, insane);
+        assert_eq!(id.len(), 16, "{id}");
+    }
+}
+
+#[actix_web::test]
+async fn problem_bodies_carry_the_request_id_and_a_cited_rules_url() {
+    let state = new_state("herfor").await;
+    let app = test::init_service(moot::app()).await;
+    let (status, headers, body) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("herfor", "apply"))
+            .insert_header(("x-request-id", "quote-me"))
+            .set_json(json!({"state": state, "moves": ["c3", "c3"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(header_of(&headers, "x-request-id"), Some("quote-me"));
+    let problem: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(problem["request_id"], "quote-me");
+    assert_eq!(problem["rule"], "F3");
+    assert_eq!(problem["rule_url"], "/rules/herfor#F3");
+    assert_eq!(problem["code"], "illegal_move");
+    // A problem made outside a handler (no route) gets it too, with its own id.
+    let (status, headers, body) = call(&app, TestRequest::get().uri("/api/v1/nothing")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let problem: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(
+        problem["request_id"].as_str(),
+        header_of(&headers, "x-request-id")
+    );
+    assert!(problem.get("rule_url").is_none(), "{problem}");
+}
+
+#[actix_web::test]
+async fn answers_are_compressed_when_the_client_accepts_it() {
+    let app = test::init_service(moot::app()).await;
+    let (_, plain_headers, plain) = call(&app, TestRequest::get().uri("/api/v1/games")).await;
+    assert!(plain_headers.get(header::CONTENT_ENCODING).is_none());
+    let (status, headers, gzipped) = call(
+        &app,
+        TestRequest::get()
+            .uri("/api/v1/games")
+            .insert_header((header::ACCEPT_ENCODING, "gzip")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(header_of(&headers, "content-encoding"), Some("gzip"));
+    assert!(
+        gzipped.len() < plain.len(),
+        "{} vs {}",
+        gzipped.len(),
+        plain.len()
+    );
+    let mut unzipped = Vec::new();
+    flate2::read::GzDecoder::new(&gzipped[..])
+        .read_to_end(&mut unzipped)
+        .expect("gzip");
+    assert_eq!(unzipped, plain);
+}
+
+#[actix_web::test]
+async fn any_origin_may_call_the_api_by_default_and_preflights_are_answered() {
+    let app = test::init_service(moot::app()).await;
+    let (status, headers, _) = call(
+        &app,
+        TestRequest::default()
+            .method(Method::OPTIONS)
+            .uri(&endpoint("herfor", "new"))
+            .insert_header((header::ORIGIN, "https://games.example"))
+            .insert_header((header::ACCESS_CONTROL_REQUEST_METHOD, "POST"))
+            .insert_header((header::ACCESS_CONTROL_REQUEST_HEADERS, "content-type")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        header_of(&headers, "access-control-allow-origin"),
+        Some("*")
+    );
+    assert!(
+        header_of(&headers, "access-control-allow-methods").is_some_and(|m| m.contains("POST")),
+        "{headers:?}"
+    );
+    assert!(header_of(&headers, "access-control-allow-credentials").is_none());
+    let (status, headers, _) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("herfor", "new"))
+            .insert_header((header::ORIGIN, "https://games.example"))
+            .set_json(json!({})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        header_of(&headers, "access-control-allow-origin"),
+        Some("*")
+    );
+    assert!(
+        header_of(&headers, "access-control-expose-headers")
+            .is_some_and(|h| h.contains("x-request-id")),
+        "{headers:?}"
+    );
+}
+
+#[actix_web::test]
+async fn only_the_origins_named_get_cors_headers() {
+    let origins: Origins = "https://games.example".parse().expect("an origin");
+    let (evaluator, site) = site(origins);
+    let app = test::init_service(moot::app_for(evaluator, site)).await;
+    let preflight = |origin: &'static str| {
+        TestRequest::default()
+            .method(Method::OPTIONS)
+            .uri(&endpoint("herfor", "new"))
+            .insert_header((header::ORIGIN, origin))
+            .insert_header((header::ACCESS_CONTROL_REQUEST_METHOD, "POST"))
+    };
+    let (_, headers, _) = call(&app, preflight("https://games.example")).await;
+    assert_eq!(
+        header_of(&headers, "access-control-allow-origin"),
+        Some("https://games.example")
+    );
+    let (_, headers, _) = call(&app, preflight("https://elsewhere.example")).await;
+    assert!(header_of(&headers, "access-control-allow-origin").is_none());
+    // A request from another origin is still answered (the browser keeps it from the page).
+    let (status, headers, _) = call(
+        &app,
+        TestRequest::get()
+            .uri("/api/v1/games")
+            .insert_header((header::ORIGIN, "https://elsewhere.example")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(header_of(&headers, "access-control-allow-origin").is_none());
+}
+
+#[actix_web::test]
+async fn pages_get_security_headers_and_swagger_ui_its_freedom() {
+    let app = test::init_service(moot::app()).await;
+    for uri in ["/", "/rules/herfor", "/play/tara", "/nowhere"] {
+        let (_, headers, _) = call(&app, TestRequest::get().uri(uri)).await;
+        let policy = header_of(&headers, "content-security-policy").unwrap_or_default();
+        assert!(policy.contains("frame-ancestors 'none'"), "{uri}: {policy}");
+        assert!(policy.contains("default-src 'none'"), "{uri}: {policy}");
+        assert_eq!(
+            header_of(&headers, "x-content-type-options"),
+            Some("nosniff")
+        );
+        assert_eq!(header_of(&headers, "referrer-policy"), Some("same-origin"));
+    }
+    let (_, headers, _) = call(&app, TestRequest::get().uri("/api/v1/games")).await;
+    assert_eq!(
+        header_of(&headers, "x-content-type-options"),
+        Some("nosniff")
+    );
+    assert!(headers.get("content-security-policy").is_none());
+    let (status, headers, _) = call(&app, TestRequest::get().uri("/docs/")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.get("content-security-policy").is_none());
+}
+
+/// Log lines written while `work` runs on this thread.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("the log").extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().expect("the log").clone();
+        String::from_utf8(bytes)
+            .expect("UTF-8")
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+#[actix_web::test]
+async fn one_access_log_line_per_request_and_client_errors_without_their_detail() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let _default = tracing_subscriber::fmt()
+        .with_env_filter("info")
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _default = tracing::subscriber::set_default(_default);
+    let app = test::init_service(moot::app()).await;
+    let (status, _, _) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("herfor", "new"))
+            .insert_header(("x-request-id", "ok-1"))
+            .set_json(json!({})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("herfor", "new"))
+            .insert_header(("x-request-id", "bad-1"))
+            .set_json(json!({"options": {"size": 99}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let lines = captured.lines();
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    for (line, id, status) in [(&lines[0], "ok-1", "200"), (&lines[1], "bad-1", "422")] {
+        assert!(line.contains(" INFO "), "{line}");
+        assert!(line.contains("method=POST"), "{line}");
+        assert!(
+            line.contains(r#"route="/api/v1/games/{game}/new""#),
+            "{line}"
+        );
+        assert!(line.contains(&format!("status={status}")), "{line}");
+        assert!(line.contains(&format!("request_id={id}")), "{line}");
+        assert!(line.contains("micros="), "{line}");
+    }
+    assert!(
+        lines[1].contains(r#"code="invalid_options""#),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        !lines[1].contains("options.size"),
+        "the detail is left out: {}",
+        lines[1]
+    );
+}
+
+/// The value of the metric line that starts with `prefix` (name and labels).
+fn metric(text: &str, prefix: &str) -> Option<f64> {
+    text.lines()
+        .find(|line| line.starts_with(prefix))
+        .and_then(|line| line.rsplit(' ').next())
+        .and_then(|value| value.parse().ok())
+}
+
+#[actix_web::test]
+async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cache() {
+    let (evaluator, site) = site(Origins::Any);
+    let app = test::init_service(moot::app_for(evaluator, site)).await;
+    let state = new_state("herfor").await;
+    let evaluate = json!({"state": state, "playouts": 50, "seed": 3});
+    for _ in 0..2 {
+        let (status, _, _) = call(
+            &app,
+            TestRequest::post()
+                .uri(&endpoint("herfor", "evaluate"))
+                .set_json(&evaluate),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    for uri in ["/healthz", "/no/such/path/1", "/no/such/path/2"] {
+        call(&app, TestRequest::get().uri(uri)).await;
+    }
+    let (status, headers, body) = call(&app, TestRequest::get().uri("/metrics")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(header_of(&headers, "content-type").is_some_and(|t| t.starts_with("text/plain")));
+    let text = String::from_utf8(body).expect("text");
+    let requests = r#"moot_http_requests_total{method="POST",route="/api/v1/games/{game}/evaluate",status="200"}"#;
+    assert_eq!(metric(&text, requests), Some(2.0), "{text}");
+    let health = r#"moot_http_requests_total{method="GET",route="/healthz",status="200"}"#;
+    assert_eq!(metric(&text, health), Some(1.0), "{text}");
+    let unmatched = r#"moot_http_requests_total{method="GET",route="unmatched",status="404"}"#;
+    assert_eq!(metric(&text, unmatched), Some(2.0), "{text}");
+    assert!(!text.contains("/no/such/path"), "{text}");
+    let latency = r#"moot_http_request_duration_seconds_count{method="POST",route="/api/v1/games/{game}/evaluate"}"#;
+    assert_eq!(metric(&text, latency), Some(2.0), "{text}");
+    assert_eq!(
+        metric(&text, "moot_evaluate_cache_hits_total "),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        metric(&text, "moot_evaluate_cache_misses_total "),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(metric(&text, "moot_searches_running "), Some(0.0), "{text}");
+    assert_eq!(
+        metric(&text, "moot_searches_refused_total "),
+        Some(0.0),
+        "{text}"
+    );
+}
+
+#[actix_web::test]
+async fn refused_searches_are_counted() {
+    let evaluator = Evaluator::new(AiConfig {
+        max_evaluations: 1,
+        ..AiConfig::default()
+    });
+    let site = Site::new(Origins::Any, &evaluator);
+    let held = evaluator.try_acquire().expect("a permit");
+    let app = test::init_service(moot::app_for(evaluator.clone(), site)).await;
+    let state = new_state("tara").await;
+    let (status, _, _) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("tara", "evaluate"))
+            .set_json(json!({"state": state, "playouts": 10})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    let (_, _, body) = call(&app, TestRequest::get().uri("/metrics")).await;
+    let text = String::from_utf8(body).expect("text");
+    assert_eq!(metric(&text, "moot_searches_running "), Some(1.0), "{text}");
+    assert_eq!(
+        metric(&text, "moot_searches_refused_total "),
+        Some(1.0),
+        "{text}"
+    );
+    drop(held);
+}
+
+#[actix_web::test]
+async fn rules_pages_anchor_every_rule_id_and_show_the_move_notation() {
+    let app = test::init_service(moot::app()).await;
+    for (game, letter, last, examples) in [
+        ("herfor", 'F', 6, &["c3", "swap"][..]),
+        ("tara", 'T', 13, &["D7-E5", "C5sB3"][..]),
+        (
+            "hirth",
+            'H',
+            12,
+            &[
+                "He&gt;0",
+                "L1&gt;3",
+                "Hr3",
+                "[K",
+                "end &gt;6Lm",
+                "give-up",
+                "retreat 8",
+            ][..],
+        ),
+    ] {
+        let (status, _, body) = call(&app, TestRequest::get().uri(&format!("/rules/{game}"))).await;
+        assert_eq!(status, StatusCode::OK);
+        let page = String::from_utf8(body).expect("UTF-8");
+        for n in 1..=last {
+            let id = format!("{letter}{n}");
+            assert!(
+                page.contains(&format!(r#"id="{id}""#)),
+                "{game}: no anchor {id}"
+            );
+            assert!(
+                page.contains(&format!("href=\"#{id}\"")),
+                "{game}: {id} not indexed"
+            );
+        }
+        for example in examples {
+            assert!(
+                page.contains(example),
+                "{game}: notation {example} not shown"
+            );
+        }
+    }
+}
