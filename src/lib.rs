@@ -11,6 +11,8 @@
 pub mod ai;
 pub mod api;
 pub mod games;
+pub mod limits;
+pub mod singleflight;
 pub mod site;
 pub mod web;
 

@@ -41,6 +41,18 @@ struct Serve {
     /// Evaluations run at once; more are refused with 503 `overloaded` (0 turns evaluate off: 501 `evaluate_off`).
     #[arg(long, env = "MOOT_MAX_EVALUATIONS", default_value_t = moot::AiConfig::default().max_evaluations)]
     max_evaluations: usize,
+    /// The wall-clock cap of every search, whatever its budget, in milliseconds (at least --max-millis).
+    #[arg(long, env = "MOOT_SEARCH_CAP_MS", default_value_t = moot::AiConfig::default().search_cap_ms)]
+    search_cap_ms: u64,
+    /// Play-page searches (the computer's moves, hints) run at once, apart from the API's.
+    #[arg(long, env = "MOOT_MAX_PAGE_EVALUATIONS", default_value_t = moot::AiConfig::default().max_page_evaluations)]
+    max_page_evaluations: usize,
+    /// `evaluate` requests one client (peer IP address) may send in a burst (429 `rate_limited` past its share).
+    #[arg(long, env = "MOOT_CLIENT_BURST", default_value_t = moot::AiConfig::default().client_burst)]
+    client_burst: u32,
+    /// …and one more every this many milliseconds.
+    #[arg(long, env = "MOOT_CLIENT_EVERY_MS", default_value_t = moot::AiConfig::default().client_every_ms)]
+    client_every_ms: u64,
     /// Answers `evaluate` keeps for repeated requests.
     #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
     cache_entries: usize,
@@ -101,11 +113,19 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         max_playouts: flags.max_playouts,
         max_millis: flags.max_millis,
         max_evaluations: flags.max_evaluations,
+        search_cap_ms: flags.search_cap_ms,
+        max_page_evaluations: flags.max_page_evaluations,
         cache_entries: flags.cache_entries,
+        client_burst: flags.client_burst,
+        client_every_ms: flags.client_every_ms,
     };
     tracing::info!(bind = %flags.bind, ?config, "Moot is serving: the home page at /, the API docs at /docs/");
     let evaluator = moot::Evaluator::new(config);
     actix_web::HttpServer::new(move || moot::app_with(evaluator.clone()))
+        // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
+        // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
+        .client_request_timeout(moot::limits::HEAD_DEADLINE)
+        .client_disconnect_timeout(std::time::Duration::from_secs(1))
         .bind(flags.bind)?
         .run()
         .await
