@@ -12,6 +12,7 @@ pub mod ai;
 pub mod api;
 pub mod games;
 pub mod limits;
+pub mod load;
 pub mod singleflight;
 pub mod site;
 pub mod web;

@@ -24,6 +24,23 @@ enum Command {
     /// Plays two agents against each other, alternating seats, and prints the first agent's
     /// win rate with its 95% interval.
     Arena(ArenaArgs),
+    /// Runs the abusive patterns of issue 11 (4 clients each) against a running server for a
+    /// bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
+    /// against the same measured idle first, and whether a play page gets the computer's move.
+    Load(LoadArgs),
+}
+
+#[derive(Debug, Args)]
+struct LoadArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Seconds of measuring idle, then as many under the patterns (at most 300).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=300))]
+    seconds: u64,
+    /// Clients per pattern (at most 16).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+    clients: u64,
 }
 
 /// Serving (the default).
@@ -94,6 +111,18 @@ fn main() -> std::io::Result<()> {
         Some(Command::Arena(args)) => {
             if let Err(e) = arena_command(&args) {
                 eprintln!("moot arena: {e}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Some(Command::Load(args)) => {
+            let plan = moot::load::address(&args.url).map(|addr| moot::load::Plan {
+                addr,
+                seconds: args.seconds,
+                clients: args.clients as usize,
+            });
+            if let Err(e) = plan.and_then(|plan| moot::load::run(&plan)) {
+                eprintln!("moot load: {e}");
                 std::process::exit(2);
             }
             Ok(())

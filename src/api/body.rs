@@ -23,6 +23,9 @@ use crate::limits::BODY_DEADLINE;
 /// The largest body accepted, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
 
+/// Bodies up to this many bytes are parsed on the async worker; larger ones on the blocking pool.
+const PARSE_ON_WORKER: usize = 16 * 1024;
+
 /// The deadline for reading a body, when an app sets another than [`BODY_DEADLINE`] (as
 /// `app_data`; the tests use a short one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +87,7 @@ impl FromRequest for JsonBody {
                     format!("the body could not be read: {e}"),
                 ),
             })?;
+            let bytes_len = bytes.len();
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(serde_json::Value::Object(Default::default())));
             }
@@ -93,12 +97,21 @@ impl FromRequest for JsonBody {
                     "the body has no Content-Type; send it as application/json",
                 ));
             }
-            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
-                ApiError::new(
-                    ErrorCode::MalformedJson,
-                    format!("the body is not valid JSON: {e}"),
-                )
-            })
+            let parse = move || {
+                serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::MalformedJson,
+                        format!("the body is not valid JSON: {e}"),
+                    )
+                })
+            };
+            if bytes_len <= PARSE_ON_WORKER {
+                return parse();
+            }
+            // Parsing a large body takes milliseconds: not on an async worker.
+            actix_web::web::block(parse)
+                .await
+                .map_err(|e| ApiError::internal(format!("the body could not be parsed: {e}")))?
         })
     }
 }

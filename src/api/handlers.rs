@@ -48,8 +48,9 @@ macro_rules! run_for_game {
 macro_rules! run_blocking {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let GameId(id) = $game;
-        let request: $request = envelope($body)?;
+        let body = $body;
         let answer = web::block(move || {
+            let request: $request = envelope(body)?;
             guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
         })
         .await
