@@ -109,6 +109,7 @@ fn bench_reply<G: moot::ai::Player>(
                 state.clone(),
                 opponent,
                 opponent.strength.budget(),
+                None,
             )
             .expect("a reply")
         })

@@ -13,7 +13,10 @@
 pub mod ai;
 pub mod api;
 pub mod games;
+pub mod limits;
+pub mod load;
 pub mod serve;
+pub mod singleflight;
 pub mod site;
 pub mod web;
 

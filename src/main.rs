@@ -25,6 +25,23 @@ enum Command {
     /// Plays two agents against each other, alternating seats, and prints the first agent's
     /// win rate with its 95% interval.
     Arena(ArenaArgs),
+    /// Runs the abusive patterns of issue 11 (4 clients each) against a running server for a
+    /// bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
+    /// against the same measured idle first, and whether a play page gets the computer's move.
+    Load(LoadArgs),
+}
+
+#[derive(Debug, Args)]
+struct LoadArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Seconds of measuring idle, then as many under the patterns (at most 300).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=300))]
+    seconds: u64,
+    /// Clients per pattern (at most 16).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+    clients: u64,
 }
 
 /// Serving (the default).
@@ -42,6 +59,18 @@ struct Serve {
     /// Evaluations run at once; more are refused with 503 `overloaded` (0 turns evaluate off: 501 `evaluate_off`).
     #[arg(long, env = "MOOT_MAX_EVALUATIONS", default_value_t = moot::AiConfig::default().max_evaluations)]
     max_evaluations: usize,
+    /// The wall-clock cap of every search, whatever its budget, in milliseconds (at least --max-millis).
+    #[arg(long, env = "MOOT_SEARCH_CAP_MS", default_value_t = moot::AiConfig::default().search_cap_ms)]
+    search_cap_ms: u64,
+    /// Play-page searches (the computer's moves, hints) run at once, apart from the API's.
+    #[arg(long, env = "MOOT_MAX_PAGE_EVALUATIONS", default_value_t = moot::AiConfig::default().max_page_evaluations)]
+    max_page_evaluations: usize,
+    /// `evaluate` requests one client (peer IP address) may send in a burst (429 `rate_limited` past its share).
+    #[arg(long, env = "MOOT_CLIENT_BURST", default_value_t = moot::AiConfig::default().client_burst)]
+    client_burst: u32,
+    /// …and one more every this many milliseconds.
+    #[arg(long, env = "MOOT_CLIENT_EVERY_MS", default_value_t = moot::AiConfig::default().client_every_ms)]
+    client_every_ms: u64,
     /// Answers `evaluate` keeps for repeated requests.
     #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
     cache_entries: usize,
@@ -94,6 +123,18 @@ fn main() -> std::io::Result<()> {
             }
             Ok(())
         }
+        Some(Command::Load(args)) => {
+            let plan = moot::load::address(&args.url).map(|addr| moot::load::Plan {
+                addr,
+                seconds: args.seconds,
+                clients: args.clients as usize,
+            });
+            if let Err(e) = plan.and_then(|plan| moot::load::run(&plan)) {
+                eprintln!("moot load: {e}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
         None => serve(cli.serve),
     }
 }
@@ -105,12 +146,20 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         max_playouts: flags.max_playouts,
         max_millis: flags.max_millis,
         max_evaluations: flags.max_evaluations,
+        search_cap_ms: flags.search_cap_ms,
+        max_page_evaluations: flags.max_page_evaluations,
         cache_entries: flags.cache_entries,
+        client_burst: flags.client_burst,
+        client_every_ms: flags.client_every_ms,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
     let evaluator = moot::Evaluator::new(config);
     let site = Site::new(flags.cors_origins, &evaluator);
     actix_web::HttpServer::new(move || moot::app_for(evaluator.clone(), site.clone()))
+        // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
+        // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
+        .client_request_timeout(moot::limits::HEAD_DEADLINE)
+        .client_disconnect_timeout(std::time::Duration::from_secs(1))
         .bind(flags.bind)?
         .run()
         .await

@@ -101,3 +101,21 @@ fn bad_service_flags_are_refused_with_the_reason() {
         assert!(stderr.contains(says), "{flag}: {stderr}");
     }
 }
+
+#[test]
+fn load_is_bounded_and_says_when_no_server_answers() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            .arg("load")
+            .args(args)
+            .output()
+            .expect("moot runs")
+    };
+    let output = run(&["--seconds", "301"]);
+    assert!(!output.status.success(), "an unbounded run was accepted");
+    // Port 9 (discard) on localhost: nothing serves there.
+    let output = run(&["--url", "http://127.0.0.1:9", "--seconds", "1"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no server answers"), "{stderr}");
+}

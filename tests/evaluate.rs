@@ -205,10 +205,10 @@ async fn a_finished_game_has_a_value_and_no_best_move() {
 }
 
 #[actix_web::test]
-async fn a_state_with_a_huge_record_is_answered_but_not_cached_so_the_cache_stays_small() {
+async fn a_hirth_record_is_left_out_of_the_search_so_its_key_stays_small_and_cached() {
     let evaluator = Evaluator::new(AiConfig::default());
     let mut state = new_state("hirth").await;
-    // The engine accepts any record text; near the body limit, 1,024 such keys would take 1 GB.
+    // The record is history: near the body limit, 1,024 keys holding it would take 1 GB.
     state["record"] = json!("x".repeat(moot::api::evaluate::MAX_CACHED_STATE_BYTES));
     let request = json!({"state": state, "playouts": 10});
     let answers = evaluate_all(
@@ -217,8 +217,8 @@ async fn a_state_with_a_huge_record_is_answered_but_not_cached_so_the_cache_stay
     )
     .await;
     assert_eq!(answers[0].ok()["playouts"], 10);
-    assert_eq!(answers[1].ok()["cached"], false);
-    assert_eq!(evaluator.cached(), 0);
+    assert_eq!(answers[1].ok()["cached"], true);
+    assert_eq!(evaluator.cached(), 1);
 }
 
 #[test]

@@ -205,8 +205,12 @@ async fn a_move_after_the_end_is_refused() {
     assert!(page(&answer, 422).contains("the game is over"));
 }
 
-static TOO_MANY: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| format!("/play/herfor?moves={}", vec!["a1"; 10_001].join(".")));
+static TOO_MANY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "/play/herfor?moves={}",
+        vec!["a1"; moot::limits::MAX_MOVES + 1].join(".")
+    )
+});
 
 #[actix_web::test]
 async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
@@ -248,7 +252,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
             422,
             "Move 1 of the link, &quot;zz&quot;",
         ),
-        (&*TOO_MANY, 400, "no game needs more than 10000"),
+        (&*TOO_MANY, 400, "a link holds at most 5000"),
         (
             "/play/chess?moves=",
             404,
@@ -362,11 +366,23 @@ async fn hint_0_in_a_link_asks_for_no_hint() {
 #[actix_web::test]
 async fn a_busy_computer_gets_a_friendly_503_page() {
     let evaluator = moot::Evaluator::new(moot::AiConfig::default());
-    // Every permit is taken, as by searches running for other games.
-    let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
+    // Every page permit is taken, as by searches running for other players' games.
+    let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire_page()).collect();
+    let link = format!("{SMALL}&computer=first&moves=");
+    let answers = get_all(&evaluator, &[&link]).await;
+    // The wait is the wall-clock cap of a search (2.5 s by default), and the page links back.
+    assert_eq!(answers[0].retry_after.as_deref(), Some("3"));
+    let body = page(&answers[0], 503);
+    assert!(body.contains("The computer is busy"));
+    assert!(body.contains("Back to the position"), "{body}");
+}
+
+#[actix_web::test]
+async fn api_callers_holding_every_api_permit_do_not_starve_the_players() {
+    let evaluator = moot::Evaluator::new(moot::AiConfig::default());
+    let _api: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
     let answers = get_all(&evaluator, &[&format!("{SMALL}&computer=first&moves=")]).await;
-    assert_eq!(answers[0].retry_after.as_deref(), Some("1"));
-    assert!(page(&answers[0], 503).contains("The computer is busy"));
+    assert_eq!(answers[0].status.as_u16(), 303, "{:?}", answers[0]);
 }
 
 fn computer_off() -> moot::Evaluator {

@@ -17,6 +17,16 @@ impl Player for Hirth {
     // About five turns of random steps.
     const PLAYOUT_CAP: u32 = 30;
 
+    /// Without the record of finished turns and the notes of the turn under way: text that
+    /// every playout would copy, and that no move or value reads.
+    fn search_root(state: &HirthState) -> HirthState {
+        HirthState {
+            record: String::new(),
+            log: Default::default(),
+            ..state.clone()
+        }
+    }
+
     /// The end of the game under way at the root (a match goes on with the next game, which is
     /// beyond the search): a win is worth 0.7, up to 1 for five points or more.
     fn outcome(root: &HirthState, state: &HirthState) -> Option<f64> {

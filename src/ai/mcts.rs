@@ -74,6 +74,17 @@ struct Tree<'a, G: Player> {
 /// Searches `state` (a valid state) within `budget` and says what it found. Never panics on a
 /// valid state; a finished game gets its result and no move.
 pub fn analyse<G: Player>(state: &G::State, budget: Budget, seed: u64) -> Analysis<G::Move> {
+    analyse_until::<G>(state, budget, seed, None)
+}
+
+/// [`analyse`], stopped at `cutoff` (a wall-clock cap) whatever the budget: a playout budget
+/// cut short runs fewer playouts (the answer's `playouts` says how many).
+pub fn analyse_until<G: Player>(
+    state: &G::State,
+    budget: Budget,
+    seed: u64,
+    cutoff: Option<Instant>,
+) -> Analysis<G::Move> {
     let started = Instant::now();
     let mut tree = Tree::<G> {
         root: state,
@@ -90,9 +101,16 @@ pub fn analyse<G: Player>(state: &G::State, budget: Budget, seed: u64) -> Analys
             Budget::Millis(ms) => started + Duration::from_millis(ms),
             Budget::Playouts(_) => started,
         };
+        let deadline = cutoff.map_or(deadline, |cutoff| match budget {
+            Budget::Millis(_) => deadline.min(cutoff),
+            Budget::Playouts(_) => cutoff,
+        });
+        let clock = |playouts: u64| {
+            playouts == 0 || !playouts.is_multiple_of(CLOCK_EVERY) || Instant::now() < deadline
+        };
         let more = |playouts: u64| match budget {
-            Budget::Playouts(n) => playouts < u64::from(n),
-            Budget::Millis(_) => !playouts.is_multiple_of(CLOCK_EVERY) || Instant::now() < deadline,
+            Budget::Playouts(n) => playouts < u64::from(n) && (cutoff.is_none() || clock(playouts)),
+            Budget::Millis(_) => clock(playouts),
         };
         while more(playouts) {
             scratch.clone_from(state);

@@ -20,7 +20,7 @@ pub mod tara;
 use std::time::Duration;
 
 pub use agent::Agent;
-pub use mcts::analyse;
+pub use mcts::{analyse, analyse_until};
 pub use player::Player;
 
 /// How much searching to do.

@@ -11,6 +11,13 @@ pub trait Player: Game {
     /// Plies a playout runs before its position is evaluated instead of played out.
     const PLAYOUT_CAP: u32;
 
+    /// The state a search starts from (and its cache key is written from): the same game
+    /// without what only records its history (Hirþ's `record` and `log`), which no move and no
+    /// value depends on. The default: the state as it is.
+    fn search_root(state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
     /// The value for the first seat when the search should stop here, `None` while the game
     /// goes on. `root` is the position analysed: games played as matches stop when the game
     /// under way at the root is over. The default: won ±1, drawn 0.

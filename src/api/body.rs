@@ -18,9 +18,18 @@ use serde::de::DeserializeOwned;
 
 use super::problem::{ApiError, ErrorCode, prefixed};
 use crate::games::GAME_IDS;
+use crate::limits::BODY_DEADLINE;
 
 /// The largest body accepted, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Bodies up to this many bytes are parsed on the async worker; larger ones on the blocking pool.
+const PARSE_ON_WORKER: usize = 16 * 1024;
+
+/// The deadline for reading a body, when an app sets another than [`BODY_DEADLINE`] (as
+/// `app_data`; the tests use a short one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyDeadline(pub std::time::Duration);
 
 /// The id of a known game, taken from the `{game}` path segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,18 +64,30 @@ impl FromRequest for JsonBody {
         let mut payload = payload.take();
         Box::pin(async move {
             let declared = declared_media_type(&req)?;
-            let bytes = Bytes::from_request(&req, &mut payload).await.map_err(|e| {
-                match e.as_error::<PayloadError>() {
-                    Some(PayloadError::Overflow) => ApiError::new(
-                        ErrorCode::PayloadTooLarge,
-                        format!("the body is over the limit of {BODY_LIMIT} bytes"),
-                    ),
-                    _ => ApiError::new(
-                        ErrorCode::MalformedJson,
-                        format!("the body could not be read: {e}"),
-                    ),
-                }
+            let read = Bytes::from_request(&req, &mut payload);
+            // A body shorter than its Content-Length, or trickled, must not hold the connection.
+            let deadline = req
+                .app_data::<BodyDeadline>()
+                .map_or(BODY_DEADLINE, |d| d.0);
+            let read = actix_web::rt::time::timeout(deadline, read)
+                .await
+                .map_err(|_| {
+                    ApiError::new(
+                        ErrorCode::RequestTimeout,
+                        format!("the body did not arrive within {} ms", deadline.as_millis()),
+                    )
+                })?;
+            let bytes = read.map_err(|e| match e.as_error::<PayloadError>() {
+                Some(PayloadError::Overflow) => ApiError::new(
+                    ErrorCode::PayloadTooLarge,
+                    format!("the body is over the limit of {BODY_LIMIT} bytes"),
+                ),
+                _ => ApiError::new(
+                    ErrorCode::MalformedJson,
+                    format!("the body could not be read: {e}"),
+                ),
             })?;
+            let bytes_len = bytes.len();
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(serde_json::Value::Object(Default::default())));
             }
@@ -76,14 +97,23 @@ impl FromRequest for JsonBody {
                     "the body has no Content-Type; send it as application/json",
                 ));
             }
-            let mut body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-                ApiError::new(
-                    ErrorCode::MalformedJson,
-                    format!("the body is not valid JSON: {e}"),
-                )
-            })?;
-            whole_numbers_as_integers(&mut body);
-            Ok(JsonBody(body))
+            let parse = move || {
+                let mut body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::MalformedJson,
+                        format!("the body is not valid JSON: {e}"),
+                    )
+                })?;
+                whole_numbers_as_integers(&mut body);
+                Ok(JsonBody(body))
+            };
+            if bytes_len <= PARSE_ON_WORKER {
+                return parse();
+            }
+            // Parsing a large body takes milliseconds: not on an async worker.
+            actix_web::web::block(parse)
+                .await
+                .map_err(|e| ApiError::internal(format!("the body could not be parsed: {e}")))?
         })
     }
 }

@@ -2,12 +2,17 @@
 //!
 //! The budget is checked against the server's caps before anything else is read; the state is
 //! read and validated like every other endpoint's; an answer found in the cache is returned at
-//! once. Otherwise the search takes one of a fixed number of permits (none left: 503
-//! `overloaded`) and runs on actix's blocking pool, off the async workers.
+//! once; the same search asked for at once by another request is joined (single flight).
+//! Otherwise the client's share is checked (its rate: 429 `rate_limited`; its searches running)
+//! and the search takes one of a fixed number of permits (none left: 503 `overloaded`) and runs
+//! on actix's blocking pool, off the async workers, stopped at the server's wall-clock cap
+//! whatever its budget. The play pages have permits of their own, so API callers cannot starve
+//! the players.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::web;
 use dashmap::DashMap;
@@ -15,8 +20,11 @@ use dashmap::DashMap;
 use super::handlers::guarded;
 use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
+use super::rate::{ClientSlot, Clients, Share, Wait};
 use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
-use crate::ai::{Analysis, Budget, Player, Strength, analyse};
+use crate::ai::{Analysis, Budget, Player, Strength, analyse_until};
+use crate::singleflight::Flights;
+use crate::web::error::PageError;
 
 /// The limits of the computer player on a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,10 +33,19 @@ pub struct AiConfig {
     pub max_playouts: u32,
     /// The largest `millis` a request may ask for.
     pub max_millis: u64,
-    /// Searches running at once.
+    /// API searches running at once.
     pub max_evaluations: usize,
+    /// The wall-clock cap of every search (API and pages), whatever its budget, in
+    /// milliseconds; never below `max_millis`.
+    pub search_cap_ms: u64,
+    /// Play-page searches (the computer's moves, hints) running at once, apart from the API's.
+    pub max_page_evaluations: usize,
     /// Answers kept for repeated requests (0: no cache).
     pub cache_entries: usize,
+    /// `evaluate` requests one client (peer IP address) may send in a burst…
+    pub client_burst: u32,
+    /// …and one more every this many milliseconds.
+    pub client_every_ms: u64,
 }
 
 impl Default for AiConfig {
@@ -37,8 +54,31 @@ impl Default for AiConfig {
             max_playouts: 20_000,
             max_millis: 2_000,
             max_evaluations: 2,
+            search_cap_ms: 2_500,
+            max_page_evaluations: 2,
             cache_entries: 1_024,
+            client_burst: 10,
+            client_every_ms: 500,
         }
+    }
+}
+
+impl AiConfig {
+    /// The wall-clock cap of every search, whatever its budget.
+    pub fn wall_cap(&self) -> Duration {
+        Duration::from_millis(self.search_cap_ms.max(self.max_millis))
+    }
+
+    /// A truthful `Retry-After` for a full pool: every running search ends within the wall
+    /// cap, so a permit is free by then (whole seconds, rounded up).
+    pub fn retry_after_seconds(&self) -> u64 {
+        (self.wall_cap().as_millis() as u64).div_ceil(1000).max(1)
+    }
+
+    /// Searches one client may run at once: fewer than all, so one client cannot hold every
+    /// permit (at least one).
+    fn per_client(total: usize) -> usize {
+        total.saturating_sub(1).max(1)
     }
 }
 
@@ -72,12 +112,28 @@ struct CacheKey {
     seed: u64,
 }
 
-/// The computer player's share of the server: its limits, permits and cache. Clones share them.
+impl CacheKey {
+    /// The key of the search in flight: the cache key written as one string.
+    fn flight(&self) -> String {
+        format!(
+            "{}/{}/{}/{}",
+            self.game, self.playouts, self.seed, self.state
+        )
+    }
+}
+
+/// The computer player's share of the server: its limits, permits (the API's and the pages'),
+/// clients' shares, searches in flight and cache. Clones share them.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     config: AiConfig,
     running: Arc<AtomicUsize>,
+    page_running: Arc<AtomicUsize>,
+    clients: Clients,
+    page_clients: Clients,
     cache: Arc<DashMap<CacheKey, EvaluateResponse>>,
+    flights: Flights<Result<EvaluateResponse, ApiError>>,
+    page_flights: Flights<Result<String, PageError>>,
     counts: Arc<Counts>,
 }
 
@@ -114,10 +170,20 @@ impl Drop for Permit {
 
 impl Evaluator {
     pub fn new(config: AiConfig) -> Self {
+        let share = |total| Share {
+            burst: config.client_burst.max(1),
+            every: Duration::from_millis(config.client_every_ms),
+            running: AiConfig::per_client(total),
+        };
         Evaluator {
             config,
             running: Arc::new(AtomicUsize::new(0)),
+            page_running: Arc::new(AtomicUsize::new(0)),
+            clients: Clients::new(share(config.max_evaluations)),
+            page_clients: Clients::new(share(config.max_page_evaluations)),
             cache: Arc::new(DashMap::new()),
+            flights: Flights::default(),
+            page_flights: Flights::default(),
             counts: Arc::new(Counts::default()),
         }
     }
@@ -135,19 +201,38 @@ impl Evaluator {
         self.config
     }
 
-    /// A permit, if fewer than `max_evaluations` searches are running.
+    /// An API permit, if fewer than `max_evaluations` API searches are running.
     pub fn try_acquire(&self) -> Option<Permit> {
-        let permit = self
-            .running
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < self.config.max_evaluations).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| Permit(self.running.clone()));
+        let permit = acquire(&self.running, self.config.max_evaluations);
         if permit.is_none() && self.config.max_evaluations > 0 {
             self.counts.refused.fetch_add(1, Ordering::Relaxed);
         }
         permit
+    }
+
+    /// A play-page permit, if fewer than `max_page_evaluations` page searches are running.
+    pub fn try_acquire_page(&self) -> Option<Permit> {
+        acquire(&self.page_running, self.config.max_page_evaluations)
+    }
+
+    /// A slot for one more page search of `client` (its searches at once are limited).
+    pub fn page_slot(&self, client: Option<IpAddr>) -> Option<ClientSlot> {
+        self.page_clients.start(client).ok()
+    }
+
+    /// The page searches in flight, joined by identical requests (a double click, a reload).
+    pub fn page_flights(&self) -> &Flights<Result<String, PageError>> {
+        &self.page_flights
+    }
+
+    /// The instant a search started now must stop by.
+    pub fn cutoff(&self) -> Instant {
+        Instant::now() + self.config.wall_cap()
+    }
+
+    /// 503 `overloaded`, with the wait after which a permit is sure to be free.
+    fn overloaded(&self, detail: String) -> ApiError {
+        ApiError::new(ErrorCode::Overloaded, detail).retry_after(self.config.retry_after_seconds())
     }
 
     /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
@@ -220,14 +305,17 @@ impl Evaluator {
         }
     }
 
-    /// The whole operation for one game.
+    /// The whole operation for one game; `client` is the peer's address, whose share is kept.
     pub async fn evaluate<G: Player>(
         &self,
         request: EvaluateRequest,
+        client: Option<IpAddr>,
     ) -> Result<EvaluateResponse, ApiError> {
         let budget = self.budget(&request)?;
         let seed = seed(&request)?;
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
+        // Hirþ's record and notes are history: not searched, not part of the key.
+        let state = guarded(|| Ok(G::search_root(&state)))?;
         let key = match budget {
             Budget::Playouts(playouts) => Some(CacheKey {
                 game: G::ID,
@@ -256,26 +344,84 @@ impl Evaluator {
                 "this server runs no evaluations (it was started with --max-evaluations 0)",
             ));
         }
+        self.clients
+            .check_rate(client, Instant::now())
+            .map_err(|wait| self.refusal(wait))?;
+        let Some(key) = key else {
+            return self.search::<G>(state, budget, seed, client).await;
+        };
+        let this = self.clone();
+        let flight = key.flight();
+        let work = async move {
+            let answer = this.search::<G>(state, budget, seed, client).await;
+            if let Ok(answer) = &answer
+                && answer.playouts == u64::from(key.playouts)
+            {
+                // A search cut short by the wall-clock cap is not the reproducible answer.
+                this.remember(key, answer);
+            }
+            answer
+        };
+        self.flights.run(flight, work).await.0
+    }
+
+    /// Runs one search on the blocking pool under a permit and the client's slot.
+    async fn search<G: Player>(
+        &self,
+        state: G::State,
+        budget: Budget,
+        seed: u64,
+        client: Option<IpAddr>,
+    ) -> Result<EvaluateResponse, ApiError> {
+        let slot = self
+            .clients
+            .start(client)
+            .map_err(|wait| self.refusal(wait))?;
         let permit = self.try_acquire().ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::Overloaded,
-                format!(
-                    "{} evaluations are running, the most this server runs at once; retry shortly",
-                    self.config.max_evaluations
-                ),
-            )
+            self.overloaded(format!(
+                "{} evaluations are running, the most this server runs at once; retry shortly",
+                self.config.max_evaluations
+            ))
         })?;
-        let answer = web::block(move || {
-            let _permit = permit;
-            guarded(|| Ok(answer::<G>(&state, &analyse::<G>(&state, budget, seed))))
+        let cutoff = self.cutoff();
+        web::block(move || {
+            let _held = (permit, slot);
+            guarded(|| {
+                let analysis = analyse_until::<G>(&state, budget, seed, Some(cutoff));
+                Ok(answer::<G>(&state, &analysis))
+            })
         })
         .await
-        .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))??;
-        if let Some(key) = key {
-            self.remember(key, &answer);
-        }
-        Ok(answer)
+        .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))?
     }
+
+    /// The answer to a client over its share: 429 with the wait, or 503 while its own searches
+    /// run (they end within the wall-clock cap).
+    fn refusal(&self, wait: Wait) -> ApiError {
+        match wait {
+            Wait::Rate(wait) => ApiError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "this client may send {} evaluations at once and one more every {} ms; retry after the wait",
+                    self.config.client_burst, self.config.client_every_ms
+                ),
+            )
+            .retry_after(wait.as_millis().div_ceil(1000) as u64),
+            Wait::Running => self.overloaded(format!(
+                "this client's searches fill its share ({} at once); retry when one ends",
+                self.clients.share().running
+            )),
+        }
+    }
+}
+
+/// A permit of `pool`, if fewer than `limit` are out.
+fn acquire(pool: &Arc<AtomicUsize>, limit: usize) -> Option<Permit> {
+    pool.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+        (n < limit).then_some(n + 1)
+    })
+    .ok()
+    .map(|_| Permit(pool.clone()))
 }
 
 /// Refuses a budget of 0 or over `cap`; `what` is the budget in words, for the message.

@@ -85,6 +85,7 @@ fn play<G: Player>() -> Option<Samples> {
         state: state_json.clone(),
         mv: Some(next.clone()),
         moves: None,
+        plies: None,
     })
     .ok()?;
     let evaluate_request = json!({ "state": state_json, "playouts": EXAMPLE_PLAYOUTS, "seed": 1 });
@@ -101,6 +102,7 @@ fn play<G: Player>() -> Option<Samples> {
         options: Some(options),
         moves: Some(opening),
         record: None,
+        plies: None,
     })
     .ok()?;
 

@@ -43,6 +43,22 @@ macro_rules! run_for_game {
     }};
 }
 
+/// Like [`run_for_game!`], on the blocking pool: for operations whose work grows with the
+/// request (up to [`crate::limits::MAX_MOVES`] moves), which must not hold an async worker.
+macro_rules! run_blocking {
+    ($game:expr, $body:expr, $op:ident, $request:ty) => {{
+        let GameId(id) = $game;
+        let body = $body;
+        let answer = web::block(move || {
+            let request: $request = envelope(body)?;
+            guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the request could not run: {e}")))??;
+        Ok(Json(answer))
+    }};
+}
+
 fn envelope<T: DeserializeOwned>(body: JsonBody) -> Result<T, ApiError> {
     ops::envelope(body.0)
 }
@@ -103,7 +119,7 @@ pub async fn legal_moves(
 )]
 #[post("/games/{game}/apply")]
 pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, ApiError> {
-    run_for_game!(game, body, apply, ApplyRequest)
+    run_blocking!(game, body, apply, ApplyRequest)
 }
 
 /// The rule-specific score breakdown of a position.
@@ -134,7 +150,7 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, 
 )]
 #[post("/games/{game}/replay")]
 pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>, ApiError> {
-    run_for_game!(game, body, replay, ReplayRequest)
+    run_blocking!(game, body, replay, ReplayRequest)
 }
 
 /// The computer player's analysis of a position: its value for the seat that must act (and
@@ -149,7 +165,9 @@ pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>
         (status = 200, description = "The analysis", body = EvaluateResponse),
         (status = "4XX", description = "`invalid_state`, `invalid_request` (two budgets, a zero budget, an unknown strength), `budget_too_large` (with `field`), …", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`evaluate_off`: this server runs no evaluations (`--max-evaluations 0`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`overloaded`: the most evaluations the server runs at once are running; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "`rate_limited`: this client (peer address) sent more evaluations than its share; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may send another"))),
+        (status = 503, description = "`overloaded`: the most evaluations the server runs at once (or this client's share of them) are running; retry after `Retry-After` seconds (the wall-clock cap of a search)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -158,10 +176,13 @@ pub async fn evaluate(
     game: GameId,
     body: JsonBody,
     evaluator: web::Data<Evaluator>,
+    http: HttpRequest,
 ) -> Result<Json<EvaluateResponse>, ApiError> {
     let GameId(id) = game;
     let request: EvaluateRequest = envelope(body)?;
-    let answer = with_game!(id, G => evaluator.evaluate::<G>(request).await, else Err(ApiError::unknown_game(id)))?;
+    // The peer's address, not a forwarded one a client could choose.
+    let client = http.peer_addr().map(|peer| peer.ip());
+    let answer = with_game!(id, G => evaluator.evaluate::<G>(request, client).await, else Err(ApiError::unknown_game(id)))?;
     Ok(Json(answer))
 }
 

@@ -16,6 +16,7 @@ pub mod examples;
 pub mod handlers;
 pub mod ops;
 pub mod problem;
+pub mod rate;
 pub mod schemas;
 pub mod types;
 

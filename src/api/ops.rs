@@ -16,6 +16,7 @@ use super::types::{
     NewGameRequest, OptionListing, Ply, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
 };
 use crate::games::{GAME_IDS, Game, Record};
+use crate::limits::{MAX_MOVES, MAX_RECORD_WORDS};
 use crate::with_game;
 
 /// Reads a request body into its envelope type; missing, unknown or mistyped members are
@@ -127,16 +128,52 @@ pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> 
             ));
         }
     };
+    if let Err(texts) = &single {
+        within_cap("moves", texts.len())?;
+    }
+    let keep = request.plies.unwrap_or(true);
     let mut state = read_state::<G>(request.state, "state")?;
     let plies = match single {
-        Ok(text) => vec![play_text::<G>(&mut state, &text).map_err(|e| e.with_field("move"))?],
-        Err(texts) => play_all::<G>(&mut state, &texts)?,
+        Ok(text) => {
+            let (_, ply) =
+                play_text::<G>(&mut state, &text, keep).map_err(|e| e.with_field("move"))?;
+            ply.into_iter().collect()
+        }
+        Err(texts) => play_all::<G>(&mut state, &texts, keep)?.0,
     };
     Ok(ApplyResponse {
         state: to_json(&state)?,
         status: G::status(&state),
         plies,
     })
+}
+
+/// Refuses a list of more than [`MAX_MOVES`] moves in `field` before any is played.
+fn within_cap(field: &str, count: usize) -> Result<(), ApiError> {
+    if count > MAX_MOVES {
+        return Err(ApiError::too_many_moves(
+            field,
+            &format!("{count} moves sent"),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a record that cannot hold at most [`MAX_MOVES`] moves, before reading it: one with
+/// more than [`MAX_RECORD_WORDS`] words.
+fn record_within_cap(record: &str) -> Result<(), ApiError> {
+    let words = record
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .take(MAX_RECORD_WORDS + 1)
+        .count();
+    if words > MAX_RECORD_WORDS {
+        return Err(ApiError::too_many_moves(
+            "record",
+            &format!("the record holds more than {MAX_RECORD_WORDS} words"),
+        ));
+    }
+    Ok(())
 }
 
 pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiError> {
@@ -150,13 +187,28 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
             ));
         }
     };
+    match &source {
+        Ok(texts) => within_cap("moves", texts.len())?,
+        Err(record) => record_within_cap(record)?,
+    }
+    let keep = request.plies.unwrap_or(true);
     let (options, mut state) = start::<G>(request.options)?;
-    let (plies, warnings) = match source {
-        Ok(texts) => (play_all::<G>(&mut state, &texts)?, Vec::new()),
+    let (plies, warnings, played) = match source {
+        Ok(texts) => {
+            let (plies, played) = play_all::<G>(&mut state, &texts, keep)?;
+            (plies, Vec::new(), played)
+        }
         Err(record) => {
             let Record { moves, warnings } =
                 G::read_record(&options, &record).map_err(ApiError::invalid_record)?;
-            let mut plies = Vec::with_capacity(moves.len());
+            if moves.len() > MAX_MOVES {
+                return Err(ApiError::too_many_moves(
+                    "record",
+                    &format!("the record holds {} moves", moves.len()),
+                ));
+            }
+            let mut plies = Vec::with_capacity(if keep { moves.len() } else { 0 });
+            let mut played = Vec::with_capacity(moves.len());
             for (index, mv) in moves.iter().enumerate() {
                 let notation = G::format_move(&state, mv);
                 // The reader played these moves already: a refusal now is an engine bug.
@@ -165,18 +217,15 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
                         "the record's move {index} ({notation}) was read but refused: {e}"
                     ))
                 })?;
-                plies.push(ply::<G>(&state, notation, &events)?);
+                if keep {
+                    plies.push(ply::<G>(&state, notation.clone(), &events)?);
+                }
+                played.push(notation);
             }
-            (plies, warnings)
+            (plies, warnings, played)
         }
     };
-    let record = G::write_record(&state).unwrap_or_else(|| {
-        plies
-            .iter()
-            .map(|p| p.mv.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
+    let record = G::write_record(&state).unwrap_or_else(|| played.join(" "));
     Ok(ReplayResponse {
         state: to_json(&state)?,
         status: G::status(&state),
@@ -186,21 +235,37 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
     })
 }
 
-/// Plays a list of moves in order; the first refused is reported with its index.
-fn play_all<G: Game>(state: &mut G::State, texts: &[String]) -> Result<Vec<Ply>, ApiError> {
-    texts
-        .iter()
-        .enumerate()
-        .map(|(index, text)| play_text::<G>(state, text).map_err(|e| e.at_move("moves", index)))
-        .collect()
+/// Plays a list of moves in order; the first refused is reported with its index. Returns the
+/// plies (if `keep`) and every move in the engine's notation.
+fn play_all<G: Game>(
+    state: &mut G::State,
+    texts: &[String],
+    keep: bool,
+) -> Result<(Vec<Ply>, Vec<String>), ApiError> {
+    let mut plies = Vec::with_capacity(if keep { texts.len() } else { 0 });
+    let mut played = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let (notation, ply) =
+            play_text::<G>(state, text, keep).map_err(|e| e.at_move("moves", index))?;
+        plies.extend(ply);
+        played.push(notation);
+    }
+    Ok((plies, played))
 }
 
-/// Reads one move in this position and plays it.
-fn play_text<G: Game>(state: &mut G::State, text: &str) -> Result<Ply, ApiError> {
+/// Reads one move in this position and plays it: its notation, and its ply if `keep`.
+fn play_text<G: Game>(
+    state: &mut G::State,
+    text: &str,
+    keep: bool,
+) -> Result<(String, Option<Ply>), ApiError> {
     let mv = G::parse_move(state, text).map_err(|e| ApiError::from_move_error(text, e))?;
     let notation = G::format_move(state, &mv);
     let events = G::apply(state, &mv).map_err(|e| ApiError::from_move_error(text, e))?;
-    ply::<G>(state, notation, &events)
+    let ply = keep
+        .then(|| ply::<G>(state, notation.clone(), &events))
+        .transpose()?;
+    Ok((notation, ply))
 }
 
 fn ply<G: Game>(after: &G::State, notation: String, events: &[G::Event]) -> Result<Ply, ApiError> {

@@ -12,12 +12,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::games::{InvalidOptions, InvalidState, MoveError, RecordError};
+use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, MAX_MOVES, excerpt};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
-
-/// The `Retry-After` of an `overloaded` answer: a search takes about a second at most.
-pub const RETRY_AFTER_SECONDS: &str = "1";
 
 /// What went wrong, as a stable identifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -33,6 +31,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// 413: the body is over the size limit.
     PayloadTooLarge,
+    /// 408: the body did not arrive within the server's deadline.
+    RequestTimeout,
     /// 415: the body is not sent as `application/json`.
     UnsupportedMediaType,
     /// 422: the JSON lacks a required member, has an unknown one, or a member has the wrong type.
@@ -51,6 +51,10 @@ pub enum ErrorCode {
     InvalidRecord,
     /// 422: an `evaluate` budget over the server's cap (`field` names it, `detail` the cap).
     BudgetTooLarge,
+    /// 422: more moves than one request may carry (`field`: `moves` or `record`).
+    TooManyMoves,
+    /// 429: this client sent more searches than its share; retry after `Retry-After` seconds.
+    RateLimited,
     /// 500: a bug in the server; the request was not the cause.
     InternalError,
     /// 501: this server runs no evaluations (`--max-evaluations 0`); retrying will not help.
@@ -61,12 +65,13 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
         ErrorCode::MethodNotAllowed,
         ErrorCode::PayloadTooLarge,
+        ErrorCode::RequestTimeout,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidOptions,
@@ -76,6 +81,8 @@ impl ErrorCode {
         ErrorCode::GameOver,
         ErrorCode::InvalidRecord,
         ErrorCode::BudgetTooLarge,
+        ErrorCode::TooManyMoves,
+        ErrorCode::RateLimited,
         ErrorCode::InternalError,
         ErrorCode::EvaluateOff,
         ErrorCode::Overloaded,
@@ -88,6 +95,7 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "unknown_game",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::InvalidRequest => "invalid_request",
             ErrorCode::InvalidOptions => "invalid_options",
@@ -97,6 +105,8 @@ impl ErrorCode {
             ErrorCode::GameOver => "game_over",
             ErrorCode::InvalidRecord => "invalid_record",
             ErrorCode::BudgetTooLarge => "budget_too_large",
+            ErrorCode::TooManyMoves => "too_many_moves",
+            ErrorCode::RateLimited => "rate_limited",
             ErrorCode::InternalError => "internal_error",
             ErrorCode::EvaluateOff => "evaluate_off",
             ErrorCode::Overloaded => "overloaded",
@@ -109,6 +119,7 @@ impl ErrorCode {
             ErrorCode::NotFound | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::InvalidRequest
             | ErrorCode::InvalidOptions
@@ -117,7 +128,9 @@ impl ErrorCode {
             | ErrorCode::IllegalMove
             | ErrorCode::GameOver
             | ErrorCode::InvalidRecord
-            | ErrorCode::BudgetTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
+            | ErrorCode::BudgetTooLarge
+            | ErrorCode::TooManyMoves => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
             ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
@@ -132,6 +145,7 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "No such game",
             ErrorCode::MethodNotAllowed => "Method not allowed",
             ErrorCode::PayloadTooLarge => "The body is too large",
+            ErrorCode::RequestTimeout => "The body took too long to arrive",
             ErrorCode::UnsupportedMediaType => "The body must be JSON",
             ErrorCode::InvalidRequest => "The request does not have the expected shape",
             ErrorCode::InvalidOptions => "Invalid options",
@@ -141,6 +155,8 @@ impl ErrorCode {
             ErrorCode::GameOver => "The game is over",
             ErrorCode::InvalidRecord => "Invalid game record",
             ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
+            ErrorCode::TooManyMoves => "Too many moves for one request",
+            ErrorCode::RateLimited => "Too many searches from this client",
             ErrorCode::InternalError => "Internal error",
             ErrorCode::EvaluateOff => "The computer player is off on this server",
             ErrorCode::Overloaded => "Too many evaluations at once",
@@ -198,6 +214,9 @@ pub struct Problem {
     /// server sends).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// Seconds to wait before retrying (`overloaded`, `rate_limited`): sent as `Retry-After`.
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 /// The anchor of a rule id on its game's rules page: `F3` → `/rules/herfor#F3`. Each game's
@@ -225,7 +244,7 @@ impl ApiError {
             problem_type: format!("urn:moot:problem:{}", code.as_str()),
             title: code.title().to_owned(),
             status: code.status().as_u16(),
-            detail: detail.into(),
+            detail: excerpt(&detail.into(), DETAIL_CHARS),
             code,
             field: None,
             rule: None,
@@ -234,6 +253,7 @@ impl ApiError {
             line: None,
             rule_url: None,
             request_id: None,
+            retry_after: None,
         }))
     }
 
@@ -241,16 +261,32 @@ impl ApiError {
         self.0.code
     }
 
+    /// Names the member at fault; a name sent by the client is cut to an excerpt.
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
-        self.0.field = Some(field.into());
+        self.0.field = Some(excerpt(&field.into(), EXCERPT_CHARS));
         self
+    }
+
+    /// Asks the client to wait `seconds` before retrying (`Retry-After`).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.0.retry_after = Some(seconds.max(1));
+        self
+    }
+
+    /// More than [`MAX_MOVES`] moves in `field` (`moves`, `record`): `count` is what was sent.
+    pub fn too_many_moves(field: &str, count: &str) -> Self {
+        ApiError::new(
+            ErrorCode::TooManyMoves,
+            format!("{field}: {count}; one request carries at most {MAX_MOVES} moves"),
+        )
+        .with_field(field)
     }
 
     /// Locates a move error in a list of moves: sets `index` and `field` (`moves[3]`), and
     /// prefixes the detail with the field.
     pub fn at_move(mut self, list: &str, index: usize) -> Self {
         let field = format!("{list}[{index}]");
-        self.0.detail = format!("{field}: {}", self.0.detail);
+        self.0.detail = excerpt(&format!("{field}: {}", self.0.detail), DETAIL_CHARS);
         self.0.index = Some(index);
         self.0.field = Some(field);
         self
@@ -275,8 +311,9 @@ impl ApiError {
         ApiError::new(ErrorCode::InvalidState, format!("{field}: {}", e.reason)).with_field(field)
     }
 
-    /// A move refused by the engine; `text` is the move as sent.
+    /// A move refused by the engine; `text` is the move as sent, echoed as an excerpt.
     pub fn from_move_error(text: &str, e: MoveError) -> Self {
+        let text = excerpt(text, EXCERPT_CHARS);
         let detail = format!("{text}: {e}");
         let mut error = match e {
             MoveError::Unreadable { .. } => ApiError::new(ErrorCode::UnreadableMove, detail),
@@ -288,7 +325,7 @@ impl ApiError {
             }
             MoveError::GameOver => ApiError::new(ErrorCode::GameOver, detail),
         };
-        error.0.mv = Some(text.to_owned());
+        error.0.mv = Some(text);
         error
     }
 
@@ -321,11 +358,12 @@ impl ResponseError for ApiError {
         let body = serde_json::to_string(&*self.0).unwrap_or_else(|_| String::from("{}"));
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
-        if self.0.code == ErrorCode::Overloaded {
-            response.insert_header((
-                header::RETRY_AFTER,
-                HeaderValue::from_static(RETRY_AFTER_SECONDS),
-            ));
+        if let Some(seconds) = self.0.retry_after {
+            response.insert_header((header::RETRY_AFTER, HeaderValue::from(seconds)));
+        }
+        if self.0.code == ErrorCode::RequestTimeout {
+            // The rest of the body may still come: the connection cannot be reused.
+            response.force_close();
         }
         response.body(body)
     }
@@ -353,6 +391,7 @@ mod tests {
                 | ErrorCode::UnknownGame
                 | ErrorCode::MethodNotAllowed
                 | ErrorCode::PayloadTooLarge
+                | ErrorCode::RequestTimeout
                 | ErrorCode::UnsupportedMediaType
                 | ErrorCode::InvalidRequest
                 | ErrorCode::InvalidOptions
@@ -362,6 +401,8 @@ mod tests {
                 | ErrorCode::GameOver
                 | ErrorCode::InvalidRecord
                 | ErrorCode::BudgetTooLarge
+                | ErrorCode::TooManyMoves
+                | ErrorCode::RateLimited
                 | ErrorCode::InternalError
                 | ErrorCode::EvaluateOff
                 | ErrorCode::Overloaded => ErrorCode::ALL.contains(&code),

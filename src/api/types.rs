@@ -120,8 +120,14 @@ pub struct ApplyRequest {
     #[serde(rename = "move", default)]
     pub mv: Option<String>,
     /// Moves in the game's notation, played in order; an illegal one is reported with its index.
+    /// At most 5000 (`too_many_moves`).
     #[serde(default)]
+    #[schema(max_items = 5000)]
     pub moves: Option<Vec<String>>,
+    /// `false` leaves out the per-ply list (`plies` is then empty): for long lists of moves.
+    #[serde(default)]
+    #[schema(default = true)]
+    pub plies: Option<bool>,
 }
 
 /// One move played: its canonical notation, what it caused, and who acts after it.
@@ -142,6 +148,7 @@ pub struct ApplyResponse {
     #[schema(value_type = GameState)]
     pub state: Value,
     pub status: Status,
+    /// Each move played, in order; empty when the request sent `"plies": false`.
     pub plies: Vec<Ply>,
 }
 
@@ -163,13 +170,18 @@ pub struct ReplayRequest {
     #[serde(default)]
     #[schema(value_type = Option<GameOptions>)]
     pub options: Option<Value>,
-    /// The moves in the game's notation, in order.
+    /// The moves in the game's notation, in order. At most 5000 (`too_many_moves`).
     #[serde(default)]
+    #[schema(max_items = 5000)]
     pub moves: Option<Vec<String>>,
     /// A game record in the game's record format (for games without one: moves separated by
-    /// white space or commas).
+    /// white space or commas). At most 5000 moves (`too_many_moves`).
     #[serde(default)]
     pub record: Option<String>,
+    /// `false` leaves out the per-ply list (`plies` is then empty): for long games.
+    #[serde(default)]
+    #[schema(default = true)]
+    pub plies: Option<bool>,
 }
 
 /// The game replayed: the final position, every ply, and the record.
@@ -179,6 +191,7 @@ pub struct ReplayResponse {
     #[schema(value_type = GameState)]
     pub state: Value,
     pub status: Status,
+    /// Each move played, in order; empty when the request sent `"plies": false`.
     pub plies: Vec<Ply>,
     /// The game's record: in the game's own format where it has one (Hirþ writes complete turns
     /// only, H12), else the moves separated by spaces.

@@ -9,6 +9,7 @@ use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
 use crate::games::InvalidOptions;
+use crate::limits::{DETAIL_CHARS, excerpt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageError {
@@ -17,16 +18,26 @@ pub struct PageError {
     pub detail: String,
     /// Links out: (words, href).
     pub links: Vec<(String, String)>,
+    /// Seconds to wait before reloading (a busy computer player): sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl PageError {
+    /// An error page; a `detail` that quotes the link at length is cut to an excerpt.
     pub fn new(status: StatusCode, title: impl Into<String>, detail: impl Into<String>) -> Self {
         PageError {
             status,
             title: title.into(),
-            detail: detail.into(),
+            detail: excerpt(&detail.into(), DETAIL_CHARS),
             links: Vec::new(),
+            retry_after: None,
         }
+    }
+
+    /// Asks the browser to wait `seconds` before reloading (`Retry-After`).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
 
     /// A URL whose position cannot be read or replayed (400).
@@ -87,12 +98,8 @@ impl ResponseError for PageError {
             links: self.links.clone(),
         };
         let mut response = HttpResponse::build(self.status);
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            // Busy with other searches: the same wait as the API's `overloaded`.
-            response.insert_header((
-                header::RETRY_AFTER,
-                crate::api::problem::RETRY_AFTER_SECONDS,
-            ));
+        if let Some(seconds) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, seconds));
         }
         response
             .content_type("text/html; charset=utf-8")

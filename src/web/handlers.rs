@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get};
 use maud::Markup;
 use moot_templates::play::Notice;
 
+use super::blocking::off_worker;
 use super::error::{PageError, guarded};
 use super::opponent::{self, HINT};
 use super::options_form::options_view;
@@ -16,11 +17,33 @@ use super::view::{Extras, capitalised, play_view};
 use crate::Evaluator;
 use crate::ai::Player;
 use crate::games::{Game, MoveError, Turn};
+use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 
 fn html(status: StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(markup.into_string())
+}
+
+/// An answer built off the async workers (an `HttpResponse` cannot cross threads).
+enum Reply {
+    Html(StatusCode, String),
+    SeeOther(String),
+}
+
+impl Reply {
+    fn page(status: StatusCode, markup: Markup) -> Self {
+        Reply::Html(status, markup.into_string())
+    }
+
+    fn into_response(self) -> HttpResponse {
+        match self {
+            Reply::Html(status, body) => HttpResponse::build(status)
+                .content_type("text/html; charset=utf-8")
+                .body(body),
+            Reply::SeeOther(href) => see_other(&href),
+        }
+    }
 }
 
 /// `/play/{game}`: the options form, or, when the link holds `moves`, the game page. Against
@@ -34,36 +57,39 @@ pub async fn play(
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    crate::with_game!(id, G => play_page::<G>(&query, &evaluator).await, else Err(PageError::unknown_game(id)))
+    let client = request.peer_addr().map(|peer| peer.ip());
+    crate::with_game!(id, G => play_page::<G>(query, &evaluator, client).await, else Err(PageError::unknown_game(id)))
 }
 
 /// What the synchronous part of a request found.
 enum Step<G: Game> {
-    Answer(HttpResponse),
+    Answer(Reply),
     Page(Position<G>, Replayed<G>),
 }
 
 async fn play_page<G: PageGame + Player>(
-    query: &Query,
+    query: Query,
     evaluator: &Evaluator,
+    client: Option<std::net::IpAddr>,
 ) -> Result<HttpResponse, PageError> {
     let hints_offered = evaluator.config().max_evaluations > 0;
-    let (position, game) = match guarded(|| read_game::<G>(query, hints_offered))? {
-        Step::Answer(response) => return Ok(response),
+    let hint_asked = query.get(HINT)?.map(str::to_owned);
+    let (position, game) = match off_worker(move || read_game::<G>(&query, hints_offered)).await? {
+        Step::Answer(reply) => return Ok(reply.into_response()),
         Step::Page(position, game) => (position, game),
     };
     if let Some(computer) = position.opponent
         && computer.to_act::<G>(&game.state)
     {
-        let next = opponent::reply(evaluator, position, game.state, computer).await?;
-        return Ok(see_other(&next.href()));
+        let next = opponent::reply(evaluator, client, position, game.state, computer).await?;
+        return Ok(see_other(&next));
     }
-    let hint = match query.get(HINT)? {
+    let hint = match hint_asked.as_deref() {
         // `hint=0` (or empty) asks for none, as a reader of the link would expect.
         Some(asked)
             if !matches!(asked, "0" | "") && matches!(G::turn(&game.state), Turn::ToAct(_)) =>
         {
-            Some(opponent::hint(evaluator, &position, game.state.clone()).await?)
+            Some(opponent::hint(evaluator, client, &position, game.state.clone()).await?)
         }
         _ => None,
     };
@@ -72,10 +98,15 @@ async fn play_page<G: PageGame + Player>(
         hints_offered,
         ..Extras::default()
     };
-    guarded(|| {
+    let reply = off_worker(move || {
         let view = play_view(&position, &game, extras);
-        Ok(html(StatusCode::OK, moot_templates::play::page(&view)))
+        Ok(Reply::page(
+            StatusCode::OK,
+            moot_templates::play::page(&view),
+        ))
     })
+    .await?;
+    Ok(reply.into_response())
 }
 
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
@@ -84,7 +115,7 @@ fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>,
     let (position, has_moves) = Position::<G>::read(query)?;
     if !has_moves {
         let view = options_view(&position, hints_offered);
-        return Ok(Step::Answer(html(
+        return Ok(Step::Answer(Reply::page(
             StatusCode::OK,
             moot_templates::options::page(&view),
         )));
@@ -94,16 +125,16 @@ fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>,
         return Ok(Step::Page(position, game));
     };
     Ok(Step::Answer(match submit(&position, &game, typed) {
-        Ok(next) => see_other(&next.href()),
+        Ok(next) => Reply::SeeOther(next.href()),
         Err(notice) => {
             let extras = Extras {
                 notice: Some(notice),
-                typed: typed.to_owned(),
+                typed: excerpt(typed, EXCERPT_CHARS),
                 hint: None,
                 hints_offered,
             };
             let view = play_view(&position, &game, extras);
-            html(
+            Reply::page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 moot_templates::play::page(&view),
             )
@@ -124,8 +155,11 @@ fn submit<G: PageGame>(
     typed: &str,
 ) -> Result<Position<G>, Notice> {
     let refused = |e: MoveError| Notice {
-        title: format!("{:?} cannot be played", typed.trim()),
-        detail: capitalised(&e.to_string()),
+        title: format!(
+            "{:?} cannot be played",
+            excerpt(typed.trim(), EXCERPT_CHARS)
+        ),
+        detail: excerpt(&capitalised(&e.to_string()), DETAIL_CHARS),
     };
     if typed.trim().is_empty() {
         return Err(Notice {
@@ -145,23 +179,23 @@ fn submit<G: PageGame>(
 pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    guarded(
-        || crate::with_game!(id, G => record_file::<G>(&query), else Err(PageError::unknown_game(id))),
-    )
-}
-
-fn record_file<G: PageGame>(query: &Query) -> Result<HttpResponse, PageError> {
-    let (position, _) = Position::<G>::read(query)?;
-    let game = replay(&position)?;
-    let mut text = game.record();
-    text.push('\n');
+    let (id, text) = crate::with_game!(id, G => off_worker(move || record_file::<G>(&query)).await, else Err(PageError::unknown_game(id)))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{}-record.txt\"", G::ID),
+            format!("attachment; filename=\"{id}-record.txt\""),
         ))
         .body(text))
+}
+
+/// The game's id and the record of the link's game, with a final newline.
+fn record_file<G: PageGame>(query: &Query) -> Result<(&'static str, String), PageError> {
+    let (position, _) = Position::<G>::read(query)?;
+    let game = replay(&position)?;
+    let mut text = game.record();
+    text.push('\n');
+    Ok((G::ID, text))
 }
 
 /// `/rules/{game}`: the rules for players.

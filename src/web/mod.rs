@@ -7,6 +7,7 @@
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
 //! - one module per game: [`herfor`], [`tara`], [`hirth`].
 
+pub mod blocking;
 pub mod error;
 pub mod handlers;
 pub mod herfor;

@@ -1,12 +1,17 @@
 //! Playing against the computer: who it plays, how strongly, and its moves and hints, searched
-//! off the async workers under the server's limit on searches at once.
+//! off the async workers under the play pages' own limit on searches at once (API callers
+//! cannot starve the players), one client's share of it, and the server's wall-clock cap. The
+//! same computer turn asked for twice at once (a double click, a reload) is searched once.
+
+use std::net::IpAddr;
+use std::time::Instant;
 
 use actix_web::http::StatusCode;
 
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Budget, Player, Strength, analyse};
+use crate::ai::{Analysis, Budget, Player, Strength, analyse_until};
 use crate::games::{Game, Seat, Turn};
 
 /// The parameter naming the seat the computer plays (`first` or `second`).
@@ -74,10 +79,13 @@ fn seed<G: Game>(position: &Position<G>) -> u64 {
     position.moves.len() as u64
 }
 
-/// Runs a search on the blocking pool under one of the server's permits; a busy server gets a
-/// 503 page that asks to reload shortly, one with the computer player off a 501 page.
+/// Runs a search on the blocking pool under one of the pages' permits and a slot of the
+/// client's share; a busy server gets a 503 page that links `back` to the position (with a
+/// truthful `Retry-After`), one with the computer player off a 501 page.
 async fn search<T: Send + 'static>(
     evaluator: &Evaluator,
+    client: Option<IpAddr>,
+    back: String,
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
     if evaluator.config().max_evaluations == 0 {
@@ -88,15 +96,19 @@ async fn search<T: Send + 'static>(
             "This server does not run the computer player: play against a friend instead.",
         ));
     }
-    let permit = evaluator.try_acquire().ok_or_else(|| {
+    let busy = || {
         PageError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "The computer is busy",
-            "Other games are thinking right now. Reload this page in a moment: nothing is lost.",
+            "Other games are thinking right now. Try again in a moment: nothing is lost.",
         )
-    })?;
+        .with_link("Back to the position", back.clone())
+        .retry_after(evaluator.config().retry_after_seconds())
+    };
+    let slot = evaluator.page_slot(client).ok_or_else(busy)?;
+    let permit = evaluator.try_acquire_page().ok_or_else(busy)?;
     actix_web::web::block(move || {
-        let _permit = permit;
+        let _held = (permit, slot);
         guarded(work)
     })
     .await
@@ -109,34 +121,49 @@ async fn search<T: Send + 'static>(
     })?
 }
 
-/// The computer's moves from this position while it is to act, searched on the blocking pool.
+/// The computer's moves from this position while it is to act, searched on the blocking pool:
+/// the link of the position after them. Identical requests at once share one search.
 pub async fn reply<G: Player>(
     evaluator: &Evaluator,
+    client: Option<IpAddr>,
     position: Position<G>,
     state: G::State,
     opponent: Opponent,
-) -> Result<Position<G>, PageError> {
+) -> Result<String, PageError> {
     let budget = evaluator.capped(opponent.strength.budget());
-    search(evaluator, move || {
-        play_computer(position, state, opponent, budget)
-    })
-    .await
+    let back = position.href();
+    let key = format!("{}|{budget:?}|{back}", G::ID);
+    let evaluator_for_work = evaluator.clone();
+    let work = async move {
+        let cutoff = evaluator_for_work.cutoff();
+        search(&evaluator_for_work, client, back, move || {
+            play_computer(position, state, opponent, budget, Some(cutoff)).map(|next| next.href())
+        })
+        .await
+    };
+    evaluator.page_flights().run(key, work).await.0
 }
 
 /// The computer's moves, each searched within `budget` (its strength's, within the server's
-/// caps), from this position while it is to act: the position after them.
+/// caps), from this position while it is to act: the position after them. Past `cutoff` (the
+/// wall-clock cap of the request) it stops after the move under search; the next request goes on.
 pub fn play_computer<G: Player>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
     budget: Budget,
+    cutoff: Option<Instant>,
 ) -> Result<Position<G>, PageError> {
     let before = position.moves.len();
     for _ in 0..MOVES_PER_REQUEST {
         if !opponent.to_act::<G>(&state) {
             break;
         }
-        let analysis = analyse::<G>(&state, budget, seed(&position));
+        if position.moves.len() > before && cutoff.is_some_and(|c| Instant::now() >= c) {
+            break;
+        }
+        let root = G::search_root(&state);
+        let analysis = analyse_until::<G>(&root, budget, seed(&position), cutoff);
         let Some(mv) = analysis.best_move else { break };
         let notation = G::format_move(&state, &mv);
         G::apply(&mut state, &mv).map_err(|e| {
@@ -162,12 +189,22 @@ pub fn play_computer<G: Player>(
 /// The engine's advice for the player to act, at the normal strength (within the caps).
 pub async fn hint<G: Player>(
     evaluator: &Evaluator,
+    client: Option<IpAddr>,
     position: &Position<G>,
     state: G::State,
 ) -> Result<Analysis<G::Move>, PageError> {
     let seed = seed(position);
     let budget = evaluator.capped(Strength::Normal.budget());
-    search(evaluator, move || Ok(analyse::<G>(&state, budget, seed))).await
+    let cutoff = evaluator.cutoff();
+    search(evaluator, client, position.href(), move || {
+        Ok(analyse_until::<G>(
+            &G::search_root(&state),
+            budget,
+            seed,
+            Some(cutoff),
+        ))
+    })
+    .await
 }
 
 #[cfg(test)]

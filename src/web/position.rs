@@ -19,8 +19,7 @@ pub const SEPARATOR: char = '.';
 pub const PLAY: &str = "play";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
 pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT];
-/// More moves than any game needs: a bound on the work one request can ask for.
-pub const MAX_MOVES: usize = 10_000;
+pub use crate::limits::MAX_MOVES;
 
 /// A query string read into its pairs, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -184,7 +183,7 @@ fn split_moves(text: &str) -> Result<Vec<String>, PageError> {
     let moves: Vec<String> = text.split(SEPARATOR).map(str::to_owned).collect();
     if moves.len() > MAX_MOVES {
         return Err(PageError::bad_position(format!(
-            "The link holds {} moves; no game needs more than {MAX_MOVES}.",
+            "The link holds {} moves; a link holds at most {MAX_MOVES}.",
             moves.len()
         )));
     }

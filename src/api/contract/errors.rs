@@ -5,11 +5,13 @@ use serde_json::{Value, json};
 
 use crate::api::problem::{ErrorCode, PROBLEM_JSON};
 
-/// The statuses any operation under `/api` may answer with a problem, by method: a POST reads a
-/// body (400, 413, 415, 422); every operation may meet a bug (500).
-fn statuses(method: &str) -> &'static [u16] {
+/// The statuses an operation under `/api` may answer with a problem: a POST reads a body (400,
+/// 408 when it arrives too slowly, 413, 415, 422); `evaluate` also keeps each client to its
+/// share (429); every operation may meet a bug (500).
+fn statuses(path: &str, method: &str) -> &'static [u16] {
     match method {
-        "post" => &[400, 413, 415, 422, 500],
+        "post" if path.ends_with("/evaluate") => &[400, 408, 413, 415, 422, 429, 500],
+        "post" => &[400, 408, 413, 415, 422, 500],
         _ => &[500],
     }
 }
@@ -30,7 +32,7 @@ pub fn declare(document: &mut Value) {
                 continue;
             };
             responses.remove("4XX");
-            for status in statuses(method) {
+            for status in statuses(path, method) {
                 responses
                     .entry(status.to_string())
                     .or_insert_with(|| problem_response(*status));

@@ -1,0 +1,341 @@
+//! `moot load`: the abusive patterns of issue 11 against a running server, for a bounded time,
+//! while a well-behaved client measures `GET /healthz` and a normal `legal-moves` (p50, p99)
+//! and a player on a play page asks for the computer's move. First the same measures idle.
+//!
+//! A small HTTP/1.1 client over `std::net` (one connection per request, `Connection: close`):
+//! no client library, and the slow-body pattern needs a raw socket anyway.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub addr: SocketAddr,
+    /// Seconds of measuring idle, then as long under the patterns.
+    pub seconds: u64,
+    /// Clients per abusive pattern.
+    pub clients: usize,
+}
+
+/// One answer: status (0: no answer), bytes of body, time taken.
+#[derive(Clone, Copy, Debug)]
+struct Reply {
+    status: u16,
+    bytes: usize,
+    took: Duration,
+}
+
+/// Reads a server address from `http://host:port` (or `host:port`).
+pub fn address(url: &str) -> Result<SocketAddr, String> {
+    let rest = url.trim_start_matches("http://").trim_end_matches('/');
+    rest.to_socket_addrs()
+        .map_err(|e| format!("{url}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("{url}: no address"))
+}
+
+fn send(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Reply {
+    let started = Instant::now();
+    let attempt = || -> std::io::Result<(u16, usize)> {
+        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes())?;
+        stream.write_all(body)?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer)?;
+        let status = answer
+            .get(9..12)
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body_at = answer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(answer.len(), |i| i + 4);
+        Ok((status, answer.len() - body_at))
+    };
+    let (status, bytes) = attempt().unwrap_or((0, 0));
+    Reply {
+        status,
+        bytes,
+        took: started.elapsed(),
+    }
+}
+
+/// A location header's value, from a raw GET (for the play page's redirect).
+fn location(addr: SocketAddr, path: &str) -> (u16, Option<String>, Duration) {
+    let started = Instant::now();
+    let attempt = || -> std::io::Result<(u16, Option<String>)> {
+        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        let head = format!("GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+        stream.write_all(head.as_bytes())?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer)?;
+        let text = String::from_utf8_lossy(&answer);
+        let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let location = text
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("location:"))
+            .map(|l| l[9..].trim().to_owned());
+        Ok((status, location))
+    };
+    let (status, location) = attempt().unwrap_or((0, None));
+    (status, location, started.elapsed())
+}
+
+/// A body shorter than its Content-Length, then a byte every 2 s: how long the server keeps the
+/// connection (until it answers or closes, or 30 s).
+fn slow_body(addr: SocketAddr, stop: &AtomicBool) -> Reply {
+    let started = Instant::now();
+    let attempt = || -> std::io::Result<u16> {
+        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
+        stream.set_read_timeout(Some(Duration::from_millis(2000)))?;
+        let head = format!(
+            "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{{\"state\":"
+        );
+        stream.write_all(head.as_bytes())?;
+        let mut buffer = [0u8; 4096];
+        while started.elapsed() < Duration::from_secs(30) && !stop.load(Ordering::Relaxed) {
+            match stream.read(&mut buffer) {
+                Ok(0) => return Ok(0),
+                Ok(n) => {
+                    let text = String::from_utf8_lossy(&buffer[..n]);
+                    return Ok(text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0));
+                }
+                Err(_) => stream.write_all(b" ")?,
+            }
+        }
+        Ok(0)
+    };
+    Reply {
+        status: attempt().unwrap_or(0),
+        bytes: 0,
+        took: started.elapsed(),
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    statuses: BTreeMap<u16, usize>,
+    bytes: usize,
+    took: Vec<Duration>,
+}
+
+impl Tally {
+    fn add(&mut self, reply: Reply) {
+        *self.statuses.entry(reply.status).or_default() += 1;
+        self.bytes += reply.bytes;
+        self.took.push(reply.took);
+    }
+
+    fn line(&self) -> String {
+        let statuses: Vec<String> = self
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s}×{n}"))
+            .collect();
+        let mean_bytes = self.bytes / self.took.len().max(1);
+        format!(
+            "{} requests [{}], mean body {} B, time p50 {} p99 {}",
+            self.took.len(),
+            statuses.join(" "),
+            mean_bytes,
+            ms(percentile(&self.took, 50)),
+            ms(percentile(&self.took, 99))
+        )
+    }
+}
+
+fn percentile(times: &[Duration], p: usize) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[(sorted.len() - 1) * p / 100]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+/// What the well-behaved client saw in one phase.
+struct Probe {
+    healthz: Vec<Duration>,
+    legal: Vec<Duration>,
+    failures: usize,
+    player: (usize, usize),
+}
+
+fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
+    let legal_body = format!("{{\"state\": {state}}}");
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let mut probe = Probe {
+        healthz: Vec::new(),
+        legal: Vec::new(),
+        failures: 0,
+        player: (0, 0),
+    };
+    let mut next_player = Instant::now();
+    while Instant::now() < until {
+        let health = send(addr, "GET", "/healthz", b"");
+        let legal = send(
+            addr,
+            "POST",
+            "/api/v1/games/herfor/legal-moves",
+            legal_body.as_bytes(),
+        );
+        probe.failures += usize::from(health.status != 200) + usize::from(legal.status != 200);
+        probe.healthz.push(health.took);
+        probe.legal.push(legal.took);
+        if Instant::now() >= next_player {
+            // A player who just placed c3 against the computer (second seat) at normal strength.
+            let (status, to, _) = location(
+                addr,
+                "/play/herfor?pie=false&simple=false&size=5&computer=second&strength=normal&moves=c3",
+            );
+            probe.player.1 += 1;
+            if status == 303 && to.is_some_and(|l| l.contains("moves=c3.")) {
+                probe.player.0 += 1;
+            }
+            next_player = Instant::now() + Duration::from_secs(1);
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    probe
+}
+
+fn report(name: &str, probe: &Probe) {
+    println!(
+        "{name}: healthz p50 {} p99 {} ({} requests) | legal-moves p50 {} p99 {} | failures {} | page computer moves {}/{}",
+        ms(percentile(&probe.healthz, 50)),
+        ms(percentile(&probe.healthz, 99)),
+        probe.healthz.len(),
+        ms(percentile(&probe.legal, 50)),
+        ms(percentile(&probe.legal, 99)),
+        probe.failures,
+        probe.player.0,
+        probe.player.1
+    );
+}
+
+/// Runs the plan and prints what it measured; `Err` when the server cannot be reached.
+pub fn run(plan: &Plan) -> Result<(), String> {
+    let addr = plan.addr;
+    let started = send(addr, "POST", "/api/v1/games/herfor/new", b"{}");
+    if started.status != 200 {
+        return Err(format!(
+            "{addr}: no server answers (status {})",
+            started.status
+        ));
+    }
+    let herfor_state = state_of(addr, "herfor")?;
+    let hirth_state = state_of(addr, "hirth")?;
+    let idle = probe(addr, plan.seconds, &herfor_state);
+    report("idle", &idle);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let replay =
+        Arc::new(format!("{{\"moves\": [{}]}}", vec!["\"end\""; 174_000].join(",")).into_bytes());
+    let big_move = Arc::new(
+        format!(
+            "{{\"state\": {herfor_state}, \"move\": \"{}\"}}",
+            "x".repeat(1_040_000)
+        )
+        .into_bytes(),
+    );
+    let evaluate = Arc::new(format!("{{\"state\": {hirth_state}, \"millis\": 2000}}").into_bytes());
+    let link = Arc::new(format!(
+        "/play/hirth?moves={}",
+        vec!["end"; 10_000].join(".")
+    ));
+    type Pattern = Arc<dyn Fn(SocketAddr, &AtomicBool) -> Reply + Send + Sync>;
+    let patterns: Vec<(&str, Pattern)> = vec![
+        ("replay of 174,000 moves (1 MB)", {
+            let body = replay.clone();
+            Arc::new(move |a, _| send(a, "POST", "/api/v1/games/hirth/replay", &body))
+        }),
+        ("apply of a 1 MB move", {
+            let body = big_move.clone();
+            Arc::new(move |a, _| send(a, "POST", "/api/v1/games/herfor/apply", &body))
+        }),
+        ("evaluate millis 2000 (Hirþ)", {
+            let body = evaluate.clone();
+            Arc::new(move |a, _| send(a, "POST", "/api/v1/games/hirth/evaluate", &body))
+        }),
+        ("page link of 10,000 moves", {
+            let path = link.clone();
+            Arc::new(move |a, _| send(a, "GET", &path, b""))
+        }),
+        (
+            "slow body (short of its Content-Length)",
+            Arc::new(slow_body),
+        ),
+    ];
+    let tallies: Vec<Arc<Mutex<Tally>>> = patterns.iter().map(|_| Arc::default()).collect();
+    let mut threads = Vec::new();
+    for ((_, pattern), tally) in patterns.iter().zip(&tallies) {
+        for _ in 0..plan.clients {
+            let (pattern, tally, stop) = (pattern.clone(), tally.clone(), stop.clone());
+            threads.push(thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let reply = pattern(addr, &stop);
+                    tally.lock().expect("tally").add(reply);
+                }
+            }));
+        }
+    }
+    thread::sleep(Duration::from_millis(500));
+    let loaded = probe(addr, plan.seconds, &herfor_state);
+    stop.store(true, Ordering::Relaxed);
+    report("under the patterns", &loaded);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    for ((name, _), tally) in patterns.iter().zip(&tallies) {
+        println!(
+            "  {name} ×{}: {}",
+            plan.clients,
+            tally.lock().expect("tally").line()
+        );
+    }
+    let ratio = |loaded: &[Duration], idle: &[Duration]| {
+        percentile(loaded, 50).as_secs_f64() / percentile(idle, 50).as_secs_f64().max(1e-6)
+    };
+    println!(
+        "p50 under load / idle: healthz {:.1}×, legal-moves {:.1}×",
+        ratio(&loaded.healthz, &idle.healthz),
+        ratio(&loaded.legal, &idle.legal)
+    );
+    Ok(())
+}
+
+fn state_of(addr: SocketAddr, game: &str) -> Result<String, String> {
+    let path = format!("/api/v1/games/{game}/new");
+    let mut stream = TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{{}}"
+    );
+    stream
+        .write_all(head.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    stream
+        .read_to_string(&mut answer)
+        .map_err(|e| e.to_string())?;
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let value: serde_json::Value =
+        serde_json::from_str(body).map_err(|e| format!("{game}: {e}"))?;
+    Ok(value["state"].to_string())
+}

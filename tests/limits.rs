@@ -1,0 +1,286 @@
+//! The bounds on one request (issue 11): moves per request, the per-ply list left out, input
+//! echoed only as an excerpt, the body's deadline, the clients' shares of the computer player,
+//! the wall-clock cap and the search root without Hirþ's history.
+
+mod common;
+
+use std::pin::Pin;
+use std::time::Duration;
+
+use actix_web::dev::Service;
+use actix_web::error::PayloadError;
+use actix_web::http::header;
+use actix_web::test::{self, TestRequest};
+use actix_web::web::Bytes;
+use common::{answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
+use futures_util::Stream;
+use moot::limits::{EXCERPT_CHARS, MAX_MOVES, MAX_RECORD_WORDS};
+use moot::{AiConfig, Evaluator};
+use serde_json::{Value, json};
+
+#[actix_web::test]
+async fn more_moves_than_the_cap_are_refused_before_any_is_played() {
+    let state = new_state("hirth").await;
+    let too_many = vec!["end"; MAX_MOVES + 1];
+    let answer = post_json(
+        &endpoint("hirth", "apply"),
+        &json!({"state": state, "moves": too_many}),
+    )
+    .await;
+    let problem = answer.problem(422, "too_many_moves");
+    assert_eq!(problem["field"], "moves");
+    assert!(problem["detail"].as_str().unwrap().contains("5000"));
+    let answer = post_json(&endpoint("hirth", "replay"), &json!({"moves": too_many})).await;
+    assert_eq!(answer.problem(422, "too_many_moves")["field"], "moves");
+}
+
+#[actix_web::test]
+async fn a_record_of_more_words_than_any_capped_game_is_refused_unread() {
+    let record = "end ".repeat(MAX_RECORD_WORDS + 1);
+    let answer = post_json(&endpoint("herfor", "replay"), &json!({"record": record})).await;
+    assert_eq!(answer.problem(422, "too_many_moves")["field"], "record");
+}
+
+#[actix_web::test]
+async fn the_cap_itself_is_played_and_the_plies_can_be_left_out() {
+    let moves = vec!["end"; MAX_MOVES];
+    let answer = post_json(
+        &endpoint("hirth", "replay"),
+        &json!({"moves": moves, "plies": false}),
+    )
+    .await;
+    let body = answer.ok();
+    assert_eq!(body["plies"], json!([]));
+    assert!(
+        !body["record"].as_str().unwrap().is_empty(),
+        "{}",
+        body["record"]
+    );
+    let answer = post_json(
+        &endpoint("hirth", "replay"),
+        &json!({"moves": ["end", "end"]}),
+    )
+    .await;
+    assert_eq!(answer.ok()["plies"].as_array().unwrap().len(), 2);
+    let state = new_state("herfor").await;
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "moves": ["c3"], "plies": false}),
+    )
+    .await;
+    let body = answer.ok();
+    assert_eq!(body["plies"], json!([]));
+    assert_eq!(
+        body["state"]["black"].as_array().unwrap().len(),
+        1,
+        "{body}"
+    );
+}
+
+#[actix_web::test]
+async fn the_openapi_document_states_the_cap() {
+    let document = serde_json::to_value(moot::openapi()).unwrap();
+    for schema in ["ApplyRequest", "ReplayRequest"] {
+        let moves = &document["components"]["schemas"][schema]["properties"]["moves"];
+        assert_eq!(moves["maxItems"], MAX_MOVES, "{schema}: {moves}");
+    }
+}
+
+/// A problem body stays small whatever the client sent.
+fn small(answer: &common::Answer) -> usize {
+    let size = answer.body.to_string().len();
+    assert!(size < 2_000, "{size} bytes: {}", answer.body);
+    size
+}
+
+#[actix_web::test]
+async fn a_megabyte_move_is_echoed_as_an_excerpt() {
+    let state = new_state("herfor").await;
+    let huge = "x".repeat(1_000_000);
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "move": huge}),
+    )
+    .await;
+    let problem = answer.problem(422, "unreadable_move");
+    small(&answer);
+    let echoed = problem["move"].as_str().unwrap();
+    assert_eq!(echoed.chars().count(), EXCERPT_CHARS);
+    assert!(echoed.ends_with('…'));
+    let answer = post_json(
+        &endpoint("herfor", "apply"),
+        &json!({"state": state, "moves": ["c3", huge]}),
+    )
+    .await;
+    assert_eq!(answer.problem(422, "unreadable_move")["index"], 1);
+    small(&answer);
+}
+
+#[actix_web::test]
+async fn huge_records_options_and_unknown_members_are_echoed_as_excerpts() {
+    let huge = "y".repeat(900_000);
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("replay", json!({"record": huge}), "invalid_record"),
+        ("new", json!({"options": {"size": huge}}), "invalid_options"),
+        ("new", json!({ huge.clone(): 1 }), "invalid_request"),
+        (
+            "new",
+            json!({"options": { huge.clone(): 1 }}),
+            "invalid_options",
+        ),
+    ];
+    for (operation, body, code) in cases {
+        let answer = post_json(&endpoint("herfor", operation), &body).await;
+        answer.problem(422, code);
+        small(&answer);
+    }
+}
+
+#[actix_web::test]
+async fn a_page_link_over_the_cap_or_a_huge_typed_move_gets_a_small_page() {
+    let typed = "z".repeat(50_000);
+    let answer = common::get(&format!(
+        "/play/herfor?pie=false&simple=false&size=3&moves=c3&play={typed}"
+    ))
+    .await;
+    assert_eq!(answer.status.as_u16(), 422);
+    let html = answer.body.as_str().unwrap();
+    assert!(html.len() < 20_000, "{} bytes", html.len());
+    assert!(html.contains('…'));
+}
+
+type Chunks = Pin<Box<dyn Stream<Item = Result<Bytes, PayloadError>>>>;
+
+#[actix_web::test]
+async fn a_body_that_never_arrives_is_cut_off_with_408() {
+    let app = test::init_service(
+        moot::app().app_data(moot::api::body::BodyDeadline(Duration::from_millis(50))),
+    )
+    .await;
+    let request = TestRequest::post()
+        .uri(&endpoint("herfor", "legal-moves"))
+        .insert_header((header::CONTENT_TYPE, "application/json"))
+        .insert_header((header::CONTENT_LENGTH, "100"))
+        .to_request();
+    // The head says 100 bytes; not one comes.
+    let never: Chunks = Box::pin(futures_util::stream::pending());
+    let (request, _) = request.replace_payload(actix_web::dev::Payload::from(never));
+    let answer = answer_of(app.call(request).await.expect("the app answers")).await;
+    answer.problem(408, "request_timeout");
+}
+
+#[actix_web::test]
+async fn a_body_in_time_is_read_as_before() {
+    let answer = post_raw(
+        &endpoint("herfor", "new"),
+        Some("application/json"),
+        r#"{"options": {"size": 3}}"#,
+    )
+    .await;
+    answer.ok();
+}
+
+fn evaluator(config: AiConfig) -> Evaluator {
+    Evaluator::new(config)
+}
+
+#[actix_web::test]
+async fn a_client_past_its_burst_gets_429_with_the_wait() {
+    let evaluator = evaluator(AiConfig {
+        client_burst: 2,
+        client_every_ms: 60_000,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let request = |seed: u64| {
+        (
+            "herfor",
+            json!({"state": state, "playouts": 5, "seed": seed}),
+        )
+    };
+    let answers = evaluate_all(&evaluator, &[request(1), request(2), request(3)]).await;
+    answers[0].ok();
+    answers[1].ok();
+    answers[2].problem(429, "rate_limited");
+    // The next request is allowed a minute after the first two.
+    let wait: u64 = answers[2].retry_after.as_deref().unwrap().parse().unwrap();
+    assert!((59..=60).contains(&wait), "{wait}");
+    // A cached answer costs no search and no share.
+    let again = evaluate_all(&evaluator, &[request(1)]).await;
+    assert_eq!(again[0].ok()["cached"], true);
+}
+
+#[actix_web::test]
+async fn one_client_cannot_hold_every_permit() {
+    let evaluator = evaluator(AiConfig {
+        max_evaluations: 3,
+        ..AiConfig::default()
+    });
+    // Two of this client's searches run (the test requests have no peer address: one client).
+    let _mine = [
+        evaluator.try_acquire().unwrap(),
+        evaluator.try_acquire().unwrap(),
+    ];
+    let state = new_state("herfor").await;
+    let slots: Vec<_> = std::iter::from_fn(|| evaluator.page_slot(None))
+        .take(5)
+        .collect();
+    // The pages' share of one client is all but one of their permits.
+    assert_eq!(slots.len(), 1);
+    drop(slots);
+    let answers = evaluate_all(
+        &evaluator,
+        &[("herfor", json!({"state": state, "playouts": 5}))],
+    )
+    .await;
+    // One permit is free and the client runs nothing yet: it gets it.
+    answers[0].ok();
+}
+
+#[actix_web::test]
+async fn every_search_stops_at_the_wall_clock_cap_and_a_cut_answer_is_not_cached() {
+    let evaluator = evaluator(AiConfig {
+        max_millis: 1,
+        search_cap_ms: 1,
+        max_playouts: 1_000_000,
+        ..AiConfig::default()
+    });
+    let state = new_state("hirth").await;
+    let request = json!({"state": state, "playouts": 1_000_000, "seed": 1});
+    let answers = evaluate_all(
+        &evaluator,
+        &[("hirth", request.clone()), ("hirth", request)],
+    )
+    .await;
+    let first = answers[0].ok();
+    let run = first["playouts"].as_u64().unwrap();
+    assert!((1..1_000_000).contains(&run), "{first}");
+    assert_eq!(answers[1].ok()["cached"], false);
+    assert_eq!(evaluator.cached(), 0);
+}
+
+#[actix_web::test]
+async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
+    let evaluator = evaluator(AiConfig::default());
+    let played = post_json(
+        &endpoint("hirth", "replay"),
+        &json!({"moves": ["end", "end"], "plies": false}),
+    )
+    .await;
+    let state = played.ok()["state"].clone();
+    assert!(
+        !state["record"].as_str().unwrap_or_default().is_empty(),
+        "{state}"
+    );
+    let mut padded = state.clone();
+    padded["record"] = json!(format!(
+        "{}{}",
+        "G1 junk\n".repeat(1000),
+        state["record"].as_str().unwrap()
+    ));
+    let request = |state: &Value| ("hirth", json!({"state": state, "playouts": 30, "seed": 2}));
+    let answers = evaluate_all(&evaluator, &[request(&state), request(&padded)]).await;
+    let (plain, padded) = (answers[0].ok(), answers[1].ok());
+    assert_eq!(padded["cached"], true, "the same key");
+    assert_eq!(plain["best_move"], padded["best_move"]);
+}
