@@ -208,8 +208,16 @@ async fn a_finished_game_has_a_value_and_no_best_move() {
 async fn a_hirth_record_is_left_out_of_the_search_so_its_key_stays_small_and_cached() {
     let evaluator = Evaluator::new(AiConfig::default());
     let mut state = new_state("hirth").await;
-    // The record is history: near the body limit, 1,024 keys holding it would take 1 GB.
-    state["record"] = json!("x".repeat(moot::api::evaluate::MAX_CACHED_STATE_BYTES));
+    // The record is history (turns without steps, the round to match): near the body limit,
+    // 1,024 keys holding it would take 1 GB.
+    let mut record = String::new();
+    let mut round = 1;
+    while record.len() <= moot::api::evaluate::MAX_CACHED_STATE_BYTES {
+        record.push_str(&format!("G{round} / /\nS{round} / /\n"));
+        round += 1;
+    }
+    state["record"] = json!(record);
+    state["round"] = json!(round);
     let request = json!({"state": state, "playouts": 10});
     let answers = evaluate_all(
         &evaluator,
