@@ -305,7 +305,34 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     if i != chars.len() {
         return Err(bad("a move is one step; write the steps one by one"));
     }
-    token_to_step(pos, &token, None).map_err(|r| bad(&r))
+    let mv = token_to_step(pos, &token, None).map_err(|r| bad(&r))?;
+    attack_claim_error(pos, &token, &mv).map_or(Ok(mv), Err)
+}
+
+/// H4: a `>` marks an attack; on a step that attacks nothing the move is refused (the record
+/// reader forgives it with a warning instead). Steps with an error of their own are left to it.
+fn attack_claim_error(pos: &Position, token: &StepToken, mv: &Move) -> Option<MoveError> {
+    let claimed = token
+        .ops
+        .iter()
+        .any(|op| matches!(op, Op::Dest { attack: true, .. }));
+    if !claimed || pos.step_error(mv).is_some() {
+        return None;
+    }
+    let to = match *mv {
+        Move::Go { to, .. } => to,
+        Move::Enter { .. } => pos.mover.home(),
+        _ => return None,
+    };
+    (pos.arrival(to) != Arrival::Enemy).then(|| {
+        MoveError::illegal(
+            "H4",
+            format!(
+                "this step attacks nothing: {} is not held by the enemy (write it without >)",
+                to.name()
+            ),
+        )
+    })
 }
 
 /// `end`, then per battle `>#` and the staying attackers (`Hm`, `Kii3`, `L5`, `H^`).
@@ -427,8 +454,14 @@ pub fn token_to_step(
             })
         }
         (Start::At(space), [Op::Board(named)]) if unit == Unit::H => {
+            let mut candidates = boardable(pos, space);
+            if candidates.is_empty() {
+                // Only full Karves: name one, so that the rules say why it cannot be boarded (H3).
+                candidates = pos.board.group(space, me).karves.clone();
+                candidates.dedup();
+            }
             let karve = pick_karve(
-                &boardable(pos, space),
+                &candidates,
                 *named,
                 &format!("to board on {}", space.name()),
                 warnings,
