@@ -157,7 +157,7 @@ fn karve_text(k: Karve) -> String {
 
 /// Karves an H could board on `space` (distinct kinds).
 pub fn boardable(pos: &Position, space: Space) -> Vec<Karve> {
-    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.clone();
+    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.to_vec();
     ks.retain(|k| k.crew < KARVE_CAPACITY);
     ks.dedup();
     ks
@@ -165,7 +165,7 @@ pub fn boardable(pos: &Position, space: Space) -> Vec<Karve> {
 
 /// Free Karves with crew that an H could leave on `space` (distinct kinds).
 pub fn leavable(pos: &Position, space: Space) -> Vec<Karve> {
-    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.clone();
+    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.to_vec();
     ks.retain(|k| !k.stopped && k.crew > 0);
     ks.dedup();
     ks
@@ -457,7 +457,7 @@ pub fn token_to_step(
             let mut candidates = boardable(pos, space);
             if candidates.is_empty() {
                 // Only full Karves: name one, so that the rules say why it cannot be boarded (H3).
-                candidates = pos.board.group(space, me).karves.clone();
+                candidates = pos.board.group(space, me).karves.to_vec();
                 candidates.dedup();
             }
             let karve = pick_karve(

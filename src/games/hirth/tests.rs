@@ -295,7 +295,8 @@ fn h5_power_counts_crew_plus_one_and_an_empty_karve_nothing() {
                 crew: 0,
                 stopped: false,
             },
-        ],
+        ]
+        .into(),
         ..Group::default()
     };
     assert_eq!(g.power(), 2 + 1 + 4);
