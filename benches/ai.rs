@@ -10,8 +10,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
-use moot::games::{Game, random_opening};
 use moot::games::tara::Tara;
+use moot::games::{Game, random_opening};
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     let Budget::Playouts(playouts) = Strength::Normal.budget() else {

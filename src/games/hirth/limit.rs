@@ -113,6 +113,12 @@ pub fn can_end_now(pos: &Position) -> bool {
     if no_pile_up(pos) {
         return true;
     }
+    // Battles move only the Karves on lines: a space whose standing Karves already break the
+    // limit stays broken whatever the entries.
+    let me = pos.mover;
+    if Space::all().any(|s| !s.is_home() && pos.board.group(s, me).karves.len() > 1) {
+        return false;
+    }
     let won = won_battles(pos);
     battle::entry_choices(pos, &won)
         .iter()
