@@ -143,33 +143,66 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
     if pos.steps >= STEPS_PER_TURN {
         return Some(false);
     }
-    let mut steps: Vec<Move> = Vec::new();
-    pos.raw_steps(&mut steps);
-    // Karves leaving a space that holds too many first: the repair is usually one of them. The
-    // order changes how soon an answer is found, never the answer.
+    // Karves leaving a space that holds too many first: the repair is usually one of them, and
+    // the other steps need not be listed then. The order changes how soon an answer is found,
+    // never the answer: every step is tried before "cannot".
     let counts = karve_counts(pos);
-    steps.sort_by_key(|step| match *step {
-        Move::Go {
-            from,
-            unit: Unit::K(_),
-            ..
-        } if !from.is_home() && counts[from.index()] > 1 => 0,
-        _ => 1,
-    });
-    let mut unknown = false;
-    for step in &steps {
-        let mut next = pos.clone();
-        next.apply_step(step);
-        match search(&next, nodes) {
-            Some(true) => return Some(true),
-            Some(false) => {}
-            None => unknown = true,
+    let me = pos.mover;
+    let mut first: Vec<Move> = Vec::new();
+    for from in Space::all().filter(|s| !s.is_home() && counts[s.index()] > 1) {
+        let mut last: Option<u8> = None;
+        for k in pos
+            .board
+            .group(from, me)
+            .karves
+            .iter()
+            .filter(|k| !k.stopped)
+        {
+            if last == Some(k.crew) {
+                continue;
+            }
+            last = Some(k.crew);
+            for to in from.neighbours() {
+                first.push(Move::Go {
+                    from,
+                    unit: Unit::K(k.crew),
+                    to,
+                });
+            }
         }
-        if nodes.get() > BUDGET {
-            return None;
+    }
+    let mut unknown = false;
+    for step in &first {
+        if let Some(answer) = try_step(pos, step, nodes, &mut unknown) {
+            return answer;
+        }
+    }
+    let mut steps: Vec<Move> = Vec::with_capacity(48);
+    pos.raw_steps(&mut steps);
+    for step in steps.iter().filter(|s| !first.contains(s)) {
+        if let Some(answer) = try_step(pos, step, nodes, &mut unknown) {
+            return answer;
         }
     }
     if unknown { None } else { Some(false) }
+}
+
+/// Searches on after `step`: `Some(answer)` when the search is over (a way found, or the
+/// budget spent), `None` to go on; `unknown` notes a child that ran out of budget.
+fn try_step(
+    pos: &Position,
+    step: &Move,
+    nodes: &Cell<u32>,
+    unknown: &mut bool,
+) -> Option<Option<bool>> {
+    let mut next = pos.clone();
+    next.apply_step(step);
+    match search(&next, nodes) {
+        Some(true) => return Some(Some(true)),
+        Some(false) => {}
+        None => *unknown = true,
+    }
+    (nodes.get() > BUDGET).then_some(None)
 }
 
 /// H8 for one step: legal only if the turn can still end with the limit kept after it.
