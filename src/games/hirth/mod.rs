@@ -47,6 +47,7 @@
 mod battle;
 mod board;
 mod history;
+mod karves;
 mod limit;
 mod moves;
 mod notation;
@@ -65,8 +66,8 @@ pub use board::{Colour, Space};
 pub use moves::{Move, Stay, Unit};
 pub use rules::Event;
 pub use state::{
-    Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Line, Phase, Position, Reserve,
-    STEPS_PER_TURN, Victory,
+    Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Karves, Line, Phase, Position,
+    Reserve, STEPS_PER_TURN, Victory,
 };
 
 use serde::Serialize;

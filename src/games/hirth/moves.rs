@@ -180,16 +180,7 @@ impl Position {
                         stopped: false,
                     }),
                 };
-                (!ok).then(|| {
-                    (
-                        "H4",
-                        format!(
-                            "no free {} on {} (stopped pieces take no further step)",
-                            unit_word(unit),
-                            from.name()
-                        ),
-                    )
-                })
+                (!ok).then(|| self.missing_piece(from, unit))
             }
             Move::Board { space, karve } => {
                 let g = self.board.group(space, me);
@@ -219,6 +210,69 @@ impl Position {
             }
             _ => Some(("H3", "not a step".into())),
         }
+    }
+
+    /// Why the mover has no free `unit` on `from` to move: it stopped this turn (H4), it is
+    /// aboard a Karve, it is the enemy's, or there is none.
+    fn missing_piece(&self, from: Space, unit: Unit) -> (&'static str, String) {
+        let me = self.mover;
+        let g = self.board.group(from, me);
+        let word = unit_word(unit);
+        let on = from.name();
+        let stopped = match unit {
+            Unit::H => g.h_stopped > 0,
+            Unit::L => g.l_stopped,
+            Unit::K(crew) => g.karves.contains(&Karve {
+                crew,
+                stopped: true,
+            }),
+        };
+        if stopped {
+            return (
+                "H4",
+                format!("the {word} on {on} has stopped this turn: it takes no further step"),
+            );
+        }
+        if unit == Unit::H && g.karves.iter().any(|k| k.crew > 0) {
+            return (
+                "H3",
+                format!(
+                    "the Hirþ on {on} are aboard a Karve: move the Karve, or disembark first (Hr{on})"
+                ),
+            );
+        }
+        if let Unit::K(crew) = unit
+            && !g.karves.is_empty()
+        {
+            return (
+                "H3",
+                format!(
+                    "no Karve holding {crew} Hirþ on {on} (its Karves hold {})",
+                    g.karves
+                        .iter()
+                        .map(|k| k.crew.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        let foe = self.board.group(from, me.other());
+        let theirs = match unit {
+            Unit::H => foe.all_h() > 0,
+            Unit::L => foe.has_l(),
+            Unit::K(_) => !foe.karves.is_empty(),
+        };
+        if theirs {
+            return (
+                "H3",
+                format!(
+                    "the {word} on {on} is {}'s: {} moves only its own pieces",
+                    me.other().word(),
+                    me.word()
+                ),
+            );
+        }
+        ("H3", format!("{} has no {word} on {on}", me.word()))
     }
 
     /// Plays a step known to be possible (see `step_error`).

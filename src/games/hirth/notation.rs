@@ -164,7 +164,7 @@ fn karve_text(k: Karve) -> String {
 
 /// Karves an H could board on `space` (distinct kinds).
 pub fn boardable(pos: &Position, space: Space) -> Vec<Karve> {
-    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.clone();
+    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.to_vec();
     ks.retain(|k| k.crew < KARVE_CAPACITY);
     ks.dedup();
     ks
@@ -172,7 +172,7 @@ pub fn boardable(pos: &Position, space: Space) -> Vec<Karve> {
 
 /// Free Karves with crew that an H could leave on `space` (distinct kinds).
 pub fn leavable(pos: &Position, space: Space) -> Vec<Karve> {
-    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.clone();
+    let mut ks: Vec<Karve> = pos.board.group(space, pos.mover).karves.to_vec();
     ks.retain(|k| !k.stopped && k.crew > 0);
     ks.dedup();
     ks
@@ -312,7 +312,34 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     if i != chars.len() {
         return Err(bad("a move is one step; write the steps one by one"));
     }
-    token_to_step(pos, &token, None).map_err(|r| bad(&r))
+    let mv = token_to_step(pos, &token, None).map_err(|r| bad(&r))?;
+    attack_claim_error(pos, &token, &mv).map_or(Ok(mv), Err)
+}
+
+/// H4: a `>` marks an attack; on a step that attacks nothing the move is refused (the record
+/// reader forgives it with a warning instead). Steps with an error of their own are left to it.
+fn attack_claim_error(pos: &Position, token: &StepToken, mv: &Move) -> Option<MoveError> {
+    let claimed = token
+        .ops
+        .iter()
+        .any(|op| matches!(op, Op::Dest { attack: true, .. }));
+    if !claimed || pos.step_error(mv).is_some() {
+        return None;
+    }
+    let to = match *mv {
+        Move::Go { to, .. } => to,
+        Move::Enter { .. } => pos.mover.home(),
+        _ => return None,
+    };
+    (pos.arrival(to) != Arrival::Enemy).then(|| {
+        MoveError::illegal(
+            "H4",
+            format!(
+                "this step attacks nothing: {} is not held by the enemy (write it without >)",
+                to.name()
+            ),
+        )
+    })
 }
 
 /// `end`, then per battle `>#` and the staying attackers (`Hm`, `Kii3`, `L5`, `H^`).
@@ -434,8 +461,14 @@ pub fn token_to_step(
             })
         }
         (Start::At(space), [Op::Board(named)]) if unit == Unit::H => {
+            let mut candidates = boardable(pos, space);
+            if candidates.is_empty() {
+                // Only full Karves: name one, so that the rules say why it cannot be boarded (H3).
+                candidates = pos.board.group(space, me).karves.to_vec();
+                candidates.dedup();
+            }
             let karve = pick_karve(
-                &boardable(pos, space),
+                &candidates,
                 *named,
                 &format!("to board on {}", space.name()),
                 warnings,

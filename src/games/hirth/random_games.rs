@@ -80,6 +80,20 @@ fn assert_karve_limit(state: &HirthState) {
     }
 }
 
+/// H8: the Karve limit counted without playing the battles agrees with playing them, for
+/// every choice of entries (allowed by H6 or not).
+fn assert_counted_limit_matches_battles(state: &HirthState) {
+    let pos = &state.position;
+    let won = limit::won_battles(pos);
+    for stays in super::battle::entry_choices(pos, &won) {
+        assert_eq!(
+            limit::limit_kept_after_counting(pos, &stays),
+            limit::limit_kept_after_resolving(pos, &stays),
+            "{stays:?} in {state:?}"
+        );
+    }
+}
+
 /// Plays one random game (a single-game match), checking every property on the way; returns
 /// the final state.
 pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
@@ -114,6 +128,9 @@ pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
                 );
                 assert_eq!(refused, state, "a refused move changed the state");
             }
+        }
+        if state.phase == Phase::Movement {
+            assert_counted_limit_matches_battles(&state);
         }
         let mv = pick(&mut rng, &moves);
         let before = (state.position.mover, state.results.len());

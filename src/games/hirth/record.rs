@@ -288,14 +288,44 @@ impl Reader<'_> {
             }
         }
         stays.sort();
+        // H12 [I]: battles whose notes name the mover's pieces name its entries; those must be
+        // allowed. Only the battles left unnamed (every attacker enters) may be mended.
+        let named: Vec<Space> = won
+            .iter()
+            .copied()
+            .filter(|&b| {
+                notes
+                    .iter()
+                    .any(|(s, items)| *s == b && items.iter().any(|it| it.colour == me))
+            })
+            .collect();
+        let of_named = |choice: &[Stay]| -> Vec<Stay> {
+            choice
+                .iter()
+                .copied()
+                .filter(|s| named.contains(&s.to))
+                .collect()
+        };
         let end = if legal.contains(&stays) {
             stays
-        } else if let Some(first) = legal.first() {
+        } else if let Some(first) = legal.iter().find(|c| of_named(c) == of_named(&stays)) {
             let first = first.clone();
             self.warn(
-                "the entries in the notes break the Karve limit: took the first allowed".into(),
+                "letting every attacker enter breaks the Karve limit: took the first allowed entries"
+                    .into(),
             );
             first
+        } else if !named.is_empty() && !legal.is_empty() {
+            let (rule, why) = match super::battle::stays_fit(pos, &won, &stays) {
+                Err(reason) => ("H6", reason),
+                Ok(()) => (
+                    "H8",
+                    "a space other than a home would hold more than one Karve".to_string(),
+                ),
+            };
+            return Err(self.err(format!(
+                "the battle notes name entries the rules forbid ({rule}): {why}"
+            )));
         } else {
             return Err(self.err("the movement phase cannot end here (H8)"));
         };

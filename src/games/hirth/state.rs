@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::board::{Colour, Space};
+pub use super::karves::Karves;
 use crate::games::Seat;
 
 /// The state format version; bump on any incompatible change.
@@ -30,6 +31,10 @@ fn is_zero(n: &u8) -> bool {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn no_karves(k: &Karves) -> bool {
+    k.is_empty()
 }
 
 /// A Karve and the Hirþ aboard.
@@ -65,8 +70,9 @@ pub struct Group {
     #[serde(default, skip_serializing_if = "is_false")]
     pub l_stopped: bool,
     /// The Karves here, kept sorted (most crew first, free before stopped).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub karves: Vec<Karve>,
+    #[serde(default, skip_serializing_if = "no_karves")]
+    #[schema(value_type = Vec<Karve>)]
+    pub karves: Karves,
 }
 
 impl Group {
@@ -120,7 +126,7 @@ impl Group {
         self.h_stopped += other.h_stopped;
         self.l |= other.l;
         self.l_stopped |= other.l_stopped;
-        for k in other.karves {
+        for &k in other.karves.iter() {
             self.add_karve(k);
         }
     }

@@ -295,7 +295,8 @@ fn h5_power_counts_crew_plus_one_and_an_empty_karve_nothing() {
                 crew: 0,
                 stopped: false,
             },
-        ],
+        ]
+        .into(),
         ..Group::default()
     };
     assert_eq!(g.power(), 2 + 1 + 4);
@@ -984,4 +985,115 @@ fn validate_refuses_impossible_states_with_a_path() {
         holder: None,
     };
     assert_eq!(invalid(&s), "coin.holder");
+}
+
+fn reason_of(err: MoveError) -> String {
+    match err {
+        MoveError::Illegal { reason, .. } => reason,
+        other => panic!("expected an illegal move, got {other}"),
+    }
+}
+
+#[test]
+fn h3_a_fifth_hirth_boarding_a_full_karve_is_illegal_not_unreadable() {
+    let mut state = build(Gull, 0, &[('0', Gull, "LK4"), ('9', Silfr, "L")]);
+    play(&mut state, "He");
+    let err = refused(&state, "H0i");
+    assert_eq!(rule_of(err.clone()), "H3", "{err}");
+    assert!(reason_of(err).contains("at most 4"));
+    // A Karve with room is still boarded as before.
+    let mut state = build(Gull, 0, &[('0', Gull, "LHK3"), ('9', Silfr, "L")]);
+    play(&mut state, "H0i");
+    assert_eq!(group(&state, '0', Gull).karves[0].crew, 4);
+}
+
+#[test]
+fn h4_an_arrow_on_a_step_that_attacks_nothing_is_refused_and_warned_in_records() {
+    let state = build(Gull, 0, &[('0', Gull, "L"), ('9', Silfr, "L")]);
+    let err = refused(&state, "L0>1");
+    assert_eq!(rule_of(err.clone()), "H4", "{err}");
+    assert!(reason_of(err).contains("attacks nothing"));
+    let err = refused(&state, "He>0");
+    assert_eq!(rule_of(err), "H4");
+    // The same step without the arrow is legal; a real attack keeps its arrow.
+    assert!(Hirth::parse_move(&state, "L01").is_ok());
+    let attack = build(
+        Gull,
+        0,
+        &[('1', Gull, "L"), ('3', Silfr, "H"), ('9', Silfr, "L")],
+    );
+    assert!(Hirth::parse_move(&attack, "L1>3").is_ok());
+    // The record reader forgives it, with a warning.
+    let record = Hirth::read_record(&HirthOptions::default(), "G1 L0>1 /").unwrap();
+    assert_eq!(record.warnings.len(), 1, "{:?}", record.warnings);
+    assert!(record.warnings[0].contains("> ignored"));
+}
+
+#[test]
+fn h3_h4_a_piece_that_cannot_move_is_refused_with_the_real_reason() {
+    let state = build(
+        Gull,
+        1,
+        &[
+            ('0', Gull, "L"),
+            ('1', Gull, "K2"),
+            ('2', Gull, "h"),
+            ('9', Silfr, "L"),
+        ],
+    );
+    let why = |text: &str| {
+        let err = refused(&state, text);
+        (rule_of(err.clone()), reason_of(err))
+    };
+    let (rule, reason) = why("L98");
+    assert_eq!(rule, "H3");
+    assert!(reason.contains("silfr's"), "{reason}");
+    let (rule, reason) = why("H13");
+    assert_eq!(rule, "H3");
+    assert!(reason.contains("aboard a Karve"), "{reason}");
+    let (rule, reason) = why("H24");
+    assert_eq!(rule, "H4");
+    assert!(reason.contains("stopped"), "{reason}");
+    let (rule, reason) = why("H35");
+    assert_eq!(rule, "H3");
+    assert!(reason.contains("no Hirþ on 3"), "{reason}");
+    for (_, reason) in [why("L98"), why("H13"), why("H35")] {
+        assert!(!reason.contains("stopped"), "{reason}");
+    }
+}
+
+/// Four lines that bring two Gull Karves (one Hirþ each) next to a Silfr Hirþ on 5.
+const TWO_KARVES_BEFORE_5: &str = "G1 KeHeH0iKi01Ke /
+S1 HeH97 /
+G2 Ki13HeH0iKi01 /
+S2 H75 /
+";
+
+#[test]
+fn h8_a_record_whose_battle_notes_break_the_karve_limit_is_refused_at_that_line() {
+    let options = HirthOptions::default();
+    let text = format!("{TWO_KARVES_BEFORE_5}G3 Ki3>5Ki13Ki3>5 >5SHxGKi5GKi5\n");
+    let err = Hirth::read_record(&options, &text).unwrap_err();
+    assert_eq!(err.line, 5, "{err}");
+    assert!(err.reason.contains("H8"), "{err}");
+    // Entries that keep the limit read; notes that name no entries are mended with a warning.
+    let text = format!("{TWO_KARVES_BEFORE_5}G3 Ki3>5Ki13Ki3>5 >5SHxGKi5GKi3\n");
+    let record = Hirth::read_record(&options, &text).unwrap();
+    assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+    let text = format!("{TWO_KARVES_BEFORE_5}G3 Ki3>5Ki13Ki3>5 /\n");
+    let record = Hirth::read_record(&options, &text).unwrap();
+    assert_eq!(record.warnings.len(), 1, "{:?}", record.warnings);
+}
+
+#[test]
+fn h6_a_record_whose_battle_notes_let_no_attacker_enter_a_won_battle_is_refused() {
+    let options = HirthOptions::default();
+    let before = "G1 HeH01 /\nS1 HeH97 /\nG2 H13HeH01 /\nS2 H75 /\n";
+    let text = format!("{before}G3 H3>5H13H3>5 >5SHxGH3GH3\n");
+    let err = Hirth::read_record(&options, &text).unwrap_err();
+    assert_eq!(err.line, 5, "{err}");
+    assert!(err.reason.contains("H6"), "{err}");
+    let text = format!("{before}G3 H3>5H13H3>5 >5SHxGH5GH3\n");
+    let record = Hirth::read_record(&options, &text).unwrap();
+    assert!(record.warnings.is_empty(), "{:?}", record.warnings);
 }
