@@ -71,6 +71,10 @@ struct Serve {
     /// …and one more every this many milliseconds.
     #[arg(long, env = "MOOT_CLIENT_EVERY_MS", default_value_t = moot::AiConfig::default().client_every_ms)]
     client_every_ms: u64,
+    /// Keep each client's share under the first `Forwarded`/`X-Forwarded-For` address, not the
+    /// connection's peer: only behind a reverse proxy that overwrites that header.
+    #[arg(long, env = "MOOT_TRUST_FORWARDED")]
+    trust_forwarded: bool,
     /// Answers `evaluate` keeps for repeated requests.
     #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
     cache_entries: usize,
@@ -151,6 +155,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         cache_entries: flags.cache_entries,
         client_burst: flags.client_burst,
         client_every_ms: flags.client_every_ms,
+        trust_forwarded: flags.trust_forwarded,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
     let evaluator = moot::Evaluator::new(config);

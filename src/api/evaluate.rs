@@ -46,6 +46,9 @@ pub struct AiConfig {
     pub client_burst: u32,
     /// …and one more every this many milliseconds.
     pub client_every_ms: u64,
+    /// Whether a client is known by the first `Forwarded`/`X-Forwarded-For` address (true only
+    /// behind a reverse proxy that overwrites it) rather than by the connection's peer.
+    pub trust_forwarded: bool,
 }
 
 impl Default for AiConfig {
@@ -59,6 +62,7 @@ impl Default for AiConfig {
             cache_entries: 1_024,
             client_burst: 10,
             client_every_ms: 500,
+            trust_forwarded: false,
         }
     }
 }

@@ -57,7 +57,7 @@ pub async fn play(
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    let client = request.peer_addr().map(|peer| peer.ip());
+    let client = crate::api::rate::client_of(&request, evaluator.config().trust_forwarded);
     crate::with_game!(id, G => play_page::<G>(query, &evaluator, client).await, else Err(PageError::unknown_game(id)))
 }
 
