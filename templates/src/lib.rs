@@ -2,6 +2,7 @@
 
 pub use maud;
 
+pub mod drawing;
 pub mod error;
 pub mod herfor;
 pub mod hirth;
