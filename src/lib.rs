@@ -11,6 +11,7 @@
 pub mod ai;
 pub mod api;
 pub mod games;
+pub mod picture;
 pub mod site;
 pub mod web;
 
