@@ -25,6 +25,7 @@ use crate::with_game;
 /// `POST …/picture`: a position and how to draw it.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = picture_request_example)]
 pub struct PictureRequest {
     /// A state as returned by `new` or `apply`. A state does not say what the last move was:
     /// use the GET form, from the moves, to have it marked.
@@ -48,6 +49,14 @@ pub struct PictureRequest {
     /// A line under the board: whose turn, or the result.
     #[serde(default)]
     pub caption: bool,
+}
+
+/// A state the examples computed, drawn as a 400-pixel PNG with a caption.
+fn picture_request_example() -> serde_json::Value {
+    let mut example = super::examples::state_request();
+    example["pixels"] = 400.into();
+    example["caption"] = true.into();
+    example
 }
 
 fn default_pixels() -> u32 {
