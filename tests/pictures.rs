@@ -475,3 +475,114 @@ async fn a_whole_game_animates_one_frame_per_ply_and_is_bounded() {
     .await;
     assert_eq!(body["field"], "moves", "{body}");
 }
+
+fn html_of(answer: &Raw) -> String {
+    assert_eq!(
+        answer.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    String::from_utf8(answer.body.clone()).expect("text")
+}
+
+/// The `content` of the head's `<meta property="…">` (or `name="…"`).
+fn meta(page: &str, key: &str) -> Option<String> {
+    elements(page, "<meta")
+        .into_iter()
+        .find(|tag| tag.contains(&format!("=\"{key}\"")))
+        .and_then(|tag| attribute(tag, "content"))
+        .map(|c| c.replace("&amp;", "&"))
+}
+
+#[actix_web::test]
+async fn a_play_page_previews_as_the_png_of_its_position() {
+    let moves = first_moves("tara", 3).await;
+    let moves: Vec<String> = moves
+        .iter()
+        .map(|m| form_urlencoded::byte_serialize(m.as_bytes()).collect())
+        .collect();
+    let page = html_of(
+        &raw(TestRequest::get()
+            .uri(&format!("/play/tara?moves={}", moves.join(".")))
+            .insert_header((header::HOST, "moot.example")))
+        .await,
+    );
+    let image = meta(&page, "og:image").expect("og:image");
+    assert_eq!(
+        meta(&page, "twitter:image").as_deref(),
+        Some(image.as_str())
+    );
+    assert_eq!(
+        meta(&page, "twitter:card").as_deref(),
+        Some("summary_large_image")
+    );
+    assert!(
+        meta(&page, "og:title")
+            .expect("a title")
+            .starts_with("The High Kings of Tara: ")
+    );
+    let path = image
+        .strip_prefix("http://moot.example")
+        .expect("absolute, on this host");
+    assert!(
+        path.starts_with("/api/v1/games/tara/picture?") && path.contains(&moves.join(".")),
+        "{path}"
+    );
+    let picture = get_raw(path).await;
+    assert_eq!(
+        (picture.status, picture.content_type.as_str()),
+        (StatusCode::OK, "image/png")
+    );
+    assert_eq!(
+        decode_png(&picture.body)
+            .width
+            .max(decode_png(&picture.body).height),
+        1200
+    );
+    let options = html_of(&get_raw("/play/tara").await);
+    assert!(
+        !options.contains("og:image"),
+        "the options form has no position to show"
+    );
+}
+
+#[actix_web::test]
+async fn the_embed_is_a_view_only_board_that_any_site_may_frame() {
+    let moves = first_moves("herfor", 2).await;
+    let uri = format!("/embed/herfor?moves={}&bottom=second", moves.join("."));
+    let answer = raw(TestRequest::get()
+        .uri(&uri)
+        .insert_header((header::HOST, "moot.example")))
+    .await;
+    let app = test::init_service(moot::app()).await;
+    let response = app
+        .call(TestRequest::get().uri(&uri).to_request())
+        .await
+        .expect("an answer");
+    assert_eq!(
+        response
+            .headers()
+            .get(header::CONTENT_SECURITY_POLICY)
+            .and_then(|v| v.to_str().ok()),
+        Some("frame-ancestors *")
+    );
+    let page = html_of(&answer);
+    assert!(page.contains(r#"<body class="embed">"#));
+    assert!(
+        page.contains(r#"class="stone black""#),
+        "the position is drawn"
+    );
+    assert!(
+        !page.contains(r#"<a class="move""#),
+        "view-only: no move links"
+    );
+    assert!(!page.contains("<header"), "no site chrome");
+    assert!(
+        page.contains(r#"href="http://moot.example/play/herfor?"#),
+        "{page}"
+    );
+    let tampered = get_raw("/embed/herfor?moves=c3.zz9").await;
+    assert_eq!(tampered.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(tampered.content_type.starts_with("text/html"));
+}

@@ -11,6 +11,7 @@ use super::opponent::{self, HINT};
 use super::options_form::options_view;
 use super::page_game::PageGame;
 use super::position::{PLAY, Position, Query};
+use super::preview::preview;
 use super::replay::{Replayed, replay};
 use super::view::{Extras, capitalised, play_view};
 use crate::Evaluator;
@@ -34,7 +35,15 @@ pub async fn play(
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    crate::with_game!(id, G => play_page::<G>(&query, &evaluator).await, else Err(PageError::unknown_game(id)))
+    let origin = origin(&request);
+    crate::with_game!(id, G => play_page::<G>(&query, &evaluator, &origin).await, else Err(PageError::unknown_game(id)))
+}
+
+/// The scheme and host the client asked for (behind a proxy, as its `Forwarded` or
+/// `X-Forwarded-*` headers say): the absolute URLs of link previews start with it.
+fn origin(request: &HttpRequest) -> String {
+    let info = request.connection_info();
+    format!("{}://{}", info.scheme(), info.host())
 }
 
 /// What the synchronous part of a request found.
@@ -46,6 +55,7 @@ enum Step<G: Game> {
 async fn play_page<G: PageGame + Player>(
     query: &Query,
     evaluator: &Evaluator,
+    origin: &str,
 ) -> Result<HttpResponse, PageError> {
     let hints_offered = evaluator.config().max_evaluations > 0;
     let (position, game) = match guarded(|| read_game::<G>(query, hints_offered))? {
@@ -73,7 +83,8 @@ async fn play_page<G: PageGame + Player>(
         ..Extras::default()
     };
     guarded(|| {
-        let view = play_view(&position, &game, extras);
+        let mut view = play_view(&position, &game, extras);
+        view.preview = Some(preview(origin, &position, &game));
         Ok(html(StatusCode::OK, moot_templates::play::page(&view)))
     })
 }

@@ -7,6 +7,7 @@
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
 //! - one module per game: [`herfor`], [`tara`], [`hirth`].
 
+pub mod embed;
 pub mod error;
 pub mod handlers;
 pub mod herfor;
@@ -15,6 +16,7 @@ pub mod opponent;
 pub mod options_form;
 pub mod page_game;
 pub mod position;
+pub mod preview;
 pub mod replay;
 pub mod tara;
 pub mod view;
@@ -26,5 +28,6 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     config
         .service(handlers::play)
         .service(handlers::record)
-        .service(handlers::rules);
+        .service(handlers::rules)
+        .service(embed::embed);
 }
