@@ -793,4 +793,33 @@ mod tests {
         assert!(svg.contains("a&amp;b: Gull has"));
         assert!(!svg.contains("<b>"));
     }
+
+    #[test]
+    fn turned_half_a_turn_silfr_s_home_and_reserve_come_to_the_bottom() {
+        let view = two_spaces();
+        let upright = drawing(&view, Look::default()).body.into_string();
+        let turned = drawing(
+            &view,
+            Look {
+                flipped: true,
+                coordinates: true,
+            },
+        )
+        .body
+        .into_string();
+        // Gull's home (column 0, middle) is at the bottom upright, at the top turned.
+        assert!(
+            upright.contains(
+                r##"<rect x="180" y="790" width="160" height="92" rx="8" fill="#f6e3a1""##
+            ),
+            "{upright}"
+        );
+        assert!(
+            turned.contains(
+                r##"<rect x="180" y="34" width="160" height="92" rx="8" fill="#f6e3a1""##
+            ),
+            "{turned}"
+        );
+        assert_ne!(upright, turned);
+    }
 }

@@ -457,4 +457,47 @@ mod tests {
         assert_eq!(svg.matches(r#"class="last"#).count(), 1);
         assert!(!svg.contains("<line"));
     }
+
+    #[test]
+    fn turned_half_a_turn_the_hills_and_labels_swap_ends_and_coordinates_can_go() {
+        let view = TaraBoardView {
+            hills: vec![HillView {
+                ringfort: Some(Side::Red),
+                ..hill_at("A1", 0, 0)
+            }],
+            ..TaraBoardView::default()
+        };
+        let upright = drawing(&view, Look::default()).body.into_string();
+        let turned = drawing(
+            &view,
+            Look {
+                flipped: true,
+                coordinates: true,
+            },
+        )
+        .body
+        .into_string();
+        // A1 is bottom left upright, top right turned.
+        assert!(
+            upright.contains(r#"<circle class="ringfort" cx="56" cy="416""#),
+            "{upright}"
+        );
+        assert!(
+            turned.contains(r#"<circle class="ringfort" cx="416" cy="56""#),
+            "{turned}"
+        );
+        // The first column label drawn (on the left) names A upright, G turned.
+        assert!(upright.contains(r#"text-anchor="middle">A</text>"#));
+        assert!(turned.find(">G</text>") < turned.find(">A</text>"));
+        let bare = drawing(
+            &view,
+            Look {
+                flipped: false,
+                coordinates: false,
+            },
+        )
+        .body
+        .into_string();
+        assert!(!bare.contains("coord"));
+    }
 }
