@@ -99,7 +99,7 @@ pub async fn picture_of_state(game: GameId, body: JsonBody) -> Result<HttpRespon
         with_game!(id, G => state_picture::<G>(state, &options), else Err(ApiError::unknown_game(id)))
     })
     .await?;
-    Ok(image(options.format, bytes).finish())
+    Ok(image(options.format, bytes, None))
 }
 
 fn state_picture<G: PageGame>(
@@ -257,31 +257,16 @@ async fn off_workers(
         .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
 }
 
-struct Image {
-    format: Format,
-    bytes: Vec<u8>,
-    tag: Option<String>,
-}
-
-fn image(format: Format, bytes: Vec<u8>) -> Image {
-    Image {
-        format,
-        bytes,
-        tag: None,
+/// An image answer; a GET form's is tagged and cached for long.
+fn image(format: Format, bytes: Vec<u8>, tag: Option<String>) -> HttpResponse {
+    let mut response = HttpResponse::Ok();
+    response.content_type(format.content_type());
+    if let Some(tag) = tag {
+        response
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, IMMUTABLE));
     }
-}
-
-impl Image {
-    fn finish(self) -> HttpResponse {
-        let mut response = HttpResponse::Ok();
-        response.content_type(self.format.content_type());
-        if let Some(tag) = &self.tag {
-            response
-                .insert_header((header::ETAG, tag.as_str()))
-                .insert_header((header::CACHE_CONTROL, IMMUTABLE));
-        }
-        response.body(self.bytes)
-    }
+    response.body(bytes)
 }
 
 /// The answer of a GET form: tagged and cached; 304 when the client holds this picture.
@@ -298,12 +283,7 @@ fn cached(request: &HttpRequest, format: Format, bytes: Vec<u8>) -> HttpResponse
             .insert_header((header::CACHE_CONTROL, IMMUTABLE))
             .finish();
     }
-    Image {
-        format,
-        bytes,
-        tag: Some(tag),
-    }
-    .finish()
+    image(format, bytes, Some(tag))
 }
 
 /// FNV-1a, 64 bits: a tag that is the same on every replica running this build.
