@@ -7,6 +7,7 @@ use std::io::Cursor;
 
 use resvg::tiny_skia::Pixmap;
 
+use super::raster::straight_rgba;
 use crate::api::{ApiError, ErrorCode};
 
 /// The most frames one animation may hold: a bound on the work one request can ask for.
@@ -59,23 +60,11 @@ pub fn apng(frames: &[Pixmap]) -> Result<Vec<u8>, ApiError> {
         };
         writer.set_frame_delay(delay, 1000).map_err(failed)?;
         writer
-            .write_image_data(&demultiplied(frame))
+            .write_image_data(&straight_rgba(frame))
             .map_err(failed)?;
     }
     writer.finish().map_err(failed)?;
     Ok(bytes)
-}
-
-/// The frame's pixels as straight (not premultiplied) RGBA, as PNG stores them.
-fn demultiplied(frame: &Pixmap) -> Vec<u8> {
-    frame
-        .pixels()
-        .iter()
-        .flat_map(|p| {
-            let c = p.demultiply();
-            [c.red(), c.green(), c.blue(), c.alpha()]
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -23,9 +23,33 @@ pub fn pixmap(svg: &str) -> Result<Pixmap, ApiError> {
     Ok(pixmap)
 }
 
-/// The picture as a PNG file.
+/// The picture as a PNG file, compressed fast: a picture is drawn per request.
 pub fn png(svg: &str) -> Result<Vec<u8>, ApiError> {
-    pixmap(svg)?
-        .encode_png()
-        .map_err(|e| ApiError::internal(format!("the picture could not be written as PNG: {e}")))
+    let pixmap = pixmap(svg)?;
+    let failed = |e: png::EncodingError| {
+        ApiError::internal(format!("the picture could not be written as PNG: {e}"))
+    };
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer
+        .write_image_data(&straight_rgba(&pixmap))
+        .map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(bytes)
+}
+
+/// The pixels as straight (not premultiplied) RGBA, as PNG stores them.
+pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
+    pixmap
+        .pixels()
+        .iter()
+        .flat_map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue(), c.alpha()]
+        })
+        .collect()
 }
