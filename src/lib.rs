@@ -15,6 +15,7 @@ pub mod api;
 pub mod games;
 pub mod limits;
 pub mod load;
+pub mod picture;
 pub mod serve;
 pub mod singleflight;
 pub mod site;

@@ -62,7 +62,8 @@ fn body_schemas(document: &Value) -> Vec<String> {
                         .values()
                         .flat_map(|r| r["content"].as_object().into_iter().flatten()),
                 );
-            for (_, content) in bodies {
+            // JSON bodies only: a picture (`image/png`, `image/svg+xml`) has no schema to name.
+            for (_, content) in bodies.filter(|(media, _)| media.contains("json")) {
                 let schema = &content["schema"];
                 let reference = schema["$ref"]
                     .as_str()

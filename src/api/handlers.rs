@@ -234,6 +234,7 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/play/{game}",
         "/play/{game}/record",
         "/rules/{game}",
+        "/embed/{game}",
     ];
     if PAGES
         .iter()

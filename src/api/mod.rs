@@ -15,6 +15,7 @@ pub mod evaluate;
 pub mod examples;
 pub mod handlers;
 pub mod ops;
+pub mod picture;
 pub mod problem;
 pub mod rate;
 pub mod schemas;
@@ -32,6 +33,9 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(handlers::apply)
             .service(handlers::score)
             .service(handlers::replay)
-            .service(handlers::evaluate),
+            .service(handlers::evaluate)
+            .service(picture::picture_of_state)
+            .service(picture::picture_of_link)
+            .service(picture::animation_of_link),
     );
 }

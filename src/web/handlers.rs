@@ -12,6 +12,7 @@ use super::opponent::{self, HINT};
 use super::options_form::options_view;
 use super::page_game::PageGame;
 use super::position::{PLAY, Position, Query};
+use super::preview::preview;
 use super::replay::{Replayed, replay};
 use super::view::{Extras, capitalised, play_view};
 use crate::Evaluator;
@@ -58,7 +59,15 @@ pub async fn play(
     let query = Query::parse(request.query_string());
     let id = game.as_str();
     let client = crate::api::rate::client_of(&request, evaluator.config().trust_forwarded);
-    crate::with_game!(id, G => play_page::<G>(query, &evaluator, client).await, else Err(PageError::unknown_game(id)))
+    let origin = origin(&request);
+    crate::with_game!(id, G => play_page::<G>(query, &evaluator, client, origin).await, else Err(PageError::unknown_game(id)))
+}
+
+/// The scheme and host the client asked for (behind a proxy, as its `Forwarded` or
+/// `X-Forwarded-*` headers say): the absolute URLs of link previews start with it.
+fn origin(request: &HttpRequest) -> String {
+    let info = request.connection_info();
+    format!("{}://{}", info.scheme(), info.host())
 }
 
 /// What the synchronous part of a request found.
@@ -71,6 +80,7 @@ async fn play_page<G: PageGame + Player>(
     query: Query,
     evaluator: &Evaluator,
     client: Option<std::net::IpAddr>,
+    origin: String,
 ) -> Result<HttpResponse, PageError> {
     let hints_offered = evaluator.config().max_evaluations > 0;
     let hint_asked = query.get(HINT)?.map(str::to_owned);
@@ -99,7 +109,8 @@ async fn play_page<G: PageGame + Player>(
         ..Extras::default()
     };
     let reply = off_worker(move || {
-        let view = play_view(&position, &game, extras);
+        let mut view = play_view(&position, &game, extras);
+        view.preview = Some(preview(&origin, &position, &game));
         Ok(Reply::page(
             StatusCode::OK,
             moot_templates::play::page(&view),

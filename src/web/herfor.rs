@@ -4,7 +4,8 @@
 use std::collections::{HashMap, HashSet};
 
 use maud::{Markup, html};
-use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, board};
+use moot_templates::drawing::{Drawing, Look};
+use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 
 use super::page_game::{PageGame, Playable};
 use super::replay::Ply;
@@ -124,12 +125,13 @@ fn seat_words(state: &HerforState, colour: Colour) -> &'static str {
 }
 
 impl PageGame for Herfor {
-    fn board(
+    fn drawing(
         state: &HerforState,
         playable: &[Playable<HerforMove>],
         last: &[Ply<Herfor>],
-    ) -> Markup {
-        board(&board_view(state, playable, last))
+        look: Look,
+    ) -> Drawing {
+        drawing(&board_view(state, playable, last), look)
     }
 
     fn label(state: &HerforState, mv: &HerforMove) -> String {

@@ -8,6 +8,7 @@
 //! - one module per game: [`herfor`], [`tara`], [`hirth`].
 
 pub mod blocking;
+pub mod embed;
 pub mod error;
 pub mod handlers;
 pub mod herfor;
@@ -16,6 +17,7 @@ pub mod opponent;
 pub mod options_form;
 pub mod page_game;
 pub mod position;
+pub mod preview;
 pub mod replay;
 pub mod rulebook;
 pub mod tara;
@@ -28,5 +30,6 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     config
         .service(handlers::play)
         .service(handlers::record)
-        .service(handlers::rules);
+        .service(handlers::rules)
+        .service(embed::embed);
 }

@@ -2,6 +2,7 @@
 //! rules. Everything else on the pages is generic over [`Game`].
 
 use maud::Markup;
+use moot_templates::drawing::{Drawing, Look, page_svg};
 
 use super::replay::Ply;
 use crate::games::Game;
@@ -22,7 +23,19 @@ pub trait PageGame: Game {
     /// `playable` holds every legal move of the position (empty when the game is over).
     /// `last` is the last turn, its moves with their events (empty before the first move, and
     /// on pictures of the rules); the board marks what it did.
-    fn board(state: &Self::State, playable: &[Playable<Self::Move>], last: &[Ply<Self>]) -> Markup;
+    fn board(state: &Self::State, playable: &[Playable<Self::Move>], last: &[Ply<Self>]) -> Markup {
+        page_svg(&Self::drawing(state, playable, last, Look::default()))
+    }
+
+    /// The board's drawing, self-contained, as [`board`](PageGame::board) shows it on a page
+    /// and the pictures show it alone: one drawing code for both. `look` turns the board or
+    /// leaves out the coordinates.
+    fn drawing(
+        state: &Self::State,
+        playable: &[Playable<Self::Move>],
+        last: &[Ply<Self>],
+        look: Look,
+    ) -> Drawing;
 
     /// Words for a move on its button, in this position (before it is played):
     /// `Place a stone on c3`, `Retreat the Lofðungr to Miðr`.

@@ -91,6 +91,7 @@ pub fn play_view<G: PageGame>(
             text: game.record(),
             download_href: position.record_href(),
         },
+        preview: None,
     }
 }
 

@@ -2,6 +2,8 @@
 
 use maud::{Markup, html};
 
+use crate::drawing::{Drawing, Look, page_svg};
+
 /// The board picture, in SVG user units.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HexBoardView {
@@ -69,40 +71,106 @@ const DOT: f32 = 3.0;
 const PLACED: f32 = 5.0;
 const FLIPPED: f32 = 8.0;
 
-pub fn board(view: &HexBoardView) -> Markup {
-    html! {
-        svg.board.herfor xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {} {}", view.width, view.height)) role="img" aria-label=(view.caption) {
-            title { (view.caption) }
-            g.grid {
-                @for (x1, y1, x2, y2) in &view.lines { line x1=(x1) y1=(y1) x2=(x2) y2=(y2) {} }
-            }
-            g.rows aria-hidden="true" {
-                @for (letter, x, y) in &view.row_labels { text x=(x) y=(y) { (letter) } }
-            }
-            @for point in &view.points { (point_markup(point)) }
+/// Colours of the board, the same on the pages and in pictures.
+const LINE: &str = "#b9ad95";
+const MUTED: &str = "#6b645a";
+const ACCENT: &str = "#7a3b12";
+const INK: &str = "#1d1b18";
+const LAST: &str = "#c2185b";
+
+impl Stone {
+    fn fill(self) -> &'static str {
+        match self {
+            Stone::Black => INK,
+            Stone::White => "#fffdf7",
         }
     }
 }
 
-fn point_markup(point: &HexPoint) -> Markup {
+impl HexBoardView {
+    /// The same board turned half a turn: every point, line and label mirrored through the
+    /// centre.
+    fn turned(&self) -> HexBoardView {
+        let (w, h) = (self.width, self.height);
+        HexBoardView {
+            lines: self
+                .lines
+                .iter()
+                .map(|&(x1, y1, x2, y2)| (w - x1, h - y1, w - x2, h - y2))
+                .collect(),
+            // A row's letter stays beside its row, now on the right.
+            row_labels: self
+                .row_labels
+                .iter()
+                .map(|(letter, x, y)| (letter.clone(), w - x - 12.0, h - y + 10.0))
+                .collect(),
+            points: self
+                .points
+                .iter()
+                .map(|p| HexPoint {
+                    x: w - p.x,
+                    y: h - p.y,
+                    ..p.clone()
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
+/// The board as a page shows it, with its links.
+pub fn board(view: &HexBoardView) -> Markup {
+    page_svg(&drawing(view, Look::default()))
+}
+
+/// The board, self-contained.
+pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
+    let turned;
+    let view = if look.flipped {
+        turned = view.turned();
+        &turned
+    } else {
+        view
+    };
+    let body = html! {
+        g.grid stroke=(LINE) stroke-width="1.5" {
+            @for (x1, y1, x2, y2) in &view.lines { line x1=(x1) y1=(y1) x2=(x2) y2=(y2) {} }
+        }
+        @if look.coordinates {
+            g.rows aria-hidden="true" font-size="14" fill=(MUTED) font-style="italic" {
+                @for (letter, x, y) in &view.row_labels { text x=(x) y=(y) { (letter) } }
+            }
+        }
+        @for point in &view.points { (point_markup(point, look)) }
+    };
+    Drawing {
+        title: view.caption.clone(),
+        class: "herfor",
+        width: view.width,
+        height: view.height,
+        body,
+    }
+}
+
+fn point_markup(point: &HexPoint, look: Look) -> Markup {
     let body = html! {
         title {
             (point.title)
             @if let Some(mark) = point.last { " — " (mark.words()) }
         }
         @match point.stone {
-            Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) {} }
-            None if point.href.is_some() => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) {} }
-            None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) {} }
+            Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) fill=(stone.fill()) stroke=(INK) stroke-width="1.5" {} }
+            None if point.href.is_some() => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) fill="#fff" stroke=(ACCENT) stroke-width="2" stroke-dasharray="3 2" {} }
+            None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) fill=(LINE) {} }
         }
         @match point.last {
-            Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) {} }
-            Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" {} }
+            Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) fill=(LAST) stroke="#fff" stroke-width="1.5" {} }
+            Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" stroke=(LAST) stroke-width="2" stroke-opacity="0.6" {} }
             None => {}
         }
         // Names on the points a click can take; the others say theirs in the title.
-        @if point.stone.is_none() && point.href.is_some() {
-            text.name x=(point.x) y=(point.y + 4.0) { (point.name) }
+        @if look.coordinates && point.stone.is_none() && point.href.is_some() {
+            text.name x=(point.x) y=(point.y + 4.0) font-size="10" fill=(ACCENT) text-anchor="middle" { (point.name) }
         }
     };
     html! {
@@ -148,7 +216,7 @@ mod tests {
         };
         let svg = board(&view).into_string();
         assert!(svg.contains(r#"<a class="move" href="/play/herfor?moves=a1" data-point="a1"><title>Place a black stone on a1</title><circle class="target""#), "{svg}");
-        assert!(svg.contains(r#"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15"></circle></g>"#), "{svg}");
+        assert!(svg.contains(r##"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle></g>"##), "{svg}");
         assert!(svg.contains(r#"viewBox="0 0 100 80""#));
         assert!(!svg.contains("last"), "no move, no mark");
     }
@@ -171,8 +239,8 @@ mod tests {
             ..HexBoardView::default()
         };
         let svg = board(&view).into_string();
-        assert!(svg.contains(r#"<g class="point" data-point="c3"><title>c3: white stone — played last</title><circle class="stone white" cx="0" cy="0" r="15"></circle><circle class="last placed""#), "{svg}");
-        assert!(svg.contains(r#"<g class="point" data-point="c2"><title>c2: white stone — flipped by the last move</title><circle class="stone white" cx="0" cy="0" r="15"></circle><circle class="last flipped""#), "{svg}");
+        assert!(svg.contains(r##"<g class="point" data-point="c3"><title>c3: white stone — played last</title><circle class="stone white" cx="0" cy="0" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle><circle class="last placed""##), "{svg}");
+        assert!(svg.contains(r##"<g class="point" data-point="c2"><title>c2: white stone — flipped by the last move</title><circle class="stone white" cx="0" cy="0" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle><circle class="last flipped""##), "{svg}");
         assert!(svg.contains("<title>a1: white stone</title>"));
         assert_eq!(svg.matches(r#"class="last "#).count(), 2);
     }

@@ -4,6 +4,7 @@
 
 use maud::{Markup, html};
 
+use crate::drawing::{Drawing, Look, page_svg};
 use crate::parts::{Badges, BoardLink, spot_links};
 
 /// A player's colour.
@@ -194,12 +195,29 @@ fn centre(col: u8, lane: Lane) -> (f32, f32) {
     )
 }
 
-/// Where a player's reserve is drawn: beside its home, in the south lane.
-fn reserve_centre(side: Side) -> (f32, f32) {
-    match side {
-        Side::Gull => centre(0, Lane::South),
-        Side::Silfr => centre(6, Lane::South),
+/// Where a player's reserve is drawn: beside its home, in the south lane (turned: in the
+/// north lane, on the other side).
+fn reserve_centre(side: Side, turned: bool) -> (f32, f32) {
+    let (col, lane) = match side {
+        Side::Gull => (0, Lane::South),
+        Side::Silfr => (6, Lane::South),
+    };
+    if turned {
+        let (col, lane) = turn((col, lane));
+        centre(col, lane)
+    } else {
+        centre(col, lane)
     }
+}
+
+/// A space's place turned half a turn: Silfr's home at the bottom, the lanes swapped.
+fn turn((col, lane): (u8, Lane)) -> (u8, Lane) {
+    let lane = match lane {
+        Lane::North => Lane::South,
+        Lane::Middle => Lane::Middle,
+        Lane::South => Lane::North,
+    };
+    (6 - col.min(6), lane)
 }
 
 fn space_centre(view: &HirthBoardView, index: usize) -> Option<(f32, f32)> {
@@ -310,9 +328,9 @@ fn last_mark(view: &SpaceView, x: f32, y: f32) -> Markup {
     let (x, y) = (x + LAST_INSET, y + LAST_INSET);
     html! {
         @if view.last_to {
-            rect.last.to x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" {}
+            rect.last.to x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" stroke=(LAST) stroke-width="4" {}
         } @else if view.last_from {
-            rect.last.from x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" {}
+            rect.last.from x=(x) y=(y) width=(w) height=(h) rx="6" fill="none" stroke=(LAST) stroke-width="2.5" stroke-dasharray="3 4" {}
         }
     }
 }
@@ -372,7 +390,7 @@ fn space_links(view: &SpaceView) -> Markup {
     spot_links(&view.links, hit_rect(x, y, BOX_W, BOX_H), &badges)
 }
 
-fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
+fn arrow(view: &HirthBoardView, attack: &AttackView, turned: bool) -> Markup {
     let Some(to) = space_centre(view, attack.to) else {
         return html! {};
     };
@@ -380,7 +398,7 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
     // From off the board: out of the reserve beside the home.
     let from = match attack.from {
         Some(i) => space_centre(view, i).unwrap_or(to),
-        None => reserve_centre(side),
+        None => reserve_centre(side, turned),
     };
     let start = box_edge(from, to, 0.0);
     let end = box_edge(to, from, 1.0);
@@ -417,8 +435,12 @@ fn arrow(view: &HirthBoardView, attack: &AttackView) -> Markup {
 }
 
 /// The two chips of a reserve, H then K: their top-left corners and links.
-fn reserve_chips(side: Side, reserve: &ReserveView) -> [(f32, f32, &Option<BoardLink>); 2] {
-    let (cx, cy) = reserve_centre(side);
+fn reserve_chips(
+    side: Side,
+    reserve: &ReserveView,
+    turned: bool,
+) -> [(f32, f32, &Option<BoardLink>); 2] {
+    let (cx, cy) = reserve_centre(side, turned);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
     [
         (x + 6.0, y + 24.0, &reserve.enter_h),
@@ -429,10 +451,10 @@ fn reserve_chips(side: Side, reserve: &ReserveView) -> [(f32, f32, &Option<Board
 const CHIP_W: f32 = 72.0;
 const CHIP_H: f32 = 36.0;
 
-fn reserve(side: Side, reserve: &ReserveView) -> Markup {
-    let (cx, cy) = reserve_centre(side);
+fn reserve(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
+    let (cx, cy) = reserve_centre(side, turned);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
-    let [(hx, hy, enter_h), (kx, ky, enter_k)] = reserve_chips(side, reserve);
+    let [(hx, hy, enter_h), (kx, ky, enter_k)] = reserve_chips(side, reserve, turned);
     html! {
         g.reserve {
             title {
@@ -452,7 +474,7 @@ fn reserve(side: Side, reserve: &ReserveView) -> Markup {
     }
 }
 
-fn reserve_links(side: Side, reserve: &ReserveView) -> Markup {
+fn reserve_links(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
     let badges = Badges {
         x: 0.0,
         y: 0.0,
@@ -461,7 +483,7 @@ fn reserve_links(side: Side, reserve: &ReserveView) -> Markup {
         per_row: 1,
     };
     html! {
-        @for (x, y, link) in reserve_chips(side, reserve) {
+        @for (x, y, link) in reserve_chips(side, reserve, turned) {
             @if let Some(link) = link {
                 (spot_links(std::slice::from_ref(link), hit_rect(x, y, CHIP_W, CHIP_H), &badges))
             }
@@ -469,23 +491,64 @@ fn reserve_links(side: Side, reserve: &ReserveView) -> Markup {
     }
 }
 
-/// The board as an SVG that scales to its container.
-pub fn board(view: &HirthBoardView) -> Markup {
-    html! {
-        svg.board.hirth viewBox=(format!("0 0 {WIDTH} {HEIGHT}")) role="img" xmlns="http://www.w3.org/2000/svg" {
-            title { "Hirþ board: " (view.caption) }
-            text.caption x=(PAD) y="22" font-size="16" { (view.caption) }
-            @for &(a, b) in &view.paths {
-                @if let (Some(p), Some(q)) = (space_centre(view, a), space_centre(view, b)) {
-                    line.path x1=(p.0) y1=(p.1) x2=(q.0) y2=(q.1) stroke="#c8bda6" stroke-width="14" stroke-linecap="round" {}
-                }
-            }
-            @for s in &view.spaces { (space(s)) }
-            @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve(side, r)) }
-            @for attack in &view.attacks { (arrow(view, attack)) }
-            @for s in &view.spaces { (space_links(s)) }
-            @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve_links(side, r)) }
+/// What the last move did, on every board.
+const LAST: &str = "#c2185b";
+
+impl HirthBoardView {
+    /// The same board turned half a turn: Silfr's home at the bottom.
+    fn turned(&self) -> HirthBoardView {
+        HirthBoardView {
+            spaces: self
+                .spaces
+                .iter()
+                .map(|s| {
+                    let (col, lane) = turn((s.col, s.lane));
+                    SpaceView {
+                        col,
+                        lane,
+                        ..s.clone()
+                    }
+                })
+                .collect(),
+            ..self.clone()
         }
+    }
+}
+
+/// The board as a page shows it, with its links.
+pub fn board(view: &HirthBoardView) -> Markup {
+    page_svg(&drawing(view, Look::default()))
+}
+
+/// The board, self-contained. Hirþ has no coordinates: its spaces carry their names.
+pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
+    let turned_view;
+    let turned = look.flipped;
+    let view = if turned {
+        turned_view = view.turned();
+        &turned_view
+    } else {
+        view
+    };
+    let body = html! {
+        text.caption x=(PAD) y="22" font-size="16" { (view.caption) }
+        @for &(a, b) in &view.paths {
+            @if let (Some(p), Some(q)) = (space_centre(view, a), space_centre(view, b)) {
+                line.path x1=(p.0) y1=(p.1) x2=(q.0) y2=(q.1) stroke="#c8bda6" stroke-width="14" stroke-linecap="round" {}
+            }
+        }
+        @for s in &view.spaces { (space(s)) }
+        @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve(side, r, turned)) }
+        @for attack in &view.attacks { (arrow(view, attack, turned)) }
+        @for s in &view.spaces { (space_links(s)) }
+        @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve_links(side, r, turned)) }
+    };
+    Drawing {
+        title: format!("Hirþ board: {}", view.caption),
+        class: "hirth",
+        width: WIDTH,
+        height: HEIGHT,
+        body,
     }
 }
 
@@ -729,5 +792,34 @@ mod tests {
         assert!(svg.contains("&lt;b&gt;"));
         assert!(svg.contains("a&amp;b: Gull has"));
         assert!(!svg.contains("<b>"));
+    }
+
+    #[test]
+    fn turned_half_a_turn_silfr_s_home_and_reserve_come_to_the_bottom() {
+        let view = two_spaces();
+        let upright = drawing(&view, Look::default()).body.into_string();
+        let turned = drawing(
+            &view,
+            Look {
+                flipped: true,
+                coordinates: true,
+            },
+        )
+        .body
+        .into_string();
+        // Gull's home (column 0, middle) is at the bottom upright, at the top turned.
+        assert!(
+            upright.contains(
+                r##"<rect x="180" y="790" width="160" height="92" rx="8" fill="#f6e3a1""##
+            ),
+            "{upright}"
+        );
+        assert!(
+            turned.contains(
+                r##"<rect x="180" y="34" width="160" height="92" rx="8" fill="#f6e3a1""##
+            ),
+            "{turned}"
+        );
+        assert_ne!(upright, turned);
     }
 }

@@ -5,8 +5,46 @@ use maud::{DOCTYPE, Markup, html};
 /// The stylesheet's path; the server embeds and serves it.
 pub const STYLESHEET_HREF: &str = "/static/moot.css";
 
+/// What a link to a page shows where it is pasted (a chat, a forum): its title, a line of
+/// words and a picture, as Open Graph and Twitter card tags. URLs are absolute.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    pub title: String,
+    pub description: String,
+    /// The page's own URL.
+    pub url: String,
+    /// The picture's URL (a PNG).
+    pub image: String,
+    /// The picture in words.
+    pub image_alt: String,
+}
+
+/// The head's tags of a link preview.
+pub fn preview_tags(preview: &Preview) -> Markup {
+    html! {
+        meta property="og:type" content="website";
+        meta property="og:site_name" content="Moot";
+        meta property="og:title" content=(preview.title);
+        meta property="og:description" content=(preview.description);
+        meta property="og:url" content=(preview.url);
+        meta property="og:image" content=(preview.image);
+        meta property="og:image:type" content="image/png";
+        meta property="og:image:alt" content=(preview.image_alt);
+        meta name="twitter:card" content="summary_large_image";
+        meta name="twitter:title" content=(preview.title);
+        meta name="twitter:description" content=(preview.description);
+        meta name="twitter:image" content=(preview.image);
+        meta name="twitter:image:alt" content=(preview.image_alt);
+    }
+}
+
 /// A whole HTML page: `title` in the tab and as the page's heading context, `body` in `<main>`.
 pub fn layout(title: &str, body: Markup) -> Markup {
+    layout_with_preview(title, None, body)
+}
+
+/// A whole HTML page whose link shows `preview` where it is pasted.
+pub fn layout_with_preview(title: &str, preview: Option<&Preview>, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -15,6 +53,7 @@ pub fn layout(title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " — Moot" }
                 link rel="stylesheet" href=(STYLESHEET_HREF);
+                @if let Some(preview) = preview { (preview_tags(preview)) }
             }
             body {
                 header.site {
@@ -45,6 +84,23 @@ mod tests {
         assert!(page.contains("<title>Herfor — Moot</title>"));
         assert!(page.contains(r#"href="/static/moot.css""#));
         assert!(page.contains("<main><p>board</p></main>"));
+    }
+
+    #[test]
+    fn a_preview_puts_open_graph_and_twitter_tags_in_the_head() {
+        let preview = Preview {
+            title: "Herfor: Black to play".into(),
+            description: "a & b".into(),
+            url: "https://moot.example/play/herfor?moves=c3".into(),
+            image: "https://moot.example/api/v1/games/herfor/picture?moves=c3&pixels=1200".into(),
+            image_alt: "The board".into(),
+        };
+        let page = layout_with_preview("Herfor", Some(&preview), html! {}).into_string();
+        let head = &page[..page.find("</head>").expect("a head")];
+        assert!(head.contains(r#"<meta property="og:image" content="https://moot.example/api/v1/games/herfor/picture?moves=c3&amp;pixels=1200">"#), "{head}");
+        assert!(head.contains(r#"<meta name="twitter:card" content="summary_large_image">"#));
+        assert!(head.contains(r#"<meta property="og:description" content="a &amp; b">"#));
+        assert!(!layout("Herfor", html! {}).into_string().contains("og:"));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 pub use maud;
 
+pub mod drawing;
+pub mod embed;
 pub mod error;
 pub mod herfor;
 pub mod hirth;

@@ -2,7 +2,7 @@
 
 use maud::{Markup, html};
 
-use crate::layout::layout;
+use crate::layout::{Preview, layout_with_preview};
 
 /// Everything the game page shows.
 #[derive(Clone, Debug, Default)]
@@ -29,6 +29,8 @@ pub struct PlayView {
     /// The score breakdown, once the game is over.
     pub score: Option<Vec<(String, String)>>,
     pub record: RecordView,
+    /// The link preview of this position, when the page knows its own address.
+    pub preview: Option<Preview>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -97,8 +99,9 @@ pub struct RecordView {
 }
 
 pub fn page(view: &PlayView) -> Markup {
-    layout(
+    layout_with_preview(
         &view.game_name,
+        view.preview.as_ref(),
         html! {
             section.play {
                 h1 { (view.game_name) }

@@ -4,6 +4,7 @@
 
 use maud::{Markup, html};
 
+use crate::drawing::{Drawing, Look, page_svg};
 use crate::parts::{Badges, BoardLink, spot_links};
 
 /// A player's colour.
@@ -128,7 +129,7 @@ fn last_line(view: &TaraBoardView) -> Markup {
     let (x1, y1) = centre(from.col, from.row);
     let (x2, y2) = centre(to.col, to.row);
     html! {
-        line.last x1=(x1) y1=(y1) x2=(x2) y2=(y2) {
+        line.last x1=(x1) y1=(y1) x2=(x2) y2=(y2) fill="none" stroke=(LAST) stroke-width="8" stroke-opacity="0.35" stroke-linecap="round" {
             title { "The last move: " (from.name) " to " (to.name) }
         }
     }
@@ -166,8 +167,8 @@ fn hill(hill: &HillView) -> Markup {
                 (crown(side, x, y))
             }
             @match hill.last {
-                Some(LastMark::From) => { circle.last.from cx=(x) cy=(y) r="23" fill="none" {} }
-                Some(_) => { circle.last.to cx=(x) cy=(y) r="23" fill="none" {} }
+                Some(LastMark::From) => { circle.last.from cx=(x) cy=(y) r="23" fill="none" stroke=(LAST) stroke-width="2.5" stroke-dasharray="5 3" {} }
+                Some(_) => { circle.last.to cx=(x) cy=(y) r="23" fill="none" stroke=(LAST) stroke-width="4" {} }
                 None => {}
             }
             @if !hill.links.is_empty() {
@@ -188,32 +189,93 @@ fn hill(hill: &HillView) -> Markup {
     }
 }
 
-/// The board as an SVG that scales to its container.
+/// What the last move did, on every board.
+const LAST: &str = "#c2185b";
+
+impl TaraBoardView {
+    /// The same board turned half a turn: row 7 at the bottom, column G on the left.
+    fn turned(&self) -> TaraBoardView {
+        let turn =
+            |(col, row): (u8, u8)| (GRID - 1 - col.min(GRID - 1), GRID - 1 - row.min(GRID - 1));
+        TaraBoardView {
+            hills: self
+                .hills
+                .iter()
+                .map(|h| {
+                    let (col, row) = turn((h.col, h.row));
+                    HillView {
+                        col,
+                        row,
+                        ..h.clone()
+                    }
+                })
+                .collect(),
+            bridges: self
+                .bridges
+                .iter()
+                .map(|b| Bridge {
+                    a: turn(b.a),
+                    b: turn(b.b),
+                    ..*b
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
+/// The board as a page shows it, with its links.
 pub fn board(view: &TaraBoardView) -> Markup {
+    page_svg(&drawing(view, Look::default()))
+}
+
+/// The board, self-contained.
+pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
+    let turned;
+    let view = if look.flipped {
+        turned = view.turned();
+        &turned
+    } else {
+        view
+    };
+    // The labels name the columns and rows where they now are.
+    let label = |index: u8| {
+        if look.flipped {
+            GRID - 1 - index
+        } else {
+            index
+        }
+    };
     let labels_y = PAD + CELL * GRID as f32 + 18.0;
-    html! {
-        svg.board.tara viewBox=(format!("0 0 {SIZE} {}", SIZE + 4.0)) role="img" xmlns="http://www.w3.org/2000/svg" {
-            title { (view.title) }
-            @for h in &view.hills {
-                @let (x, y) = centre(h.col, h.row);
-                rect x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#e4edd3" {}
-            }
-            @for bridge in &view.bridges {
-                @let (x1, y1) = centre(bridge.a.0, bridge.a.1);
-                @let (x2, y2) = centre(bridge.b.0, bridge.b.1);
-                line.bridge x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke=(bridge.side.ink()) stroke-width="9" stroke-linecap="round" {
-                    title { (bridge.side.word()) " bridge" }
-                }
-            }
-            (last_line(view))
-            @for h in &view.hills { (hill(h)) }
-            @for col in 0..GRID {
-                text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + col) as char) }
-            }
-            @for row in 0..GRID {
-                text.coord x=(PAD / 2.0) y=(centre(0, row).1 + 5.0) text-anchor="middle" { (row + 1) }
+    let body = html! {
+        @for h in &view.hills {
+            @let (x, y) = centre(h.col, h.row);
+            rect x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#e4edd3" {}
+        }
+        @for bridge in &view.bridges {
+            @let (x1, y1) = centre(bridge.a.0, bridge.a.1);
+            @let (x2, y2) = centre(bridge.b.0, bridge.b.1);
+            line.bridge x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke=(bridge.side.ink()) stroke-width="9" stroke-linecap="round" {
+                title { (bridge.side.word()) " bridge" }
             }
         }
+        (last_line(view))
+        @for h in &view.hills { (hill(h)) }
+        @if look.coordinates {
+            @for col in 0..GRID {
+                text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + label(col)) as char) }
+            }
+            @for row in 0..GRID {
+                text.coord x=(PAD / 2.0) y=(centre(0, row).1 + 5.0) text-anchor="middle" { (label(row) + 1) }
+            }
+        }
+    };
+    Drawing {
+        title: view.title.clone(),
+        class: "tara",
+        width: SIZE,
+        height: SIZE + 4.0,
+        body,
     }
 }
 
@@ -376,7 +438,7 @@ mod tests {
             "two rings and the line"
         );
         assert!(svg.contains(
-            r#"<line class="last" x1="236" y1="236" x2="296" y2="116"><title>The last move: D4 to E6</title></line>"#
+            r##"<line class="last" x1="236" y1="236" x2="296" y2="116" fill="none" stroke="#c2185b" stroke-width="8" stroke-opacity="0.35" stroke-linecap="round"><title>The last move: D4 to E6</title></line>"##
         ));
         assert!(svg.contains("<title>A2: vacant</title>"));
     }
@@ -394,5 +456,48 @@ mod tests {
         assert!(svg.contains("<title>D4: vacant — placed last</title>"));
         assert_eq!(svg.matches(r#"class="last"#).count(), 1);
         assert!(!svg.contains("<line"));
+    }
+
+    #[test]
+    fn turned_half_a_turn_the_hills_and_labels_swap_ends_and_coordinates_can_go() {
+        let view = TaraBoardView {
+            hills: vec![HillView {
+                ringfort: Some(Side::Red),
+                ..hill_at("A1", 0, 0)
+            }],
+            ..TaraBoardView::default()
+        };
+        let upright = drawing(&view, Look::default()).body.into_string();
+        let turned = drawing(
+            &view,
+            Look {
+                flipped: true,
+                coordinates: true,
+            },
+        )
+        .body
+        .into_string();
+        // A1 is bottom left upright, top right turned.
+        assert!(
+            upright.contains(r#"<circle class="ringfort" cx="56" cy="416""#),
+            "{upright}"
+        );
+        assert!(
+            turned.contains(r#"<circle class="ringfort" cx="416" cy="56""#),
+            "{turned}"
+        );
+        // The first column label drawn (on the left) names A upright, G turned.
+        assert!(upright.contains(r#"text-anchor="middle">A</text>"#));
+        assert!(turned.find(">G</text>") < turned.find(">A</text>"));
+        let bare = drawing(
+            &view,
+            Look {
+                flipped: false,
+                coordinates: false,
+            },
+        )
+        .body
+        .into_string();
+        assert!(!bare.contains("coord"));
     }
 }

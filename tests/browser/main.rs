@@ -1,6 +1,7 @@
 //! Browser tests in a real headless Chromium: games played by clicking, as people would.
 
 mod cross_origin;
+mod embed;
 mod harness;
 mod scripts;
 

@@ -20,6 +20,7 @@ mod tests;
 mod words;
 
 use maud::Markup;
+use moot_templates::drawing::{Drawing, Look};
 use moot_templates::hirth as view;
 
 use super::page_game::{PageGame, Playable};
@@ -27,8 +28,13 @@ use super::replay::Ply;
 use crate::games::hirth::{Event, Hirth, HirthState, Move};
 
 impl PageGame for Hirth {
-    fn board(state: &HirthState, playable: &[Playable<Move>], last: &[Ply<Hirth>]) -> Markup {
-        view::board(&board::board_view(state, playable, last))
+    fn drawing(
+        state: &HirthState,
+        playable: &[Playable<Move>],
+        last: &[Ply<Hirth>],
+        look: Look,
+    ) -> Drawing {
+        view::drawing(&board::board_view(state, playable, last), look)
     }
 
     fn label(state: &HirthState, mv: &Move) -> String {

@@ -15,6 +15,7 @@ mod tests;
 mod words;
 
 use maud::Markup;
+use moot_templates::drawing::{Drawing, Look};
 use moot_templates::tara as view;
 
 use super::page_game::{PageGame, Playable};
@@ -22,8 +23,13 @@ use super::replay::Ply;
 use crate::games::tara::{Tara, TaraEvent, TaraMove, TaraState};
 
 impl PageGame for Tara {
-    fn board(state: &TaraState, playable: &[Playable<TaraMove>], last: &[Ply<Tara>]) -> Markup {
-        view::board(&board::board_view(state, playable, last))
+    fn drawing(
+        state: &TaraState,
+        playable: &[Playable<TaraMove>],
+        last: &[Ply<Tara>],
+        look: Look,
+    ) -> Drawing {
+        view::drawing(&board::board_view(state, playable, last), look)
     }
 
     fn label(state: &TaraState, mv: &TaraMove) -> String {

@@ -1,0 +1,305 @@
+//! The pictures' endpoints: a position as SVG or PNG, from a state (POST) or from a link's
+//! options and moves (GET, cacheable: a link's picture never changes), and a whole game as an
+//! animated PNG. Drawing is CPU work: it runs on the blocking pool, off the async workers.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::body::{GameId, JsonBody};
+use super::handlers::guarded;
+use super::ops;
+use super::problem::{ApiError, ErrorCode, Problem};
+use super::schemas::GameState;
+use crate::picture::animation;
+use crate::picture::options::{DEFAULT_PIXELS, MIN_PIXELS};
+use crate::picture::{Bottom, Format, PictureOptions, picture_svg, raster};
+use crate::web::PageGame;
+use crate::web::error::PageError;
+use crate::web::position::{Position, Query};
+use crate::web::replay::replay;
+use crate::with_game;
+
+/// `POST …/picture`: a position and how to draw it.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = picture_request_example)]
+pub struct PictureRequest {
+    /// A state as returned by `new` or `apply`. A state does not say what the last move was:
+    /// use the GET form, from the moves, to have it marked.
+    #[schema(value_type = GameState)]
+    pub state: serde_json::Value,
+    #[serde(default)]
+    pub format: Format,
+    /// The picture's longer side in pixels, 64 to 2048 (default 600).
+    #[serde(default = "default_pixels")]
+    #[schema(minimum = 64, maximum = 2048, default = 600)]
+    pub pixels: u32,
+    #[serde(default)]
+    pub bottom: Bottom,
+    /// Row and column labels (Herfor, Tara).
+    #[serde(default = "yes")]
+    #[schema(default = true)]
+    pub coordinates: bool,
+    /// Where the side to act may move, highlighted.
+    #[serde(default)]
+    pub targets: bool,
+    /// A line under the board: whose turn, or the result.
+    #[serde(default)]
+    pub caption: bool,
+}
+
+/// A state the examples computed, drawn as a 400-pixel PNG with a caption.
+fn picture_request_example() -> serde_json::Value {
+    let mut example = super::examples::state_request();
+    example["pixels"] = 400.into();
+    example["caption"] = true.into();
+    example
+}
+
+fn default_pixels() -> u32 {
+    DEFAULT_PIXELS
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A long life for the GET forms' answers: a link's picture never changes.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// A picture of a position given as a state, as PNG (the default) or self-contained SVG.
+#[utoipa::path(
+    tag = "pictures",
+    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    request_body(content = PictureRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The picture", content(("image/png"), ("image/svg+xml"))),
+        (status = "4XX", description = "`invalid_state`, `invalid_request` (a size out of bounds names `pixels`), …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/picture")]
+pub async fn picture_of_state(game: GameId, body: JsonBody) -> Result<HttpResponse, ApiError> {
+    let GameId(id) = game;
+    let request: PictureRequest = ops::envelope(body.0)?;
+    let options = PictureOptions {
+        format: request.format,
+        pixels: request.pixels,
+        bottom: request.bottom,
+        coordinates: request.coordinates,
+        last: false,
+        targets: request.targets,
+        caption: request.caption,
+    }
+    .checked()?;
+    let state = request.state;
+    let bytes = off_workers(move || {
+        with_game!(id, G => state_picture::<G>(state, &options), else Err(ApiError::unknown_game(id)))
+    })
+    .await?;
+    Ok(image(options.format, bytes, None))
+}
+
+fn state_picture<G: PageGame>(
+    state: serde_json::Value,
+    options: &PictureOptions,
+) -> Result<Vec<u8>, ApiError> {
+    let state = ops::read_state::<G>(state, "state")?;
+    encode(picture_svg::<G>(&state, &[], options), options.format)
+}
+
+/// A picture of a link's position, for an `<img src>`: the game's options and `moves` as the
+/// play pages write them (`/play/herfor?size=5&moves=c3.b2` draws as
+/// `/api/v1/games/herfor/picture?size=5&moves=c3.b2`), with the last move marked. Cached for a
+/// year, with an `ETag`.
+#[utoipa::path(
+    tag = "pictures",
+    params(
+        ("game" = String, Path, description = "The game's id", example = "herfor"),
+        ("moves" = Option<String>, Query, description = "The moves from the start in the game's notation, joined by `.`; the game's options are further parameters, by name (see `GET /api/v1/games`)", example = "c3.b2"),
+        ("format" = Option<Format>, Query, description = "`png` (default) or `svg`"),
+        ("pixels" = Option<u32>, Query, description = "The longer side in pixels, 64 to 2048 (default 600)", minimum = 64, maximum = 2048),
+        ("bottom" = Option<Bottom>, Query, description = "The seat whose side is at the bottom (default `first`)"),
+        ("coordinates" = Option<bool>, Query, description = "Row and column labels (default true)"),
+        ("last" = Option<bool>, Query, description = "The last turn marked (default true)"),
+        ("targets" = Option<bool>, Query, description = "The legal targets highlighted (default false)"),
+        ("caption" = Option<bool>, Query, description = "A line under the board: whose turn, or the result (default false)"),
+    ),
+    responses(
+        (status = 200, description = "The picture", content(("image/png"), ("image/svg+xml")),
+            headers(("ETag" = String, description = "The picture's tag"), ("Cache-Control" = String, description = "A year, immutable"))),
+        (status = 304, description = "The picture the client holds (`If-None-Match`) is still the one"),
+        (status = "4XX", description = "`invalid_request` (a bad option or picture parameter, naming it), `illegal_move` (a move of the link the rules refuse), …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{game}/picture")]
+pub async fn picture_of_link(game: GameId, request: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let GameId(id) = game;
+    let mut pairs = Query::parse(request.query_string()).0;
+    let options = PictureOptions::take_from(&mut pairs)?;
+    let bytes = off_workers(move || {
+        with_game!(id, G => link_picture::<G>(Query(pairs), &options), else Err(ApiError::unknown_game(id)))
+    })
+    .await?;
+    Ok(cached(&request, options.format, bytes))
+}
+
+fn link_picture<G: PageGame>(query: Query, options: &PictureOptions) -> Result<Vec<u8>, ApiError> {
+    let (position, _) = Position::<G>::read(&query).map_err(from_page)?;
+    let game = replay(&position).map_err(from_page)?;
+    encode(
+        picture_svg::<G>(&game.state, game.last_turn(), options),
+        options.format,
+    )
+}
+
+/// A whole game as an animated PNG, one frame per ply from the start (at most 200 frames),
+/// each with the move's marks; from the same link parameters as the picture. `pixels` is at
+/// most 800 here (default 400); `format` is always PNG.
+#[utoipa::path(
+    tag = "pictures",
+    params(
+        ("game" = String, Path, description = "The game's id", example = "herfor"),
+        ("moves" = Option<String>, Query, description = "The moves from the start, joined by `.`; the game's options are further parameters", example = "c3.b2"),
+        ("pixels" = Option<u32>, Query, description = "The longer side in pixels, 64 to 800 (default 400)", minimum = 64, maximum = 800),
+        ("bottom" = Option<Bottom>, Query, description = "The seat whose side is at the bottom"),
+        ("coordinates" = Option<bool>, Query, description = "Row and column labels (default true)"),
+        ("caption" = Option<bool>, Query, description = "A line under the board in each frame (default false)"),
+    ),
+    responses(
+        (status = 200, description = "An animated PNG (APNG); viewers without APNG show its first frame", content(("image/apng"), ("image/png"))),
+        (status = "4XX", description = "`invalid_request` (more than 200 frames names `moves`; a size out of bounds names `pixels`), `illegal_move`, …", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{game}/animation")]
+pub async fn animation_of_link(
+    game: GameId,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let GameId(id) = game;
+    let mut pairs = Query::parse(request.query_string()).0;
+    let pixels_given = pairs.iter().any(|(name, _)| name == "pixels");
+    let mut options = PictureOptions::take_from(&mut pairs)?;
+    if !pixels_given {
+        options.pixels = 400;
+    }
+    if options.pixels > animation::MAX_PIXELS {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "pixels: {} is out of bounds: an animation's frames are {MIN_PIXELS} to {} pixels",
+                options.pixels,
+                animation::MAX_PIXELS
+            ),
+        )
+        .with_field("pixels"));
+    }
+    if options.format != Format::Png {
+        return Err(
+            ApiError::new(ErrorCode::InvalidRequest, "format: an animation is a PNG")
+                .with_field("format"),
+        );
+    }
+    let bytes = off_workers(move || {
+        with_game!(id, G => game_animation::<G>(Query(pairs), &options), else Err(ApiError::unknown_game(id)))
+    })
+    .await?;
+    Ok(cached(&request, Format::Png, bytes))
+}
+
+fn game_animation<G: PageGame>(
+    query: Query,
+    options: &PictureOptions,
+) -> Result<Vec<u8>, ApiError> {
+    let (position, _) = Position::<G>::read(&query).map_err(from_page)?;
+    animation::check_frames(position.moves.len() + 1)?;
+    // Each frame replays its prefix of the link, so it marks that ply as the last move.
+    let frames = (0..=position.moves.len())
+        .map(|count| {
+            let earlier = replay(&position.truncated(count)).map_err(from_page)?;
+            raster::pixmap(&picture_svg::<G>(
+                &earlier.state,
+                earlier.last_turn(),
+                options,
+            ))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    animation::apng(&frames)
+}
+
+/// A link's problem as the API's problem: a link that holds no game is an invalid request, a
+/// move the rules refuse an illegal move.
+fn from_page(error: PageError) -> ApiError {
+    let code = match error.status {
+        StatusCode::NOT_FOUND => ErrorCode::UnknownGame,
+        StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::IllegalMove,
+        StatusCode::BAD_REQUEST => ErrorCode::InvalidRequest,
+        _ => ErrorCode::InternalError,
+    };
+    ApiError::new(code, error.detail)
+}
+
+fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
+    match format {
+        Format::Svg => Ok(svg.into_bytes()),
+        Format::Png => raster::png(&svg),
+    }
+}
+
+/// Runs the drawing on the blocking pool, guarded: a panic is a 500 problem.
+async fn off_workers(
+    work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
+) -> Result<Vec<u8>, ApiError> {
+    web::block(move || guarded(work))
+        .await
+        .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
+}
+
+/// An image answer; a GET form's is tagged and cached for long.
+fn image(format: Format, bytes: Vec<u8>, tag: Option<String>) -> HttpResponse {
+    let mut response = HttpResponse::Ok();
+    response.content_type(format.content_type());
+    if let Some(tag) = tag {
+        response
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, IMMUTABLE));
+    }
+    response.body(bytes)
+}
+
+/// The answer of a GET form: tagged and cached; 304 when the client holds this picture.
+fn cached(request: &HttpRequest, format: Format, bytes: Vec<u8>) -> HttpResponse {
+    let tag = format!("\"{:016x}\"", fnv1a(&bytes));
+    let held = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v: &HeaderValue| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    if held {
+        return HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+            .finish();
+    }
+    image(format, bytes, Some(tag))
+}
+
+/// FNV-1a, 64 bits: a tag that is the same on every replica running this build.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_differ_with_the_bytes() {
+        assert_ne!(fnv1a(b"a"), fnv1a(b"b"));
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    }
+}

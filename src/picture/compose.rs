@@ -1,0 +1,130 @@
+//! A position's picture as a self-contained SVG document: the game's drawing (the one the
+//! pages show), turned or not, with or without its coordinates, last-move marks and targets,
+//! on a background, with an optional caption.
+
+use moot_templates::drawing::{self, Look};
+
+use super::font::FAMILY;
+use super::options::{Bottom, PictureOptions};
+use crate::games::{Game, Status};
+use crate::web::replay::Ply;
+use crate::web::view::status_line;
+use crate::web::{PageGame, Playable};
+
+/// The longest caption drawn whole; a longer one keeps only its headline.
+const CAPTION_MAX: usize = 64;
+
+/// The picture of `state` as an SVG document. `last` is the last turn (its plies, oldest
+/// first), marked when the options ask for it; empty when unknown.
+pub fn picture_svg<G: PageGame>(
+    state: &G::State,
+    last: &[Ply<G>],
+    options: &PictureOptions,
+) -> String {
+    let look = Look {
+        flipped: options.bottom == Bottom::Second,
+        coordinates: options.coordinates,
+    };
+    let last = if options.last { last } else { &[] };
+    let targets = if options.targets {
+        targets::<G>(state)
+    } else {
+        Vec::new()
+    };
+    let drawing = G::drawing(state, &targets, last, look);
+    let caption = options.caption.then(|| caption::<G>(state));
+    drawing::picture_svg(&drawing, options.pixels, caption.as_deref(), FAMILY).into_string()
+}
+
+/// The legal moves, as targets on the board; a picture is no page, so they link nowhere.
+fn targets<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
+    if matches!(G::status(state), Status::Finished { .. }) {
+        return Vec::new();
+    }
+    G::legal_moves(state)
+        .into_iter()
+        .map(|mv| Playable {
+            notation: G::format_move(state, &mv),
+            href: String::new(),
+            mv,
+        })
+        .collect()
+}
+
+/// Whose turn it is and what they decide, or the result and why.
+pub fn caption<G: Game>(state: &G::State) -> String {
+    let line = status_line(&G::status(state));
+    let whole = format!("{} · {}", line.headline, line.detail);
+    if line.detail.is_empty() || whole.chars().count() > CAPTION_MAX {
+        line.headline
+    } else {
+        whole
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::herfor::{Herfor, HerforOptions};
+
+    fn start() -> <Herfor as Game>::State {
+        Herfor::new_game(&HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        })
+        .expect("a game")
+    }
+
+    #[test]
+    fn a_picture_is_sized_captioned_and_shows_targets_only_when_asked() {
+        let options = PictureOptions {
+            pixels: 300,
+            ..PictureOptions::default()
+        };
+        let plain = picture_svg::<Herfor>(&start(), &[], &options);
+        assert!(
+            plain.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="300""#),
+            "{plain}"
+        );
+        assert!(plain.contains(r#"font-family="DejaVu Sans""#));
+        assert!(!plain.contains("class=\"target\""));
+        assert!(!plain.contains("class=\"caption\""));
+        let rich = picture_svg::<Herfor>(
+            &start(),
+            &[],
+            &PictureOptions {
+                targets: true,
+                caption: true,
+                ..options
+            },
+        );
+        assert!(rich.contains("class=\"target\""));
+        assert!(rich.contains(">Black to play"), "{rich}");
+    }
+
+    #[test]
+    fn the_second_seat_at_the_bottom_turns_the_board() {
+        let svg = |bottom| {
+            picture_svg::<Herfor>(
+                &start(),
+                &[],
+                &PictureOptions {
+                    bottom,
+                    ..PictureOptions::default()
+                },
+            )
+        };
+        assert_ne!(svg(Bottom::First), svg(Bottom::Second));
+        let no_labels = picture_svg::<Herfor>(
+            &start(),
+            &[],
+            &PictureOptions {
+                coordinates: false,
+                ..PictureOptions::default()
+            },
+        );
+        assert!(svg(Bottom::First).contains("class=\"rows\""));
+        assert!(!no_labels.contains("class=\"rows\""));
+    }
+}

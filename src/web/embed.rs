@@ -1,0 +1,60 @@
+//! `/embed/{game}?…`: a view-only board of a link's position for frames on other sites (the
+//! same options and `moves` as the play pages, and the pictures' `bottom`, `coordinates` and
+//! `last`). It is the one page other sites may frame: it says so itself with
+//! `Content-Security-Policy: frame-ancestors *`, whatever the other pages' default.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::web::Path;
+use actix_web::{HttpRequest, HttpResponse, get};
+use moot_templates::drawing::{Look, page_svg};
+use moot_templates::embed::{EmbedView, page};
+
+use super::error::{PageError, guarded};
+use super::page_game::PageGame;
+use super::position::{Position, Query};
+use super::replay::replay;
+use super::view::status_line;
+use crate::picture::{Bottom, PictureOptions};
+
+/// The policy that lets any site frame the embed.
+pub const FRAME_ANYWHERE: &str = "frame-ancestors *";
+
+#[get("/embed/{game}")]
+pub async fn embed(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
+    let mut pairs = Query::parse(request.query_string()).0;
+    let options = PictureOptions::take_from(&mut pairs)
+        .map_err(|e| PageError::bad_position(e.0.detail.clone()))?;
+    let info = request.connection_info();
+    let origin = format!("{}://{}", info.scheme(), info.host());
+    let id = game.as_str();
+    let markup = guarded(
+        || crate::with_game!(id, G => embed_page::<G>(&Query(pairs), &options, &origin), else Err(PageError::unknown_game(id))),
+    )?;
+    Ok(HttpResponse::build(StatusCode::OK)
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, FRAME_ANYWHERE))
+        .body(markup))
+}
+
+fn embed_page<G: PageGame>(
+    query: &Query,
+    options: &PictureOptions,
+    origin: &str,
+) -> Result<String, PageError> {
+    let (position, _) = Position::<G>::read(query)?;
+    let game = replay(&position)?;
+    let look = Look {
+        flipped: options.bottom == Bottom::Second,
+        coordinates: options.coordinates,
+    };
+    let last = if options.last { game.last_turn() } else { &[] };
+    // View-only: no legal move is drawn, so the board has no links.
+    let board = page_svg(&G::drawing(&game.state, &[], last, look));
+    let view = EmbedView {
+        game_name: G::NAME.to_owned(),
+        headline: status_line(&G::status(&game.state)).headline,
+        board,
+        play_href: format!("{origin}{}", position.href()),
+    };
+    Ok(page(&view).into_string())
+}

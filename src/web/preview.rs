@@ -1,0 +1,86 @@
+//! What a play page's link shows where it is pasted: the position's picture (the picture API's
+//! GET form of the same link) with whose turn it is, as Open Graph and Twitter card tags.
+
+use moot_templates::layout::Preview;
+
+use super::page_game::PageGame;
+use super::position::{MOVES, Position, SEPARATOR, encode};
+use super::replay::Replayed;
+use super::view::status_line;
+
+/// The size of a preview's picture: the longer side, in pixels (the cards' large images).
+pub const PREVIEW_PIXELS: u32 = 1200;
+
+/// The picture API's GET form of a position: its options and moves (not the page's own
+/// parameters, which do not change the position), then the picture's `extra` parameters.
+pub fn picture_href<G: PageGame>(position: &Position<G>, extra: &[(&str, String)]) -> String {
+    let mut pairs = position.option_pairs().to_vec();
+    pairs.push((
+        MOVES.to_owned(),
+        position.moves.join(&SEPARATOR.to_string()),
+    ));
+    pairs.extend(extra.iter().map(|(n, v)| ((*n).to_owned(), v.clone())));
+    format!("/api/v1/games/{}/picture?{}", G::ID, encode(&pairs))
+}
+
+/// The preview of a game page at `origin` (`https://moot.example`).
+pub fn preview<G: PageGame>(origin: &str, position: &Position<G>, game: &Replayed<G>) -> Preview {
+    let status = status_line(&G::status(&game.state));
+    let plies = match game.plies.len() {
+        0 => "No move yet".to_owned(),
+        1 => "1 move played".to_owned(),
+        n => format!("{n} moves played"),
+    };
+    let detail = if status.detail.is_empty() {
+        String::new()
+    } else {
+        format!(" — {}", status.detail)
+    };
+    Preview {
+        title: format!("{}: {}", G::NAME, status.headline),
+        description: format!("{plies}{detail}. A game on Moot."),
+        url: format!("{origin}{}", position.href()),
+        image: format!(
+            "{origin}{}",
+            picture_href(
+                position,
+                &[
+                    ("pixels", PREVIEW_PIXELS.to_string()),
+                    ("caption", "true".to_owned())
+                ]
+            )
+        ),
+        image_alt: format!("The {} board: {}", G::NAME, status.headline),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::herfor::Herfor;
+    use crate::web::position::Query;
+    use crate::web::replay::replay;
+
+    #[test]
+    fn a_preview_points_at_the_picture_of_the_same_position() {
+        let query = Query::parse("size=3&pie=false&computer=second&moves=c3");
+        let (position, _) = Position::<Herfor>::read(&query).expect("a link");
+        let game = replay(&position).expect("a game");
+        let preview = preview("https://moot.example", &position, &game);
+        assert_eq!(
+            preview.image,
+            "https://moot.example/api/v1/games/herfor/picture?pie=false&simple=false&size=3&moves=c3&pixels=1200&caption=true"
+        );
+        assert!(
+            preview.url.starts_with("https://moot.example/play/herfor?"),
+            "{}",
+            preview.url
+        );
+        assert!(
+            preview.title.starts_with("Herfor: White to play"),
+            "{}",
+            preview.title
+        );
+        assert!(preview.description.starts_with("1 move played"));
+    }
+}

@@ -1,0 +1,62 @@
+//! The embeddable board: a view-only position for a frame on another site, without the site's
+//! header and footer, with a line saying whose turn it is and a link to the full page.
+
+use maud::{DOCTYPE, Markup, html};
+
+use crate::layout::STYLESHEET_HREF;
+
+#[derive(Clone, Debug, Default)]
+pub struct EmbedView {
+    pub game_name: String,
+    /// Whose turn it is, or the result.
+    pub headline: String,
+    /// The board, without links.
+    pub board: Markup,
+    /// The full play page of the position (absolute, so that it leaves the frame whole).
+    pub play_href: String,
+}
+
+pub fn page(view: &EmbedView) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (view.game_name) ": " (view.headline) " — Moot" }
+                link rel="stylesheet" href=(STYLESHEET_HREF);
+            }
+            body.embed {
+                figure.board { (view.board) }
+                p.embed-line {
+                    span.status role="status" { (view.headline) }
+                    " · "
+                    a href=(view.play_href) target="_blank" rel="noopener" { "Open on Moot" }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_embed_is_the_board_a_line_and_a_link_out_without_the_site_around() {
+        let view = EmbedView {
+            game_name: "Herfor".into(),
+            headline: "Black <to> play".into(),
+            board: html! { svg {} },
+            play_href: "https://moot.example/play/herfor?moves=c3".into(),
+        };
+        let page = page(&view).into_string();
+        assert!(
+            page.contains(r#"<body class="embed"><figure class="board"><svg></svg></figure>"#),
+            "{page}"
+        );
+        assert!(page.contains("Black &lt;to&gt; play"));
+        assert!(page.contains(r#"<a href="https://moot.example/play/herfor?moves=c3" target="_blank" rel="noopener">Open on Moot</a>"#));
+        assert!(!page.contains("header") && !page.contains("footer"));
+    }
+}
