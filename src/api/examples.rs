@@ -160,9 +160,18 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "ReplayResponse" => &samples.replay_response,
         "EvaluateRequest" => &samples.evaluate_request,
         "EvaluateResponse" => &samples.evaluate_response,
+        "PictureRequest" => return Some(picture_request(&samples.state_request)),
         _ => return None,
     };
     Some(example.clone())
+}
+
+/// A picture of the sample position: 400 pixels with its caption.
+pub fn picture_request(state_request: &Value) -> Value {
+    let mut example = state_request.clone();
+    example["pixels"] = 400.into();
+    example["caption"] = true.into();
+    example
 }
 
 fn pick(field: impl Fn(&Samples) -> &Value) -> Value {

@@ -53,10 +53,7 @@ pub struct PictureRequest {
 
 /// A state the examples computed, drawn as a 400-pixel PNG with a caption.
 fn picture_request_example() -> serde_json::Value {
-    let mut example = super::examples::state_request();
-    example["pixels"] = 400.into();
-    example["caption"] = true.into();
-    example
+    super::examples::picture_request(&super::examples::state_request())
 }
 
 fn default_pixels() -> u32 {
