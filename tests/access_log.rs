@@ -8,27 +8,10 @@ mod common;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use actix_web::dev::Service;
-use actix_web::http::{StatusCode, header};
+use actix_web::http::StatusCode;
 use actix_web::test::{self, TestRequest};
-use common::endpoint;
+use common::{call, endpoint};
 use serde_json::json;
-
-/// Status, headers and body bytes of one request to `app`.
-async fn call(
-    app: &impl Service<
-        actix_http::Request,
-        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
-        Error = actix_web::Error,
-    >,
-    request: TestRequest,
-) -> (StatusCode, header::HeaderMap, Vec<u8>) {
-    let response = app.call(request.to_request()).await.expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = test::read_body(response).await.to_vec();
-    (status, headers, body)
-}
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);

@@ -3,12 +3,15 @@
 //! answer, a seeded `evaluate` included, is the one a single replica gives directly.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+#[path = "common/ports.rs"]
+mod ports;
+use ports::{free_port, wait_for_port};
 
 const NGINX: &str = "/usr/sbin/nginx";
 
@@ -19,24 +22,6 @@ impl Drop for Running {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free local port")
-        .port()
-}
-
-fn wait_for_port(port: u16, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "{what} did not listen on {port} within 30 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

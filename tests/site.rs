@@ -5,29 +5,12 @@ mod common;
 
 use std::io::Read;
 
-use actix_web::dev::Service;
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
-use common::{endpoint, new_state};
+use common::{call, endpoint, new_state};
 use moot::serve::{Origins, Site};
 use moot::{AiConfig, Evaluator};
 use serde_json::{Value, json};
-
-/// Status, headers and body bytes of one request to `app`.
-async fn call(
-    app: &impl Service<
-        actix_http::Request,
-        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
-        Error = actix_web::Error,
-    >,
-    request: TestRequest,
-) -> (StatusCode, header::HeaderMap, Vec<u8>) {
-    let response = app.call(request.to_request()).await.expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = test::read_body(response).await.to_vec();
-    (status, headers, body)
-}
 
 fn header_of<'a>(headers: &'a header::HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())

@@ -2,13 +2,16 @@
 //! process, headless Chromium through fantoccini. Everything is torn down on drop, even when
 //! a test fails.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use actix_web::dev::ServerHandle;
 use fantoccini::{Client, ClientBuilder, Locator};
+
+#[path = "../common/ports.rs"]
+mod ports;
+use ports::{free_port, wait_for_port};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -36,24 +39,6 @@ pub struct Browser {
     pub base: String,
     server: ServerHandle,
     _driver: Driver,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free local port")
-        .port()
-}
-
-fn wait_for_port(port: u16, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "{what} did not listen on port {port} within 30 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 impl Browser {

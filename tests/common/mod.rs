@@ -162,3 +162,19 @@ pub async fn get_all(evaluator: &moot::Evaluator, uris: &[&str]) -> Vec<Answer> 
     }
     answers
 }
+
+/// Status, headers and body bytes of one request to `app`.
+pub async fn call(
+    app: &impl Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+    >,
+    request: TestRequest,
+) -> (StatusCode, header::HeaderMap, Vec<u8>) {
+    let response = app.call(request.to_request()).await.expect("an answer");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = test::read_body(response).await.to_vec();
+    (status, headers, body)
+}
