@@ -148,3 +148,70 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
         "options.size"
     );
 }
+
+/// A picture of a link with a move the rules refuse is a 422 problem, which the picture and
+/// animation operations declare.
+#[actix_web::test]
+async fn a_link_picture_declares_the_problems_it_answers() {
+    for operation in ["picture", "animation"] {
+        let path = format!("/api/v1/games/herfor/{operation}");
+        let answer = common::get(&format!("{path}?moves=zz")).await;
+        let problem = answer.problem(422, "illegal_move");
+        let media = "application/problem+json";
+        assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
+        let answer = common::get(&format!("{path}?no_such_option=1")).await;
+        let problem = answer.problem(422, "invalid_request");
+        assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
+    }
+}
+
+/// Hirþ's fixed-length arrays and round say their bounds, as the state check has them.
+#[actix_web::test]
+async fn hirth_states_say_their_array_lengths_and_round_bound() {
+    let state = common::new_state("hirth").await;
+    let hirth_state = compile(&schema("HirthState")).unwrap();
+    assert!(hirth_state.is_valid(&state));
+    let with = |member: &str, value: Value| {
+        let mut state = state.clone();
+        state[member] = value;
+        state
+    };
+    for points in [json!([0]), json!([0, 0, 0])] {
+        assert!(!hirth_state.is_valid(&with("points", points.clone())));
+        let answer = post_json(
+            &endpoint("hirth", "score"),
+            &json!({"state": with("points", points)}),
+        )
+        .await;
+        assert_eq!(
+            answer.problem(422, "invalid_state")["field"],
+            "state.points"
+        );
+    }
+    let too_late = with("round", json!(2_147_483_648_u64));
+    assert!(!hirth_state.is_valid(&too_late));
+    let answer = post_json(&endpoint("hirth", "score"), &json!({"state": too_late})).await;
+    assert_eq!(answer.problem(422, "invalid_state")["field"], "state.round");
+    assert!(hirth_state.is_valid(&with("round", json!(2_147_483_647_u64))));
+    let score = post_json(&endpoint("hirth", "score"), &json!({"state": state})).await;
+    let hirth_score = compile(&schema("HirthScore")).unwrap();
+    assert!(hirth_score.is_valid(&score.ok()["score"]));
+    let mut wrong = score.ok()["score"].clone();
+    wrong["removed"] = json!([0]);
+    assert!(!hirth_score.is_valid(&wrong));
+}
+
+/// A Tara state's `sacrificed` may leave a colour out (it reads as `null`), in the schema as on
+/// the server.
+#[actix_web::test]
+async fn a_tara_sacrificed_member_may_leave_a_colour_out() {
+    let mut state = common::new_state("tara").await;
+    let tara_state = compile(&schema("TaraState")).unwrap();
+    for sacrificed in [json!({"red": null}), json!({})] {
+        state["sacrificed"] = sacrificed;
+        assert!(tara_state.is_valid(&state));
+        post_json(&endpoint("tara", "score"), &json!({"state": state}))
+            .await
+            .ok();
+    }
+}

@@ -554,12 +554,14 @@ pub struct HirthState {
     /// The seat playing Gull in the current game (H11: Seat::First in game 1, then alternating).
     pub gull: Seat,
     /// Match points, by seat index (`[first, second]`).
+    #[schema(min_items = 2, max_items = 2)]
     pub points: [u32; 2],
     /// The finished games of the match.
     #[serde(default)]
     pub results: Vec<GameResult>,
     /// The round of the current game (`G3`/`S3` is round 3).
-    #[schema(minimum = 1)]
+    // At most MAX_ROUND (2^31 − 1), as the state check (history.rs) has it.
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub round: u32,
     /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
     /// separates games.
