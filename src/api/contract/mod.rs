@@ -7,6 +7,7 @@
 //!
 //! 1. [`integers`]: every unsigned integer gets its exact range (`u8`: 0–255);
 //! 2. [`nullable`]: a member that may be `null` may be left out, as serde reads it;
+//!    [`tara`]: a Tara state's hills, list lengths and captures are bounded as `validate` has them;
 //! 3. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
 //!    body for `new`);
 //! 4. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
@@ -28,6 +29,7 @@ mod per_game;
 mod prune;
 mod refs;
 mod requests;
+mod tara;
 mod text;
 mod variants;
 
@@ -40,6 +42,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     });
     integers::exact_ranges(&mut document);
     nullable::optional(&mut document);
+    tara::bounds(&mut document);
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
     variants::name_variants(&mut document);

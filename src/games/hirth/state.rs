@@ -498,6 +498,8 @@ pub struct GameResult {
     pub winner: Seat,
     pub winner_colour: Colour,
     pub victory: Victory,
+    /// The game's doubling factor: 1, 2 or 3 (H10).
+    #[schema(minimum = 1, maximum = 3)]
     pub factor: u8,
     pub points: u32,
 }
