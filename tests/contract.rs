@@ -148,3 +148,118 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
         "options.size"
     );
 }
+
+/// A picture of a link with a move the rules refuse is a 422 problem, which the picture and
+/// animation operations declare.
+#[actix_web::test]
+async fn a_link_picture_declares_the_problems_it_answers() {
+    for operation in ["picture", "animation"] {
+        let path = format!("/api/v1/games/herfor/{operation}");
+        let answer = common::get(&format!("{path}?moves=zz")).await;
+        let problem = answer.problem(422, "illegal_move");
+        let media = "application/problem+json";
+        assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
+        let answer = common::get(&format!("{path}?no_such_option=1")).await;
+        let problem = answer.problem(422, "invalid_request");
+        assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
+    }
+}
+
+/// Hirþ's fixed-length arrays and round say their bounds, as the state check has them.
+#[actix_web::test]
+async fn hirth_states_say_their_array_lengths_and_round_bound() {
+    let state = common::new_state("hirth").await;
+    let hirth_state = compile(&schema("HirthState")).unwrap();
+    assert!(hirth_state.is_valid(&state));
+    let with = |member: &str, value: Value| {
+        let mut state = state.clone();
+        state[member] = value;
+        state
+    };
+    for points in [json!([0]), json!([0, 0, 0])] {
+        assert!(!hirth_state.is_valid(&with("points", points.clone())));
+        let answer = post_json(
+            &endpoint("hirth", "score"),
+            &json!({"state": with("points", points)}),
+        )
+        .await;
+        assert_eq!(
+            answer.problem(422, "invalid_state")["field"],
+            "state.points"
+        );
+    }
+    let too_late = with("round", json!(2_147_483_648_u64));
+    assert!(!hirth_state.is_valid(&too_late));
+    let answer = post_json(&endpoint("hirth", "score"), &json!({"state": too_late})).await;
+    assert_eq!(answer.problem(422, "invalid_state")["field"], "state.round");
+    assert!(hirth_state.is_valid(&with("round", json!(2_147_483_647_u64))));
+    let score = post_json(&endpoint("hirth", "score"), &json!({"state": state})).await;
+    let hirth_score = compile(&schema("HirthScore")).unwrap();
+    assert!(hirth_score.is_valid(&score.ok()["score"]));
+    let result = compile(&schema("HirthGameResult")).unwrap();
+    let won = json!({"winner": "first", "winner_colour": "gull", "victory": "yfirrad",
+        "factor": 3, "points": 3});
+    assert!(result.is_valid(&won));
+    let mut wrong_factor = won.clone();
+    wrong_factor["factor"] = json!(4);
+    assert!(!result.is_valid(&wrong_factor));
+    let mut wrong = score.ok()["score"].clone();
+    wrong["removed"] = json!([0]);
+    assert!(!hirth_score.is_valid(&wrong));
+}
+
+/// A Tara state's `sacrificed` may leave a colour out (it reads as `null`), in the schema as on
+/// the server.
+#[actix_web::test]
+async fn a_tara_sacrificed_member_may_leave_a_colour_out() {
+    let mut state = common::new_state("tara").await;
+    let tara_state = compile(&schema("TaraState")).unwrap();
+    for sacrificed in [json!({"red": null}), json!({})] {
+        state["sacrificed"] = sacrificed;
+        assert!(tara_state.is_valid(&state));
+        post_json(&endpoint("tara", "score"), &json!({"state": state}))
+            .await
+            .ok();
+    }
+}
+
+/// The Tara state bounds the schema says are the ones the server checks: a hill is one of the
+/// 45, a colour has 3 kings at most and captures 3 at most, a hill is listed once.
+#[actix_web::test]
+async fn tara_states_say_their_hills_and_counts() {
+    let state = common::new_state("tara").await;
+    let tara_state = compile(&schema("TaraState")).unwrap();
+    assert!(tara_state.is_valid(&state));
+    let with = |pointer: &str, value: Value| {
+        let mut state = state.clone();
+        *state.pointer_mut(pointer).unwrap() = value;
+        state
+    };
+    for (pointer, value, field) in [
+        ("/ringforts/red", json!(["A1"]), "state.ringforts.red[0]"),
+        ("/ringforts/red", json!(["H4"]), "state.ringforts.red[0]"),
+        (
+            "/ringforts/red",
+            json!(["D4", "D4"]),
+            "state.ringforts.red[1]",
+        ),
+        (
+            "/kings/blue",
+            json!(["B2", "D2", "F2", "D6"]),
+            "state.kings.blue",
+        ),
+        ("/captured/red", json!(4), "state.captured.red"),
+    ] {
+        let bad = with(pointer, value);
+        assert!(!tara_state.is_valid(&bad), "{pointer}");
+        let answer = post_json(&endpoint("tara", "score"), &json!({"state": bad})).await;
+        // The first check the state fails names its field (a fourth king stands off its
+        // colour's ringforts, too).
+        let named = answer.problem(422, "invalid_state")["field"]
+            .as_str()
+            .unwrap();
+        assert!(named.starts_with(field), "{pointer}: {named}");
+    }
+    assert!(tara_state.is_valid(&with("/ringforts/red", json!(["a2", "G6", "D4"]))));
+    assert!(tara_state.is_valid(&with("/captured/red", json!(3))));
+}

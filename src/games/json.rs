@@ -58,7 +58,7 @@ impl<'de> Deserializer<'de> for Strict<'de> {
                 if wanted.starts_with("internally tagged enum") {
                     return Err(positional(&wanted));
                 }
-                visitor.visit_seq(Seq(items.iter()))
+                whole_seq(items, visitor)
             }
             Value::Object(members) => visitor.visit_map(Members::new(members)),
             other => other.deserialize_any(visitor),
@@ -87,7 +87,7 @@ impl<'de> Deserializer<'de> for Strict<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Array(items) => visitor.visit_seq(Seq(items.iter())),
+            Value::Array(items) => whole_seq(items, visitor),
             other => other.deserialize_seq(visitor),
         }
     }
@@ -149,6 +149,21 @@ impl<'de> Deserializer<'de> for Strict<'de> {
         deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
         deserialize_identifier deserialize_ignored_any
+    }
+}
+
+/// An array read whole: a fixed-length array (`[u32; 2]`) given more items than it holds is
+/// refused, as `serde_json` refuses it, rather than read from its first items.
+fn whole_seq<'de, V: Visitor<'de>>(items: &'de [Value], visitor: V) -> Result<V::Value, Error> {
+    let mut seq = Seq(items.iter());
+    let value = visitor.visit_seq(&mut seq)?;
+    if seq.0.len() == 0 {
+        Ok(value)
+    } else {
+        Err(de::Error::invalid_length(
+            items.len(),
+            &"fewer elements in array",
+        ))
     }
 }
 
@@ -337,5 +352,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not an array"), "{err}");
+    }
+
+    #[test]
+    fn a_fixed_length_array_with_more_items_is_refused() {
+        for pair in [json!([3]), json!([3, 4, 5])] {
+            let bad = json!({"inner": {"a": 1}, "list": [], "pair": pair, "maybe": null});
+            let err = from_value::<Outer>(&bad).unwrap_err().to_string();
+            assert!(err.contains("invalid length"), "{bad}: {err}");
+        }
     }
 }

@@ -6,26 +6,30 @@
 //! state goes with which game. The published document is that one rewritten, pass by pass:
 //!
 //! 1. [`integers`]: every unsigned integer gets its exact range (`u8`: 0–255);
-//! 2. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
+//! 2. [`nullable`]: a member that may be `null` may be left out, as serde reads it;
+//!    [`tara`]: a Tara state's hills, list lengths and captures are bounded as `validate` has them;
+//! 3. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
 //!    body for `new`);
-//! 3. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
+//! 4. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
 //!    operation `herfor_apply`), whose bodies are copies of the generic ones typed with that
 //!    game's schemas (`HerforApplyRequest` holds a `HerforState`);
-//! 4. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
+//! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
 //!    and the union gets a discriminator;
-//! 5. [`errors`]: every error status an operation can answer is declared with the problem schema;
-//! 6. [`text`]: descriptions lose the Rust doc-link syntax;
-//! 7. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
+//! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
+//! 7. [`text`]: descriptions lose the Rust doc-link syntax;
+//! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
 //!
 //! The server's routes stay generic: the concrete paths are the same URLs.
 
 mod errors;
 mod integers;
 mod notation;
+mod nullable;
 mod per_game;
 mod prune;
 mod refs;
 mod requests;
+mod tara;
 mod text;
 mod variants;
 
@@ -37,6 +41,8 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
         unreachable!("utoipa's document serialises: {e}");
     });
     integers::exact_ranges(&mut document);
+    nullable::optional(&mut document);
+    tara::bounds(&mut document);
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
     variants::name_variants(&mut document);

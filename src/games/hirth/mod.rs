@@ -85,6 +85,7 @@ pub struct Hirth;
 #[schema(as = HirthScore)]
 pub struct Score {
     /// Match points by seat (`[first, second]`).
+    #[schema(min_items = 2, max_items = 2)]
     pub points: [u32; 2],
     pub target: u32,
     /// The current game's doubling factor (H10).
@@ -100,6 +101,7 @@ pub struct Score {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_result: Option<GameResult>,
     /// Hirþ removed from the game so far, by seat.
+    #[schema(min_items = 2, max_items = 2)]
     pub removed: [u8; 2],
 }
 

@@ -498,6 +498,8 @@ pub struct GameResult {
     pub winner: Seat,
     pub winner_colour: Colour,
     pub victory: Victory,
+    /// The game's doubling factor: 1, 2 or 3 (H10).
+    #[schema(minimum = 1, maximum = 3)]
     pub factor: u8,
     pub points: u32,
 }
@@ -554,12 +556,14 @@ pub struct HirthState {
     /// The seat playing Gull in the current game (H11: Seat::First in game 1, then alternating).
     pub gull: Seat,
     /// Match points, by seat index (`[first, second]`).
+    #[schema(min_items = 2, max_items = 2)]
     pub points: [u32; 2],
     /// The finished games of the match.
     #[serde(default)]
     pub results: Vec<GameResult>,
     /// The round of the current game (`G3`/`S3` is round 3).
-    #[schema(minimum = 1)]
+    // At most MAX_ROUND (2^31 − 1), as the state check (history.rs) has it.
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub round: u32,
     /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
     /// separates games.

@@ -1,0 +1,50 @@
+//! The bounds of a Tara state that JSON Schema can say, as `validate` checks them: a hill is one
+//! of the 45 (`B1`–`F7`, and `A2`–`A6`, `G2`–`G6`: the corners are not hills), a colour has at
+//! most 30 ringforts and 3 kings, each hill at most once per list, and at most 3 enemy kings
+//! captured. (That kings on the board and captured ones make 3 at most, or that a king stands
+//! on its own ringfort, are rules the schema cannot say; the server refuses them with
+//! `invalid_state`.)
+
+use serde_json::{Value, json};
+
+use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
+
+/// A hill's name, either case, as `Hill::parse` reads it.
+pub const HILL_PATTERN: &str = "^([B-Fb-f][1-7]|[AaGg][2-6])$";
+
+pub fn bounds(document: &mut Value) {
+    let Some(properties) = super::schemas(document)
+        .get_mut("TaraState")
+        .and_then(|state| state.get_mut("properties"))
+    else {
+        return;
+    };
+    let hills = |most: usize| {
+        json!({"type": "array", "items": {"type": "string", "pattern": HILL_PATTERN},
+            "maxItems": most, "uniqueItems": true})
+    };
+    let captured = json!({"type": "integer", "format": "int32", "minimum": 0,
+        "maximum": KINGS_PER_COLOUR});
+    for (member, each) in [
+        ("ringforts", hills(RINGFORTS_PER_COLOUR)),
+        ("kings", hills(KINGS_PER_COLOUR)),
+        ("captured", captured),
+    ] {
+        let Some(property) = properties.get_mut(member) else {
+            continue;
+        };
+        let mut inline = json!({
+            "type": "object",
+            "properties": {"red": each, "blue": each},
+            "required": ["red", "blue"],
+            "additionalProperties": false,
+        });
+        if let Some(description) = property.get("description") {
+            inline["description"] = description.clone();
+        }
+        if let Some(example) = property.get("example") {
+            inline["example"] = example.clone();
+        }
+        *property = inline;
+    }
+}
