@@ -12,7 +12,13 @@ pub struct Board {
 }
 
 fn set_of(hills: &[Hill]) -> u64 {
-    hills.iter().fold(0, |set, hill| set | hill.bit())
+    // `Hill::bit` without its branch: squares past the grid (`Hill::UNKNOWN`) shift to a bit
+    // the mask clears, as `bit` gives them none.
+    const GRID: u64 = (1 << super::geometry::SQUARES) - 1;
+    hills.iter().fold(0, |set, hill| {
+        let square = u32::from(hill.0);
+        set | ((1u64 << (square & 63)) & GRID & 0u64.wrapping_sub(u64::from(square < 64)))
+    })
 }
 
 impl Board {

@@ -82,64 +82,83 @@ fn remove(list: &mut Vec<Hill>, hill: Hill) {
 }
 
 /// Plays a legal move. `forced` tells whether a pass was the only legal move (for the event).
+///
+/// The bitboards are built from the lists once and then kept in step with them through the
+/// move and the start of the next turn.
 pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnMut(TaraEvent)) {
     let mover = state.to_move;
+    let board = &mut Board::of(state);
+    let (m, o) = (mover.index(), mover.other().index());
     match mv {
         TaraMove::Next => start_game_2(state, ev),
         TaraMove::Place(hill) => {
             state.kings.get_mut(mover).push(hill);
             state.ringforts.get_mut(mover).push(hill);
+            board.kings[m] |= hill.bit();
+            board.ringforts[m] |= hill.bit();
             ev(TaraEvent::Placed {
                 colour: mover,
                 hill,
             });
-            capture_kings(state, hill, ev);
-            finish_turn(state, false, ev);
+            capture_kings(state, board, hill, ev);
+            finish_turn(state, board, false, ev);
         }
         TaraMove::Pass => {
             let kings_removed = std::mem::take(state.kings.get_mut(mover));
+            board.kings[m] = 0;
             *state.passed.get_mut(mover) = true;
             ev(TaraEvent::Passed {
                 colour: mover,
                 forced,
                 kings_removed,
             });
-            finish_turn(state, false, ev);
+            finish_turn(state, board, false, ev);
         }
         TaraMove::Step { from, to } => {
-            let kind = step(state, from, to, ev);
-            capture_kings(state, to, ev);
-            let last_hill = kind == StepKind::Build && Board::of(state).vacant() == 0;
-            finish_turn(state, last_hill, ev);
+            let kind = step(state, board, from, to, ev);
+            capture_kings(state, board, to, ev);
+            let last_hill = kind == StepKind::Build && board.vacant() == 0;
+            finish_turn(state, board, last_hill, ev);
         }
         TaraMove::Sacrifice { from, to } => {
-            step(state, from, to, ev);
+            step(state, board, from, to, ev);
             // The capture is judged as the king lands, before its ringfort changes hands:
             // the rulebook allows a capture and a sacrifice in one turn.
-            capture_kings(state, to, ev);
+            capture_kings(state, board, to, ev);
             remove(state.ringforts.get_mut(mover), to);
             state.ringforts.get_mut(mover.other()).push(to);
+            board.ringforts[m] &= !to.bit();
+            board.ringforts[o] |= to.bit();
             *state.sacrificed.get_mut(mover) = Some(to);
             ev(TaraEvent::Sacrificed {
                 colour: mover,
                 from,
                 to,
             });
-            finish_turn(state, false, ev);
+            finish_turn(state, board, false, ev);
         }
     }
 }
 
 /// Moves a king and builds or captures under it.
-fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEvent)) -> StepKind {
+fn step(
+    state: &mut TaraState,
+    board: &mut Board,
+    from: Hill,
+    to: Hill,
+    ev: &mut impl FnMut(TaraEvent),
+) -> StepKind {
     let mover = state.to_move;
-    let kind = step_kind(&Board::of(state), mover, to);
+    let (m, o) = (mover.index(), mover.other().index());
+    let kind = step_kind(board, mover, to);
     replace(state.kings.get_mut(mover), from, to);
+    board.kings[m] = (board.kings[m] & !from.bit()) | to.bit();
     // The forced move of T11, if any, is made: the marker ends (a new sacrifice sets it again).
     *state.sacrificed.get_mut(mover) = None;
     match kind {
         StepKind::Build => {
             state.ringforts.get_mut(mover).push(to);
+            board.ringforts[m] |= to.bit();
             ev(TaraEvent::Built {
                 colour: mover,
                 from,
@@ -154,6 +173,8 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
         StepKind::Capture => {
             remove(state.ringforts.get_mut(mover.other()), to);
             state.ringforts.get_mut(mover).push(to);
+            board.ringforts[o] &= !to.bit();
+            board.ringforts[m] |= to.bit();
             ev(TaraEvent::RingfortCaptured {
                 colour: mover,
                 from,
@@ -165,14 +186,21 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
 }
 
 /// T9: the king that moved, now on `by`, captures the adjacent enemy kings on besieged singles.
-fn capture_kings(state: &mut TaraState, by: Hill, ev: &mut impl FnMut(TaraEvent)) {
+fn capture_kings(
+    state: &mut TaraState,
+    board: &mut Board,
+    by: Hill,
+    ev: &mut impl FnMut(TaraEvent),
+) {
     let mover = state.to_move;
     let enemy = mover.other();
     let immune = state.sacrificed_by(enemy).map_or(0, Hill::bit);
-    let captured = Board::of(state).captures_from(mover, by, immune);
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
+    let captured = board.captures_from(mover, by, immune);
     if captured == 0 {
         return;
     }
+    board.kings[enemy.index()] &= !captured;
     state
         .kings
         .get_mut(enemy)
@@ -186,7 +214,13 @@ fn capture_kings(state: &mut TaraState, by: Hill, ev: &mut impl FnMut(TaraEvent)
 }
 
 /// After the mover's turn: the endings of T9/T10, else the opponent's turn begins.
-fn finish_turn(state: &mut TaraState, built_on_last_hill: bool, ev: &mut impl FnMut(TaraEvent)) {
+fn finish_turn(
+    state: &mut TaraState,
+    board: &mut Board,
+    built_on_last_hill: bool,
+    ev: &mut impl FnMut(TaraEvent),
+) {
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
     let mover = state.to_move;
     let opponent = mover.other();
     if *state.captured.get(mover) >= 2 || state.final_turn == Some(mover) {
@@ -205,17 +239,17 @@ fn finish_turn(state: &mut TaraState, built_on_last_hill: bool, ev: &mut impl Fn
         ev(TaraEvent::OneMoreTurn { colour: opponent });
     }
     state.to_move = opponent;
-    begin_turn(state, ev);
+    begin_turn(state, board, ev);
 }
 
 /// The start of a turn: the automatic entry into Battle (T6) and the trapped sacrificer (T11).
-fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl FnMut(TaraEvent)) {
     if state.in_setup() {
         return;
     }
     let player = state.to_move;
     let other = player.other();
-    let board = Board::of(state);
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
     if !*state.battle.get(player)
         && board.kings(player) != 0
         && (*state.battle.get(other) || !board.any_mobile(player, false))
@@ -230,6 +264,7 @@ fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
             | board.capture_targets(player, king);
         if escapes == 0 {
             *state.sacrificed.get_mut(player) = None;
+            board.kings[player.index()] &= !king.bit();
             trap(state, player, king, ev);
             if *state.captured.get(other) >= 2 {
                 end_game(state, ev);
@@ -246,6 +281,7 @@ fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl FnMut(T
 }
 
 fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+    // The bitboards are not needed past here: the outcome reads the lists.
     let double_capture = state.captured.red >= 2 || state.captured.blue >= 2;
     if !double_capture {
         for colour in Colour::BOTH {
