@@ -11,14 +11,21 @@ pub struct Board {
     pub kings: [u64; 2],
 }
 
+/// `Hill::bit` of every `u8`, as a table: the lists are read twice a ply.
+static BITS: [u64; 256] = {
+    let mut bits = [0u64; 256];
+    let mut square = 0;
+    while square < super::geometry::SQUARES {
+        bits[square] = 1 << square;
+        square += 1;
+    }
+    bits
+};
+
 fn set_of(hills: &[Hill]) -> u64 {
-    // `Hill::bit` without its branch: squares past the grid (`Hill::UNKNOWN`) shift to a bit
-    // the mask clears, as `bit` gives them none.
-    const GRID: u64 = (1 << super::geometry::SQUARES) - 1;
-    hills.iter().fold(0, |set, hill| {
-        let square = u32::from(hill.0);
-        set | ((1u64 << (square & 63)) & GRID & 0u64.wrapping_sub(u64::from(square < 64)))
-    })
+    hills
+        .iter()
+        .fold(0, |set, hill| set | BITS[hill.0 as usize])
 }
 
 impl Board {
