@@ -20,7 +20,7 @@ impl Player for Tara {
     /// at its end, valued by the points it gave.
     fn outcome(root: &TaraState, state: &TaraState) -> Option<f64> {
         if state.between_games() && !root.between_games() {
-            let points = scoring::outcome(state).points;
+            let points = scoring::points_and_winner(state).0;
             let first = state.options.first;
             let lead = f64::from(*points.get(first)) - f64::from(*points.get(first.other()));
             return Some((lead / 4.0).clamp(-1.0, 1.0));
@@ -67,7 +67,7 @@ impl Player for Tara {
     /// opponent's.
     fn immediate_score(state: &TaraState, seat: Seat) -> f64 {
         let own = state.options.colour_of(seat);
-        let mut points = scoring::outcome(state).points;
+        let mut points = scoring::points_and_winner(state).0;
         if let Some(earlier) = state.game1_points {
             points.red += earlier.red;
             points.blue += earlier.blue;

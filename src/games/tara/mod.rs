@@ -86,7 +86,7 @@ impl Tara {
         if state.options.is_match {
             scoring::match_totals(state).and_then(|t| scoring::match_winner(&t))
         } else {
-            scoring::outcome(state).winner
+            scoring::points_and_winner(state).1
         }
     }
 

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::board::Board;
 use super::geometry::{Hill, hills_of};
 use super::moves::{StepKind, TaraMove, forced_king, step_kind};
-use super::scoring::outcome;
+use super::scoring::{outcome, points_and_winner};
 use super::state::{Colour, PerColour, TaraState};
 
 /// What a move caused.
@@ -301,7 +301,7 @@ fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
 }
 
 fn start_game_2(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
-    let points = outcome(state).points;
+    let points = points_and_winner(state).0;
     let first = state.options.first.other();
     *state = TaraState::start(&state.options, 2, first);
     state.game1_points = Some(points);
