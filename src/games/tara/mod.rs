@@ -204,7 +204,7 @@ impl Game for Tara {
     }
 
     fn play_unchecked(state: &mut TaraState, mv: &TaraMove) {
-        play::play(state, *mv, false, &mut |_| {});
+        play::play(state, *mv, false, &mut play::Silent);
     }
 
     fn score(state: &TaraState) -> TaraScore {

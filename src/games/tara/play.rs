@@ -71,6 +71,28 @@ pub enum TaraEvent {
     GameStarted { game: u8, first: Colour },
 }
 
+/// Where a move's events go: a closure receives them; [`Silent`] (the search's
+/// `play_unchecked`) wants none, so those that cost an allocation or the scoring are not made.
+pub trait Events {
+    const WANTED: bool;
+    fn emit(&mut self, event: TaraEvent);
+}
+
+impl<F: FnMut(TaraEvent)> Events for F {
+    const WANTED: bool = true;
+    fn emit(&mut self, event: TaraEvent) {
+        self(event)
+    }
+}
+
+/// No events.
+pub struct Silent;
+
+impl Events for Silent {
+    const WANTED: bool = false;
+    fn emit(&mut self, _: TaraEvent) {}
+}
+
 fn replace(list: &mut [Hill], old: Hill, new: Hill) {
     if let Some(entry) = list.iter_mut().find(|h| **h == old) {
         *entry = new;
@@ -85,7 +107,7 @@ fn remove(list: &mut Vec<Hill>, hill: Hill) {
 ///
 /// The bitboards are built from the lists once and then kept in step with them through the
 /// move and the start of the next turn.
-pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnMut(TaraEvent)) {
+pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl Events) {
     let mover = state.to_move;
     let board = &mut Board::of(state);
     let (m, o) = (mover.index(), mover.other().index());
@@ -96,7 +118,7 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnM
             state.ringforts.get_mut(mover).push(hill);
             board.kings[m] |= hill.bit();
             board.ringforts[m] |= hill.bit();
-            ev(TaraEvent::Placed {
+            ev.emit(TaraEvent::Placed {
                 colour: mover,
                 hill,
             });
@@ -107,7 +129,7 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnM
             let kings_removed = std::mem::take(state.kings.get_mut(mover));
             board.kings[m] = 0;
             *state.passed.get_mut(mover) = true;
-            ev(TaraEvent::Passed {
+            ev.emit(TaraEvent::Passed {
                 colour: mover,
                 forced,
                 kings_removed,
@@ -130,7 +152,7 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnM
             board.ringforts[m] &= !to.bit();
             board.ringforts[o] |= to.bit();
             *state.sacrificed.get_mut(mover) = Some(to);
-            ev(TaraEvent::Sacrificed {
+            ev.emit(TaraEvent::Sacrificed {
                 colour: mover,
                 from,
                 to,
@@ -146,7 +168,7 @@ fn step(
     board: &mut Board,
     from: Hill,
     to: Hill,
-    ev: &mut impl FnMut(TaraEvent),
+    ev: &mut impl Events,
 ) -> StepKind {
     let mover = state.to_move;
     let (m, o) = (mover.index(), mover.other().index());
@@ -159,13 +181,13 @@ fn step(
         StepKind::Build => {
             state.ringforts.get_mut(mover).push(to);
             board.ringforts[m] |= to.bit();
-            ev(TaraEvent::Built {
+            ev.emit(TaraEvent::Built {
                 colour: mover,
                 from,
                 to,
             });
         }
-        StepKind::Backtrack => ev(TaraEvent::Backtracked {
+        StepKind::Backtrack => ev.emit(TaraEvent::Backtracked {
             colour: mover,
             from,
             to,
@@ -175,7 +197,7 @@ fn step(
             state.ringforts.get_mut(mover).push(to);
             board.ringforts[o] &= !to.bit();
             board.ringforts[m] |= to.bit();
-            ev(TaraEvent::RingfortCaptured {
+            ev.emit(TaraEvent::RingfortCaptured {
                 colour: mover,
                 from,
                 to,
@@ -186,12 +208,7 @@ fn step(
 }
 
 /// T9: the king that moved, now on `by`, captures the adjacent enemy kings on besieged singles.
-fn capture_kings(
-    state: &mut TaraState,
-    board: &mut Board,
-    by: Hill,
-    ev: &mut impl FnMut(TaraEvent),
-) {
+fn capture_kings<E: Events>(state: &mut TaraState, board: &mut Board, by: Hill, ev: &mut E) {
     let mover = state.to_move;
     let enemy = mover.other();
     let immune = state.sacrificed_by(enemy).map_or(0, Hill::bit);
@@ -206,11 +223,13 @@ fn capture_kings(
         .get_mut(enemy)
         .retain(|k| k.bit() & captured == 0);
     *state.captured.get_mut(mover) += captured.count_ones() as u8;
-    ev(TaraEvent::KingsCaptured {
-        colour: mover,
-        by,
-        hills: hills_of(captured).collect(),
-    });
+    if E::WANTED {
+        ev.emit(TaraEvent::KingsCaptured {
+            colour: mover,
+            by,
+            hills: hills_of(captured).collect(),
+        });
+    }
 }
 
 /// After the mover's turn: the endings of T9/T10, else the opponent's turn begins.
@@ -218,7 +237,7 @@ fn finish_turn(
     state: &mut TaraState,
     board: &mut Board,
     built_on_last_hill: bool,
-    ev: &mut impl FnMut(TaraEvent),
+    ev: &mut impl Events,
 ) {
     debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
     let mover = state.to_move;
@@ -233,17 +252,17 @@ fn finish_turn(
             return;
         }
         state.final_turn = Some(opponent);
-        ev(TaraEvent::OneMoreTurn { colour: opponent });
+        ev.emit(TaraEvent::OneMoreTurn { colour: opponent });
     } else if built_on_last_hill && state.final_turn.is_none() {
         state.final_turn = Some(opponent);
-        ev(TaraEvent::OneMoreTurn { colour: opponent });
+        ev.emit(TaraEvent::OneMoreTurn { colour: opponent });
     }
     state.to_move = opponent;
     begin_turn(state, board, ev);
 }
 
 /// The start of a turn: the automatic entry into Battle (T6) and the trapped sacrificer (T11).
-fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl FnMut(TaraEvent)) {
+fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl Events) {
     if state.in_setup() {
         return;
     }
@@ -255,7 +274,7 @@ fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl FnMut(Tara
         && (*state.battle.get(other) || !board.any_mobile(player, false))
     {
         *state.battle.get_mut(player) = true;
-        ev(TaraEvent::BattleStarted { colour: player });
+        ev.emit(TaraEvent::BattleStarted { colour: player });
     }
     if let Some(king) = forced_king(state) {
         let battle = *state.battle.get(player);
@@ -274,13 +293,13 @@ fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl FnMut(Tara
 }
 
 /// T11: the king on the ringfort it sacrificed is captured by default.
-fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl FnMut(TaraEvent)) {
+fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl Events) {
     remove(state.kings.get_mut(colour), king);
     *state.captured.get_mut(colour.other()) += 1;
-    ev(TaraEvent::KingTrapped { colour, hill: king });
+    ev.emit(TaraEvent::KingTrapped { colour, hill: king });
 }
 
-fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+fn end_game<E: Events>(state: &mut TaraState, ev: &mut E) {
     // The bitboards are not needed past here: the outcome reads the lists.
     let double_capture = state.captured.red >= 2 || state.captured.blue >= 2;
     if !double_capture {
@@ -292,18 +311,20 @@ fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
         }
     }
     state.over = true;
-    let result = outcome(state);
-    ev(TaraEvent::GameOver {
-        winner: result.winner,
-        points: result.points,
-        reason: result.reason,
-    });
+    if E::WANTED {
+        let result = outcome(state);
+        ev.emit(TaraEvent::GameOver {
+            winner: result.winner,
+            points: result.points,
+            reason: result.reason,
+        });
+    }
 }
 
-fn start_game_2(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+fn start_game_2(state: &mut TaraState, ev: &mut impl Events) {
     let points = points_and_winner(state).0;
     let first = state.options.first.other();
     *state = TaraState::start(&state.options, 2, first);
     state.game1_points = Some(points);
-    ev(TaraEvent::GameStarted { game: 2, first });
+    ev.emit(TaraEvent::GameStarted { game: 2, first });
 }
