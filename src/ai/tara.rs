@@ -8,8 +8,9 @@ use rand::rngs::SmallRng;
 use super::player::{Player, first_view};
 use crate::games::Seat;
 use crate::games::tara::board::Board;
+use crate::games::tara::geometry::hills_of;
 use crate::games::tara::scoring::{self, kingdoms};
-use crate::games::tara::{Colour, Tara, TaraMove, TaraState};
+use crate::games::tara::{Colour, Hill, Tara, TaraMove, TaraState};
 
 impl Player for Tara {
     // Random games last a few dozen plies; the cap only guards against long Battles.
@@ -19,7 +20,7 @@ impl Player for Tara {
     /// at its end, valued by the points it gave.
     fn outcome(root: &TaraState, state: &TaraState) -> Option<f64> {
         if state.between_games() && !root.between_games() {
-            let points = scoring::outcome(state).points;
+            let points = scoring::points_and_winner(state).0;
             let first = state.options.first;
             let lead = f64::from(*points.get(first)) - f64::from(*points.get(first.other()));
             return Some((lead / 4.0).clamp(-1.0, 1.0));
@@ -52,10 +53,13 @@ impl Player for Tara {
         if rng.random_bool(0.1) {
             return random;
         }
-        let board = Board::of(state);
+        let targets = capturing_targets(state, &Board::of(state));
+        if targets == 0 {
+            return random;
+        }
         moves
             .iter()
-            .position(|mv| captures(state, &board, mv))
+            .position(|mv| target(mv).bit() & targets != 0)
             .unwrap_or(random)
     }
 
@@ -63,7 +67,7 @@ impl Player for Tara {
     /// opponent's.
     fn immediate_score(state: &TaraState, seat: Seat) -> f64 {
         let own = state.options.colour_of(seat);
-        let mut points = scoring::outcome(state).points;
+        let mut points = scoring::points_and_winner(state).0;
         if let Some(earlier) = state.game1_points {
             points.red += earlier.red;
             points.blue += earlier.blue;
@@ -72,17 +76,96 @@ impl Player for Tara {
     }
 }
 
-/// Whether a move lands a king next to an enemy king it captures (T9), judged with the
-/// mover's ringfort already on the hill it reaches.
-fn captures(state: &TaraState, board: &Board, mv: &TaraMove) -> bool {
-    let to = match *mv {
+/// The hill a move puts the mover's king (and ringfort) on; none for `pass` and `next`.
+fn target(mv: &TaraMove) -> Hill {
+    match *mv {
         TaraMove::Place(to) | TaraMove::Step { to, .. } | TaraMove::Sacrifice { to, .. } => to,
-        TaraMove::Pass | TaraMove::Next => return false,
-    };
+        TaraMove::Pass | TaraMove::Next => Hill::UNKNOWN,
+    }
+}
+
+/// The hills where a king of the player to move, landing with its ringfort under it, would
+/// capture an enemy king (T9): next to an enemy king on its own ringfort (not immune, T11)
+/// whose other neighbours are all the mover's ringforts already. A move captures when its
+/// target is one of them, as `captures_from` would find on the board after it.
+fn capturing_targets(state: &TaraState, board: &Board) -> u64 {
     let mover = state.to_move;
-    let mut after = *board;
-    after.ringforts[mover.index()] |= to.bit();
-    after.ringforts[mover.other().index()] &= !to.bit();
-    let immune = state.sacrificed_by(mover.other()).map_or(0, |h| h.bit());
-    after.captures_from(mover, to, immune) != 0
+    let enemy = mover.other();
+    let immune = state.sacrificed_by(enemy).map_or(0, |h| h.bit());
+    let own = board.ringforts(mover);
+    let exposed = board.kings(enemy) & board.ringforts(enemy) & !immune;
+    hills_of(exposed).fold(0, |targets, king| {
+        let around = king.neighbours();
+        let open = around & !own;
+        targets
+            | match open.count_ones() {
+                0 => around,
+                1 => open,
+                _ => 0,
+            }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::games::tara::TaraOptions;
+    use crate::games::{Game, Turn};
+
+    /// The capture test as it was: each move played on a copy of the board.
+    fn captures_by_copy(state: &TaraState, board: &Board, mv: &TaraMove) -> bool {
+        let to = match *mv {
+            TaraMove::Place(to) | TaraMove::Step { to, .. } | TaraMove::Sacrifice { to, .. } => to,
+            TaraMove::Pass | TaraMove::Next => return false,
+        };
+        let mover = state.to_move;
+        let mut after = *board;
+        after.ringforts[mover.index()] |= to.bit();
+        after.ringforts[mover.other().index()] &= !to.bit();
+        let immune = state.sacrificed_by(mover.other()).map_or(0, |h| h.bit());
+        after.captures_from(mover, to, immune) != 0
+    }
+
+    /// The bitboard of capturing targets picks out exactly the moves the copy test finds, in
+    /// every position of random games at both levels and in matches.
+    #[test]
+    fn capturing_targets_agree_with_playing_each_move_on_a_copy() {
+        let mut rng = SmallRng::seed_from_u64(12);
+        let mut moves = Vec::new();
+        let mut capturing = 0;
+        for game in 0..1500 {
+            let options = TaraOptions {
+                level: 1 + (game % 2) as u8,
+                is_match: game % 5 == 0,
+                ..TaraOptions::default()
+            };
+            let mut state = Tara::new_game(&options).unwrap();
+            while let Turn::ToAct(_) = Tara::turn(&state) {
+                moves.clear();
+                Tara::legal_moves_into(&state, &mut moves);
+                let board = Board::of(&state);
+                let targets = capturing_targets(&state, &board);
+                for mv in &moves {
+                    let expected = captures_by_copy(&state, &board, mv);
+                    assert_eq!(
+                        target(mv).bit() & targets != 0,
+                        expected,
+                        "{mv:?} in {state:?}"
+                    );
+                    capturing += usize::from(expected);
+                }
+                // Mostly the policy's own choice, so that games reach the captures.
+                let i = if rng.random_bool(0.5) {
+                    Tara::playout_move(&state, &moves, &mut rng)
+                } else {
+                    rng.random_range(0..moves.len())
+                };
+                Tara::play_unchecked(&mut state, &moves[i]);
+            }
+        }
+        assert!(capturing > 1000, "only {capturing} capturing moves seen");
+    }
 }

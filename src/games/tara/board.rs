@@ -11,8 +11,21 @@ pub struct Board {
     pub kings: [u64; 2],
 }
 
+/// `Hill::bit` of every `u8`, as a table: the lists are read twice a ply.
+static BITS: [u64; 256] = {
+    let mut bits = [0u64; 256];
+    let mut square = 0;
+    while square < super::geometry::SQUARES {
+        bits[square] = 1 << square;
+        square += 1;
+    }
+    bits
+};
+
 fn set_of(hills: &[Hill]) -> u64 {
-    hills.iter().fold(0, |set, hill| set | hill.bit())
+    hills
+        .iter()
+        .fold(0, |set, hill| set | BITS[hill.0 as usize])
 }
 
 impl Board {

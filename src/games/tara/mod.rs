@@ -86,7 +86,7 @@ impl Tara {
         if state.options.is_match {
             scoring::match_totals(state).and_then(|t| scoring::match_winner(&t))
         } else {
-            scoring::outcome(state).winner
+            scoring::points_and_winner(state).1
         }
     }
 
@@ -204,7 +204,7 @@ impl Game for Tara {
     }
 
     fn play_unchecked(state: &mut TaraState, mv: &TaraMove) {
-        play::play(state, *mv, false, &mut |_| {});
+        play::play(state, *mv, false, &mut play::Silent);
     }
 
     fn score(state: &TaraState) -> TaraScore {

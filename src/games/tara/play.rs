@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::board::Board;
 use super::geometry::{Hill, hills_of};
 use super::moves::{StepKind, TaraMove, forced_king, step_kind};
-use super::scoring::outcome;
+use super::scoring::{outcome, points_and_winner};
 use super::state::{Colour, PerColour, TaraState};
 
 /// What a move caused.
@@ -71,6 +71,28 @@ pub enum TaraEvent {
     GameStarted { game: u8, first: Colour },
 }
 
+/// Where a move's events go: a closure receives them; [`Silent`] (the search's
+/// `play_unchecked`) wants none, so those that cost an allocation or the scoring are not made.
+pub trait Events {
+    const WANTED: bool;
+    fn emit(&mut self, event: TaraEvent);
+}
+
+impl<F: FnMut(TaraEvent)> Events for F {
+    const WANTED: bool = true;
+    fn emit(&mut self, event: TaraEvent) {
+        self(event)
+    }
+}
+
+/// No events.
+pub struct Silent;
+
+impl Events for Silent {
+    const WANTED: bool = false;
+    fn emit(&mut self, _: TaraEvent) {}
+}
+
 fn replace(list: &mut [Hill], old: Hill, new: Hill) {
     if let Some(entry) = list.iter_mut().find(|h| **h == old) {
         *entry = new;
@@ -82,71 +104,90 @@ fn remove(list: &mut Vec<Hill>, hill: Hill) {
 }
 
 /// Plays a legal move. `forced` tells whether a pass was the only legal move (for the event).
-pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl FnMut(TaraEvent)) {
+///
+/// The bitboards are built from the lists once and then kept in step with them through the
+/// move and the start of the next turn.
+pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl Events) {
     let mover = state.to_move;
+    let board = &mut Board::of(state);
+    let (m, o) = (mover.index(), mover.other().index());
     match mv {
         TaraMove::Next => start_game_2(state, ev),
         TaraMove::Place(hill) => {
             state.kings.get_mut(mover).push(hill);
             state.ringforts.get_mut(mover).push(hill);
-            ev(TaraEvent::Placed {
+            board.kings[m] |= hill.bit();
+            board.ringforts[m] |= hill.bit();
+            ev.emit(TaraEvent::Placed {
                 colour: mover,
                 hill,
             });
-            capture_kings(state, hill, ev);
-            finish_turn(state, false, ev);
+            capture_kings(state, board, hill, ev);
+            finish_turn(state, board, false, ev);
         }
         TaraMove::Pass => {
             let kings_removed = std::mem::take(state.kings.get_mut(mover));
+            board.kings[m] = 0;
             *state.passed.get_mut(mover) = true;
-            ev(TaraEvent::Passed {
+            ev.emit(TaraEvent::Passed {
                 colour: mover,
                 forced,
                 kings_removed,
             });
-            finish_turn(state, false, ev);
+            finish_turn(state, board, false, ev);
         }
         TaraMove::Step { from, to } => {
-            let kind = step(state, from, to, ev);
-            capture_kings(state, to, ev);
-            let last_hill = kind == StepKind::Build && Board::of(state).vacant() == 0;
-            finish_turn(state, last_hill, ev);
+            let kind = step(state, board, from, to, ev);
+            capture_kings(state, board, to, ev);
+            let last_hill = kind == StepKind::Build && board.vacant() == 0;
+            finish_turn(state, board, last_hill, ev);
         }
         TaraMove::Sacrifice { from, to } => {
-            step(state, from, to, ev);
+            step(state, board, from, to, ev);
             // The capture is judged as the king lands, before its ringfort changes hands:
             // the rulebook allows a capture and a sacrifice in one turn.
-            capture_kings(state, to, ev);
+            capture_kings(state, board, to, ev);
             remove(state.ringforts.get_mut(mover), to);
             state.ringforts.get_mut(mover.other()).push(to);
+            board.ringforts[m] &= !to.bit();
+            board.ringforts[o] |= to.bit();
             *state.sacrificed.get_mut(mover) = Some(to);
-            ev(TaraEvent::Sacrificed {
+            ev.emit(TaraEvent::Sacrificed {
                 colour: mover,
                 from,
                 to,
             });
-            finish_turn(state, false, ev);
+            finish_turn(state, board, false, ev);
         }
     }
 }
 
 /// Moves a king and builds or captures under it.
-fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEvent)) -> StepKind {
+fn step(
+    state: &mut TaraState,
+    board: &mut Board,
+    from: Hill,
+    to: Hill,
+    ev: &mut impl Events,
+) -> StepKind {
     let mover = state.to_move;
-    let kind = step_kind(&Board::of(state), mover, to);
+    let (m, o) = (mover.index(), mover.other().index());
+    let kind = step_kind(board, mover, to);
     replace(state.kings.get_mut(mover), from, to);
+    board.kings[m] = (board.kings[m] & !from.bit()) | to.bit();
     // The forced move of T11, if any, is made: the marker ends (a new sacrifice sets it again).
     *state.sacrificed.get_mut(mover) = None;
     match kind {
         StepKind::Build => {
             state.ringforts.get_mut(mover).push(to);
-            ev(TaraEvent::Built {
+            board.ringforts[m] |= to.bit();
+            ev.emit(TaraEvent::Built {
                 colour: mover,
                 from,
                 to,
             });
         }
-        StepKind::Backtrack => ev(TaraEvent::Backtracked {
+        StepKind::Backtrack => ev.emit(TaraEvent::Backtracked {
             colour: mover,
             from,
             to,
@@ -154,7 +195,9 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
         StepKind::Capture => {
             remove(state.ringforts.get_mut(mover.other()), to);
             state.ringforts.get_mut(mover).push(to);
-            ev(TaraEvent::RingfortCaptured {
+            board.ringforts[o] &= !to.bit();
+            board.ringforts[m] |= to.bit();
+            ev.emit(TaraEvent::RingfortCaptured {
                 colour: mover,
                 from,
                 to,
@@ -165,28 +208,38 @@ fn step(state: &mut TaraState, from: Hill, to: Hill, ev: &mut impl FnMut(TaraEve
 }
 
 /// T9: the king that moved, now on `by`, captures the adjacent enemy kings on besieged singles.
-fn capture_kings(state: &mut TaraState, by: Hill, ev: &mut impl FnMut(TaraEvent)) {
+fn capture_kings<E: Events>(state: &mut TaraState, board: &mut Board, by: Hill, ev: &mut E) {
     let mover = state.to_move;
     let enemy = mover.other();
     let immune = state.sacrificed_by(enemy).map_or(0, Hill::bit);
-    let captured = Board::of(state).captures_from(mover, by, immune);
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
+    let captured = board.captures_from(mover, by, immune);
     if captured == 0 {
         return;
     }
+    board.kings[enemy.index()] &= !captured;
     state
         .kings
         .get_mut(enemy)
         .retain(|k| k.bit() & captured == 0);
     *state.captured.get_mut(mover) += captured.count_ones() as u8;
-    ev(TaraEvent::KingsCaptured {
-        colour: mover,
-        by,
-        hills: hills_of(captured).collect(),
-    });
+    if E::WANTED {
+        ev.emit(TaraEvent::KingsCaptured {
+            colour: mover,
+            by,
+            hills: hills_of(captured).collect(),
+        });
+    }
 }
 
 /// After the mover's turn: the endings of T9/T10, else the opponent's turn begins.
-fn finish_turn(state: &mut TaraState, built_on_last_hill: bool, ev: &mut impl FnMut(TaraEvent)) {
+fn finish_turn(
+    state: &mut TaraState,
+    board: &mut Board,
+    built_on_last_hill: bool,
+    ev: &mut impl Events,
+) {
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
     let mover = state.to_move;
     let opponent = mover.other();
     if *state.captured.get(mover) >= 2 || state.final_turn == Some(mover) {
@@ -199,29 +252,29 @@ fn finish_turn(state: &mut TaraState, built_on_last_hill: bool, ev: &mut impl Fn
             return;
         }
         state.final_turn = Some(opponent);
-        ev(TaraEvent::OneMoreTurn { colour: opponent });
+        ev.emit(TaraEvent::OneMoreTurn { colour: opponent });
     } else if built_on_last_hill && state.final_turn.is_none() {
         state.final_turn = Some(opponent);
-        ev(TaraEvent::OneMoreTurn { colour: opponent });
+        ev.emit(TaraEvent::OneMoreTurn { colour: opponent });
     }
     state.to_move = opponent;
-    begin_turn(state, ev);
+    begin_turn(state, board, ev);
 }
 
 /// The start of a turn: the automatic entry into Battle (T6) and the trapped sacrificer (T11).
-fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl Events) {
     if state.in_setup() {
         return;
     }
     let player = state.to_move;
     let other = player.other();
-    let board = Board::of(state);
+    debug_assert_eq!(*board, Board::of(state), "the bitboards kept in step");
     if !*state.battle.get(player)
         && board.kings(player) != 0
         && (*state.battle.get(other) || !board.any_mobile(player, false))
     {
         *state.battle.get_mut(player) = true;
-        ev(TaraEvent::BattleStarted { colour: player });
+        ev.emit(TaraEvent::BattleStarted { colour: player });
     }
     if let Some(king) = forced_king(state) {
         let battle = *state.battle.get(player);
@@ -230,6 +283,7 @@ fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
             | board.capture_targets(player, king);
         if escapes == 0 {
             *state.sacrificed.get_mut(player) = None;
+            board.kings[player.index()] &= !king.bit();
             trap(state, player, king, ev);
             if *state.captured.get(other) >= 2 {
                 end_game(state, ev);
@@ -239,13 +293,14 @@ fn begin_turn(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
 }
 
 /// T11: the king on the ringfort it sacrificed is captured by default.
-fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl FnMut(TaraEvent)) {
+fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl Events) {
     remove(state.kings.get_mut(colour), king);
     *state.captured.get_mut(colour.other()) += 1;
-    ev(TaraEvent::KingTrapped { colour, hill: king });
+    ev.emit(TaraEvent::KingTrapped { colour, hill: king });
 }
 
-fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
+fn end_game<E: Events>(state: &mut TaraState, ev: &mut E) {
+    // The bitboards are not needed past here: the outcome reads the lists.
     let double_capture = state.captured.red >= 2 || state.captured.blue >= 2;
     if !double_capture {
         for colour in Colour::BOTH {
@@ -256,18 +311,20 @@ fn end_game(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
         }
     }
     state.over = true;
-    let result = outcome(state);
-    ev(TaraEvent::GameOver {
-        winner: result.winner,
-        points: result.points,
-        reason: result.reason,
-    });
+    if E::WANTED {
+        let result = outcome(state);
+        ev.emit(TaraEvent::GameOver {
+            winner: result.winner,
+            points: result.points,
+            reason: result.reason,
+        });
+    }
 }
 
-fn start_game_2(state: &mut TaraState, ev: &mut impl FnMut(TaraEvent)) {
-    let points = outcome(state).points;
+fn start_game_2(state: &mut TaraState, ev: &mut impl Events) {
+    let points = points_and_winner(state).0;
     let first = state.options.first.other();
     *state = TaraState::start(&state.options, 2, first);
     state.game1_points = Some(points);
-    ev(TaraEvent::GameStarted { game: 2, first });
+    ev.emit(TaraEvent::GameStarted { game: 2, first });
 }

@@ -21,8 +21,64 @@ pub fn kingdoms(ringforts: u64) -> u32 {
     groups(ringforts).count() as u32
 }
 
+/// How a game was decided, with the figures its words need.
+#[derive(Clone, Copy)]
+enum Reason {
+    DoubleCapture(Colour),
+    FewerKingdoms {
+        winner: Colour,
+        w: u32,
+        l: u32,
+    },
+    MoreTerritory {
+        winner: Colour,
+        kingdoms: u32,
+        w: u32,
+        l: u32,
+    },
+    Equal {
+        kingdoms: u32,
+        territory: u32,
+    },
+}
+
+/// The points and winner of a finished game (T12), as [`outcome`] without its words: what the
+/// search and the game's status need.
+pub fn points_and_winner(state: &TaraState) -> (PerColour<u32>, Option<Colour>) {
+    let (points, winner, _) = decide(state);
+    (points, winner)
+}
+
 /// The result of a finished game (T12), from its final position.
 pub fn outcome(state: &TaraState) -> Outcome {
+    let (points, winner, reason) = decide(state);
+    let reason = match reason {
+        Reason::DoubleCapture(winner) => format!("double capture by {}", winner.title()),
+        Reason::FewerKingdoms { winner, w, l } => {
+            format!("{} has fewer kingdoms ({w} to {l})", winner.title())
+        }
+        Reason::MoreTerritory {
+            winner,
+            kingdoms,
+            w,
+            l,
+        } => format!(
+            "equal kingdoms ({kingdoms}); {} has more territory ({w} to {l})",
+            winner.title()
+        ),
+        Reason::Equal {
+            kingdoms,
+            territory,
+        } => format!("equal kingdoms ({kingdoms}) and territory ({territory})"),
+    };
+    Outcome {
+        points,
+        winner,
+        reason,
+    }
+}
+
+fn decide(state: &TaraState) -> (PerColour<u32>, Option<Colour>, Reason) {
     let board = Board::of(state);
     let captured = |c: Colour| *state.captured.get(c) as u32;
     if let Some(winner) = Colour::BOTH.into_iter().find(|&c| captured(c) >= 2) {
@@ -31,11 +87,7 @@ pub fn outcome(state: &TaraState) -> Outcome {
             red: captured(Colour::Red),
             blue: captured(Colour::Blue),
         };
-        return Outcome {
-            points,
-            winner: Some(winner),
-            reason: format!("double capture by {}", winner.title()),
-        };
+        return (points, Some(winner), Reason::DoubleCapture(winner));
     }
     let kingdoms_of = |c: Colour| kingdoms(board.ringforts(c));
     let territory_of = |c: Colour| board.ringforts(c).count_ones();
@@ -56,11 +108,7 @@ pub fn outcome(state: &TaraState) -> Outcome {
         } else {
             (blue_k, red_k)
         };
-        (
-            Some(winner),
-            l - w,
-            format!("{} has fewer kingdoms ({w} to {l})", winner.title()),
-        )
+        (Some(winner), l - w, Reason::FewerKingdoms { winner, w, l })
     } else if red_t != blue_t {
         let winner = if red_t > blue_t {
             Colour::Red
@@ -72,17 +120,19 @@ pub fn outcome(state: &TaraState) -> Outcome {
         } else {
             (blue_t, red_t)
         };
-        let reason = format!(
-            "equal kingdoms ({red_k}); {} has more territory ({w} to {l})",
-            winner.title()
-        );
+        let reason = Reason::MoreTerritory {
+            winner,
+            kingdoms: red_k,
+            w,
+            l,
+        };
         (Some(winner), w - l, reason)
     } else {
-        (
-            None,
-            0,
-            format!("equal kingdoms ({red_k}) and territory ({red_t})"),
-        )
+        let reason = Reason::Equal {
+            kingdoms: red_k,
+            territory: red_t,
+        };
+        (None, 0, reason)
     };
     match winner {
         Some(winner) => *points.get_mut(winner) += 2 + margin,
@@ -91,11 +141,7 @@ pub fn outcome(state: &TaraState) -> Outcome {
             points.blue += 1;
         }
     }
-    Outcome {
-        points,
-        winner,
-        reason,
-    }
+    (points, winner, reason)
 }
 
 /// One colour's side of the score.
@@ -144,7 +190,7 @@ pub fn match_totals(state: &TaraState) -> Option<PerColour<u32>> {
         return None;
     }
     let current = if state.over {
-        outcome(state).points
+        points_and_winner(state).0
     } else {
         PerColour::default()
     };

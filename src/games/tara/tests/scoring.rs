@@ -146,3 +146,22 @@ fn t12_match_second_game_starts_with_the_other_player_and_keeps_the_points() {
     assert_eq!(score.match_winner, Some(Colour::Blue));
     assert_eq!(Tara::turn(&state), Turn::Won(Seat::Second));
 }
+
+#[test]
+fn t12_the_reason_in_words_for_each_way_a_game_is_decided() {
+    let reason =
+        |red: &[&str], blue: &[&str], captured| outcome(&finished(red, blue, captured)).reason;
+    assert_eq!(reason(&["A2"], &["G2"], (2, 1)), "double capture by Red");
+    assert_eq!(
+        reason(&SIX_SINGLES, &SEVEN_SINGLES, (1, 0)),
+        "Red has fewer kingdoms (6 to 7)"
+    );
+    assert_eq!(
+        reason(&["A2"], &["G2", "G3"], (0, 0)),
+        "equal kingdoms (1); Blue has more territory (2 to 1)"
+    );
+    assert_eq!(
+        reason(&["A2"], &["G2"], (0, 0)),
+        "equal kingdoms (1) and territory (1)"
+    );
+}
