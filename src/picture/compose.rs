@@ -76,6 +76,11 @@ mod tests {
         .expect("a game")
     }
 
+    /// A game's start with its default options.
+    fn new_state<G: Game>() -> G::State {
+        G::new_game(&G::Options::default()).expect("a game")
+    }
+
     #[test]
     fn a_picture_is_sized_captioned_and_shows_targets_only_when_asked() {
         let options = PictureOptions {
@@ -101,6 +106,30 @@ mod tests {
         );
         assert!(rich.contains("class=\"target\""));
         assert!(rich.contains(">Black to play"), "{rich}");
+        // A picture links nowhere: its targets are drawn, not wrapped in empty links.
+        assert!(!rich.contains("<a "), "{rich}");
+    }
+
+    #[test]
+    fn tara_and_hirth_targets_in_a_picture_are_no_links() {
+        let options = PictureOptions {
+            targets: true,
+            ..PictureOptions::default()
+        };
+        let tara = picture_svg::<crate::games::tara::Tara>(
+            &new_state::<crate::games::tara::Tara>(),
+            &[],
+            &options,
+        );
+        assert!(tara.contains("class=\"move"), "{tara}");
+        assert!(!tara.contains("<a "), "{tara}");
+        let hirth = picture_svg::<crate::games::hirth::Hirth>(
+            &new_state::<crate::games::hirth::Hirth>(),
+            &[],
+            &options,
+        );
+        assert!(hirth.contains("class=\"move"), "{hirth}");
+        assert!(!hirth.contains("<a "), "{hirth}");
     }
 
     #[test]

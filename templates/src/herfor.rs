@@ -175,7 +175,8 @@ fn point_markup(point: &HexPoint, look: Look) -> Markup {
     };
     html! {
         @match &point.href {
-            Some(href) => { a.move href=(href) data-point=(point.name) { (body) } }
+            Some(href) if !href.is_empty() => { a.move href=(href) data-point=(point.name) { (body) } }
+            Some(_) => { g.move data-point=(point.name) { (body) } }
             None => { g.point data-point=(point.name) { (body) } }
         }
     }

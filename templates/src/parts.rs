@@ -68,6 +68,18 @@ impl Badges {
     }
 }
 
+/// A target on a board: a link on a page; in a picture, which links nowhere (an empty `href`),
+/// the same drawing as a plain group.
+pub fn target(class: &str, href: &str, body: Markup) -> Markup {
+    html! {
+        @if href.is_empty() {
+            g class=(class) { (body) }
+        } @else {
+            a class=(class) href=(href) { (body) }
+        }
+    }
+}
+
 /// Draws the links of one spot of a board: one link covers the whole spot (`hit`, drawn
 /// invisible and highlighted by CSS); several become rows of tagged badges.
 pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
@@ -82,25 +94,25 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
     html! {
         @match links {
             [] => {},
-            [only] => a.move href=(only.href) {
+            [only] => (target("move", &only.href, html! {
                 title { (only.title) }
                 (hit)
                 // The tag still says which piece moves here, for those who cannot hover.
                 @if !only.tag.is_empty() {
                     text.tag x=(x) y=(y + height * 0.75) text-anchor="middle" font-size=(height * 0.68) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
                 }
-            },
+            })),
             many => {
                 @for (i, link) in many.iter().enumerate() {
                     @let row = i / per_row;
                     @let in_row = (many.len() - row * per_row).min(per_row);
                     @let bx = x - in_row as f32 * width / 2.0 + (i % per_row) as f32 * width;
                     @let by = y + row as f32 * (height + 2.0);
-                    a.move.badge href=(link.href) {
+                    (target("move badge", &link.href, html! {
                         title { (link.title) }
                         rect x=(bx + 1.0) y=(by) width=(width - 2.0) height=(height) rx="3" fill="#fff3c4" stroke="#e0a100" {}
                         text x=(bx + width / 2.0) y=(by + height * 0.75) text-anchor="middle" font-size=(height * 0.68) { (link.tag) }
-                    }
+                    }))
                 }
             },
         }
