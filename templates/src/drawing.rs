@@ -4,6 +4,8 @@
 //! adds only the interactive layer (hover, focus), and a picture wraps it in a sized `<svg>`
 //! with a background and an optional caption ([`picture_svg`]).
 
+use std::borrow::Cow;
+
 use maud::{Markup, html};
 
 /// How a board is drawn besides the position: what a picture may choose, a page leaves at
@@ -21,6 +23,17 @@ impl Default for Look {
         Look {
             flipped: false,
             coordinates: true,
+        }
+    }
+}
+
+impl Look {
+    /// `view` as this look shows it: itself, or turned half a turn by `turn`.
+    pub fn orient<'a, V: Clone>(&self, view: &'a V, turn: impl FnOnce(&V) -> V) -> Cow<'a, V> {
+        if self.flipped {
+            Cow::Owned(turn(view))
+        } else {
+            Cow::Borrowed(view)
         }
     }
 }

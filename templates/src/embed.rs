@@ -3,7 +3,7 @@
 
 use maud::{DOCTYPE, Markup, html};
 
-use crate::layout::STYLESHEET_HREF;
+use crate::layout::head;
 
 #[derive(Clone, Debug, Default)]
 pub struct EmbedView {
@@ -20,12 +20,7 @@ pub fn page(view: &EmbedView) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (view.game_name) ": " (view.headline) " — Moot" }
-                link rel="stylesheet" href=(STYLESHEET_HREF);
-            }
+            (head(&format!("{}: {}", view.game_name, view.headline), None))
             body.embed {
                 figure.board { (view.board) }
                 p.embed-line {

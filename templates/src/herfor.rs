@@ -125,13 +125,7 @@ pub fn board(view: &HexBoardView) -> Markup {
 
 /// The board, self-contained.
 pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
-    let turned;
-    let view = if look.flipped {
-        turned = view.turned();
-        &turned
-    } else {
-        view
-    };
+    let view = &*look.orient(view, HexBoardView::turned);
     let body = html! {
         g.grid stroke=(LINE) stroke-width="1.5" {
             @for (x1, y1, x2, y2) in &view.lines { line x1=(x1) y1=(y1) x2=(x2) y2=(y2) {} }

@@ -522,14 +522,8 @@ pub fn board(view: &HirthBoardView) -> Markup {
 
 /// The board, self-contained. Hirþ has no coordinates: its spaces carry their names.
 pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
-    let turned_view;
     let turned = look.flipped;
-    let view = if turned {
-        turned_view = view.turned();
-        &turned_view
-    } else {
-        view
-    };
+    let view = &*look.orient(view, HirthBoardView::turned);
     let body = html! {
         text.caption x=(PAD) y="22" font-size="16" { (view.caption) }
         @for &(a, b) in &view.paths {

@@ -43,18 +43,26 @@ pub fn layout(title: &str, body: Markup) -> Markup {
     layout_with_preview(title, None, body)
 }
 
+/// The `<head>` every page has: charset, viewport, `title` in the tab, the stylesheet and the
+/// link preview when there is one.
+pub fn head(title: &str, preview: Option<&Preview>) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) " — Moot" }
+            link rel="stylesheet" href=(STYLESHEET_HREF);
+            @if let Some(preview) = preview { (preview_tags(preview)) }
+        }
+    }
+}
+
 /// A whole HTML page whose link shows `preview` where it is pasted.
 pub fn layout_with_preview(title: &str, preview: Option<&Preview>, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " — Moot" }
-                link rel="stylesheet" href=(STYLESHEET_HREF);
-                @if let Some(preview) = preview { (preview_tags(preview)) }
-            }
+            (head(title, preview))
             body {
                 header.site {
                     a.brand href="/" { "Moot" }

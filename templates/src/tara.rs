@@ -231,13 +231,7 @@ pub fn board(view: &TaraBoardView) -> Markup {
 
 /// The board, self-contained.
 pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
-    let turned;
-    let view = if look.flipped {
-        turned = view.turned();
-        &turned
-    } else {
-        view
-    };
+    let view = &*look.orient(view, TaraBoardView::turned);
     // The labels name the columns and rows where they now are.
     let label = |index: u8| {
         if look.flipped {
