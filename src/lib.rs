@@ -12,7 +12,9 @@
 
 pub mod ai;
 pub mod api;
-pub mod games;
+/// The rules engines: the `moot-games` crate of this workspace.
+pub use moot_games as games;
+pub use moot_games::with_game;
 pub mod limits;
 pub mod load;
 pub mod picture;

@@ -6,7 +6,7 @@ use rand::rngs::SmallRng;
 
 use super::player::Player;
 use crate::games::Seat;
-use crate::games::herfor::{Herfor, HerforMove, HerforState, rules};
+use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState, rules};
 
 /// How many random candidates a playout compares by the stones they flip.
 const CANDIDATES: usize = 2;
@@ -46,7 +46,7 @@ impl Player for Herfor {
 }
 
 fn stones_on(state: &HerforState) -> u32 {
-    state.stones[0].count_ones() + state.stones[1].count_ones()
+    (state.stones(Colour::Black) | state.stones(Colour::White)).count_ones()
 }
 
 /// Stones (and the button's half point) of `seat` minus the opponent's.
@@ -61,10 +61,7 @@ fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
     let HerforMove::Place(p) = *mv else {
         return 0;
     };
-    let mover = state.to_move;
-    let (own, enemy) = (
-        state.stones[mover.index()],
-        state.stones[mover.other().index()],
-    );
-    rules::flips(p, own, enemy, state.options.simple).count_ones()
+    let mover = state.to_move();
+    let (own, enemy) = (state.stones(mover), state.stones(mover.other()));
+    rules::flips(p, own, enemy, state.options().simple).count_ones()
 }

@@ -3,7 +3,7 @@
 use super::board::{board_spot, caption, last_traces};
 use super::rules::example;
 use super::words::item_words;
-use crate::games::hirth::tests::fill_reserves;
+use crate::games::fixtures::hirth::fill_reserves;
 use crate::games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
 };

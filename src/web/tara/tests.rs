@@ -4,12 +4,17 @@ use super::board::{headline, target};
 use super::rules::rules_example;
 use crate::games::Game;
 // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
-use crate::games::tara::tests::level2::sacrifice_position;
-use crate::games::tara::tests::{hill, rules::full_board, rules::manoeuvres};
-use crate::games::tara::{Colour, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState};
+use crate::games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
+use crate::games::tara::{
+    Colour, Hill, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState,
+};
 use crate::web::page_game::{PageGame, Playable};
 use crate::web::position::{Position, Query};
 use crate::web::replay::replay;
+
+fn hill(name: &str) -> Hill {
+    Hill::parse(name).expect("a hill of the board")
+}
 
 /// Every legal move as the page would offer it, with a plain href.
 fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {

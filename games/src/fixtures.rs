@@ -1,0 +1,89 @@
+//! Hand-built positions shared by the engines' tests and the server's page tests: compiled in
+//! the engines' own tests and with the feature `fixtures` (the server's dev-dependency).
+
+/// Tara positions, each valid under the rules it is built for.
+pub mod tara {
+    use crate::tara::{Colour, PerColour, TaraState};
+
+    /// Manoeuvres, Red to move: a Red ringfort on F4, Red kings D4, B6, F2.
+    pub fn manoeuvres() -> TaraState {
+        let mut state = TaraState::from_diagram([
+            "# . . B . . #",
+            ". R . . . B .",
+            ". . . . . . .",
+            ". . . R . r .",
+            ". . . . . . .",
+            ". B . . . R .",
+            "# . . . . . #",
+        ]);
+        // Seven ringforts and Red to move: Blue started (T3, T5).
+        state.options.first = Colour::Blue;
+        state
+    }
+
+    /// A full board, both in Battle, Red to move: B1 is a Blue single besieged by Red; A5–A6 a
+    /// Blue pair otherwise surrounded by Red.
+    pub fn full_board() -> TaraState {
+        let mut state = TaraState::from_diagram([
+            "# R r b b b #",
+            "b r r b B b b",
+            "b r r b b b B",
+            "r r r b b b b",
+            "R r R b b B b",
+            "r r r b b b b",
+            "# b r b b b #",
+        ]);
+        state.battle = PerColour {
+            red: true,
+            blue: true,
+        };
+        state
+    }
+
+    /// A full board at Level 2, Red to move, both in Battle, one Red king already captured. B3 is a
+    /// Red single besieged by Blue; the Blue king on B2 stands on a single besieged by Red.
+    pub fn sacrifice_position() -> TaraState {
+        let mut state = TaraState::from_diagram([
+            "# b b b R r #",
+            "b b b b b r r",
+            "b b R b b r r",
+            "B b b b b r r",
+            "b r b b b r r",
+            "r B r b B r r",
+            "# r b b b r #",
+        ]);
+        state.options.level = 2;
+        state.battle = PerColour {
+            red: true,
+            blue: true,
+        };
+        state.captured.blue = 1;
+        state
+    }
+}
+
+/// Hirþ helpers for hand-built positions.
+pub mod hirth {
+    use crate::hirth::{Colour, HirthState, Reserve, Space};
+
+    /// Makes the reserves up to 15 H and 3 K a side.
+    pub fn fill_reserves(state: &mut HirthState) {
+        let pos = &mut state.position;
+        for c in Colour::BOTH {
+            let mut h = *pos.removed.get(c) as u32;
+            let mut k = 0;
+            for s in Space::all() {
+                h += pos.board.group(s, c).all_h();
+                k += pos.board.group(s, c).karves.len() as u32;
+            }
+            for line in pos.lines.iter().filter(|_| pos.mover == c) {
+                h += line.pieces.all_h();
+                k += line.pieces.karves.len() as u32;
+            }
+            *pos.reserve.get_mut(c) = Reserve {
+                h: 15 - h as u8,
+                k: 3 - k as u8,
+            };
+        }
+    }
+}

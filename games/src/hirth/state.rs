@@ -1,0 +1,610 @@
+//! The state of a Hirþ match: the position of the current game (pieces, lines, reserves), the
+//! phase of the turn, the Penningr, the match score and a compact record (H12).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::board::{Colour, Space};
+pub use super::karves::Karves;
+use crate::Seat;
+
+/// The state format version; bump on any incompatible change.
+pub const VERSION: u32 = 1;
+/// H2: pieces per player.
+pub const HIRTH_PER_PLAYER: u8 = 15;
+pub const KARVES_PER_PLAYER: u8 = 3;
+/// H3: steps per movement phase.
+pub const STEPS_PER_TURN: u8 = 5;
+/// H11: the largest match target `new` takes (and a received state may have).
+pub const MAX_TARGET: u32 = 1000;
+/// The largest round a state may have: far more than any game plays, and small enough that
+/// counting on never wraps (and that JavaScript clients read it exactly as an int32).
+pub const MAX_ROUND: u32 = i32::MAX as u32;
+/// H3: a Karve holds 0–4 Hirþ.
+pub const KARVE_CAPACITY: u8 = 4;
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn no_karves(k: &Karves) -> bool {
+    k.is_empty()
+}
+
+/// A Karve and the Hirþ aboard.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
+)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthKarve)]
+pub struct Karve {
+    /// Hirþ aboard (0–4).
+    #[schema(maximum = 4)]
+    pub crew: u8,
+    /// Stopped this turn (H4): it and its crew take no further step.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stopped: bool,
+}
+
+/// One colour's pieces in one place (a space or a line).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthGroup)]
+pub struct Group {
+    /// Hirþ not aboard a Karve that may still step this turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub h: u8,
+    /// Hirþ not aboard a Karve that are stopped this turn (H4).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub h_stopped: u8,
+    /// The Lofðungr is here.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub l: bool,
+    /// The Lofðungr is here and stopped this turn.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub l_stopped: bool,
+    /// The Karves here, kept sorted (most crew first, free before stopped).
+    #[serde(default, skip_serializing_if = "no_karves")]
+    #[schema(value_type = Vec<Karve>)]
+    pub karves: Karves,
+}
+
+impl Group {
+    pub fn is_empty(&self) -> bool {
+        self.h == 0 && self.h_stopped == 0 && !self.l && !self.l_stopped && self.karves.is_empty()
+    }
+
+    pub fn has_l(&self) -> bool {
+        self.l || self.l_stopped
+    }
+
+    pub fn loose_h(&self) -> u8 {
+        self.h + self.h_stopped
+    }
+
+    /// Every Hirþ, loose or aboard.
+    pub fn all_h(&self) -> u32 {
+        self.loose_h() as u32 + self.karves.iter().map(|k| k.crew as u32).sum::<u32>()
+    }
+
+    /// H5: H = 1, L = 1, a Karve with n ≥ 1 aboard = n + 1, an empty Karve = 0.
+    pub fn power(&self) -> u32 {
+        let karves: u32 = self
+            .karves
+            .iter()
+            .map(|k| if k.crew > 0 { k.crew as u32 + 1 } else { 0 })
+            .sum();
+        self.loose_h() as u32 + self.has_l() as u32 + karves
+    }
+
+    pub fn add_karve(&mut self, karve: Karve) {
+        self.karves.push(karve);
+        self.karves
+            .sort_by(|a, b| b.crew.cmp(&a.crew).then(a.stopped.cmp(&b.stopped)));
+    }
+
+    /// Takes out one Karve equal to `karve`; false when there is none.
+    pub fn take_karve(&mut self, karve: Karve) -> bool {
+        match self.karves.iter().position(|k| *k == karve) {
+            Some(i) => {
+                self.karves.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds every piece of `other` (used when pieces join a line or enter a space).
+    pub fn absorb(&mut self, other: Group) {
+        self.h += other.h;
+        self.h_stopped += other.h_stopped;
+        self.l |= other.l;
+        self.l_stopped |= other.l_stopped;
+        for &k in other.karves.iter() {
+            self.add_karve(k);
+        }
+    }
+
+    /// The end of a turn frees every piece (H4 stops last one turn).
+    pub fn unstop(&mut self) {
+        self.h += self.h_stopped;
+        self.h_stopped = 0;
+        self.l |= self.l_stopped;
+        self.l_stopped = false;
+        for k in &mut self.karves {
+            k.stopped = false;
+        }
+        self.karves.sort_by_key(|k| std::cmp::Reverse(k.crew));
+    }
+}
+
+/// The pieces standing in one space, by colour.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthCell)]
+pub struct Cell {
+    #[serde(default, skip_serializing_if = "Group::is_empty")]
+    pub gull: Group,
+    #[serde(default, skip_serializing_if = "Group::is_empty")]
+    pub silfr: Group,
+}
+
+impl Cell {
+    pub fn is_empty(&self) -> bool {
+        self.gull.is_empty() && self.silfr.is_empty()
+    }
+
+    pub fn get(&self, colour: Colour) -> &Group {
+        match colour {
+            Colour::Gull => &self.gull,
+            Colour::Silfr => &self.silfr,
+        }
+    }
+
+    pub fn get_mut(&mut self, colour: Colour) -> &mut Group {
+        match colour {
+            Colour::Gull => &mut self.gull,
+            Colour::Silfr => &mut self.silfr,
+        }
+    }
+}
+
+/// The eleven spaces; serialised as a map from space name to its pieces, empty spaces left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "BTreeMap<String, Cell>", into = "BTreeMap<String, Cell>")]
+pub struct Board(pub [Cell; Space::COUNT]);
+
+impl Board {
+    pub fn cell(&self, space: Space) -> &Cell {
+        &self.0[space.index()]
+    }
+
+    pub fn cell_mut(&mut self, space: Space) -> &mut Cell {
+        &mut self.0[space.index()]
+    }
+
+    pub fn group(&self, space: Space, colour: Colour) -> &Group {
+        self.cell(space).get(colour)
+    }
+
+    pub fn group_mut(&mut self, space: Space, colour: Colour) -> &mut Group {
+        self.cell_mut(space).get_mut(colour)
+    }
+}
+
+impl TryFrom<BTreeMap<String, Cell>> for Board {
+    type Error = String;
+
+    fn try_from(map: BTreeMap<String, Cell>) -> Result<Self, String> {
+        let mut board = Board::default();
+        for (name, cell) in map {
+            let mut chars = name.chars();
+            let space = match (chars.next().and_then(Space::from_name), chars.next()) {
+                (Some(space), None) => space,
+                _ => return Err(format!("board: {name:?} is not a space (0-9 or m)")),
+            };
+            board.0[space.index()] = cell;
+        }
+        Ok(board)
+    }
+}
+
+impl From<Board> for BTreeMap<String, Cell> {
+    fn from(board: Board) -> Self {
+        Space::all()
+            .zip(board.0)
+            .filter(|(_, cell)| !cell.is_empty())
+            .map(|(space, cell)| (space.name().to_string(), cell))
+            .collect()
+    }
+}
+
+impl utoipa::PartialSchema for Board {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .additional_properties(Some(<Cell as utoipa::PartialSchema>::schema()))
+            .description(Some(
+                "The pieces in each space, keyed by space name (0-9, m); empty spaces are left out",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Board {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "HirthBoard".into()
+    }
+}
+
+/// Pieces of the player moving that attack `to` from `from` (H4). They keep `from` controlled.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthLine)]
+pub struct Line {
+    /// The space attacked from; `null` for pieces entering onto the own home space held by the enemy.
+    pub from: Option<Space>,
+    pub to: Space,
+    pub pieces: Group,
+}
+
+/// Pieces off the board that may enter (H2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthReserve)]
+pub struct Reserve {
+    pub h: u8,
+    pub k: u8,
+}
+
+/// A colour-indexed pair serialised as `{gull, silfr}`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthPerColour)]
+pub struct PerColour<T> {
+    pub gull: T,
+    pub silfr: T,
+}
+
+impl<T> PerColour<T> {
+    pub fn get(&self, colour: Colour) -> &T {
+        match colour {
+            Colour::Gull => &self.gull,
+            Colour::Silfr => &self.silfr,
+        }
+    }
+
+    pub fn get_mut(&mut self, colour: Colour) -> &mut T {
+        match colour {
+            Colour::Gull => &mut self.gull,
+            Colour::Silfr => &mut self.silfr,
+        }
+    }
+}
+
+/// Everything the rules of one turn look at: what the search clones.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthPosition)]
+pub struct Position {
+    pub board: Board,
+    /// The attacks of the movement phase under way (only the mover's pieces).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<Line>,
+    pub reserve: PerColour<Reserve>,
+    /// Hirþ removed from the game (H6).
+    pub removed: PerColour<u8>,
+    /// The colour whose turn it is.
+    pub mover: Colour,
+    /// Steps taken in this movement phase (0–5).
+    pub steps: u8,
+}
+
+impl Position {
+    /// H2: each Lofðungr on its home space, everything else in reserve; Gull moves.
+    pub fn start() -> Position {
+        let mut board = Board::default();
+        for colour in Colour::BOTH {
+            board.group_mut(colour.home(), colour).l = true;
+        }
+        let full = Reserve {
+            h: HIRTH_PER_PLAYER,
+            k: KARVES_PER_PLAYER,
+        };
+        Position {
+            board,
+            lines: Vec::new(),
+            reserve: PerColour {
+                gull: full,
+                silfr: full,
+            },
+            removed: PerColour::default(),
+            mover: Colour::Gull,
+            steps: 0,
+        }
+    }
+
+    /// H4: the colour controlling a space (pieces in it, or on a line from it).
+    pub fn controller(&self, space: Space) -> Option<Colour> {
+        let cell = self.board.cell(space);
+        for colour in Colour::BOTH {
+            if !cell.get(colour).is_empty() {
+                return Some(colour);
+            }
+        }
+        self.lines
+            .iter()
+            .any(|l| l.from == Some(space))
+            .then_some(self.mover)
+    }
+
+    /// Ends a movement phase without battles (a game given up mid-turn): attackers go back to
+    /// where they attacked from, every piece is freed.
+    pub fn settle(&mut self) {
+        let me = self.mover;
+        for line in std::mem::take(&mut self.lines) {
+            match line.from {
+                Some(from) => self.board.group_mut(from, me).absorb(line.pieces),
+                None => {
+                    let r = self.reserve.get_mut(me);
+                    r.h += line.pieces.all_h() as u8;
+                    r.k += line.pieces.karves.len() as u8;
+                }
+            }
+        }
+        for cell in &mut self.board.0 {
+            cell.gull.unstop();
+            cell.silfr.unstop();
+        }
+        self.steps = 0;
+    }
+
+    pub fn line_mut(&mut self, from: Option<Space>, to: Space) -> &mut Group {
+        match self.lines.iter().position(|l| l.from == from && l.to == to) {
+            Some(i) => &mut self.lines[i].pieces,
+            None => {
+                self.lines.push(Line {
+                    from,
+                    to,
+                    pieces: Group::default(),
+                });
+                self.lines.sort_by_key(|l| (l.to, l.from));
+                let i = self.lines.iter().position(|l| l.from == from && l.to == to);
+                &mut self.lines[i.expect("just pushed")].pieces
+            }
+        }
+    }
+}
+
+/// The Penningr (H10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthCoin)]
+pub struct Coin {
+    /// The doubling factor of the game: 1, 2 or 3.
+    #[schema(minimum = 1, maximum = 3)]
+    pub factor: u8,
+    /// Who holds the coin; `null` while it is neutral.
+    pub holder: Option<Colour>,
+}
+
+/// What the turn waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "PhaseWire")]
+#[schema(as = HirthPhase)]
+pub enum Phase {
+    /// The mover takes steps, offers the Penningr or ends the movement phase.
+    Movement,
+    /// The mover offered the Penningr; the other player accepts or gives up (H10).
+    Offer,
+    /// The mover's battles beat the other player's Lofðungr on `from`; its owner picks where it
+    /// retreats (H7).
+    Retreat { from: Space },
+    /// The match is over.
+    Over,
+}
+
+/// The JSON form a [`Phase`] is read from: serde ignores unknown members beside the tag of a
+/// unit variant even with `deny_unknown_fields`, so the phase is read as one flat object.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PhaseWire {
+    kind: PhaseKind,
+    #[serde(default)]
+    from: Option<Space>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PhaseKind {
+    Movement,
+    Offer,
+    Retreat,
+    Over,
+}
+
+impl TryFrom<PhaseWire> for Phase {
+    type Error = &'static str;
+
+    fn try_from(wire: PhaseWire) -> Result<Phase, &'static str> {
+        match (wire.kind, wire.from) {
+            (PhaseKind::Retreat, Some(from)) => Ok(Phase::Retreat { from }),
+            (PhaseKind::Retreat, None) => Err("missing field `from`: the retreat's space"),
+            (_, Some(_)) => Err("unknown field `from`: only a retreat has one"),
+            (PhaseKind::Movement, None) => Ok(Phase::Movement),
+            (PhaseKind::Offer, None) => Ok(Phase::Offer),
+            (PhaseKind::Over, None) => Ok(Phase::Over),
+        }
+    }
+}
+
+/// How a game was won (H9, H10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = HirthVictory)]
+pub enum Victory {
+    /// The opponent's Lofðungr killed on Miðr: 5 points.
+    Drepid,
+    /// The opponent's Lofðungr forced off the board: 2 points.
+    ThungurHnifur,
+    /// All five middle spaces controlled at the end of a turn: 1 point.
+    Yfirrad,
+    /// The opponent gave up at an offer to double: 1 point.
+    RefusedDouble,
+    /// The opponent gave up at an offer to triple: 2 points.
+    RefusedTriple,
+}
+
+impl Victory {
+    pub fn base_points(self) -> u32 {
+        match self {
+            Victory::Drepid => 5,
+            Victory::ThungurHnifur => 2,
+            Victory::Yfirrad => 1,
+            Victory::RefusedDouble => 1,
+            Victory::RefusedTriple => 2,
+        }
+    }
+
+    /// H9 points are multiplied by the factor; a refused offer scores its own points (H10).
+    pub fn points(self, factor: u8) -> u32 {
+        match self {
+            Victory::RefusedDouble | Victory::RefusedTriple => self.base_points(),
+            _ => self.base_points() * factor as u32,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Victory::Drepid => "Drepið",
+            Victory::ThungurHnifur => "Þungur Hnífur",
+            Victory::Yfirrad => "Yfirráð",
+            Victory::RefusedDouble => "doubling refused",
+            Victory::RefusedTriple => "tripling refused",
+        }
+    }
+}
+
+/// The result of one finished game of the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthGameResult)]
+pub struct GameResult {
+    pub winner: Seat,
+    pub winner_colour: Colour,
+    pub victory: Victory,
+    /// The game's doubling factor: 1, 2 or 3 (H10).
+    #[schema(minimum = 1, maximum = 3)]
+    pub factor: u8,
+    pub points: u32,
+}
+
+/// Options of a match (H11).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthOptions)]
+pub struct HirthOptions {
+    /// Points that win the match; 1 plays a single game.
+    #[serde(default = "default_target")]
+    #[schema(minimum = 1, maximum = 1000)]
+    pub target: u32,
+}
+
+fn default_target() -> u32 {
+    5
+}
+
+impl Default for HirthOptions {
+    fn default() -> Self {
+        HirthOptions {
+            target: default_target(),
+        }
+    }
+}
+
+/// The record of the turn under way, kept to write the H12 line when it ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthTurnLog)]
+pub struct TurnLog {
+    /// The steps so far, one H12 token each.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub steps: String,
+    /// Doubling notes (`GdSa`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doubling: String,
+    /// Battle notes while a retreat is pending; `?` stands for the retreat space.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub battles: String,
+}
+
+/// A Hirþ match. `validate` checks the position and phase; it does not replay `record`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthState)]
+pub struct HirthState {
+    pub version: u32,
+    pub options: HirthOptions,
+    pub position: Position,
+    pub phase: Phase,
+    pub coin: Coin,
+    /// The seat playing Gull in the current game (H11: Seat::First in game 1, then alternating).
+    pub gull: Seat,
+    /// Match points, by seat index (`[first, second]`).
+    #[schema(min_items = 2, max_items = 2)]
+    pub points: [u32; 2],
+    /// The finished games of the match.
+    #[serde(default)]
+    pub results: Vec<GameResult>,
+    /// The round of the current game (`G3`/`S3` is round 3).
+    // At most MAX_ROUND (2^31 − 1), as the state check (history.rs) has it.
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub round: u32,
+    /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
+    /// separates games.
+    #[serde(default)]
+    pub record: String,
+    #[serde(default)]
+    pub log: TurnLog,
+}
+
+impl HirthState {
+    pub fn new(options: HirthOptions) -> HirthState {
+        HirthState {
+            version: VERSION,
+            options,
+            position: Position::start(),
+            phase: Phase::Movement,
+            coin: Coin {
+                factor: 1,
+                holder: None,
+            },
+            gull: Seat::First,
+            points: [0, 0],
+            results: Vec::new(),
+            round: 1,
+            record: String::new(),
+            log: TurnLog::default(),
+        }
+    }
+
+    pub fn seat_of(&self, colour: Colour) -> Seat {
+        match colour {
+            Colour::Gull => self.gull,
+            Colour::Silfr => self.gull.other(),
+        }
+    }
+
+    pub fn colour_of(&self, seat: Seat) -> Colour {
+        if seat == self.gull {
+            Colour::Gull
+        } else {
+            Colour::Silfr
+        }
+    }
+}
