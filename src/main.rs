@@ -1,10 +1,11 @@
 //! The Moot server: reads its configuration, sets up logging, serves [`moot::app_with`]; or,
-//! with `arena`, plays two computer agents against each other.
+//! with `arena`, plays two computer agents against each other; with `ladder`, rates several.
 
 use std::net::SocketAddr;
 
 use clap::{Args, Parser, Subcommand};
 use moot::ai::arena::{self, Matchup};
+use moot::ai::ladder;
 use moot::ai::{Agent, Budget, Player};
 use moot::serve::logging::{self, LogFormat};
 use moot::serve::{Origins, Site};
@@ -25,6 +26,9 @@ enum Command {
     /// Plays two agents against each other, alternating seats, and prints the first agent's
     /// win rate with its 95% interval.
     Arena(ArenaArgs),
+    /// Plays a round robin among agents, seats alternating, and prints their Elo ratings with
+    /// 95% intervals (the first agent anchored at 0) and every pair's results.
+    Ladder(LadderArgs),
     /// Runs the abusive patterns of issue 11 (4 clients each) against a running server for a
     /// bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
     /// against the same measured idle first, and whether a play page gets the computer's move.
@@ -117,12 +121,41 @@ struct ArenaArgs {
     threads: usize,
 }
 
+#[derive(Debug, Args)]
+struct LadderArgs {
+    /// The game: hirth, tara or herfor.
+    #[arg(long)]
+    game: String,
+    /// The agents, separated by commas; the first is rated 0. Each is random, greedy, easy,
+    /// normal, strong, mcts:N (N playouts) or mcts:Nms (N milliseconds, not reproducible).
+    #[arg(long, default_value = "random,greedy,easy,normal,strong")]
+    agents: String,
+    /// Games between each pair; the agents swap seats every game.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The game's options as JSON (default: the game's defaults).
+    #[arg(long)]
+    options: Option<String>,
+    /// Threads playing games at once (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
 fn main() -> std::io::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Arena(args)) => {
             if let Err(e) = arena_command(&args) {
                 eprintln!("moot arena: {e}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Some(Command::Ladder(args)) => {
+            if let Err(e) = ladder_command(&args) {
+                eprintln!("moot ladder: {e}");
                 std::process::exit(2);
             }
             Ok(())
@@ -218,5 +251,89 @@ fn arena_for<G: Player>(args: &ArenaArgs, agents: [Agent; 2]) -> Result<(), Stri
         100.0 * high,
         elapsed.as_secs_f64()
     );
+    Ok(())
+}
+
+fn ladder_command(args: &LadderArgs) -> Result<(), String> {
+    let names: Vec<&str> = args.agents.split(',').map(str::trim).collect();
+    if names.len() < 2 {
+        return Err("--agents: a ladder needs at least two agents".into());
+    }
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+    {
+        return Err(format!("--agents: {twice:?} is listed twice"));
+    }
+    let agents = names
+        .iter()
+        .map(|name| name.parse::<Agent>().map_err(|e| format!("--agents: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    with_game!(args.game.as_str(), G => ladder_for::<G>(args, &names, &agents),
+        else Err(format!("no game has the id {:?}; the games are: {}", args.game, moot::games::GAME_IDS.join(", "))))
+}
+
+fn ladder_for<G: Player>(
+    args: &LadderArgs,
+    names: &[&str],
+    agents: &[Agent],
+) -> Result<(), String> {
+    let options: G::Options = match &args.options {
+        None => G::Options::default(),
+        Some(json) => serde_json::from_str(json).map_err(|e| format!("--options: {e}"))?,
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let started = std::time::Instant::now();
+    let pairings = ladder::play::<G>(&options, agents, args.games, args.seed, threads)?;
+    let ratings = ladder::fit(agents.len(), &pairings);
+    println!(
+        "{} ladder: {} games a pair, seed {}, {} threads, {:.1} min",
+        G::ID,
+        args.games,
+        args.seed,
+        threads,
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    println!();
+    println!("| agent | Elo | 95% interval | score | games |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut order: Vec<usize> = (0..agents.len()).collect();
+    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
+    for i in order {
+        let (points, games) = pairings.iter().fold((0.0, 0u32), |(p, g), pairing| {
+            let t = pairing.tally;
+            let draws = 0.5 * f64::from(t.draws);
+            match i {
+                _ if pairing.first == i => (p + f64::from(t.wins) + draws, g + t.games()),
+                _ if pairing.second == i => (p + f64::from(t.losses) + draws, g + t.games()),
+                _ => (p, g),
+            }
+        });
+        let r = ratings[i];
+        let interval = if i == 0 {
+            "anchor".to_string()
+        } else {
+            format!("{:.0} to {:.0}", r.low, r.high)
+        };
+        println!(
+            "| {} | {:.0} | {interval} | {:.1}% | {games} |",
+            names[i],
+            r.elo,
+            100.0 * points / f64::from(games.max(1))
+        );
+    }
+    println!();
+    println!("| pair | wins | draws | losses |");
+    println!("|---|---:|---:|---:|");
+    for pairing in &pairings {
+        let t = pairing.tally;
+        println!(
+            "| {} vs {} | {} | {} | {} |",
+            names[pairing.first], names[pairing.second], t.wins, t.draws, t.losses
+        );
+    }
     Ok(())
 }

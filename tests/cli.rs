@@ -1,4 +1,5 @@
-//! The `moot` binary's command line: the arena refuses budgets it cannot honour.
+//! The `moot` binary's command line: the arena refuses budgets it cannot honour; the ladder
+//! rates agents and refuses what it cannot play.
 
 use std::process::Command;
 
@@ -24,6 +25,42 @@ fn arena_refuses_a_zero_playout_or_millisecond_budget() {
     let output = arena(&["--budget", "5"]);
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("mcts(5 playouts)"));
+}
+
+fn ladder(agents: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_moot"))
+        .args(["ladder", "--game", "herfor", "--agents", agents])
+        .args(["--games", "6", "--options", r#"{"size":3,"pie":false}"#])
+        .output()
+        .expect("moot runs")
+}
+
+#[test]
+fn ladder_rates_every_agent_and_lists_every_pair() {
+    let output = ladder("random,greedy,mcts:20");
+    assert!(output.status.success(), "{output:?}");
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains("| random | 0 | anchor |"), "{table}");
+    for row in ["| greedy | ", "| mcts:20 | "] {
+        assert!(table.contains(row), "{row} missing: {table}");
+    }
+    for pair in ["random vs greedy", "random vs mcts:20", "greedy vs mcts:20"] {
+        assert!(table.contains(pair), "{pair} missing: {table}");
+    }
+}
+
+#[test]
+fn ladder_refuses_unknown_repeated_or_too_few_agents() {
+    for (agents, says) in [
+        ("random,expert", "\"expert\" is not an agent"),
+        ("random,random", "listed twice"),
+        ("random", "at least two agents"),
+    ] {
+        let output = ladder(agents);
+        assert!(!output.status.success(), "{agents} was accepted");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{agents}: {stderr}");
+    }
 }
 
 /// A server started with `args`, killed when dropped.

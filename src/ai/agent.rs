@@ -74,18 +74,57 @@ impl fmt::Display for Agent {
     }
 }
 
-/// `random`, `greedy`, or `mcts` (at the normal strength's budget).
+/// `random`, `greedy`, a strength (`easy`, `normal`, `strong`: the search at that strength's
+/// budget), `mcts` (the normal strength's budget), `mcts:N` (N playouts) or `mcts:Nms` (N
+/// milliseconds, not reproducible).
 impl FromStr for Agent {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Agent, String> {
+        let refused = || {
+            format!(
+                "{text:?} is not an agent: use random, greedy, easy, normal, strong, mcts, \
+                 mcts:N (N playouts) or mcts:Nms (N milliseconds), N at least 1"
+            )
+        };
+        if let Some(strength) = super::Strength::from_name(text) {
+            return Ok(Agent::Mcts(strength.budget()));
+        }
         match text {
             "random" => Ok(Agent::Random),
             "greedy" => Ok(Agent::Greedy),
             "mcts" => Ok(Agent::Mcts(super::Strength::Normal.budget())),
-            _ => Err(format!(
-                "{text:?} is not an agent: use random, greedy or mcts"
-            )),
+            _ => {
+                let budget = text.strip_prefix("mcts:").ok_or_else(refused)?;
+                let budget = match budget.strip_suffix("ms") {
+                    Some(ms) => Budget::Millis(ms.parse().map_err(|_| refused())?),
+                    None => Budget::Playouts(budget.parse().map_err(|_| refused())?),
+                };
+                match budget {
+                    Budget::Playouts(0) | Budget::Millis(0) => Err(refused()),
+                    budget => Ok(Agent::Mcts(budget)),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_are_read_by_name_strength_or_budget() {
+        use super::super::Strength;
+        assert_eq!("random".parse(), Ok(Agent::Random));
+        assert_eq!("greedy".parse(), Ok(Agent::Greedy));
+        assert_eq!("strong".parse(), Ok(Agent::Mcts(Strength::Strong.budget())));
+        assert_eq!("mcts".parse(), Ok(Agent::Mcts(Strength::Normal.budget())));
+        assert_eq!("mcts:300".parse(), Ok(Agent::Mcts(Budget::Playouts(300))));
+        assert_eq!("mcts:50ms".parse(), Ok(Agent::Mcts(Budget::Millis(50))));
+        for bad in ["mcts:0", "mcts:", "mcts:x", "mcts:-3", "expert", ""] {
+            let refused = bad.parse::<Agent>().unwrap_err();
+            assert!(refused.contains("is not an agent"), "{bad}: {refused}");
         }
     }
 }

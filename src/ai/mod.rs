@@ -13,6 +13,7 @@ pub mod agent;
 pub mod arena;
 pub mod herfor;
 pub mod hirth;
+pub mod ladder;
 pub mod mcts;
 mod player;
 pub mod tara;

@@ -1,0 +1,301 @@
+//! The Elo ladder: a round robin among agents, and ratings fitted to its results.
+//!
+//! Every pair of agents plays the same number of games, seats alternating (the arena's
+//! [`run`](super::arena::run)). The ratings are the Bradley–Terry model's maximum-likelihood
+//! fit on the Elo scale — the first agent scores against the second with probability
+//! `1 / (1 + 10^((R₂ − R₁) / 400))` — with the first agent listed (random, by convention)
+//! anchored at 0. A draw counts as half a win for each side. Each pair that met also gets one
+//! virtual draw (a weak prior, as BayesElo does), so an agent that won every game still gets a
+//! finite rating instead of an infinite one; with hundreds of games a pair it moves a rating by
+//! a few points at most. The 95% intervals come from the curvature of the likelihood at its
+//! maximum (the inverse of the observed information), relative to the anchor.
+
+use super::arena::{self, Matchup, Tally};
+use super::{Agent, Player};
+
+/// Elo points per natural-log unit of the strength ratio: `400 / ln 10`.
+const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+/// Half the width of a 95% normal interval, in standard deviations.
+const Z95: f64 = 1.959_964;
+/// Virtual draws added to each pair that met.
+const PRIOR_DRAWS: f64 = 1.0;
+
+/// The games two agents of the ladder played, from the first one's side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pairing {
+    /// Indices into the ladder's agents.
+    pub first: usize,
+    pub second: usize,
+    pub tally: Tally,
+}
+
+impl Pairing {
+    /// The first agent's points: wins plus half the draws.
+    fn points(&self) -> f64 {
+        f64::from(self.tally.wins) + 0.5 * f64::from(self.tally.draws)
+    }
+
+    fn games(&self) -> f64 {
+        f64::from(self.tally.games())
+    }
+}
+
+/// One agent's fitted rating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    pub elo: f64,
+    /// The 95% interval (the anchor's is 0–0: it is the reference).
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Plays the round robin: `games` games between every pair of `agents`, each pair seeded from
+/// `seed` and its place in the schedule, so the results do not depend on the threads.
+pub fn play<G: Player>(
+    options: &G::Options,
+    agents: &[Agent],
+    games: u32,
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<Pairing>, String> {
+    let mut pairings = Vec::new();
+    for first in 0..agents.len() {
+        for second in first + 1..agents.len() {
+            let matchup = Matchup {
+                options: options.clone(),
+                agents: [agents[first], agents[second]],
+                games,
+                seed: seed ^ ((first as u64) << 32 | second as u64),
+                threads,
+            };
+            let (tally, _) = arena::run::<G>(&matchup)?;
+            pairings.push(Pairing {
+                first,
+                second,
+                tally,
+            });
+        }
+    }
+    Ok(pairings)
+}
+
+/// The maximum-likelihood ratings of `players` agents from their pairings, agent 0 anchored
+/// at 0. An agent that played no game gets 0 with an unbounded interval.
+pub fn fit(players: usize, pairings: &[Pairing]) -> Vec<Rating> {
+    // Strengths in natural-log units; agent 0 stays at 0. Newton's method on the others:
+    // the log-likelihood is concave, and the prior draws keep its maximum finite.
+    let mut theta = vec![0.0; players];
+    let free = players.saturating_sub(1);
+    let mut covariance = vec![vec![0.0; free]; free];
+    for _ in 0..100 {
+        let (gradient, information) = derivatives(&theta, pairings);
+        let Some(inverse) = invert(&information[1..].iter().map(|r| r[1..].to_vec()).collect())
+        else {
+            break;
+        };
+        let mut largest_step: f64 = 0.0;
+        for i in 0..free {
+            let step: f64 = (0..free).map(|j| inverse[i][j] * gradient[j + 1]).sum();
+            theta[i + 1] += step;
+            largest_step = largest_step.max(step.abs());
+        }
+        covariance = inverse;
+        if largest_step < 1e-10 {
+            break;
+        }
+    }
+    let played = |i: usize| {
+        pairings
+            .iter()
+            .any(|p| (p.first == i || p.second == i) && p.tally.games() > 0)
+    };
+    (0..players)
+        .map(|i| {
+            let elo = theta[i] * ELO_PER_NAT;
+            let sd = match i {
+                0 => 0.0,
+                _ if !played(i) => f64::INFINITY,
+                _ => covariance
+                    .get(i - 1)
+                    .and_then(|row| row.get(i - 1))
+                    .map_or(f64::INFINITY, |v| v.max(0.0).sqrt() * ELO_PER_NAT),
+            };
+            Rating {
+                elo,
+                low: elo - Z95 * sd,
+                high: elo + Z95 * sd,
+            }
+        })
+        .collect()
+}
+
+/// The gradient of the log-likelihood (with the prior draws) and the observed information
+/// (minus its Hessian) at `theta`.
+fn derivatives(theta: &[f64], pairings: &[Pairing]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let n = theta.len();
+    let mut gradient = vec![0.0; n];
+    let mut information = vec![vec![0.0; n]; n];
+    for pairing in pairings {
+        let games = pairing.games() + PRIOR_DRAWS;
+        if pairing.games() == 0.0 {
+            continue;
+        }
+        let points = pairing.points() + 0.5 * PRIOR_DRAWS;
+        let (a, b) = (pairing.first, pairing.second);
+        let expected = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+        let residual = points - games * expected;
+        gradient[a] += residual;
+        gradient[b] -= residual;
+        let weight = games * expected * (1.0 - expected);
+        information[a][a] += weight;
+        information[b][b] += weight;
+        information[a][b] -= weight;
+        information[b][a] -= weight;
+    }
+    // An agent without games: no gradient; unit information keeps the system solvable.
+    for (i, row) in information.iter_mut().enumerate() {
+        if row[i] == 0.0 {
+            row[i] = 1.0;
+        }
+    }
+    (gradient, information)
+}
+
+/// The inverse of a small symmetric positive-definite matrix (Gauss–Jordan with partial
+/// pivoting), `None` when it is singular. A ladder has a handful of agents: a linear-algebra
+/// crate would cost more to build than these lines.
+fn invert(matrix: &Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = matrix.len();
+    let mut a: Vec<Vec<f64>> = matrix
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut wide = row.clone();
+            wide.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            wide
+        })
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        let p = a[col][col];
+        a[col].iter_mut().for_each(|v| *v /= p);
+        for row in 0..n {
+            if row != col {
+                let factor = a[row][col];
+                if factor != 0.0 {
+                    for k in 0..2 * n {
+                        a[row][k] -= factor * a[col][k];
+                    }
+                }
+            }
+        }
+    }
+    Some(a.into_iter().map(|row| row[n..].to_vec()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    fn pairing(first: usize, second: usize, wins: u32, draws: u32, losses: u32) -> Pairing {
+        Pairing {
+            first,
+            second,
+            tally: Tally {
+                wins,
+                draws,
+                losses,
+                unfinished: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn a_three_to_one_score_is_191_elo_apart() {
+        // 300 wins and 100 losses, plus the prior's draw: 300.5 / 401 points.
+        let ratings = fit(2, &[pairing(1, 0, 300, 0, 100)]);
+        let expected = 400.0 * (300.5f64 / 100.5).log10();
+        assert_eq!(ratings[0].elo, 0.0);
+        assert!(
+            (ratings[1].elo - expected).abs() < 1e-6,
+            "{} vs {expected}",
+            ratings[1].elo
+        );
+        assert!(ratings[1].low < ratings[1].elo && ratings[1].elo < ratings[1].high);
+        // About ±37 Elo at 400 games and a 75% score.
+        let half = (ratings[1].high - ratings[1].low) / 2.0;
+        assert!((30.0..45.0).contains(&half), "half width {half}");
+    }
+
+    #[test]
+    fn even_results_rate_equal_and_draws_count_half() {
+        let ratings = fit(
+            3,
+            &[
+                pairing(0, 1, 10, 20, 10),
+                pairing(1, 2, 0, 40, 0),
+                pairing(0, 2, 15, 10, 15),
+            ],
+        );
+        for rating in &ratings {
+            assert!(rating.elo.abs() < 1e-9, "{ratings:?}");
+        }
+    }
+
+    #[test]
+    fn a_clean_sweep_gets_a_finite_rating() {
+        let ratings = fit(2, &[pairing(0, 1, 0, 0, 200)]);
+        assert!(
+            ratings[1].elo.is_finite() && ratings[1].elo > 600.0,
+            "{ratings:?}"
+        );
+        assert!(ratings[1].low.is_finite());
+    }
+
+    #[test]
+    fn known_ratings_are_recovered_from_simulated_round_robins() {
+        let truth = [0.0, 150.0, 300.0, 600.0];
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut pairings = Vec::new();
+        for a in 0..truth.len() {
+            for b in a + 1..truth.len() {
+                let p = 1.0 / (1.0 + 10f64.powf((truth[b] - truth[a]) / 400.0));
+                let (mut wins, mut draws, mut losses) = (0, 0, 0);
+                // Some games drawn, the expected score kept at p.
+                let drawn = 0.2 * p.min(1.0 - p);
+                for _ in 0..2000 {
+                    if rng.random::<f64>() < drawn {
+                        draws += 1;
+                    } else if rng.random::<f64>() < (p - drawn / 2.0) / (1.0 - drawn) {
+                        wins += 1;
+                    } else {
+                        losses += 1;
+                    }
+                }
+                pairings.push(pairing(a, b, wins, draws, losses));
+            }
+        }
+        let ratings = fit(truth.len(), &pairings);
+        for (rating, truth) in ratings.iter().zip(truth).skip(1) {
+            // Within about three standard deviations, which are small at 2000 games a pair.
+            let half = (rating.high - rating.low) / 2.0;
+            assert!(half < 40.0, "{ratings:?}");
+            assert!((rating.elo - truth).abs() < 1.5 * half, "{ratings:?}");
+        }
+    }
+
+    #[test]
+    fn an_agent_without_games_keeps_an_unbounded_interval() {
+        let ratings = fit(3, &[pairing(0, 1, 5, 0, 5)]);
+        assert_eq!(ratings[2].elo, 0.0);
+        assert!(ratings[2].low.is_infinite() && ratings[2].high.is_infinite());
+        assert!(ratings[1].high.is_finite());
+    }
+}
