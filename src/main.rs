@@ -29,6 +29,8 @@ enum Command {
     /// Plays a round robin among agents, seats alternating, and prints their Elo ratings with
     /// 95% intervals (the first agent anchored at 0) and every pair's results.
     Ladder(LadderArgs),
+    /// Solves Herfor on a small board: who wins with perfect play, and the winning first moves.
+    Solve(SolveArgs),
     /// Runs the abusive patterns of issue 11 (4 clients each) against a running server for a
     /// bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
     /// against the same measured idle first, and whether a play page gets the computer's move.
@@ -143,6 +145,19 @@ struct LadderArgs {
     threads: Option<usize>,
 }
 
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// Points per side (3 solves in seconds; 4 may not fit in time and memory).
+    #[arg(long, default_value_t = 3)]
+    size: u8,
+    /// With the pie rule (F5).
+    #[arg(long)]
+    pie: bool,
+    /// The simple variant (F6).
+    #[arg(long)]
+    simple: bool,
+}
+
 fn main() -> std::io::Result<()> {
     let cli = Cli::parse();
     match cli.command {
@@ -156,6 +171,13 @@ fn main() -> std::io::Result<()> {
         Some(Command::Ladder(args)) => {
             if let Err(e) = ladder_command(&args) {
                 eprintln!("moot ladder: {e}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Some(Command::Solve(args)) => {
+            if let Err(e) = solve_command(&args) {
+                eprintln!("moot solve: {e}");
                 std::process::exit(2);
             }
             Ok(())
@@ -335,5 +357,43 @@ fn ladder_for<G: Player>(
             names[pairing.first], names[pairing.second], t.wins, t.draws, t.losses
         );
     }
+    Ok(())
+}
+
+fn solve_command(args: &SolveArgs) -> Result<(), String> {
+    use moot::ai::solver::Solver;
+    use moot::games::Game;
+    use moot::games::herfor::{Herfor, HerforOptions};
+    let options = HerforOptions {
+        size: args.size,
+        pie: args.pie,
+        simple: args.simple,
+    };
+    let start = Herfor::new_game(&options).map_err(|e| e.to_string())?;
+    let started = std::time::Instant::now();
+    let mut solver = Solver::new();
+    let solution = solver
+        .solve(&start)
+        .ok_or("the game is over at the start")?;
+    let best: Vec<String> = solution
+        .best
+        .iter()
+        .map(|mv| Herfor::format_move(&start, mv))
+        .collect();
+    println!(
+        "herfor size {}, pie {}, simple {}: the {} player wins with perfect play; {} first moves: {}",
+        args.size,
+        if args.pie { "on" } else { "off" },
+        if args.simple { "on" } else { "off" },
+        if solution.wins { "first" } else { "second" },
+        if solution.wins { "winning" } else { "all" },
+        best.join(" ")
+    );
+    println!(
+        "{} positions settled ({} searched) in {:.1} s",
+        solver.settled(),
+        solver.nodes,
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -16,6 +16,7 @@ pub mod hirth;
 pub mod ladder;
 pub mod mcts;
 mod player;
+pub mod solver;
 pub mod tara;
 
 use std::time::Duration;

@@ -1,0 +1,266 @@
+//! Perfect play on small Herfor boards: a depth-first win/loss search with a transposition
+//! table, exact on every position it answers.
+//!
+//! Herfor always has a winner (the button's half point, F4) and every placement fills a point,
+//! so a game from any position is finite and each position is a win or a loss for the player to
+//! act. The search stops at the first winning move (a proof needs only one) and remembers every
+//! position it settles, keyed by what the rest of the game depends on: the stones, the colour to
+//! move, the button, the passes in a row, and whether the pie's swap is still open. Which seat
+//! holds which colour is left out of the key: the result is the same for the player to act.
+
+use std::collections::HashMap;
+
+use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState, rules};
+use crate::games::{Game, Seat, Turn};
+
+/// What decides the rest of a Herfor game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    black: u128,
+    white: u128,
+    /// Colour to move, button holder, passes in a row, swap open, simple variant: packed.
+    flags: u8,
+    /// The board's size: an empty board is the same bits at every size.
+    size: u8,
+}
+
+impl Key {
+    fn of(state: &HerforState) -> Key {
+        let colour = |c: Option<Colour>| match c {
+            None => 0,
+            Some(Colour::Black) => 1,
+            Some(Colour::White) => 2,
+        };
+        Key {
+            black: state.stones(Colour::Black),
+            white: state.stones(Colour::White),
+            flags: colour(Some(state.to_move()))
+                | colour(state.button()) << 2
+                | state.passes_in_a_row().min(3) << 4
+                | u8::from(state.swap_available()) << 6
+                | u8::from(state.options().simple) << 7,
+            size: state.size(),
+        }
+    }
+}
+
+/// The exact answer for the player to act.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Whether the player to act wins with perfect play.
+    pub wins: bool,
+    /// The moves that keep the best result: every winning move when it wins, every move when
+    /// it loses whatever it does.
+    pub best: Vec<HerforMove>,
+}
+
+/// A solver and the positions it has settled. Keep one for many questions on the same board:
+/// the answers are shared.
+#[derive(Debug, Default)]
+pub struct Solver {
+    settled: HashMap<Key, bool>,
+    /// Positions searched (not answered from the table), for measurements.
+    pub nodes: u64,
+}
+
+impl Solver {
+    pub fn new() -> Self {
+        Solver::default()
+    }
+
+    /// Positions remembered.
+    pub fn settled(&self) -> usize {
+        self.settled.len()
+    }
+
+    /// The exact answer for the player to act, `None` once the game is over.
+    pub fn solve(&mut self, state: &HerforState) -> Option<Solution> {
+        let Turn::ToAct(me) = Herfor::turn(state) else {
+            return None;
+        };
+        let mut winning = Vec::new();
+        let moves = Herfor::legal_moves(state);
+        for mv in &moves {
+            if self.wins_after(state, mv, me) {
+                winning.push(mv.clone());
+            }
+        }
+        Some(match winning.is_empty() {
+            true => Solution {
+                wins: false,
+                best: moves,
+            },
+            false => Solution {
+                wins: true,
+                best: winning,
+            },
+        })
+    }
+
+    /// Whether the player to act wins with perfect play (`false` once the game is over).
+    pub fn wins(&mut self, state: &HerforState) -> bool {
+        let Turn::ToAct(me) = Herfor::turn(state) else {
+            return false;
+        };
+        let key = Key::of(state);
+        if let Some(&known) = self.settled.get(&key) {
+            return known;
+        }
+        self.nodes += 1;
+        let mut moves = Herfor::legal_moves(state);
+        // Big invasions first: they are the likeliest wins, and one win ends the search here.
+        moves.sort_by_cached_key(|mv| std::cmp::Reverse(flips(state, mv)));
+        let won = moves.iter().any(|mv| self.wins_after(state, mv, me));
+        self.settled.insert(key, won);
+        won
+    }
+
+    /// Whether `me` wins after playing `mv`.
+    fn wins_after(&mut self, state: &HerforState, mv: &HerforMove, me: Seat) -> bool {
+        let mut after = state.clone();
+        Herfor::play_unchecked(&mut after, mv);
+        match Herfor::turn(&after) {
+            Turn::Won(seat) => seat == me,
+            Turn::Drawn => false,
+            Turn::ToAct(seat) if seat == me => self.wins(&after),
+            Turn::ToAct(_) => !self.wins(&after),
+        }
+    }
+}
+
+/// The enemy stones a placement flips (0 for a pass or a swap).
+fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
+    let HerforMove::Place(p) = *mv else {
+        return 0;
+    };
+    let mover = state.to_move();
+    let (own, enemy) = (state.stones(mover), state.stones(mover.other()));
+    rules::flips(p, own, enemy, state.options().simple).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use rand::seq::IndexedRandom;
+
+    use super::*;
+    use crate::games::herfor::HerforOptions;
+
+    fn start(pie: bool, simple: bool) -> HerforState {
+        Herfor::new_game(&HerforOptions {
+            size: 3,
+            pie,
+            simple,
+        })
+        .expect("size 3 is a board")
+    }
+
+    /// Plain minimax: every move searched, nothing cut, no move order, remembered by the whole
+    /// state's JSON (no hand-made key): the reference the solver must agree with.
+    fn minimax(state: &HerforState, memo: &mut HashMap<String, bool>) -> bool {
+        let Turn::ToAct(me) = Herfor::turn(state) else {
+            return false;
+        };
+        let text = serde_json::to_string(state).expect("a state writes");
+        if let Some(&known) = memo.get(&text) {
+            return known;
+        }
+        let mut won = false;
+        for mv in Herfor::legal_moves(state) {
+            let mut after = state.clone();
+            Herfor::play_unchecked(&mut after, &mv);
+            won |= match Herfor::turn(&after) {
+                Turn::Won(seat) => seat == me,
+                Turn::Drawn => false,
+                Turn::ToAct(seat) if seat == me => minimax(&after, memo),
+                Turn::ToAct(_) => !minimax(&after, memo),
+            };
+        }
+        memo.insert(text, won);
+        won
+    }
+
+    /// The position after `plies` seeded random plies (fewer if the game ends first).
+    fn random_position(start: &HerforState, plies: usize, rng: &mut SmallRng) -> HerforState {
+        let mut state = start.clone();
+        for _ in 0..plies {
+            let Some(mv) = Herfor::legal_moves(&state).choose(rng).cloned() else {
+                break;
+            };
+            Herfor::play_unchecked(&mut state, &mv);
+        }
+        state
+    }
+
+    #[test]
+    fn f4_the_solver_agrees_with_plain_minimax() {
+        // Plain minimax searches everything: from the start it would not fit in memory (the
+        // solver alone settles 11 million positions of size 3), so it answers random
+        // positions seven to twelve plies in, under each set of rules.
+        let mut rng = SmallRng::seed_from_u64(5);
+        for (pie, simple) in [(false, false), (true, false), (false, true), (true, true)] {
+            let start = start(pie, simple);
+            let mut solver = Solver::new();
+            let mut memo = HashMap::new();
+            for plies in (7..=12).cycle().take(60) {
+                let state = random_position(&start, plies, &mut rng);
+                assert_eq!(
+                    solver.wins(&state),
+                    minimax(&state, &mut memo),
+                    "pie {pie}, simple {simple}: {}",
+                    serde_json::to_string(&state).unwrap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn f4_a_proven_win_is_never_lost_against_random_play() {
+        let mut solver = Solver::new();
+        let mut rng = SmallRng::seed_from_u64(11);
+        let start = start(true, false);
+        let mut played = 0;
+        for plies in (4..=9).cycle().take(400) {
+            let from = random_position(&start, plies, &mut rng);
+            let Turn::ToAct(winner) = Herfor::turn(&from) else {
+                continue;
+            };
+            if !solver.wins(&from) {
+                continue;
+            }
+            let mut state = from.clone();
+            let loser_moved = loop {
+                let seat = match Herfor::turn(&state) {
+                    Turn::ToAct(seat) => seat,
+                    Turn::Won(seat) => {
+                        assert_eq!(seat, winner, "{}", serde_json::to_string(&from).unwrap());
+                        break true;
+                    }
+                    Turn::Drawn => panic!("Herfor has no draws"),
+                };
+                let mv = if seat == winner {
+                    let best = solver.solve(&state).expect("the game goes on").best;
+                    best.choose(&mut rng).cloned()
+                } else {
+                    Herfor::legal_moves(&state).choose(&mut rng).cloned()
+                }
+                .expect("a player to act has a move");
+                Herfor::play_unchecked(&mut state, &mv);
+            };
+            played += usize::from(loser_moved);
+        }
+        assert!(played >= 100, "{played} won positions played out");
+    }
+
+    #[test]
+    fn a_finished_game_has_no_solution() {
+        let mut state = start(false, false);
+        let mut rng = SmallRng::seed_from_u64(3);
+        while let Some(mv) = Herfor::legal_moves(&state).choose(&mut rng).cloned() {
+            Herfor::play_unchecked(&mut state, &mv);
+        }
+        assert_eq!(Solver::new().solve(&state), None);
+        assert!(!Solver::new().wins(&state));
+    }
+}
