@@ -177,7 +177,8 @@ const TOP: f32 = 34.0;
 const PAD: f32 = 8.0;
 const WIDTH: f32 = PAD * 2.0 + LANE_W * 2.0 + BOX_W;
 const HEIGHT: f32 = TOP + ROW_H * 6.0 + BOX_H + PAD;
-const HIGHLIGHT: &str = "#e0a100";
+/// A legal move's space: dark gold, at least 3.7:1 against the paper and the tints.
+const HIGHLIGHT: &str = "#8c6400";
 /// How far inside its box a space's last-turn mark is drawn.
 const LAST_INSET: f32 = 4.0;
 
@@ -248,15 +249,33 @@ fn highlight(x: f32, y: f32, w: f32, h: f32) -> Markup {
     }
 }
 
+/// A round piece for Gull, a square one for Silfr: gold and silver are alike in brightness,
+/// so the sides differ by shape too, not by colour alone.
+fn token(side: Side, class: &str, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Markup {
+    html! {
+        @match side {
+            Side::Gull => { circle class=(class) cx=(x) cy=(y) r=(r) fill=(fill) stroke=(stroke) stroke-width="2" {} }
+            Side::Silfr => {
+                @let half = r * 0.9;
+                rect class=(class) x=(x - half) y=(y - half) width=(half * 2.0) height=(half * 2.0) rx="2" fill=(fill) stroke=(stroke) stroke-width="2" {}
+            }
+        }
+    }
+}
+
+/// A boat; Silfr's has a white stripe along it (the side's cue besides colour).
 fn karve_shape(side: Side, x: f32, y: f32) -> Markup {
     html! {
         path.karve d=(format!("M{x} {} h26 l-5 11 h-16 z", y - 5.0)) fill=(side.ink()) stroke="#1d1b18" {}
+        @if side == Side::Silfr {
+            line x1=(x + 4.0) y1=(y + 3.5) x2=(x + 22.0) y2=(y + 3.5) stroke="#fff" stroke-width="1.5" {}
+        }
     }
 }
 
 fn hird_shape(side: Side, x: f32, y: f32) -> Markup {
     html! {
-        circle.hird cx=(x) cy=(y) r="10" fill=(side.tint()) stroke=(side.ink()) stroke-width="2" {}
+        (token(side, "hird", x, y, 10.0, side.tint(), side.ink()))
         text x=(x) y=(y + 4.5) text-anchor="middle" font-size="12" { "H" }
     }
 }
@@ -276,7 +295,7 @@ fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32) -> Markup {
             title { (side.word()) ": " (pieces.words()) }
             @if pieces.l {
                 g opacity=(opacity(pieces.l_stopped)) {
-                    circle.lofdungr cx=(x + 12.0) cy=(y) r="12" fill=(side.ink()) stroke="#1d1b18" {}
+                    (token(side, "lofdungr", x + 12.0, y, 12.0, side.ink(), "#1d1b18"))
                     text x=(x + 12.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
                 }
             }
@@ -542,6 +561,16 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         class: "hirth",
         width: WIDTH,
         height: HEIGHT,
+        controls: view
+            .spaces
+            .iter()
+            .flat_map(|s| &s.links)
+            .chain(
+                view.reserves
+                    .iter()
+                    .flat_map(|r| r.enter_h.iter().chain(&r.enter_k)),
+            )
+            .any(|l| !l.href.is_empty()),
         body,
     }
 }
@@ -775,6 +804,27 @@ mod tests {
         );
         // The link on 1 is still drawn over everything, after the marks.
         assert!(svg.rfind(r#"class="last"#) < svg.find(r#"<a class="move""#));
+    }
+
+    #[test]
+    fn the_sides_differ_by_shape_not_only_colour_gull_round_silfr_square() {
+        let mut view = two_spaces();
+        view.spaces[1].pieces[1].l = true;
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r#"<circle class="lofdungr""#), "{svg}");
+        assert!(svg.contains(r#"<rect class="lofdungr""#), "{svg}");
+        assert!(svg.contains(r#"<circle class="hird""#));
+        assert!(svg.contains(r#"<rect class="hird""#));
+    }
+
+    #[test]
+    fn a_board_with_moves_is_a_group_of_controls_and_one_without_an_image() {
+        let svg = board(&two_spaces()).into_string();
+        assert!(svg.contains(r#"role="group""#) && !svg.contains(r#"role="img""#));
+        let mut view = two_spaces();
+        view.spaces[1].links.clear();
+        view.reserves[0].enter_h = None;
+        assert!(board(&view).into_string().contains(r#"role="img""#));
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl Fact {
 pub fn facts_table(players: &[String], facts: &[Fact], notes: &[String]) -> Markup {
     html! {
         table.facts {
-            thead { tr { th {} @for p in players { th scope="col" { (p) } } } }
+            thead { tr { td {} @for p in players { th scope="col" { (p) } } } }
             tbody {
                 @for fact in facts {
                     tr {
@@ -110,7 +110,7 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
                     @let by = y + row as f32 * (height + 2.0);
                     (target("move badge", &link.href, html! {
                         title { (link.title) }
-                        rect x=(bx + 1.0) y=(by) width=(width - 2.0) height=(height) rx="3" fill="#fff3c4" stroke="#e0a100" {}
+                        rect x=(bx + 1.0) y=(by) width=(width - 2.0) height=(height) rx="3" fill="#fff3c4" stroke="#8c6400" stroke-width="1.5" {}
                         text x=(bx + width / 2.0) y=(by + height * 0.75) text-anchor="middle" font-size=(height * 0.68) { (link.tag) }
                     }))
                 }
@@ -176,6 +176,11 @@ mod tests {
         ];
         let out = facts_table(&["Red".into(), "<b>".into()], &facts, &["n&b".into()]).into_string();
         assert!(out.contains(r#"<th scope="col">&lt;b&gt;</th>"#));
+        // The corner over the row labels is a plain cell: a header must say something.
+        assert!(
+            out.contains(r#"<thead><tr><td></td><th scope="col">Red</th>"#),
+            "{out}"
+        );
         assert!(out.contains(r#"<th scope="row">Kings</th><td>3</td><td>2</td>"#));
         assert!(out.contains(r#"<td colspan="2">1 of 2</td>"#));
         assert!(out.contains(r#"<p class="note">n&amp;b</p>"#));

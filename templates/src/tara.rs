@@ -149,8 +149,15 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
     .iter()
     .map(|(dx, dy)| format!("{},{} ", x + dx, y + dy))
     .collect();
+    // Blue's crown has a ball on each point: red and blue are alike in grey, so the sides
+    // differ by shape too.
     html! {
         polygon.king points=(points.trim_end()) fill=(side.ink()) stroke="#fff" stroke-width="1.5" {}
+        @if side == Side::Blue {
+            @for (dx, dy) in [(-11.0, -6.0), (0.0, -10.0), (11.0, -6.0)] {
+                circle cx=(x + dx) cy=(y + dy) r="3" fill=(side.ink()) stroke="#fff" stroke-width="1" {}
+            }
+        }
     }
 }
 
@@ -162,6 +169,10 @@ fn hill(hill: &HillView) -> Markup {
             circle cx=(x) cy=(y) r="25" fill="#cfe0b4" stroke="#8fa873" stroke-width="1.5" {}
             @if let Some(side) = hill.ringfort {
                 circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
+                // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
+                @if side == Side::Blue {
+                    circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
+                }
             }
             @if let Some(side) = hill.king {
                 (crown(side, x, y))
@@ -172,7 +183,7 @@ fn hill(hill: &HillView) -> Markup {
                 None => {}
             }
             @if !hill.links.is_empty() {
-                circle.target cx=(x) cy=(y) r="27" fill="none" stroke="#e0a100" stroke-width="3" stroke-dasharray="6 3" {}
+                circle.target cx=(x) cy=(y) r="27" fill="none" stroke=(HIGHLIGHT) stroke-width="3" stroke-dasharray="6 3" {}
             }
         }
         (spot_links(
@@ -188,6 +199,9 @@ fn hill(hill: &HillView) -> Markup {
         ))
     }
 }
+
+/// A legal move's hill: dark gold, 3.8:1 against the hills.
+const HIGHLIGHT: &str = "#8c6400";
 
 /// What the last move did, on every board.
 const LAST: &str = "#c2185b";
@@ -269,6 +283,10 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         class: "tara",
         width: SIZE,
         height: SIZE + 4.0,
+        controls: view
+            .hills
+            .iter()
+            .any(|h| h.links.iter().any(|l| !l.href.is_empty())),
         body,
     }
 }
@@ -332,6 +350,16 @@ mod tests {
         );
         assert!(svg.contains("<title>Red bridge</title>"));
         assert!(!svg.contains("<a "), "no links without moves");
+        // Besides colour: Blue's ringfort has a white ring in its wall; no king is Blue here,
+        // so no crown has balls on its points.
+        assert_eq!(
+            svg.matches(r##"r="15.5" fill="none" stroke="#fff" stroke-width="1.5""##)
+                .count(),
+            1
+        );
+        assert!(!svg.contains(r##"r="3" fill="#1f4e9c""##));
+        let blue_king = crown(Side::Blue, 0.0, 0.0).into_string();
+        assert_eq!(blue_king.matches("<circle").count(), 3, "{blue_king}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Browser tests in a real headless Chromium: games played by clicking, as people would.
 
+mod a11y;
 mod cross_origin;
 mod embed;
 mod harness;
