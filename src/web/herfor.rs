@@ -109,6 +109,7 @@ pub fn board_view(
             state.stones(Colour::Black).count_ones(),
             state.stones(Colour::White).count_ones()
         ),
+        spacing: SPACING,
         width: 2.0 * MARGIN + 2.0 * radius * SPACING,
         height: 2.0 * MARGIN + 2.0 * radius * ROW * SPACING,
         lines,

@@ -11,6 +11,9 @@ pub struct HexBoardView {
     pub caption: String,
     pub width: f32,
     pub height: f32,
+    /// The distance between neighbouring points: a legal point's link covers the circle of
+    /// half of it around the point, the whole cell (0: just the drawn target).
+    pub spacing: f32,
     /// The lines of the grid, as (x1, y1, x2, y2).
     pub lines: Vec<(f32, f32, f32, f32)>,
     /// Row letters beside the rows' first points: (letter, x, y).
@@ -136,7 +139,7 @@ pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
                 @for (letter, x, y) in &view.row_labels { text x=(x) y=(y) { (letter) } }
             }
         }
-        @for point in &view.points { (point_markup(point, look)) }
+        @for point in &view.points { (point_markup(point, look, view.spacing)) }
     };
     Drawing {
         title: view.caption.clone(),
@@ -151,8 +154,12 @@ pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
     }
 }
 
-fn point_markup(point: &HexPoint, look: Look) -> Markup {
+fn point_markup(point: &HexPoint, look: Look, spacing: f32) -> Markup {
     let body = html! {
+        @if point.href.is_some() && spacing > 0.0 {
+            // A hair over half the spacing: neighbouring cells touch, with no gap between them.
+            circle.hit cx=(point.x) cy=(point.y) r=(spacing * 0.51) fill="#fff" fill-opacity="0" {}
+        }
         title {
             (point.title)
             @if let Some(mark) = point.last { " — " (mark.words()) }
@@ -191,6 +198,7 @@ mod tests {
             caption: "Herfor board".into(),
             width: 100.0,
             height: 80.0,
+            spacing: 0.0,
             lines: vec![(0.0, 0.0, 10.0, 0.0)],
             row_labels: vec![("a".into(), 1.0, 2.0)],
             points: vec![

@@ -50,21 +50,41 @@ pub fn facts_table(players: &[String], facts: &[Fact], notes: &[String]) -> Mark
     }
 }
 
-/// Where the badges of a spot with several links go: rows of `per_row` badges of `width` ×
-/// `height`, centred on `x`, the first row's top at `y`.
+/// The area a spot's links share: one link takes it whole; several tile it in rows of
+/// `per_row` badges, so that each stays as large as the spot allows (a finger's width on a
+/// phone where the spot has room).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Badges {
+    /// The area's top-left corner and size.
     pub x: f32,
     pub y: f32,
     pub width: f32,
     pub height: f32,
     pub per_row: usize,
+    /// The font size of the tags.
+    pub font: f32,
 }
 
 impl Badges {
     /// How many rows `count` badges take.
     pub fn rows(&self, count: usize) -> usize {
         count.div_ceil(self.per_row.max(1))
+    }
+
+    /// The top-left corner and size of badge `i` of `count`: the rows share the height, each
+    /// row's badges its width (a short last row's badges grow to fill it).
+    pub fn cell(&self, i: usize, count: usize) -> (f32, f32, f32, f32) {
+        let per_row = self.per_row.max(1);
+        let rows = self.rows(count).max(1);
+        let row = i / per_row;
+        let in_row = (count - row * per_row).min(per_row);
+        let (w, h) = (self.width / in_row as f32, self.height / rows as f32);
+        (
+            self.x + (i % per_row) as f32 * w,
+            self.y + row as f32 * h,
+            w,
+            h,
+        )
     }
 }
 
@@ -81,16 +101,10 @@ pub fn target(class: &str, href: &str, body: Markup) -> Markup {
 }
 
 /// Draws the links of one spot of a board: one link covers the whole spot (`hit`, drawn
-/// invisible and highlighted by CSS); several become rows of tagged badges.
+/// invisible and highlighted by CSS); several tile it as tagged badges, see-through so that
+/// the pieces under them still show, each tag on a label at its badge's foot.
 pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
-    let Badges {
-        x,
-        y,
-        width,
-        height,
-        ..
-    } = *badges;
-    let per_row = badges.per_row.max(1);
+    let font = badges.font;
     html! {
         @match links {
             [] => {},
@@ -99,19 +113,17 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
                 (hit)
                 // The tag still says which piece moves here, for those who cannot hover.
                 @if !only.tag.is_empty() {
-                    text.tag x=(x) y=(y + height * 0.75) text-anchor="middle" font-size=(height * 0.68) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
+                    text.tag x=(badges.x + badges.width / 2.0) y=(badges.y + badges.height - font * 0.5) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
                 }
             })),
             many => {
                 @for (i, link) in many.iter().enumerate() {
-                    @let row = i / per_row;
-                    @let in_row = (many.len() - row * per_row).min(per_row);
-                    @let bx = x - in_row as f32 * width / 2.0 + (i % per_row) as f32 * width;
-                    @let by = y + row as f32 * (height + 2.0);
+                    @let (bx, by, bw, bh) = badges.cell(i, many.len());
                     (target("move badge", &link.href, html! {
                         title { (link.title) }
-                        rect x=(bx + 1.0) y=(by) width=(width - 2.0) height=(height) rx="3" fill="#fff3c4" stroke="#8c6400" stroke-width="1.5" {}
-                        text x=(bx + width / 2.0) y=(by + height * 0.75) text-anchor="middle" font-size=(height * 0.68) { (link.tag) }
+                        rect x=(bx + 1.5) y=(by + 1.5) width=(bw - 3.0) height=(bh - 3.0) rx="4" fill="#fff3c4" fill-opacity="0.35" stroke="#8c6400" stroke-width="1.5" {}
+                        rect.label x=(bx + bw / 2.0 - font * 1.6) y=(by + bh - font * 1.5) width=(font * 3.2) height=(font * 1.3) rx="3" fill="#fff3c4" {}
+                        text x=(bx + bw / 2.0) y=(by + bh - font * 0.55) text-anchor="middle" font-size=(font) { (link.tag) }
                     }))
                 }
             },
@@ -134,9 +146,10 @@ mod tests {
     const BADGES: Badges = Badges {
         x: 0.0,
         y: 0.0,
-        width: 30.0,
-        height: 14.0,
+        width: 120.0,
+        height: 60.0,
         per_row: 4,
+        font: 10.0,
     };
 
     #[test]
@@ -151,18 +164,23 @@ mod tests {
             r#"<a class="move" href="/play?m=a"><title>Move a</title><circle r="5"></circle></a>"#
         );
         let out = spot_links(&[link("b")], html! {}, &BADGES).into_string();
-        assert!(out.contains(r#"<text class="tag" x="0" y="10.5""#), "{out}");
+        assert!(out.contains(r#"<text class="tag" x="60" y="55""#), "{out}");
         assert!(out.ends_with(">b</text></a>"), "{out}");
     }
 
     #[test]
-    fn several_links_become_tagged_badges() {
+    fn several_links_tile_the_spot_as_tagged_badges() {
         let links: Vec<BoardLink> = ["a", "b", "c", "d", "e"].map(link).to_vec();
         let out = spot_links(&links, html! {}, &BADGES).into_string();
         assert_eq!(out.matches(r#"<a class="move badge""#).count(), 5);
         assert_eq!(BADGES.rows(5), 2);
-        // The fifth badge starts a second row, centred.
-        assert!(out.contains(r#"<rect x="-14" y="16""#), "{out}");
+        // Four in the first row, 30 × 30 each; the fifth fills the second row alone.
+        assert_eq!(BADGES.cell(3, 5), (90.0, 0.0, 30.0, 30.0));
+        assert_eq!(BADGES.cell(4, 5), (0.0, 30.0, 120.0, 30.0));
+        assert!(
+            out.contains(r#"<rect x="1.5" y="31.5" width="117" height="27""#),
+            "{out}"
+        );
         assert!(out.contains("<title>Move b</title>"));
         assert!(out.contains(">b</text>"));
         assert!(!out.contains("circle"));

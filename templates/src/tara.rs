@@ -186,15 +186,17 @@ fn hill(hill: &HillView) -> Markup {
                 circle.target cx=(x) cy=(y) r="27" fill="none" stroke=(HIGHLIGHT) stroke-width="3" stroke-dasharray="6 3" {}
             }
         }
+        // The whole square of the hill takes the click: a finger's width on a phone.
         (spot_links(
             &hill.links,
-            html! { circle.hit cx=(x) cy=(y) r="29" fill="#fff" fill-opacity="0" {} },
+            html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} },
             &Badges {
-                x,
-                y: y - 7.0,
-                width: 30.0,
-                height: 14.0,
+                x: x - CELL / 2.0,
+                y: y - CELL / 2.0,
+                width: CELL,
+                height: CELL,
                 per_row: 2,
+                font: 11.0,
             },
         ))
     }

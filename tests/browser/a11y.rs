@@ -280,3 +280,90 @@ async fn the_skip_link_comes_first_and_then_the_board() {
     }
     browser.finish().await;
 }
+
+/// The boxes (CSS px) of the board's targets on the open page: (class, width, height).
+async fn targets(browser: &Browser) -> Vec<(String, f64, f64)> {
+    let found = browser
+        .client
+        .execute(
+            r#"return [...document.querySelectorAll("figure.board a.move")].map(a => {
+                 const r = a.getBoundingClientRect();
+                 return [a.getAttribute("class"), r.width, r.height];
+               });"#,
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    found
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|t| {
+            (
+                t[0].as_str().unwrap_or_default().to_owned(),
+                t[1].as_f64().unwrap_or(0.0),
+                t[2].as_f64().unwrap_or(0.0),
+            )
+        })
+        .collect()
+}
+
+/// WCAG 2.5.5: on a 390 px phone every target on Herfor's and Hirþ's boards, and every hill
+/// with one move on Tara's, is at least 44 × 44 px: the whole cell takes the click.
+#[actix_web::test]
+async fn every_board_target_is_a_finger_wide_on_a_phone() {
+    let tara = random_game::<Tara>(&TaraOptions::default(), 1, 400);
+    let attack = crate::scripts::hirth_attack();
+    let mut hirth = attack.before.clone();
+    hirth.extend(attack.steps.iter().cloned());
+    let pages = [
+        (
+            "herfor-5-phone",
+            "/play/herfor?size=5&pie=false&moves=c3".to_owned(),
+        ),
+        (
+            "herfor-7-phone",
+            "/play/herfor?size=7&pie=false&moves=d4".to_owned(),
+        ),
+        (
+            "tara-phone",
+            game_page("tara", "", &tara[..tara.len().min(12)]),
+        ),
+        (
+            "hirth-start-phone",
+            "/play/hirth?target=1&moves=He".to_owned(),
+        ),
+        ("hirth-attack-phone", game_page("hirth", "target=1", &hirth)),
+    ];
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("a11y-targets").await;
+    resize(&browser, PHONE).await;
+    let mut small = Vec::new();
+    for (name, path) in &pages {
+        browser.open(path).await;
+        let found = targets(&browser).await;
+        assert!(!found.is_empty(), "{name}: the board has targets");
+        let least = |badge: bool| {
+            found
+                .iter()
+                .filter(|(class, ..)| class.contains("badge") == badge)
+                .map(|&(_, w, h)| w.min(h))
+                .reduce(f64::min)
+        };
+        eprintln!(
+            "{name}: {} targets; smallest side {:?} px (whole spots), {:?} px (badges)",
+            found.len(),
+            least(false),
+            least(true)
+        );
+        for (class, w, h) in &found {
+            let tara_badge = name.starts_with("tara") && class.contains("badge");
+            if w.min(*h) < 44.0 && !tara_badge {
+                small.push(format!("{name}: {class} {w:.1}×{h:.1}"));
+            }
+        }
+        browser.screenshot(name).await;
+    }
+    browser.finish().await;
+    assert!(small.is_empty(), "targets under 44 px: {small:#?}");
+}
