@@ -1001,4 +1001,15 @@ mod tests {
         );
         assert_ne!(upright, turned);
     }
+
+    #[test]
+    fn the_hinted_space_or_reserve_half_gets_a_blue_frame() {
+        let mut view = two_spaces();
+        assert!(!board(&view).into_string().contains("hint"));
+        view.spaces[1].hinted = true;
+        view.reserves[0].hinted = Some(true);
+        let svg = board(&view).into_string();
+        assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 2, "{svg}");
+        assert_eq!(svg.matches("<title>The computer's hint</title>").count(), 2);
+    }
 }

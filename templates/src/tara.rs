@@ -64,6 +64,8 @@ pub struct HillView {
     pub links: Vec<BoardLink>,
     /// The part this hill had in the last move, if any.
     pub last: Option<LastMark>,
+    /// The computer's hint ends here.
+    pub hinted: bool,
 }
 
 /// A hill the last move used: a king was placed on it, or moved from or to it.
@@ -114,9 +116,14 @@ fn hill_title(hill: &HillView) -> String {
         Some(note) => format!("{}: {what} ({note})", hill.name),
         None => format!("{}: {what}", hill.name),
     };
-    match hill.last {
+    let title = match hill.last {
         Some(mark) => format!("{title} — {}", mark.words()),
         None => title,
+    };
+    if hill.hinted {
+        format!("{title} — the computer's hint")
+    } else {
+        title
     }
 }
 
@@ -182,6 +189,9 @@ fn hill(hill: &HillView) -> Markup {
                 Some(_) => { circle.last.to cx=(x) cy=(y) r="23" fill="none" stroke=(LAST) stroke-width="4" {} }
                 None => {}
             }
+            @if hill.hinted {
+                rect.hint x=(x - CELL / 2.0 + 2.0) y=(y - CELL / 2.0 + 2.0) width=(CELL - 4.0) height=(CELL - 4.0) rx="6" fill="none" stroke=(HINT) stroke-width="4" {}
+            }
             @if !hill.links.is_empty() {
                 circle.target cx=(x) cy=(y) r="27" fill="none" stroke=(HIGHLIGHT) stroke-width="3" stroke-dasharray="6 3" {}
             }
@@ -202,6 +212,8 @@ fn hill(hill: &HillView) -> Markup {
     }
 }
 
+/// The computer's hint: blue, apart from the moves' gold and the last move's magenta.
+const HINT: &str = "#1a56a8";
 /// A legal move's hill: dark gold, 3.8:1 against the hills.
 const HIGHLIGHT: &str = "#8c6400";
 
@@ -523,5 +535,22 @@ mod tests {
         .body
         .into_string();
         assert!(!bare.contains("coord"));
+    }
+
+    #[test]
+    fn the_hinted_hill_gets_a_blue_frame_and_says_so() {
+        let view = TaraBoardView {
+            hills: vec![HillView {
+                hinted: true,
+                ..hill_at("D4", 3, 3)
+            }],
+            ..TaraBoardView::default()
+        };
+        let svg = board(&view).into_string();
+        assert!(
+            svg.contains("<title>D4: vacant — the computer's hint</title>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 1);
     }
 }

@@ -160,6 +160,22 @@ fn beaten_l(state: &HirthState, space: Space) -> Option<Side> {
     (state.phase == Phase::Retreat { from: space }).then(|| side(state.position.mover.other()))
 }
 
+/// Marks on `view` where the computer's hinted step ends: the space a move or retreat goes
+/// to, or the reserve half it enters from. Other decisions (board, end, offer) have no spot.
+pub fn mark_hint(view: &mut HirthBoardView, state: &HirthState, hint: &Move) {
+    let space = board_spot(hint).map(|(space, _)| space.name().to_string());
+    for s in &mut view.spaces {
+        s.hinted = space.as_deref() == Some(s.name.as_str());
+    }
+    let mover = state.position.mover;
+    for (c, reserve) in Colour::BOTH.into_iter().zip(&mut view.reserves) {
+        reserve.hinted = match hint {
+            Move::Enter { karve } if c == mover => Some(*karve),
+            _ => None,
+        };
+    }
+}
+
 pub(super) fn board_view(
     state: &HirthState,
     playable: &[Playable<Move>],

@@ -1,6 +1,6 @@
 //! Tests of the Hirþ page parts, on positions played through the engine and replayed links.
 
-use super::board::{board_spot, caption, last_traces};
+use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
 use super::words::item_words;
 use crate::games::hirth::tests::fill_reserves;
@@ -539,4 +539,34 @@ fn the_rules_show_a_valid_example_board_without_links() {
     assert_eq!(rules.matches(r#"class="attack""#).count(), 2);
     assert!(rules.contains(">⚔3:2</text>"));
     assert!(!rules.contains("<a "));
+}
+
+#[test]
+fn the_hint_marks_the_space_a_step_goes_to_or_the_reserve_half_it_enters_from() {
+    let state = battle_position();
+    let mut view = board_view(&state, &playable(&state), &[]);
+    mark_hint(
+        &mut view,
+        &state,
+        &Hirth::parse_move(&state, "L13").unwrap(),
+    );
+    let hinted: Vec<&str> = view
+        .spaces
+        .iter()
+        .filter(|s| s.hinted)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(hinted, ["3"]);
+    assert_eq!(view.reserves.each_ref().map(|r| r.hinted), [None, None]);
+    mark_hint(&mut view, &state, &Hirth::parse_move(&state, "Ke").unwrap());
+    assert!(view.spaces.iter().all(|s| !s.hinted));
+    assert_eq!(
+        view.reserves.each_ref().map(|r| r.hinted),
+        [Some(true), None],
+        "Gull's Karve"
+    );
+    mark_hint(&mut view, &state, &Move::End { stays: Vec::new() });
+    assert!(
+        view.spaces.iter().all(|s| !s.hinted) && view.reserves.iter().all(|r| r.hinted.is_none())
+    );
 }

@@ -1,6 +1,6 @@
 //! Tests of the Tara page parts, on the engine's test positions and replayed links.
 
-use super::board::{headline, target};
+use super::board::{board_view, headline, mark_hint, target};
 use super::rules::rules_example;
 use crate::games::Game;
 // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
@@ -338,4 +338,21 @@ fn the_rules_show_a_valid_example_board_without_links() {
     assert!(rules.contains("<svg class=\"board tara\""));
     assert!(!rules.contains("<a "));
     assert!(rules.contains("<h2>Capturing kings</h2>"));
+}
+
+#[test]
+fn the_hint_marks_the_hill_its_move_ends_on_and_a_pass_marks_none() {
+    let state = Tara::new_game(&TaraOptions::default()).unwrap();
+    let mut view = board_view(&state, &playable(&state), &[]);
+    let place = Tara::parse_move(&state, "d4").unwrap();
+    mark_hint(&mut view, &place);
+    let hinted: Vec<&str> = view
+        .hills
+        .iter()
+        .filter(|h| h.hinted)
+        .map(|h| h.name.as_str())
+        .collect();
+    assert_eq!(hinted, ["D4"]);
+    mark_hint(&mut view, &TaraMove::Pass);
+    assert!(view.hills.iter().all(|h| !h.hinted));
 }
