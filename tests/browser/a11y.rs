@@ -7,7 +7,7 @@ use std::path::Path;
 
 use fantoccini::Locator;
 use moot::games::herfor::{Herfor, HerforOptions};
-use moot::games::hirth::{Hirth, HirthOptions};
+use moot::games::hirth::{Hirth, HirthOptions, Phase};
 use moot::games::tara::{Tara, TaraOptions};
 use moot::games::{Game, Turn};
 use rand::SeedableRng;
@@ -62,6 +62,31 @@ fn random_game<G: Game>(options: &G::Options, seed: u64, calm: usize) -> Vec<Str
     played
 }
 
+/// The moves of a random Hirþ game up to a beaten Lofðungr's retreat with a choice (H7).
+fn hirth_retreat() -> Vec<String> {
+    (0..200)
+        .find_map(|seed| {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut state = Hirth::new_game(&HirthOptions { target: 1 }).ok()?;
+            let mut played = Vec::new();
+            for _ in 0..400 {
+                if let Phase::Retreat { .. } = state.phase {
+                    return Some(played);
+                }
+                let moves: Vec<(String, _)> = Hirth::legal_moves(&state)
+                    .into_iter()
+                    .map(|mv| (Hirth::format_move(&state, &mv), mv))
+                    .filter(|(text, _)| text != "offer" && text != "give-up")
+                    .collect();
+                let (text, mv) = moves.choose(&mut rng)?;
+                Hirth::apply(&mut state, mv).ok()?;
+                played.push(text.clone());
+            }
+            None
+        })
+        .expect("a random game reaches a retreat")
+}
+
 /// A page of `game` with these options and moves.
 fn game_page(game: &str, options: &str, moves: &[String]) -> String {
     let joined = moves.join(".");
@@ -112,6 +137,10 @@ fn pages() -> Vec<(String, String)> {
     pages.push((
         "hirth attacking".into(),
         game_page("hirth", "target=1", &moves),
+    ));
+    pages.push((
+        "hirth retreat".into(),
+        game_page("hirth", "target=1", &hirth_retreat()),
     ));
     pages.push((
         "herfor size 7".into(),
@@ -202,6 +231,11 @@ async fn axe_finds_no_serious_violation_on_any_page_at_desktop_and_phone_size() 
                 .for_element(Locator::Css("body"))
                 .await
                 .expect("the page loads");
+            let file: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            browser.screenshot(&format!("a11y-{file}-{}", size.0)).await;
             for (serious, violation) in violations(&browser, &axe).await {
                 let line = format!("{name} at {}×{}: {violation}", size.0, size.1);
                 if serious {
@@ -366,4 +400,59 @@ async fn every_board_target_is_a_finger_wide_on_a_phone() {
     }
     browser.finish().await;
     assert!(small.is_empty(), "targets under 44 px: {small:#?}");
+}
+
+/// No word on Hirþ's board is clipped or runs out of its box on a phone: the caption stays
+/// inside the board, the words of a space or reserve inside its box.
+#[actix_web::test]
+async fn hirth_words_fit_their_boxes_on_a_phone() {
+    let attack = crate::scripts::hirth_attack();
+    let mut attacking = attack.before.clone();
+    attacking.extend(attack.steps.iter().cloned());
+    let pages = [
+        (
+            "hirth-start-phone",
+            "/play/hirth?target=1&moves=He".to_owned(),
+        ),
+        (
+            "hirth-attack-phone",
+            game_page("hirth", "target=1", &attacking),
+        ),
+        (
+            "hirth-retreat-phone",
+            game_page("hirth", "target=1", &hirth_retreat()),
+        ),
+    ];
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("a11y-words").await;
+    resize(&browser, PHONE).await;
+    let mut outside = Vec::new();
+    for (name, path) in &pages {
+        browser.open(path).await;
+        let found = browser
+            .client
+            .execute(
+                r#"const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1
+                                        && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+                   const svg = document.querySelector("figure.board svg.hirth");
+                   const out = [];
+                   for (const t of svg.querySelectorAll("g.caption text"))
+                     if (!inside(t.getBoundingClientRect(), svg.getBoundingClientRect())) out.push(t.textContent);
+                   for (const g of svg.querySelectorAll("g.space, g.reserve")) {
+                     const box = g.querySelector(":scope > rect").getBoundingClientRect();
+                     for (const t of g.querySelectorAll("text"))
+                       if (!inside(t.getBoundingClientRect(), box)) out.push(t.textContent);
+                   }
+                   return out;"#,
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+        for words in found.as_array().expect("a list") {
+            outside.push(format!("{name}: {words}"));
+        }
+        browser.screenshot(name).await;
+    }
+    browser.finish().await;
+    assert!(outside.is_empty(), "words out of their boxes: {outside:#?}");
 }
