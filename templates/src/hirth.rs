@@ -6,7 +6,7 @@ use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
 use crate::fit;
-use crate::parts::{Badges, BoardLink, spot_links};
+use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -500,7 +500,30 @@ fn space_links(view: &SpaceView) -> Markup {
         per_row: 2,
         font: 12.0,
     };
+    if crowded(view) {
+        return choice_link(
+            &view.links,
+            hit_rect(x, y, BOX_W, BOX_H),
+            &choice(view),
+            (cx, y + BOX_H - 8.0, 12.0),
+        );
+    }
     spot_links(&view.links, hit_rect(x, y, BOX_W, BOX_H), &badges)
+}
+
+/// A space with more moves on a page than two rows of badges a finger can take: it opens a
+/// choice instead (a picture keeps its badges).
+fn crowded(view: &SpaceView) -> bool {
+    view.links.len() > 4 && live(&view.links)
+}
+
+fn choice(view: &SpaceView) -> Choice<'_> {
+    Choice {
+        id: &view.name,
+        name: &view.long_name,
+        board: (WIDTH, HEIGHT),
+        row: 72.0,
+    }
 }
 
 /// An attack line with its power and the pieces standing on it (H4: they left their space
@@ -678,6 +701,7 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve(side, r, turned)) }
         @for attack in &view.attacks { (arrow(view, attack, turned)) }
         @for s in &view.spaces { (space_links(s)) }
+        @for s in view.spaces.iter().filter(|s| crowded(s)) { (choice_overlay(&s.links, &choice(s))) }
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve_links(side, r, turned)) }
     };
     Drawing {
@@ -1011,5 +1035,24 @@ mod tests {
         let svg = board(&view).into_string();
         assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 2, "{svg}");
         assert_eq!(svg.matches("<title>The computer's hint</title>").count(), 2);
+    }
+
+    #[test]
+    fn a_space_with_more_moves_than_two_rows_of_badges_opens_a_choice_and_a_picture_keeps_badges() {
+        let mut view = two_spaces();
+        view.spaces[1].links = ["H01", "L01", "K01", "K201", "H31"].map(link).to_vec();
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r##"<a class="move chooser" href="#choose-1"><title>5 moves to Gull Norðr Delta: choose one</title>"##), "{svg}");
+        assert!(svg.contains(r#"<g class="choices" id="choose-1">"#));
+        assert_eq!(svg.matches(r#"<a class="move badge""#).count(), 5);
+        // Four fit as badges.
+        view.spaces[1].links.pop();
+        assert!(!board(&view).into_string().contains("chooser"));
+        // A picture (links to nowhere) draws badges.
+        for l in &mut view.spaces[1].links {
+            l.href.clear();
+        }
+        view.spaces[1].links.push(BoardLink::default());
+        assert!(!board(&view).into_string().contains("choices"));
     }
 }

@@ -131,6 +131,85 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
     }
 }
 
+/// A spot whose moves would not fit on it as badges a finger can take: the spot is one link
+/// that opens a choice of its moves drawn large over the board. The choice is shown by CSS
+/// when the link's fragment names it (`:target`): no script is needed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice<'a> {
+    /// Unique on the page: the choice's element is `choose-{id}`.
+    pub id: &'a str,
+    /// The spot in words (`D4`, `Miðr`).
+    pub name: &'a str,
+    /// The board's size, which the choice covers.
+    pub board: (f32, f32),
+    /// The height of one move's button.
+    pub row: f32,
+}
+
+impl Choice<'_> {
+    fn element(&self) -> String {
+        format!("choose-{}", self.id)
+    }
+}
+
+/// Whether the links of a spot go to a page (a picture's links go nowhere, and a picture
+/// shows badges instead of a choice).
+pub fn live(links: &[BoardLink]) -> bool {
+    links.iter().any(|l| !l.href.is_empty())
+}
+
+/// The spot's one link that opens its choice, over `hit`, with the moves' tags as its words.
+pub fn choice_link(
+    links: &[BoardLink],
+    hit: Markup,
+    choice: &Choice,
+    tags: (f32, f32, f32),
+) -> Markup {
+    let (x, y, font) = tags;
+    let list: Vec<&str> = links.iter().map(|l| l.tag.as_str()).collect();
+    html! {
+        a.move.chooser href={ "#" (choice.element()) } {
+            title { (links.len()) " moves to " (choice.name) ": choose one" }
+            (hit)
+            text.tag x=(x) y=(y) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" {
+                (list.join(" "))
+            }
+        }
+    }
+}
+
+/// The choice a [`choice_link`] opens, drawn over the whole board (after everything else):
+/// one large button per move, with its words, and a way back.
+pub fn choice_overlay(links: &[BoardLink], choice: &Choice) -> Markup {
+    let (width, height) = choice.board;
+    let gap = choice.row * 0.15;
+    let button_w = (width * 0.8).min(420.0);
+    let x = (width - button_w) / 2.0;
+    let total = (links.len() + 1) as f32 * (choice.row + gap) + 30.0;
+    let top = ((height - total) / 2.0).max(4.0) + 30.0;
+    let font = (choice.row * 0.3).min(18.0);
+    html! {
+        g.choices id=(choice.element()) {
+            rect.veil width=(width) height=(height) fill="#faf7f0" fill-opacity="0.92" {}
+            text x=(width / 2.0) y=(top - 12.0) text-anchor="middle" font-size=(font) font-weight="bold" { "Which move to " (choice.name) "?" }
+            @for (i, link) in links.iter().enumerate() {
+                @let y = top + i as f32 * (choice.row + gap);
+                a.move.badge href=(link.href) {
+                    title { (link.title) }
+                    rect x=(x) y=(y) width=(button_w) height=(choice.row) rx="8" fill="#fff3c4" stroke="#8c6400" stroke-width="2" {}
+                    (crate::fit::line(&link.title, width / 2.0, y + choice.row / 2.0 + font * 0.35, font, button_w - 16.0, "middle"))
+                }
+            }
+            @let y = top + links.len() as f32 * (choice.row + gap);
+            a.move.back href="#board" {
+                title { "Back to the board" }
+                rect x=(x) y=(y) width=(button_w) height=(choice.row) rx="8" fill="#fff" stroke="#6b645a" stroke-width="2" {}
+                text x=(width / 2.0) y=(y + choice.row / 2.0 + font * 0.35) text-anchor="middle" font-size=(font) { "Back to the board" }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +281,34 @@ mod tests {
         assert!(out.contains(r#"<th scope="row">Kings</th><td>3</td><td>2</td>"#));
         assert!(out.contains(r#"<td colspan="2">1 of 2</td>"#));
         assert!(out.contains(r#"<p class="note">n&amp;b</p>"#));
+    }
+
+    #[test]
+    fn a_crowded_spot_is_one_link_to_a_choice_of_large_buttons() {
+        let links: Vec<BoardLink> = ["a", "b", "c"].map(link).to_vec();
+        let choice = Choice {
+            id: "d4",
+            name: "D4",
+            board: (400.0, 400.0),
+            row: 60.0,
+        };
+        let spot = choice_link(&links, html! {}, &choice, (0.0, 0.0, 10.0)).into_string();
+        assert!(spot.starts_with(r##"<a class="move chooser" href="#choose-d4"><title>3 moves to D4: choose one</title>"##), "{spot}");
+        assert!(spot.contains(">a b c</text>"));
+        let overlay = choice_overlay(&links, &choice).into_string();
+        assert!(
+            overlay.starts_with(r#"<g class="choices" id="choose-d4">"#),
+            "{overlay}"
+        );
+        assert_eq!(overlay.matches(r#"<a class="move badge""#).count(), 3);
+        assert!(
+            overlay.contains(
+                r#"<a class="move badge" href="/play?m=b"><title>Move b</title><rect x="40" y=""#
+            ),
+            "{overlay}"
+        );
+        assert!(overlay.contains(r#"width="320" height="60""#));
+        assert!(overlay.contains(r##"<a class="move back" href="#board">"##));
+        assert!(live(&links) && !live(&[BoardLink::default()]));
     }
 }

@@ -5,7 +5,7 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{Badges, BoardLink, spot_links};
+use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,19 +196,39 @@ fn hill(hill: &HillView) -> Markup {
                 circle.target cx=(x) cy=(y) r="27" fill="none" stroke=(HIGHLIGHT) stroke-width="3" stroke-dasharray="6 3" {}
             }
         }
-        // The whole square of the hill takes the click: a finger's width on a phone.
-        (spot_links(
-            &hill.links,
-            html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} },
-            &Badges {
-                x: x - CELL / 2.0,
-                y: y - CELL / 2.0,
-                width: CELL,
-                height: CELL,
-                per_row: 2,
-                font: 11.0,
-            },
-        ))
+        // The whole square of the hill takes the click: a finger's width on a phone. Several
+        // moves to it would make badges too small for a finger: the hill opens a choice.
+        @let hit = html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} };
+        @if crowded(hill) {
+            (choice_link(&hill.links, hit, &choice(hill), (x, y + CELL / 2.0 - 5.0, 11.0)))
+        } @else {
+            (spot_links(
+                &hill.links,
+                hit,
+                &Badges {
+                    x: x - CELL / 2.0,
+                    y: y - CELL / 2.0,
+                    width: CELL,
+                    height: CELL,
+                    per_row: 2,
+                    font: 11.0,
+                },
+            ))
+        }
+    }
+}
+
+/// A hill with several moves on a page (a picture keeps its badges).
+fn crowded(hill: &HillView) -> bool {
+    hill.links.len() > 1 && live(&hill.links)
+}
+
+fn choice(hill: &HillView) -> Choice<'_> {
+    Choice {
+        id: &hill.name,
+        name: &hill.name,
+        board: (SIZE, SIZE + 4.0),
+        row: 64.0,
     }
 }
 
@@ -283,6 +303,7 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         }
         (last_line(view))
         @for h in &view.hills { (hill(h)) }
+        @for h in view.hills.iter().filter(|h| crowded(h)) { (choice_overlay(&h.links, &choice(h))) }
         @if look.coordinates {
             @for col in 0..GRID {
                 text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + label(col)) as char) }
@@ -400,11 +421,16 @@ mod tests {
         };
         let svg = board(&view).into_string();
         assert_eq!(svg.matches(r#"class="target""#).count(), 2);
-        assert_eq!(svg.matches("<a ").count(), 3);
+        // E5's link; E3's link to its choice, and the choice's two moves and its way back.
+        assert_eq!(svg.matches("<a ").count(), 1 + 1 + 3);
         assert!(svg.contains(
             r#"<a class="move" href="/play/tara?m=D7"><title>Move the king on D7 to E5</title>"#
         ));
+        assert!(svg.contains(r##"<a class="move chooser" href="#choose-E3"><title>2 moves to E3: choose one</title>"##));
+        assert!(svg.contains(r#"<g class="choices" id="choose-E3">"#));
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara?m=F4">"#));
+        // The choices come after every hill: drawn over the board.
+        assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"class="hill""#));
         assert!(svg.contains("<title>A2: vacant</title>"));
     }
 
