@@ -101,6 +101,7 @@ pub fn board_view(
                 (None, None) => format!("{name}: empty"),
             },
             last: marks.get(name).copied(),
+            hinted: false,
         });
     }
     HexBoardView {
@@ -109,11 +110,24 @@ pub fn board_view(
             state.stones(Colour::Black).count_ones(),
             state.stones(Colour::White).count_ones()
         ),
+        spacing: SPACING,
         width: 2.0 * MARGIN + 2.0 * radius * SPACING,
         height: 2.0 * MARGIN + 2.0 * radius * ROW * SPACING,
         lines,
         row_labels,
         points: view_points,
+    }
+}
+
+/// Marks on `view` where the computer's hinted move places its stone (a pass or a swap has
+/// no point: nothing is marked).
+pub fn mark_hint(view: &mut HexBoardView, state: &HerforState, hint: &HerforMove) {
+    let hinted = match *hint {
+        HerforMove::Place(point) => point_name(state.size(), point),
+        _ => None,
+    };
+    for p in &mut view.points {
+        p.hinted = hinted.as_deref() == Some(p.name.as_str());
     }
 }
 
@@ -416,5 +430,25 @@ mod tests {
             Herfor::describe(&pass),
             "Black passed; the button (½ point) goes to white"
         );
+    }
+
+    #[test]
+    fn the_hint_marks_the_point_its_stone_goes_on_and_a_pass_marks_none() {
+        let state = Herfor::new_game(&HerforOptions::default()).unwrap();
+        let mut view = board_view(&state, &[], &[]);
+        mark_hint(
+            &mut view,
+            &state,
+            &Herfor::parse_move(&state, "c3").unwrap(),
+        );
+        let hinted: Vec<&str> = view
+            .points
+            .iter()
+            .filter(|p| p.hinted)
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(hinted, ["c3"]);
+        mark_hint(&mut view, &state, &HerforMove::Pass);
+        assert!(view.points.iter().all(|p| !p.hinted), "a pass has no point");
     }
 }

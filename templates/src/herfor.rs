@@ -11,6 +11,9 @@ pub struct HexBoardView {
     pub caption: String,
     pub width: f32,
     pub height: f32,
+    /// The distance between neighbouring points: a legal point's link covers the circle of
+    /// half of it around the point, the whole cell (0: just the drawn target).
+    pub spacing: f32,
     /// The lines of the grid, as (x1, y1, x2, y2).
     pub lines: Vec<(f32, f32, f32, f32)>,
     /// Row letters beside the rows' first points: (letter, x, y).
@@ -30,6 +33,8 @@ pub struct HexPoint {
     pub title: String,
     /// What the last move did here, if anything.
     pub last: Option<LastMark>,
+    /// The computer's hint places its stone here.
+    pub hinted: bool,
 }
 
 /// A stone the last move placed, or flipped.
@@ -72,11 +77,15 @@ const PLACED: f32 = 5.0;
 const FLIPPED: f32 = 8.0;
 
 /// Colours of the board, the same on the pages and in pictures.
-const LINE: &str = "#b9ad95";
+/// Grid lines at 3.9:1 against the paper (WCAG 1.4.11 asks 3:1 of graphics one must see).
+const LINE: &str = "#857a66";
 const MUTED: &str = "#6b645a";
 const ACCENT: &str = "#7a3b12";
 const INK: &str = "#1d1b18";
 const LAST: &str = "#c2185b";
+/// The computer's hint: blue, apart from the moves' brown and the last move's magenta.
+const HINT: &str = "#1a56a8";
+const HINT_RING: f32 = 19.0;
 
 impl Stone {
     fn fill(self) -> &'static str {
@@ -135,22 +144,31 @@ pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
                 @for (letter, x, y) in &view.row_labels { text x=(x) y=(y) { (letter) } }
             }
         }
-        @for point in &view.points { (point_markup(point, look)) }
+        @for point in &view.points { (point_markup(point, look, view.spacing)) }
     };
     Drawing {
         title: view.caption.clone(),
         class: "herfor",
         width: view.width,
         height: view.height,
+        controls: view
+            .points
+            .iter()
+            .any(|p| p.href.as_ref().is_some_and(|h| !h.is_empty())),
         body,
     }
 }
 
-fn point_markup(point: &HexPoint, look: Look) -> Markup {
+fn point_markup(point: &HexPoint, look: Look, spacing: f32) -> Markup {
     let body = html! {
+        @if point.href.is_some() && spacing > 0.0 {
+            // A hair over half the spacing: neighbouring cells touch, with no gap between them.
+            circle.hit cx=(point.x) cy=(point.y) r=(spacing * 0.51) fill="#fff" fill-opacity="0" {}
+        }
         title {
             (point.title)
             @if let Some(mark) = point.last { " — " (mark.words()) }
+            @if point.hinted { " — the computer's hint" }
         }
         @match point.stone {
             Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) fill=(stone.fill()) stroke=(INK) stroke-width="1.5" {} }
@@ -161,6 +179,9 @@ fn point_markup(point: &HexPoint, look: Look) -> Markup {
             Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) fill=(LAST) stroke="#fff" stroke-width="1.5" {} }
             Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" stroke=(LAST) stroke-width="2" stroke-opacity="0.6" {} }
             None => {}
+        }
+        @if point.hinted {
+            circle.hint cx=(point.x) cy=(point.y) r=(HINT_RING) fill="none" stroke=(HINT) stroke-width="4" {}
         }
         // Names on the points a click can take; the others say theirs in the title.
         @if look.coordinates && point.stone.is_none() && point.href.is_some() {
@@ -186,6 +207,7 @@ mod tests {
             caption: "Herfor board".into(),
             width: 100.0,
             height: 80.0,
+            spacing: 0.0,
             lines: vec![(0.0, 0.0, 10.0, 0.0)],
             row_labels: vec![("a".into(), 1.0, 2.0)],
             points: vec![
@@ -197,6 +219,7 @@ mod tests {
                     href: Some("/play/herfor?moves=a1".into()),
                     title: "Place a black stone on a1".into(),
                     last: None,
+                    hinted: false,
                 },
                 HexPoint {
                     name: "a2".into(),
@@ -206,6 +229,7 @@ mod tests {
                     href: None,
                     title: "a2: white".into(),
                     last: None,
+                    hinted: false,
                 },
             ],
         };
@@ -238,5 +262,25 @@ mod tests {
         assert!(svg.contains(r##"<g class="point" data-point="c2"><title>c2: white stone — flipped by the last move</title><circle class="stone white" cx="0" cy="0" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle><circle class="last flipped""##), "{svg}");
         assert!(svg.contains("<title>a1: white stone</title>"));
         assert_eq!(svg.matches(r#"class="last "#).count(), 2);
+    }
+
+    #[test]
+    fn the_hinted_point_gets_a_blue_ring_and_says_so() {
+        let view = HexBoardView {
+            points: vec![HexPoint {
+                name: "c3".into(),
+                href: Some("/play/herfor?moves=c3".into()),
+                title: "Place a black stone on c3".into(),
+                hinted: true,
+                ..HexPoint::default()
+            }],
+            ..HexBoardView::default()
+        };
+        let svg = board(&view).into_string();
+        assert!(svg.contains("<title>Place a black stone on c3 — the computer's hint</title>"));
+        assert_eq!(svg.matches(r#"<circle class="hint""#).count(), 1, "{svg}");
+        let mut plain = view.clone();
+        plain.points[0].hinted = false;
+        assert!(!board(&plain).into_string().contains("hint"));
     }
 }

@@ -5,7 +5,8 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{Badges, BoardLink, spot_links};
+use crate::fit;
+use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +126,14 @@ pub struct SpaceView {
     /// Pieces left this space, or came to it, in the last turn.
     pub last_from: bool,
     pub last_to: bool,
+    /// The space is empty but still this side's: all its pieces stand on attack lines out of
+    /// it, and keep controlling it (H4).
+    pub held_from_lines: Option<Side>,
+    /// This side's Lofðungr, beaten here, waits to retreat (H7): it stands on no space until
+    /// its owner chooses where.
+    pub beaten_l: Option<Side>,
+    /// The computer's hint ends here.
+    pub hinted: bool,
 }
 
 /// The powers facing each other over an attacked space.
@@ -154,6 +163,8 @@ pub struct ReserveView {
     pub removed: u8,
     pub enter_h: Option<BoardLink>,
     pub enter_k: Option<BoardLink>,
+    /// The computer's hint enters an H (`Some(false)`) or a Karve (`Some(true)`).
+    pub hinted: Option<bool>,
 }
 
 /// Everything the picture shows.
@@ -170,16 +181,26 @@ pub struct HirthBoardView {
 }
 
 const LANE_W: f32 = 172.0;
-const ROW_H: f32 = 126.0;
+/// Rows leave a band between them wide enough for the pieces standing on attack lines.
+const ROW_H: f32 = 168.0;
 const BOX_W: f32 = 160.0;
-const BOX_H: f32 = 92.0;
-const TOP: f32 = 34.0;
+/// Tall enough that two rows of badges are each 44 px high on a 390 px phone.
+const BOX_H: f32 = 128.0;
+/// The caption takes up to two lines above the board.
+const CAPTION_SIZE: f32 = 15.0;
+const TOP: f32 = 52.0;
 const PAD: f32 = 8.0;
 const WIDTH: f32 = PAD * 2.0 + LANE_W * 2.0 + BOX_W;
 const HEIGHT: f32 = TOP + ROW_H * 6.0 + BOX_H + PAD;
-const HIGHLIGHT: &str = "#e0a100";
+/// A legal move's space: dark gold, at least 3.7:1 against the paper and the tints.
+const HIGHLIGHT: &str = "#8c6400";
+/// The computer's hint: blue, apart from the moves' gold and the last turn's magenta.
+const HINT: &str = "#1a56a8";
 /// How far inside its box a space's last-turn mark is drawn.
 const LAST_INSET: f32 = 4.0;
+/// The size of the words in a box.
+const NAME_SIZE: f32 = 13.0;
+const NOTE_SIZE: f32 = 12.0;
 
 /// The centre of a space's box. The board stands upright so that it reads on a phone: Gull's
 /// home at the bottom, Silfr's at the top, the north lane on the left.
@@ -248,15 +269,43 @@ fn highlight(x: f32, y: f32, w: f32, h: f32) -> Markup {
     }
 }
 
+/// The computer's hint around a box: a solid blue frame outside the moves' dashed one.
+fn hint_frame(x: f32, y: f32, w: f32, h: f32) -> Markup {
+    html! {
+        rect.hint x=(x - 7.0) y=(y - 7.0) width=(w + 14.0) height=(h + 14.0) rx="12" fill="none" stroke=(HINT) stroke-width="4" {
+            title { "The computer's hint" }
+        }
+    }
+}
+
+/// A round piece for Gull, a square one for Silfr: gold and silver are alike in brightness,
+/// so the sides differ by shape too, not by colour alone.
+fn token(side: Side, class: &str, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Markup {
+    html! {
+        @match side {
+            Side::Gull => { circle class=(class) cx=(x) cy=(y) r=(r) fill=(fill) stroke=(stroke) stroke-width="2" {} }
+            Side::Silfr => {
+                @let half = r * 0.9;
+                rect class=(class) x=(x - half) y=(y - half) width=(half * 2.0) height=(half * 2.0) rx="2" fill=(fill) stroke=(stroke) stroke-width="2" {}
+            }
+        }
+    }
+}
+
+/// A boat 36 wide from `x`, its deck at `y`; Silfr's has a white stripe along it (the side's
+/// cue besides colour).
 fn karve_shape(side: Side, x: f32, y: f32) -> Markup {
     html! {
-        path.karve d=(format!("M{x} {} h26 l-5 11 h-16 z", y - 5.0)) fill=(side.ink()) stroke="#1d1b18" {}
+        path.karve d=(format!("M{x} {} h36 l-7 15 h-22 z", y - 7.0)) fill=(side.ink()) stroke="#1d1b18" {}
+        @if side == Side::Silfr {
+            line x1=(x + 5.0) y1=(y + 5.0) x2=(x + 31.0) y2=(y + 5.0) stroke="#fff" stroke-width="1.5" {}
+        }
     }
 }
 
 fn hird_shape(side: Side, x: f32, y: f32) -> Markup {
     html! {
-        circle.hird cx=(x) cy=(y) r="10" fill=(side.tint()) stroke=(side.ink()) stroke-width="2" {}
+        (token(side, "hird", x, y, 11.0, side.tint(), side.ink()))
         text x=(x) y=(y + 4.5) text-anchor="middle" font-size="12" { "H" }
     }
 }
@@ -266,31 +315,47 @@ fn opacity(stopped: bool) -> &'static str {
     if stopped { "0.45" } else { "1" }
 }
 
-/// A row of piece symbols from (`x`, `y`): the Lofðungr, the Hirþ with their count, each Karve
-/// with its crew. Pieces that have stopped for the turn are faded (the Hirþ when all have).
-fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32) -> Markup {
-    let h_at = x + if pieces.l { 28.0 } else { 0.0 };
-    let k_at = h_at + if pieces.h > 0 { 50.0 } else { 0.0 };
+/// The room a row of pieces takes: the Lofðungr, the Hirþ with their count, each Karve.
+const L_ROOM: f32 = 30.0;
+const H_ROOM: f32 = 56.0;
+const K_ROOM: f32 = 40.0;
+
+fn row_width(pieces: &Pieces) -> f32 {
+    (if pieces.l { L_ROOM } else { 0.0 })
+        + (if pieces.h > 0 { H_ROOM } else { 0.0 })
+        + K_ROOM * pieces.karves.len() as f32
+}
+
+/// A row of piece symbols from (`x`, `y`), at most `max` wide (a longer row is drawn smaller):
+/// the Lofðungr, the Hirþ with their count, each Karve with its crew. Pieces that have stopped
+/// for the turn are faded (the Hirþ when all have).
+fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32, max: f32) -> Markup {
+    let scale = (max / row_width(pieces).max(1.0)).min(1.0);
+    // Drawn where they stand; a row too long shrinks towards its start.
+    let shrink = (scale < 1.0)
+        .then(|| format!("translate({x} {y}) scale({scale}) translate({} {})", -x, -y));
+    let h_at = x + if pieces.l { L_ROOM } else { 0.0 };
+    let k_at = h_at + if pieces.h > 0 { H_ROOM } else { 0.0 };
     html! {
-        g.pieces {
+        g.pieces transform=[shrink] {
             title { (side.word()) ": " (pieces.words()) }
             @if pieces.l {
                 g opacity=(opacity(pieces.l_stopped)) {
-                    circle.lofdungr cx=(x + 12.0) cy=(y) r="12" fill=(side.ink()) stroke="#1d1b18" {}
-                    text x=(x + 12.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
+                    (token(side, "lofdungr", x + 13.0, y, 13.0, side.ink(), "#1d1b18"))
+                    text x=(x + 13.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
                 }
             }
             @if pieces.h > 0 {
                 g opacity=(opacity(pieces.h_stopped >= pieces.h)) {
-                    (hird_shape(side, h_at + 10.0, y))
-                    text.count x=(h_at + 23.0) y=(y + 6.0) font-size="16" { "×" (pieces.h) }
+                    (hird_shape(side, h_at + 11.0, y))
+                    text.count x=(h_at + 25.0) y=(y + 6.0) font-size="16" { "×" (pieces.h) }
                 }
             }
             @for (i, k) in pieces.karves.iter().enumerate() {
-                @let kx = k_at + 28.0 * i as f32;
+                @let kx = k_at + K_ROOM * i as f32;
                 g opacity=(opacity(k.stopped)) {
                     (karve_shape(side, kx, y))
-                    text x=(kx + 13.0) y=(y + 4.5) text-anchor="middle" fill="#fff" font-size="12" { (k.crew) }
+                    text x=(kx + 18.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-size="13" font-weight="bold" { (k.crew) }
                 }
             }
         }
@@ -309,6 +374,18 @@ fn space_title(view: &SpaceView) -> String {
     } else {
         format!("{}: {}", view.long_name, held.join("; "))
     };
+    if let Some(side) = view.held_from_lines {
+        title.push_str(&format!(
+            "; still {}'s: its pieces attack from here",
+            side.word()
+        ));
+    }
+    if let Some(side) = view.beaten_l {
+        title.push_str(&format!(
+            "; {}'s beaten Lofðungr waits here to retreat",
+            side.word()
+        ));
+    }
     if let Some(note) = &view.note {
         title.push_str(&format!(" ({note})"));
     }
@@ -335,6 +412,17 @@ fn last_mark(view: &SpaceView, x: f32, y: f32) -> Markup {
     }
 }
 
+/// A box's tint: its holder's, also when the holder's pieces all stand on lines out of it.
+fn space_fill(view: &SpaceView) -> &'static str {
+    Side::BOTH
+        .into_iter()
+        .zip(&view.pieces)
+        .find(|(_, p)| !p.is_empty())
+        .map(|(side, _)| side)
+        .or(view.held_from_lines)
+        .map_or("#fffdf7", Side::tint)
+}
+
 fn space(view: &SpaceView) -> Markup {
     let (cx, cy) = centre(view.col, view.lane);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
@@ -343,26 +431,48 @@ fn space(view: &SpaceView) -> Markup {
         .zip(&view.pieces)
         .filter(|(_, p)| !p.is_empty())
         .collect();
-    let fill = rows.first().map_or("#fffdf7", |(side, _)| side.tint());
+    // The words at the foot of the box: the note, beside the battle's powers when there is one.
+    let foot = BOX_W - 14.0 - if view.battle.is_some() { 62.0 } else { 0.0 };
+    let beaten_row = if view.beaten_l.is_some() { 1.0 } else { 0.0 };
     html! {
         g.space {
             title { (space_title(view)) }
-            rect x=(x) y=(y) width=(BOX_W) height=(BOX_H) rx="8" fill=(fill) stroke="#6b645a" stroke-width="1.5" {}
+            rect x=(x) y=(y) width=(BOX_W) height=(BOX_H) rx="8" fill=(space_fill(view)) stroke="#6b645a" stroke-width="1.5" {}
             (last_mark(view, x, y))
-            text.name x=(x + 7.0) y=(y + 17.0) font-size="12" {
-                tspan font-weight="bold" font-size="15" { (view.name) } " " (view.long_name)
+            g.name font-weight="bold" {
+                (fit::line(&format!("{} {}", view.name, view.long_name), x + 7.0, y + 18.0, NAME_SIZE, BOX_W - 14.0, "start"))
+            }
+            @if let Some(side) = view.held_from_lines {
+                // Empty of pieces (they stand on lines), so the words have the box's middle.
+                g.held font-style="italic" fill=(side.ink()) {
+                    @for (i, words) in fit::wrap(&format!("{}'s: its pieces attack from here", side.word()), NOTE_SIZE, BOX_W - 14.0).iter().enumerate() {
+                        (fit::line(words, x + 7.0, y + 46.0 + 16.0 * i as f32, NOTE_SIZE, BOX_W - 14.0, "start"))
+                    }
+                }
+            }
+            @if let Some(side) = view.beaten_l {
+                g.beaten {
+                    title { (side.word()) "'s beaten Lofðungr, waiting to retreat" }
+                    g opacity="0.6" {
+                        (token(side, "lofdungr beaten", x + 21.0, y + 44.0, 13.0, side.ink(), "#b3261e"))
+                    }
+                    text x=(x + 21.0) y=(y + 49.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
+                    text x=(x + 40.0) y=(y + 48.0) font-size=(NOTE_SIZE) fill="#b3261e" font-weight="bold" { "beaten: retreats" }
+                }
             }
             @for (i, (side, pieces)) in rows.iter().enumerate() {
-                (piece_row(*side, pieces, x + 8.0, y + 40.0 + 28.0 * i as f32))
+                (piece_row(*side, pieces, x + 8.0, y + 44.0 + 30.0 * (i as f32 + beaten_row), BOX_W - 16.0))
             }
             @if let Some(note) = &view.note {
-                text.note x=(cx) y=(y + BOX_H - 10.0) text-anchor="middle" font-size="12" font-style="italic" { (note) }
+                g.note font-style="italic" {
+                    (fit::line(note, x + 7.0, y + BOX_H - 10.0, NOTE_SIZE, foot, "start"))
+                }
             }
             @if let Some(battle) = view.battle {
                 g.battle {
                     title { "Battle here: attack " (battle.attack) " against defence " (battle.defence) }
-                    rect x=(x + BOX_W - 62.0) y=(y + 27.0) width="56" height="24" rx="5" fill="#fff" stroke="#b3261e" stroke-width="2" {}
-                    text x=(x + BOX_W - 34.0) y=(y + 44.0) text-anchor="middle" font-size="15" font-weight="bold" fill="#b3261e" {
+                    rect x=(x + BOX_W - 62.0) y=(y + BOX_H - 30.0) width="56" height="24" rx="5" fill="#fff" stroke="#b3261e" stroke-width="2" {}
+                    text x=(x + BOX_W - 34.0) y=(y + BOX_H - 13.0) text-anchor="middle" font-size="15" font-weight="bold" fill="#b3261e" {
                         "⚔" (battle.attack) ":" (battle.defence)
                     }
                 }
@@ -370,26 +480,54 @@ fn space(view: &SpaceView) -> Markup {
             @if !view.links.is_empty() {
                 (highlight(x, y, BOX_W, BOX_H))
             }
+            @if view.hinted {
+                (hint_frame(x, y, BOX_W, BOX_H))
+            }
         }
     }
 }
 
-/// The links of a space, drawn above everything else so that badges are never covered.
+/// The links of a space, drawn above everything else so that badges are never covered: one
+/// link takes the whole box, several share it (two a row).
 fn space_links(view: &SpaceView) -> Markup {
     let (cx, cy) = centre(view.col, view.lane);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
-    let mut badges = Badges {
-        x: cx,
-        y: 0.0,
-        width: 50.0,
-        height: 20.0,
-        per_row: 3,
+    let badges = Badges {
+        x,
+        y,
+        width: BOX_W,
+        height: BOX_H,
+        per_row: 2,
+        font: 12.0,
     };
-    // Rows of badges grow upwards from the bottom of the box.
-    badges.y = y + BOX_H - 4.0 - badges.rows(view.links.len()) as f32 * (badges.height + 2.0);
+    if crowded(view) {
+        return choice_link(
+            &view.links,
+            hit_rect(x, y, BOX_W, BOX_H),
+            &choice(view),
+            (cx, y + BOX_H - 8.0, 12.0),
+        );
+    }
     spot_links(&view.links, hit_rect(x, y, BOX_W, BOX_H), &badges)
 }
 
+/// A space with more moves on a page than two rows of badges a finger can take: it opens a
+/// choice instead (a picture keeps its badges).
+fn crowded(view: &SpaceView) -> bool {
+    view.links.len() > 4 && live(&view.links)
+}
+
+fn choice(view: &SpaceView) -> Choice<'_> {
+    Choice {
+        id: &view.name,
+        name: &view.long_name,
+        board: (WIDTH, HEIGHT),
+        row: 72.0,
+    }
+}
+
+/// An attack line with its power and the pieces standing on it (H4: they left their space
+/// but have not reached the attacked one), drawn in the band between the rows.
 fn arrow(view: &HirthBoardView, attack: &AttackView, turned: bool) -> Markup {
     let Some(to) = space_centre(view, attack.to) else {
         return html! {};
@@ -422,6 +560,15 @@ fn arrow(view: &HirthBoardView, attack: &AttackView, turned: bool) -> Markup {
         Some(s) => format!("from {}", s.long_name),
         None => "from the reserve".to_string(),
     };
+    // The pieces on the line: halfway, or, on a line along a row (from the reserve into the
+    // home), in the band beside the row, towards the board's middle.
+    let mut mid = ((start.0 + end.0) / 2.0, (start.1 + end.1) / 2.0);
+    if dy.abs() < 1.0 {
+        let towards_middle = if mid.1 > HEIGHT / 2.0 { -1.0 } else { 1.0 };
+        mid.1 += towards_middle * (BOX_H / 2.0 + (ROW_H - BOX_H) / 2.0);
+    }
+    let chip_w = (row_width(&attack.pieces) + 16.0).min(BOX_W);
+    let chip_h = 32.0;
     html! {
         g.attack {
             title {
@@ -430,11 +577,16 @@ fn arrow(view: &HirthBoardView, attack: &AttackView, turned: bool) -> Markup {
             }
             line x1=(start.0) y1=(start.1) x2=(end.0 - 12.0 * ux) y2=(end.1 - 12.0 * uy) stroke=(side.ink()) stroke-width="7" {}
             polygon points=(head) fill=(side.ink()) stroke="#1d1b18" {}
+            g.on-line {
+                rect x=(mid.0 - chip_w / 2.0) y=(mid.1 - chip_h / 2.0) width=(chip_w) height=(chip_h) rx="6" fill="#fff" stroke=(side.ink()) stroke-width="2" {}
+                (piece_row(side, &attack.pieces, mid.0 - chip_w / 2.0 + 8.0, mid.1, chip_w - 16.0))
+            }
         }
     }
 }
 
-/// The two chips of a reserve, H then K: their top-left corners and links.
+/// A reserve's two halves, H then K: their top-left corners, and links. Each half of the box
+/// takes its click, a finger's width on a phone.
 fn reserve_chips(
     side: Side,
     reserve: &ReserveView,
@@ -442,19 +594,17 @@ fn reserve_chips(
 ) -> [(f32, f32, &Option<BoardLink>); 2] {
     let (cx, cy) = reserve_centre(side, turned);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
-    [
-        (x + 6.0, y + 24.0, &reserve.enter_h),
-        (x + 82.0, y + 24.0, &reserve.enter_k),
-    ]
+    [(x, y, &reserve.enter_h), (x + CHIP_W, y, &reserve.enter_k)]
 }
 
-const CHIP_W: f32 = 72.0;
-const CHIP_H: f32 = 36.0;
+const CHIP_W: f32 = BOX_W / 2.0;
+const CHIP_H: f32 = BOX_H;
 
 fn reserve(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
     let (cx, cy) = reserve_centre(side, turned);
     let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
     let [(hx, hy, enter_h), (kx, ky, enter_k)] = reserve_chips(side, reserve, turned);
+    let middle = y + BOX_H / 2.0;
     html! {
         g.reserve {
             title {
@@ -462,31 +612,47 @@ fn reserve(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
                 (reserve.removed) " Hirþ removed from the game"
             }
             rect x=(x) y=(y) width=(BOX_W) height=(BOX_H) rx="8" fill="none" stroke=(side.ink()) stroke-width="1.5" stroke-dasharray="5 3" {}
-            text x=(x + 7.0) y=(y + 17.0) font-size="13" font-weight="bold" { (side.word()) " reserve" }
-            (hird_shape(side, hx + 14.0, hy + CHIP_H / 2.0))
-            text x=(hx + 28.0) y=(hy + CHIP_H / 2.0 + 6.0) font-size="16" { "×" (reserve.h) }
-            (karve_shape(side, kx + 4.0, hy + CHIP_H / 2.0))
-            text x=(kx + 34.0) y=(ky + CHIP_H / 2.0 + 6.0) font-size="16" { "×" (reserve.k) }
-            @if enter_h.is_some() { (highlight(hx, hy, CHIP_W, CHIP_H)) }
-            @if enter_k.is_some() { (highlight(kx, ky, CHIP_W, CHIP_H)) }
-            text x=(x + 7.0) y=(y + BOX_H - 9.0) font-size="13" fill="#6b645a" { (reserve.removed) " H out of the game" }
+            text x=(x + 7.0) y=(y + 18.0) font-size=(NAME_SIZE) font-weight="bold" { (side.word()) " reserve" }
+            (hird_shape(side, hx + 20.0, middle))
+            text x=(hx + 35.0) y=(middle + 6.0) font-size="16" { "×" (reserve.h) }
+            (karve_shape(side, kx + 4.0, middle))
+            text x=(kx + 44.0) y=(middle + 6.0) font-size="16" { "×" (reserve.k) }
+            @if enter_h.is_some() { (highlight(hx + 3.0, hy + 3.0, CHIP_W - 6.0, CHIP_H - 6.0)) }
+            @if enter_k.is_some() { (highlight(kx + 3.0, ky + 3.0, CHIP_W - 6.0, CHIP_H - 6.0)) }
+            @match reserve.hinted {
+                Some(false) => { (hint_frame(hx + 3.0, hy + 3.0, CHIP_W - 6.0, CHIP_H - 6.0)) }
+                Some(true) => { (hint_frame(kx + 3.0, ky + 3.0, CHIP_W - 6.0, CHIP_H - 6.0)) }
+                None => {}
+            }
+            text x=(x + 7.0) y=(y + BOX_H - 10.0) font-size=(NOTE_SIZE) fill="#6b645a" { (reserve.removed) " H out of the game" }
         }
     }
 }
 
 fn reserve_links(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
-    let badges = Badges {
-        x: 0.0,
-        y: 0.0,
-        width: 0.0,
-        height: 0.0,
-        per_row: 1,
-    };
     html! {
         @for (x, y, link) in reserve_chips(side, reserve, turned) {
             @if let Some(link) = link {
+                @let badges = Badges { x, y, width: CHIP_W, height: CHIP_H, per_row: 1, font: 12.0 };
                 (spot_links(std::slice::from_ref(link), hit_rect(x, y, CHIP_W, CHIP_H), &badges))
             }
+        }
+    }
+}
+
+/// The caption over the board, in up to two lines that fit its width.
+fn caption(words: &str) -> Markup {
+    let max = WIDTH - 2.0 * PAD;
+    let lines = fit::wrap(words, CAPTION_SIZE, max);
+    // A third line would run into the board: the second takes the rest, squeezed.
+    let (first, rest) = match lines.split_first() {
+        Some((first, rest)) => (first.clone(), rest.join(" ")),
+        None => (String::new(), String::new()),
+    };
+    html! {
+        g.caption {
+            (fit::line(&first, PAD, 20.0, CAPTION_SIZE, max, "start"))
+            @if !rest.is_empty() { (fit::line(&rest, PAD, 40.0, CAPTION_SIZE, max, "start")) }
         }
     }
 }
@@ -525,7 +691,7 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
     let turned = look.flipped;
     let view = &*look.orient(view, HirthBoardView::turned);
     let body = html! {
-        text.caption x=(PAD) y="22" font-size="16" { (view.caption) }
+        (caption(&view.caption))
         @for &(a, b) in &view.paths {
             @if let (Some(p), Some(q)) = (space_centre(view, a), space_centre(view, b)) {
                 line.path x1=(p.0) y1=(p.1) x2=(q.0) y2=(q.1) stroke="#c8bda6" stroke-width="14" stroke-linecap="round" {}
@@ -535,6 +701,7 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve(side, r, turned)) }
         @for attack in &view.attacks { (arrow(view, attack, turned)) }
         @for s in &view.spaces { (space_links(s)) }
+        @for s in view.spaces.iter().filter(|s| crowded(s)) { (choice_overlay(&s.links, &choice(s))) }
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve_links(side, r, turned)) }
     };
     Drawing {
@@ -542,6 +709,16 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         class: "hirth",
         width: WIDTH,
         height: HEIGHT,
+        controls: view
+            .spaces
+            .iter()
+            .flat_map(|s| &s.links)
+            .chain(
+                view.reserves
+                    .iter()
+                    .flat_map(|r| r.enter_h.iter().chain(&r.enter_k)),
+            )
+            .any(|l| !l.href.is_empty()),
         body,
     }
 }
@@ -585,6 +762,9 @@ mod tests {
                     note: None,
                     last_from: false,
                     last_to: false,
+                    held_from_lines: None,
+                    beaten_l: None,
+                    hinted: false,
                 },
                 SpaceView {
                     name: "1".into(),
@@ -603,6 +783,9 @@ mod tests {
                     note: None,
                     last_from: false,
                     last_to: false,
+                    held_from_lines: None,
+                    beaten_l: None,
+                    hinted: false,
                 },
             ],
             paths: vec![(0, 1)],
@@ -614,6 +797,7 @@ mod tests {
                     removed: 1,
                     enter_h: Some(link("He")),
                     enter_k: None,
+                    hinted: None,
                 },
                 ReserveView {
                     h: 13,
@@ -627,7 +811,7 @@ mod tests {
     #[test]
     fn draws_the_pieces_of_each_space_with_counts_and_crews() {
         let svg = board(&two_spaces()).into_string();
-        assert!(svg.contains(r#"viewBox="0 0 520 890""#), "{svg}");
+        assert!(svg.contains(r#"viewBox="0 0 520 1196""#), "{svg}");
         assert!(svg.contains(
             "<title>Gull: the Lofðungr, 3 Hirþ (1 stopped), a Karve with 2 Hirþ aboard</title>"
         ));
@@ -640,9 +824,13 @@ mod tests {
         assert_eq!(svg.matches(r#"class="karve""#).count(), 1 + 2);
         assert!(svg.contains(r#"class="path""#));
         // Each space is tinted with the colour of the player holding it.
-        assert!(svg.contains(r##"width="160" height="92" rx="8" fill="#f6e3a1""##));
-        assert!(svg.contains(r##"width="160" height="92" rx="8" fill="#dde3e8""##));
-        assert!(svg.contains(r##"class="lofdungr" cx="200" cy="830" r="12" fill="#a67c00""##));
+        assert!(svg.contains(r##"width="160" height="128" rx="8" fill="#f6e3a1""##));
+        assert!(svg.contains(r##"width="160" height="128" rx="8" fill="#dde3e8""##));
+        // Gull's Lofðungr, round, first in its row in Gull's home at the bottom.
+        assert!(
+            svg.contains(r##"class="lofdungr" cx="201" cy="1104" r="13" fill="#a67c00""##),
+            "{svg}"
+        );
         assert!(svg.contains(
             "<title>Gull's reserve: 11 Hirþ, 2 Karves; 1 Hirþ removed from the game</title>"
         ));
@@ -756,7 +944,7 @@ mod tests {
         view.spaces[1].last_to = true;
         let svg = board(&view).into_string();
         assert!(svg.contains(
-            r##"<title>Gull's home: Gull has the Lofðungr, 3 Hirþ (1 stopped), a Karve with 2 Hirþ aboard — last turn: pieces moved from here</title><rect x="180" y="790" width="160" height="92" rx="8" fill="#f6e3a1" stroke="#6b645a" stroke-width="1.5"></rect><rect class="last from" x="184" y="794" width="152" height="84""##
+            r##"<title>Gull's home: Gull has the Lofðungr, 3 Hirþ (1 stopped), a Karve with 2 Hirþ aboard — last turn: pieces moved from here</title><rect x="180" y="1060" width="160" height="128" rx="8" fill="#f6e3a1" stroke="#6b645a" stroke-width="1.5"></rect><rect class="last from" x="184" y="1064" width="152" height="120""##
         ), "{svg}");
         assert!(svg.contains(
             "<title>Gull Norðr Delta: Silfr has 2 Hirþ — last turn: pieces moved here</title>"
@@ -775,6 +963,27 @@ mod tests {
         );
         // The link on 1 is still drawn over everything, after the marks.
         assert!(svg.rfind(r#"class="last"#) < svg.find(r#"<a class="move""#));
+    }
+
+    #[test]
+    fn the_sides_differ_by_shape_not_only_colour_gull_round_silfr_square() {
+        let mut view = two_spaces();
+        view.spaces[1].pieces[1].l = true;
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r#"<circle class="lofdungr""#), "{svg}");
+        assert!(svg.contains(r#"<rect class="lofdungr""#), "{svg}");
+        assert!(svg.contains(r#"<circle class="hird""#));
+        assert!(svg.contains(r#"<rect class="hird""#));
+    }
+
+    #[test]
+    fn a_board_with_moves_is_a_group_of_controls_and_one_without_an_image() {
+        let svg = board(&two_spaces()).into_string();
+        assert!(svg.contains(r#"role="group""#) && !svg.contains(r#"role="img""#));
+        let mut view = two_spaces();
+        view.spaces[1].links.clear();
+        view.reserves[0].enter_h = None;
+        assert!(board(&view).into_string().contains(r#"role="img""#));
     }
 
     #[test]
@@ -804,16 +1013,46 @@ mod tests {
         // Gull's home (column 0, middle) is at the bottom upright, at the top turned.
         assert!(
             upright.contains(
-                r##"<rect x="180" y="790" width="160" height="92" rx="8" fill="#f6e3a1""##
+                r##"<rect x="180" y="1060" width="160" height="128" rx="8" fill="#f6e3a1""##
             ),
             "{upright}"
         );
         assert!(
             turned.contains(
-                r##"<rect x="180" y="34" width="160" height="92" rx="8" fill="#f6e3a1""##
+                r##"<rect x="180" y="52" width="160" height="128" rx="8" fill="#f6e3a1""##
             ),
             "{turned}"
         );
         assert_ne!(upright, turned);
+    }
+
+    #[test]
+    fn the_hinted_space_or_reserve_half_gets_a_blue_frame() {
+        let mut view = two_spaces();
+        assert!(!board(&view).into_string().contains("hint"));
+        view.spaces[1].hinted = true;
+        view.reserves[0].hinted = Some(true);
+        let svg = board(&view).into_string();
+        assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 2, "{svg}");
+        assert_eq!(svg.matches("<title>The computer's hint</title>").count(), 2);
+    }
+
+    #[test]
+    fn a_space_with_more_moves_than_two_rows_of_badges_opens_a_choice_and_a_picture_keeps_badges() {
+        let mut view = two_spaces();
+        view.spaces[1].links = ["H01", "L01", "K01", "K201", "H31"].map(link).to_vec();
+        let svg = board(&view).into_string();
+        assert!(svg.contains(r##"<a class="move chooser" href="#choose-1"><title>5 moves to Gull Norðr Delta: choose one</title>"##), "{svg}");
+        assert!(svg.contains(r#"<g class="choices" id="choose-1">"#));
+        assert_eq!(svg.matches(r#"<a class="move badge""#).count(), 5);
+        // Four fit as badges.
+        view.spaces[1].links.pop();
+        assert!(!board(&view).into_string().contains("chooser"));
+        // A picture (links to nowhere) draws badges.
+        for l in &mut view.spaces[1].links {
+            l.href.clear();
+        }
+        view.spaces[1].links.push(BoardLink::default());
+        assert!(!board(&view).into_string().contains("choices"));
     }
 }

@@ -64,14 +64,17 @@ pub fn layout_with_preview(title: &str, preview: Option<&Preview>, body: Markup)
         html lang="en" {
             (head(title, preview))
             body {
+                // The first tab stop: past the site's links, to the page (on a play page the
+                // board is its first control).
+                a.skip href="#main" { "Skip to the content" }
                 header.site {
                     a.brand href="/" { "Moot" }
-                    nav {
+                    nav aria-label="Site" {
                         a href="/" { "Games" }
                         a href="/docs/" { "API" }
                     }
                 }
-                main { (body) }
+                main #main tabindex="-1" { (body) }
                 footer.site {
                     "Moot referees Hirþ, The High Kings of Tara and Herfor. "
                     a href="/api-docs/openapi.json" { "OpenAPI" }
@@ -91,7 +94,14 @@ mod tests {
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<title>Herfor — Moot</title>"));
         assert!(page.contains(r#"href="/static/moot.css""#));
-        assert!(page.contains("<main><p>board</p></main>"));
+        assert!(page.contains(r#"<main id="main" tabindex="-1"><p>board</p></main>"#));
+        let skip = page
+            .find(r##"<a class="skip" href="#main">"##)
+            .expect("a skip link");
+        assert!(
+            skip < page.find("<header").expect("a header"),
+            "the first link"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub use maud;
 pub mod drawing;
 pub mod embed;
 pub mod error;
+pub mod fit;
 pub mod herfor;
 pub mod hirth;
 pub mod home;

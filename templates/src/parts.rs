@@ -32,7 +32,7 @@ impl Fact {
 pub fn facts_table(players: &[String], facts: &[Fact], notes: &[String]) -> Markup {
     html! {
         table.facts {
-            thead { tr { th {} @for p in players { th scope="col" { (p) } } } }
+            thead { tr { td {} @for p in players { th scope="col" { (p) } } } }
             tbody {
                 @for fact in facts {
                     tr {
@@ -50,21 +50,41 @@ pub fn facts_table(players: &[String], facts: &[Fact], notes: &[String]) -> Mark
     }
 }
 
-/// Where the badges of a spot with several links go: rows of `per_row` badges of `width` ×
-/// `height`, centred on `x`, the first row's top at `y`.
+/// The area a spot's links share: one link takes it whole; several tile it in rows of
+/// `per_row` badges, so that each stays as large as the spot allows (a finger's width on a
+/// phone where the spot has room).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Badges {
+    /// The area's top-left corner and size.
     pub x: f32,
     pub y: f32,
     pub width: f32,
     pub height: f32,
     pub per_row: usize,
+    /// The font size of the tags.
+    pub font: f32,
 }
 
 impl Badges {
     /// How many rows `count` badges take.
     pub fn rows(&self, count: usize) -> usize {
         count.div_ceil(self.per_row.max(1))
+    }
+
+    /// The top-left corner and size of badge `i` of `count`: the rows share the height, each
+    /// row's badges its width (a short last row's badges grow to fill it).
+    pub fn cell(&self, i: usize, count: usize) -> (f32, f32, f32, f32) {
+        let per_row = self.per_row.max(1);
+        let rows = self.rows(count).max(1);
+        let row = i / per_row;
+        let in_row = (count - row * per_row).min(per_row);
+        let (w, h) = (self.width / in_row as f32, self.height / rows as f32);
+        (
+            self.x + (i % per_row) as f32 * w,
+            self.y + row as f32 * h,
+            w,
+            h,
+        )
     }
 }
 
@@ -81,16 +101,10 @@ pub fn target(class: &str, href: &str, body: Markup) -> Markup {
 }
 
 /// Draws the links of one spot of a board: one link covers the whole spot (`hit`, drawn
-/// invisible and highlighted by CSS); several become rows of tagged badges.
+/// invisible and highlighted by CSS); several tile it as tagged badges, see-through so that
+/// the pieces under them still show, each tag on a label at its badge's foot.
 pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
-    let Badges {
-        x,
-        y,
-        width,
-        height,
-        ..
-    } = *badges;
-    let per_row = badges.per_row.max(1);
+    let font = badges.font;
     html! {
         @match links {
             [] => {},
@@ -99,22 +113,99 @@ pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
                 (hit)
                 // The tag still says which piece moves here, for those who cannot hover.
                 @if !only.tag.is_empty() {
-                    text.tag x=(x) y=(y + height * 0.75) text-anchor="middle" font-size=(height * 0.68) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
+                    text.tag x=(badges.x + badges.width / 2.0) y=(badges.y + badges.height - font * 0.5) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
                 }
             })),
             many => {
                 @for (i, link) in many.iter().enumerate() {
-                    @let row = i / per_row;
-                    @let in_row = (many.len() - row * per_row).min(per_row);
-                    @let bx = x - in_row as f32 * width / 2.0 + (i % per_row) as f32 * width;
-                    @let by = y + row as f32 * (height + 2.0);
+                    @let (bx, by, bw, bh) = badges.cell(i, many.len());
                     (target("move badge", &link.href, html! {
                         title { (link.title) }
-                        rect x=(bx + 1.0) y=(by) width=(width - 2.0) height=(height) rx="3" fill="#fff3c4" stroke="#e0a100" {}
-                        text x=(bx + width / 2.0) y=(by + height * 0.75) text-anchor="middle" font-size=(height * 0.68) { (link.tag) }
+                        rect x=(bx + 1.5) y=(by + 1.5) width=(bw - 3.0) height=(bh - 3.0) rx="4" fill="#fff3c4" fill-opacity="0.35" stroke="#8c6400" stroke-width="1.5" {}
+                        rect.label x=(bx + bw / 2.0 - font * 1.6) y=(by + bh - font * 1.5) width=(font * 3.2) height=(font * 1.3) rx="3" fill="#fff3c4" {}
+                        text x=(bx + bw / 2.0) y=(by + bh - font * 0.55) text-anchor="middle" font-size=(font) { (link.tag) }
                     }))
                 }
             },
+        }
+    }
+}
+
+/// A spot whose moves would not fit on it as badges a finger can take: the spot is one link
+/// that opens a choice of its moves drawn large over the board. The choice is shown by CSS
+/// when the link's fragment names it (`:target`): no script is needed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice<'a> {
+    /// Unique on the page: the choice's element is `choose-{id}`.
+    pub id: &'a str,
+    /// The spot in words (`D4`, `Miðr`).
+    pub name: &'a str,
+    /// The board's size, which the choice covers.
+    pub board: (f32, f32),
+    /// The height of one move's button.
+    pub row: f32,
+}
+
+impl Choice<'_> {
+    fn element(&self) -> String {
+        format!("choose-{}", self.id)
+    }
+}
+
+/// Whether the links of a spot go to a page (a picture's links go nowhere, and a picture
+/// shows badges instead of a choice).
+pub fn live(links: &[BoardLink]) -> bool {
+    links.iter().any(|l| !l.href.is_empty())
+}
+
+/// The spot's one link that opens its choice, over `hit`, with the moves' tags as its words.
+pub fn choice_link(
+    links: &[BoardLink],
+    hit: Markup,
+    choice: &Choice,
+    tags: (f32, f32, f32),
+) -> Markup {
+    let (x, y, font) = tags;
+    let list: Vec<&str> = links.iter().map(|l| l.tag.as_str()).collect();
+    html! {
+        a.move.chooser href={ "#" (choice.element()) } {
+            title { (links.len()) " moves to " (choice.name) ": choose one" }
+            (hit)
+            text.tag x=(x) y=(y) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" {
+                (list.join(" "))
+            }
+        }
+    }
+}
+
+/// The choice a [`choice_link`] opens, drawn over the whole board (after everything else):
+/// one large button per move, with its words, and a way back.
+pub fn choice_overlay(links: &[BoardLink], choice: &Choice) -> Markup {
+    let (width, height) = choice.board;
+    let gap = choice.row * 0.15;
+    let button_w = (width * 0.8).min(420.0);
+    let x = (width - button_w) / 2.0;
+    let total = (links.len() + 1) as f32 * (choice.row + gap) + 30.0;
+    let top = ((height - total) / 2.0).max(4.0) + 30.0;
+    let font = (choice.row * 0.3).min(18.0);
+    html! {
+        g.choices id=(choice.element()) {
+            rect.veil width=(width) height=(height) fill="#faf7f0" fill-opacity="0.92" {}
+            text x=(width / 2.0) y=(top - 12.0) text-anchor="middle" font-size=(font) font-weight="bold" { "Which move to " (choice.name) "?" }
+            @for (i, link) in links.iter().enumerate() {
+                @let y = top + i as f32 * (choice.row + gap);
+                a.move.badge href=(link.href) {
+                    title { (link.title) }
+                    rect x=(x) y=(y) width=(button_w) height=(choice.row) rx="8" fill="#fff3c4" stroke="#8c6400" stroke-width="2" {}
+                    (crate::fit::line(&link.title, width / 2.0, y + choice.row / 2.0 + font * 0.35, font, button_w - 16.0, "middle"))
+                }
+            }
+            @let y = top + links.len() as f32 * (choice.row + gap);
+            a.move.back href="#board" {
+                title { "Back to the board" }
+                rect x=(x) y=(y) width=(button_w) height=(choice.row) rx="8" fill="#fff" stroke="#6b645a" stroke-width="2" {}
+                text x=(width / 2.0) y=(y + choice.row / 2.0 + font * 0.35) text-anchor="middle" font-size=(font) { "Back to the board" }
+            }
         }
     }
 }
@@ -134,9 +225,10 @@ mod tests {
     const BADGES: Badges = Badges {
         x: 0.0,
         y: 0.0,
-        width: 30.0,
-        height: 14.0,
+        width: 120.0,
+        height: 60.0,
         per_row: 4,
+        font: 10.0,
     };
 
     #[test]
@@ -151,18 +243,23 @@ mod tests {
             r#"<a class="move" href="/play?m=a"><title>Move a</title><circle r="5"></circle></a>"#
         );
         let out = spot_links(&[link("b")], html! {}, &BADGES).into_string();
-        assert!(out.contains(r#"<text class="tag" x="0" y="10.5""#), "{out}");
+        assert!(out.contains(r#"<text class="tag" x="60" y="55""#), "{out}");
         assert!(out.ends_with(">b</text></a>"), "{out}");
     }
 
     #[test]
-    fn several_links_become_tagged_badges() {
+    fn several_links_tile_the_spot_as_tagged_badges() {
         let links: Vec<BoardLink> = ["a", "b", "c", "d", "e"].map(link).to_vec();
         let out = spot_links(&links, html! {}, &BADGES).into_string();
         assert_eq!(out.matches(r#"<a class="move badge""#).count(), 5);
         assert_eq!(BADGES.rows(5), 2);
-        // The fifth badge starts a second row, centred.
-        assert!(out.contains(r#"<rect x="-14" y="16""#), "{out}");
+        // Four in the first row, 30 × 30 each; the fifth fills the second row alone.
+        assert_eq!(BADGES.cell(3, 5), (90.0, 0.0, 30.0, 30.0));
+        assert_eq!(BADGES.cell(4, 5), (0.0, 30.0, 120.0, 30.0));
+        assert!(
+            out.contains(r#"<rect x="1.5" y="31.5" width="117" height="27""#),
+            "{out}"
+        );
         assert!(out.contains("<title>Move b</title>"));
         assert!(out.contains(">b</text>"));
         assert!(!out.contains("circle"));
@@ -176,8 +273,42 @@ mod tests {
         ];
         let out = facts_table(&["Red".into(), "<b>".into()], &facts, &["n&b".into()]).into_string();
         assert!(out.contains(r#"<th scope="col">&lt;b&gt;</th>"#));
+        // The corner over the row labels is a plain cell: a header must say something.
+        assert!(
+            out.contains(r#"<thead><tr><td></td><th scope="col">Red</th>"#),
+            "{out}"
+        );
         assert!(out.contains(r#"<th scope="row">Kings</th><td>3</td><td>2</td>"#));
         assert!(out.contains(r#"<td colspan="2">1 of 2</td>"#));
         assert!(out.contains(r#"<p class="note">n&amp;b</p>"#));
+    }
+
+    #[test]
+    fn a_crowded_spot_is_one_link_to_a_choice_of_large_buttons() {
+        let links: Vec<BoardLink> = ["a", "b", "c"].map(link).to_vec();
+        let choice = Choice {
+            id: "d4",
+            name: "D4",
+            board: (400.0, 400.0),
+            row: 60.0,
+        };
+        let spot = choice_link(&links, html! {}, &choice, (0.0, 0.0, 10.0)).into_string();
+        assert!(spot.starts_with(r##"<a class="move chooser" href="#choose-d4"><title>3 moves to D4: choose one</title>"##), "{spot}");
+        assert!(spot.contains(">a b c</text>"));
+        let overlay = choice_overlay(&links, &choice).into_string();
+        assert!(
+            overlay.starts_with(r#"<g class="choices" id="choose-d4">"#),
+            "{overlay}"
+        );
+        assert_eq!(overlay.matches(r#"<a class="move badge""#).count(), 3);
+        assert!(
+            overlay.contains(
+                r#"<a class="move badge" href="/play?m=b"><title>Move b</title><rect x="40" y=""#
+            ),
+            "{overlay}"
+        );
+        assert!(overlay.contains(r#"width="320" height="60""#));
+        assert!(overlay.contains(r##"<a class="move back" href="#board">"##));
+        assert!(live(&links) && !live(&[BoardLink::default()]));
     }
 }

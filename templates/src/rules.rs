@@ -31,7 +31,7 @@ pub fn page(view: &RulesView) -> Markup {
                 section.binding {
                     h2 { "The rules in full" }
                     p { "The rules as Moot's engine applies them; errors cite their ids." }
-                    nav.rule-index {
+                    nav.rule-index aria-label="Rule ids" {
                         @for id in &view.rule_ids { a href={ "#" (id) } { (id) } " " }
                     }
                     (view.binding)

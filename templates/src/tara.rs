@@ -5,7 +5,7 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{Badges, BoardLink, spot_links};
+use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,8 @@ pub struct HillView {
     pub links: Vec<BoardLink>,
     /// The part this hill had in the last move, if any.
     pub last: Option<LastMark>,
+    /// The computer's hint ends here.
+    pub hinted: bool,
 }
 
 /// A hill the last move used: a king was placed on it, or moved from or to it.
@@ -114,9 +116,14 @@ fn hill_title(hill: &HillView) -> String {
         Some(note) => format!("{}: {what} ({note})", hill.name),
         None => format!("{}: {what}", hill.name),
     };
-    match hill.last {
+    let title = match hill.last {
         Some(mark) => format!("{title} — {}", mark.words()),
         None => title,
+    };
+    if hill.hinted {
+        format!("{title} — the computer's hint")
+    } else {
+        title
     }
 }
 
@@ -149,8 +156,15 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
     .iter()
     .map(|(dx, dy)| format!("{},{} ", x + dx, y + dy))
     .collect();
+    // Blue's crown has a ball on each point: red and blue are alike in grey, so the sides
+    // differ by shape too.
     html! {
         polygon.king points=(points.trim_end()) fill=(side.ink()) stroke="#fff" stroke-width="1.5" {}
+        @if side == Side::Blue {
+            @for (dx, dy) in [(-11.0, -6.0), (0.0, -10.0), (11.0, -6.0)] {
+                circle cx=(x + dx) cy=(y + dy) r="3" fill=(side.ink()) stroke="#fff" stroke-width="1" {}
+            }
+        }
     }
 }
 
@@ -162,6 +176,10 @@ fn hill(hill: &HillView) -> Markup {
             circle cx=(x) cy=(y) r="25" fill="#cfe0b4" stroke="#8fa873" stroke-width="1.5" {}
             @if let Some(side) = hill.ringfort {
                 circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
+                // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
+                @if side == Side::Blue {
+                    circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
+                }
             }
             @if let Some(side) = hill.king {
                 (crown(side, x, y))
@@ -171,23 +189,53 @@ fn hill(hill: &HillView) -> Markup {
                 Some(_) => { circle.last.to cx=(x) cy=(y) r="23" fill="none" stroke=(LAST) stroke-width="4" {} }
                 None => {}
             }
+            @if hill.hinted {
+                rect.hint x=(x - CELL / 2.0 + 2.0) y=(y - CELL / 2.0 + 2.0) width=(CELL - 4.0) height=(CELL - 4.0) rx="6" fill="none" stroke=(HINT) stroke-width="4" {}
+            }
             @if !hill.links.is_empty() {
-                circle.target cx=(x) cy=(y) r="27" fill="none" stroke="#e0a100" stroke-width="3" stroke-dasharray="6 3" {}
+                circle.target cx=(x) cy=(y) r="27" fill="none" stroke=(HIGHLIGHT) stroke-width="3" stroke-dasharray="6 3" {}
             }
         }
-        (spot_links(
-            &hill.links,
-            html! { circle.hit cx=(x) cy=(y) r="29" fill="#fff" fill-opacity="0" {} },
-            &Badges {
-                x,
-                y: y - 7.0,
-                width: 30.0,
-                height: 14.0,
-                per_row: 2,
-            },
-        ))
+        // The whole square of the hill takes the click: a finger's width on a phone. Several
+        // moves to it would make badges too small for a finger: the hill opens a choice.
+        @let hit = html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} };
+        @if crowded(hill) {
+            (choice_link(&hill.links, hit, &choice(hill), (x, y + CELL / 2.0 - 5.0, 11.0)))
+        } @else {
+            (spot_links(
+                &hill.links,
+                hit,
+                &Badges {
+                    x: x - CELL / 2.0,
+                    y: y - CELL / 2.0,
+                    width: CELL,
+                    height: CELL,
+                    per_row: 2,
+                    font: 11.0,
+                },
+            ))
+        }
     }
 }
+
+/// A hill with several moves on a page (a picture keeps its badges).
+fn crowded(hill: &HillView) -> bool {
+    hill.links.len() > 1 && live(&hill.links)
+}
+
+fn choice(hill: &HillView) -> Choice<'_> {
+    Choice {
+        id: &hill.name,
+        name: &hill.name,
+        board: (SIZE, SIZE + 4.0),
+        row: 64.0,
+    }
+}
+
+/// The computer's hint: blue, apart from the moves' gold and the last move's magenta.
+const HINT: &str = "#1a56a8";
+/// A legal move's hill: dark gold, 3.8:1 against the hills.
+const HIGHLIGHT: &str = "#8c6400";
 
 /// What the last move did, on every board.
 const LAST: &str = "#c2185b";
@@ -255,6 +303,7 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         }
         (last_line(view))
         @for h in &view.hills { (hill(h)) }
+        @for h in view.hills.iter().filter(|h| crowded(h)) { (choice_overlay(&h.links, &choice(h))) }
         @if look.coordinates {
             @for col in 0..GRID {
                 text.coord x=(centre(col, 0).0) y=(labels_y) text-anchor="middle" { ((b'A' + label(col)) as char) }
@@ -269,6 +318,10 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         class: "tara",
         width: SIZE,
         height: SIZE + 4.0,
+        controls: view
+            .hills
+            .iter()
+            .any(|h| h.links.iter().any(|l| !l.href.is_empty())),
         body,
     }
 }
@@ -332,6 +385,16 @@ mod tests {
         );
         assert!(svg.contains("<title>Red bridge</title>"));
         assert!(!svg.contains("<a "), "no links without moves");
+        // Besides colour: Blue's ringfort has a white ring in its wall; no king is Blue here,
+        // so no crown has balls on its points.
+        assert_eq!(
+            svg.matches(r##"r="15.5" fill="none" stroke="#fff" stroke-width="1.5""##)
+                .count(),
+            1
+        );
+        assert!(!svg.contains(r##"r="3" fill="#1f4e9c""##));
+        let blue_king = crown(Side::Blue, 0.0, 0.0).into_string();
+        assert_eq!(blue_king.matches("<circle").count(), 3, "{blue_king}");
     }
 
     #[test]
@@ -358,11 +421,16 @@ mod tests {
         };
         let svg = board(&view).into_string();
         assert_eq!(svg.matches(r#"class="target""#).count(), 2);
-        assert_eq!(svg.matches("<a ").count(), 3);
+        // E5's link; E3's link to its choice, and the choice's two moves and its way back.
+        assert_eq!(svg.matches("<a ").count(), 1 + 1 + 3);
         assert!(svg.contains(
             r#"<a class="move" href="/play/tara?m=D7"><title>Move the king on D7 to E5</title>"#
         ));
+        assert!(svg.contains(r##"<a class="move chooser" href="#choose-E3"><title>2 moves to E3: choose one</title>"##));
+        assert!(svg.contains(r#"<g class="choices" id="choose-E3">"#));
         assert!(svg.contains(r#"<a class="move badge" href="/play/tara?m=F4">"#));
+        // The choices come after every hill: drawn over the board.
+        assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"class="hill""#));
         assert!(svg.contains("<title>A2: vacant</title>"));
     }
 
@@ -493,5 +561,22 @@ mod tests {
         .body
         .into_string();
         assert!(!bare.contains("coord"));
+    }
+
+    #[test]
+    fn the_hinted_hill_gets_a_blue_frame_and_says_so() {
+        let view = TaraBoardView {
+            hills: vec![HillView {
+                hinted: true,
+                ..hill_at("D4", 3, 3)
+            }],
+            ..TaraBoardView::default()
+        };
+        let svg = board(&view).into_string();
+        assert!(
+            svg.contains("<title>D4: vacant — the computer's hint</title>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 1);
     }
 }

@@ -160,6 +160,34 @@ impl Browser {
             self.count(&css).await > 0,
             "{notation} is offered on the page"
         );
+        // A crowded spot's moves are in a choice its link opens first.
+        let choice = self
+            .client
+            .execute(
+                "const a = document.querySelector(arguments[0]); \
+                 const g = a && a.closest('g.choices'); return g ? g.id : '';",
+                vec![serde_json::json!(css)],
+            )
+            .await
+            .expect("a script runs");
+        if let Some(id) = choice.as_str().filter(|id| !id.is_empty()) {
+            self.client
+                .find(Locator::Css(&format!(
+                    r##"figure.board a.chooser[href="#{id}"]"##
+                )))
+                .await
+                .expect("the spot's link to its choice")
+                .click()
+                .await
+                .expect("the choice opens");
+            let css = css
+                .split(", ")
+                .map(|one| one.replacen("figure.board ", &format!("figure.board g#{id} "), 1))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.click_to_next_page(Locator::Css(&css)).await;
+            return;
+        }
         self.click_to_next_page(Locator::Css(&css)).await;
     }
 

@@ -2,7 +2,7 @@
 //! turned into the board picture's spaces, links, attacks and reserves.
 
 use moot_templates::hirth::{
-    AttackView, BattleView, HirthBoardView, KarveView, Lane, Pieces, ReserveView, SpaceView,
+    AttackView, BattleView, HirthBoardView, KarveView, Lane, Pieces, ReserveView, Side, SpaceView,
 };
 use moot_templates::parts::BoardLink;
 
@@ -146,6 +146,36 @@ pub(super) fn last_traces(last: &[Ply<Hirth>]) -> (Vec<Space>, Vec<Space>) {
     (left, reached)
 }
 
+/// The mover's, when all its pieces on `space` have gone onto attack lines out of it: they
+/// still control it (H4), though it holds nothing.
+fn held_from_lines(state: &HirthState, space: Space) -> Option<Side> {
+    let pos = &state.position;
+    let attacking_from_here = pos.lines.iter().any(|l| l.from == Some(space));
+    (attacking_from_here && pos.board.group(space, pos.mover).is_empty()).then(|| side(pos.mover))
+}
+
+/// The owner's, on the space where its Lofðungr was beaten and waits to retreat (H7): the
+/// engine has taken it off the board until its owner chooses where it goes.
+fn beaten_l(state: &HirthState, space: Space) -> Option<Side> {
+    (state.phase == Phase::Retreat { from: space }).then(|| side(state.position.mover.other()))
+}
+
+/// Marks on `view` where the computer's hinted step ends: the space a move or retreat goes
+/// to, or the reserve half it enters from. Other decisions (board, end, offer) have no spot.
+pub fn mark_hint(view: &mut HirthBoardView, state: &HirthState, hint: &Move) {
+    let space = board_spot(hint).map(|(space, _)| space.name().to_string());
+    for s in &mut view.spaces {
+        s.hinted = space.as_deref() == Some(s.name.as_str());
+    }
+    let mover = state.position.mover;
+    for (c, reserve) in Colour::BOTH.into_iter().zip(&mut view.reserves) {
+        reserve.hinted = match hint {
+            Move::Enter { karve } if c == mover => Some(*karve),
+            _ => None,
+        };
+    }
+}
+
 pub(super) fn board_view(
     state: &HirthState,
     playable: &[Playable<Move>],
@@ -170,10 +200,12 @@ pub(super) fn board_view(
                     })
                     .collect(),
                 battle: battle_on(state, space),
-                note: (state.phase == Phase::Retreat { from: space })
-                    .then(|| format!("{}'s beaten L must retreat", title(pos.mover.other()))),
+                note: None,
                 last_from: left.contains(&space),
                 last_to: reached.contains(&space),
+                held_from_lines: held_from_lines(state, space),
+                beaten_l: beaten_l(state, space),
+                hinted: false,
             }
         })
         .collect();
@@ -210,6 +242,7 @@ pub(super) fn board_view(
             removed: *pos.removed.get(c),
             enter_h: enter(false).filter(|_| mine),
             enter_k: enter(true).filter(|_| mine),
+            hinted: None,
         }
     });
     HirthBoardView {

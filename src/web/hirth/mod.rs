@@ -13,6 +13,7 @@
 //! - `rules`: the rules for players and their example position.
 
 mod board;
+pub use board::mark_hint;
 mod panel;
 mod rules;
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Tests of the Hirþ page parts, on positions played through the engine and replayed links.
 
-use super::board::{board_spot, caption, last_traces};
+use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
 use super::words::item_words;
 use crate::games::fixtures::hirth::fill_reserves;
@@ -275,7 +275,50 @@ fn the_retreat_decision_links_the_spaces_the_lofdungr_may_go_to() {
     assert!(svg.contains("<title>Retreat the Lofðungr to 5</title>"));
     assert!(svg.contains("Silfr chooses where the beaten Lofðungr on Miðr retreats"));
     assert!(!svg.contains(r#"class="attack""#), "the battle is over");
-    assert!(svg.contains(">Silfr's beaten L must retreat</text>"));
+    // H7: the beaten Lofðungr is off the board until it retreats, yet drawn where it was
+    // beaten, and its retreat choices are the linked spaces.
+    assert_eq!(
+        svg.matches(r#"class="lofdungr beaten""#).count(),
+        1,
+        "{svg}"
+    );
+    assert!(svg.contains(">beaten: retreats</text>"));
+    assert!(svg.contains("; Silfr's beaten Lofðungr waits here to retreat</title>"));
+}
+
+/// H4: a piece that attacks stands on the line until the battle; the space it left, empty
+/// now, is still its owner's.
+#[test]
+fn h4_pieces_on_an_attack_line_are_drawn_on_it_with_their_count_and_their_space_stays_held() {
+    let mut state = battle_position();
+    let pos = &mut state.position;
+    // Gull's H on 3 joins the attack too: 3 is empty, its two H on the line to Miðr.
+    pos.board.group_mut(sp('3'), Colour::Gull).h = 0;
+    pos.line_mut(Some(sp('3')), sp('m')).h = 2;
+    pos.steps = 3;
+    Hirth::validate(&state).expect("a valid position");
+    let svg = Hirth::board(&state, &[], &[]).into_string();
+    let line = |from: &str| {
+        let start = svg
+            .find(&format!("<title>Gull attacks Miðr from {from}"))
+            .unwrap_or_else(|| panic!("an attack from {from}: {svg}"));
+        &svg[start..start + svg[start..].find("</g></g></g>").expect("the line's end")]
+    };
+    let from_3 = line("Gull Norðr Archipelago");
+    assert!(from_3.contains(r#"<g class="on-line">"#), "{from_3}");
+    assert!(from_3.contains("<title>Gull: 2 Hirþ</title>"), "{from_3}");
+    assert!(from_3.contains(">×2</text>"), "{from_3}");
+    assert!(line("Gull Suðr Archipelago").contains(">×1</text>"));
+    // 3 holds nothing but is Gull's: tinted gold and saying why; 4 still holds an H.
+    assert!(svg.contains(
+        "<title>Gull Norðr Archipelago: empty; still Gull's: its pieces attack from here</title>"
+    ));
+    assert!(svg.contains(r##"height="128" rx="8" fill="#f6e3a1""##));
+    assert_eq!(
+        svg.matches(r#"<g class="held""#).count(),
+        1,
+        "words on 3 only"
+    );
 }
 
 #[test]
@@ -496,4 +539,34 @@ fn the_rules_show_a_valid_example_board_without_links() {
     assert_eq!(rules.matches(r#"class="attack""#).count(), 2);
     assert!(rules.contains(">⚔3:2</text>"));
     assert!(!rules.contains("<a "));
+}
+
+#[test]
+fn the_hint_marks_the_space_a_step_goes_to_or_the_reserve_half_it_enters_from() {
+    let state = battle_position();
+    let mut view = board_view(&state, &playable(&state), &[]);
+    mark_hint(
+        &mut view,
+        &state,
+        &Hirth::parse_move(&state, "L13").unwrap(),
+    );
+    let hinted: Vec<&str> = view
+        .spaces
+        .iter()
+        .filter(|s| s.hinted)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(hinted, ["3"]);
+    assert_eq!(view.reserves.each_ref().map(|r| r.hinted), [None, None]);
+    mark_hint(&mut view, &state, &Hirth::parse_move(&state, "Ke").unwrap());
+    assert!(view.spaces.iter().all(|s| !s.hinted));
+    assert_eq!(
+        view.reserves.each_ref().map(|r| r.hinted),
+        [Some(true), None],
+        "Gull's Karve"
+    );
+    mark_hint(&mut view, &state, &Move::End { stays: Vec::new() });
+    assert!(
+        view.spaces.iter().all(|s| !s.hinted) && view.reserves.iter().all(|r| r.hinted.is_none())
+    );
 }

@@ -26,6 +26,14 @@ fn colour_at(sets: [u64; 2], hill: Hill) -> Option<Colour> {
 }
 
 /// The hill a click plays this move on; `pass` and `next` have none.
+/// Marks on `view` the hill where the computer's hinted move ends (a pass has none).
+pub fn mark_hint(view: &mut TaraBoardView, hint: &TaraMove) {
+    let hinted = target(hint).map(|hill| hill.to_string());
+    for h in &mut view.hills {
+        h.hinted = hinted.as_deref() == Some(h.name.as_str());
+    }
+}
+
 pub(super) fn target(mv: &TaraMove) -> Option<Hill> {
     match *mv {
         TaraMove::Place(hill) => Some(hill),
@@ -99,6 +107,7 @@ pub(super) fn board_view(
                 })
                 .collect(),
             last: marks.iter().find(|(h, _)| *h == hill).map(|(_, m)| *m),
+            hinted: false,
         })
         .collect();
     let mut bridges = Vec::new();

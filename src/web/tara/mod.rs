@@ -14,6 +14,8 @@ mod rules;
 mod tests;
 mod words;
 
+pub use board::mark_hint;
+
 use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::tara as view;

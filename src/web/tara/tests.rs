@@ -1,6 +1,6 @@
 //! Tests of the Tara page parts, on the engine's test positions and replayed links.
 
-use super::board::{headline, target};
+use super::board::{board_view, headline, mark_hint, target};
 use super::rules::rules_example;
 use crate::games::Game;
 // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
@@ -141,7 +141,11 @@ fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
         let moves = playable(&state);
         let svg = Tara::board(&state, &moves, &[]).into_string();
-        let linked = hrefs(&svg);
+        // Moves, not the in-page links that open a crowded hill's choice or close it.
+        let linked: Vec<&str> = hrefs(&svg)
+            .into_iter()
+            .filter(|href| !href.starts_with('#'))
+            .collect();
         let on_hills: Vec<&str> = moves
             .iter()
             .filter(|p| target(&p.mv).is_some())
@@ -168,12 +172,16 @@ fn setup_offers_every_vacant_hill_as_a_titled_link() {
 }
 
 #[test]
-fn two_moves_onto_one_hill_become_badges_naming_the_king() {
+fn two_moves_onto_one_hill_become_a_choice_naming_the_king() {
     let state = sacrifice_position();
     let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    // B3 is one link, to the choice of its two moves (buttons a finger can take).
+    assert!(svg.contains(
+        r##"<a class="move chooser" href="#choose-B3"><title>2 moves to B3: choose one</title>"##
+    ));
+    assert!(svg.contains(">C5 C5s</text></a>"));
     assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5-B3">"#));
     assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5sB3">"#));
-    assert!(svg.contains(">C5s</text>"));
     // E7's backtracks each end on their own hill: whole-hill links, tagged with the king.
     assert!(svg.contains(r#"<a class="move" href="/play/tara/E7-F5">"#));
     assert!(svg.contains(">E7</text></a>"));
@@ -343,4 +351,21 @@ fn the_rules_show_a_valid_example_board_without_links() {
     assert!(rules.contains("<svg class=\"board tara\""));
     assert!(!rules.contains("<a "));
     assert!(rules.contains("<h2>Capturing kings</h2>"));
+}
+
+#[test]
+fn the_hint_marks_the_hill_its_move_ends_on_and_a_pass_marks_none() {
+    let state = Tara::new_game(&TaraOptions::default()).unwrap();
+    let mut view = board_view(&state, &playable(&state), &[]);
+    let place = Tara::parse_move(&state, "d4").unwrap();
+    mark_hint(&mut view, &place);
+    let hinted: Vec<&str> = view
+        .hills
+        .iter()
+        .filter(|h| h.hinted)
+        .map(|h| h.name.as_str())
+        .collect();
+    assert_eq!(hinted, ["D4"]);
+    mark_hint(&mut view, &TaraMove::Pass);
+    assert!(view.hills.iter().all(|h| !h.hinted));
 }
