@@ -17,8 +17,11 @@ pub const MOVES: &str = "moves";
 pub const SEPARATOR: char = '.';
 /// The parameter of the form that plays a move typed in notation.
 pub const PLAY: &str = "play";
+/// The parameter of the undo button: the position before the last move (against the
+/// computer, before the player's last move).
+pub const UNDO: &str = "undo";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
-pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT];
+pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT, UNDO];
 pub use crate::limits::MAX_MOVES;
 
 /// A query string read into its pairs, in order.
@@ -44,6 +47,16 @@ impl Query {
             (first, None) => Ok(first.map(String::as_str)),
             (None, Some(_)) => unreachable!("a second value implies a first"),
         }
+    }
+
+    /// Every value of a parameter given more than once on purpose (a form's move buttons and
+    /// its typed-move field share a name), in order.
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
 
     /// The pairs that are the game's options.
