@@ -149,7 +149,7 @@
       return;
     }
     var button = null;
-    if (element.tagName === "A") {
+    if (element.tagName.toLowerCase() === "a") {
       var href = element.getAttribute("href") || "";
       if (href.indexOf("#move-") !== 0) return;
       button = document.getElementById(href.slice(1));
@@ -185,5 +185,11 @@
   });
 
   markHint();
-  if (window.location.hash === "#turn") focusBoard();
+  // After a move: the board takes the focus once the browser has scrolled to the status line.
+  if (window.location.hash === "#turn") {
+    focusBoard();
+    window.addEventListener("load", function () {
+      window.setTimeout(focusBoard, 0);
+    });
+  }
 })();
