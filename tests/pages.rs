@@ -147,8 +147,14 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
             && body.contains("Black played <code>pass</code>"),
         "both passes that ended the game are shown: {body}"
     );
-    assert!(body.contains(r#"<th scope="row">Black total</th>"#));
-    assert!(body.contains(r#"<th scope="row">Winner</th>"#));
+    assert!(
+        body.contains(r#"<th scope="row">Black</th><td>15 stones"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#"<th scope="row">White</th><td>4 stones = 4</td>"#),
+        "{body}"
+    );
     assert!(
         !body.contains(r#"class="move""#),
         "no move is offered after the end"
@@ -242,7 +248,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
         (
             "/play/herfor?size=three&moves=",
             400,
-            "The option size cannot be &quot;three&quot;: expected a number.",
+            "The option size cannot be &quot;three&quot;: expected a whole number from 3 to 7.",
         ),
         (
             "/play/herfor?pie=perhaps&moves=",
@@ -336,7 +342,10 @@ async fn when_the_computer_moves_first_it_plays_and_sends_the_browser_on() {
         body.contains("You play white against the computer (easy)."),
         "{body}"
     );
-    assert!(body.contains(&format!("Black played <code>{reply}</code>")));
+    assert!(
+        body.contains(&format!("The computer (black) played <code>{reply}</code>")),
+        "{body}"
+    );
 }
 
 #[actix_web::test]
@@ -869,4 +878,80 @@ async fn the_pages_script_is_served_and_allowed() {
     assert!(answer.content_type.starts_with("text/javascript"));
     let page = get(&format!("{SMALL}&moves=")).await;
     assert!(html(&page).contains(r#"<script src="/static/moot.js" defer></script>"#));
+}
+
+/// Issue 14: against the computer the end says "you won" or "you lost" and the player's side,
+/// and "What happened" names "You" and "The computer".
+#[actix_web::test]
+async fn against_the_computer_the_end_says_you_won_or_you_lost() {
+    let moves = whole_game().join(".");
+    let won = get(&format!("{VS_COMPUTER}&computer=second&moves={moves}")).await;
+    let body = page(&won, 200);
+    assert!(
+        body.contains("<strong>Game over: you won</strong> — Black won"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You play black against the computer"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You (black) played <code>pass</code>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("The computer (white) played <code>pass</code>"),
+        "{body}"
+    );
+    let lost = get(&format!("{VS_COMPUTER}&computer=first&moves={moves}")).await;
+    let body = page(&lost, 200);
+    assert!(
+        body.contains("<strong>Game over: you lost</strong>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You play white against the computer"),
+        "{body}"
+    );
+}
+
+/// Issue 14: the end's scores in words, not the engine's codes.
+#[actix_web::test]
+async fn end_scores_are_words() {
+    let herfor = get(&format!("{SMALL}&moves={}", whole_game().join("."))).await;
+    let body = page(&herfor, 200);
+    assert!(
+        body.contains(r#"<th scope="row">Black</th><td>15 stones + ½ for the button = 15.5</td>"#),
+        "{body}"
+    );
+    assert!(!body.contains("Black seat"), "{body}");
+
+    use moot::games::hirth::{Hirth, HirthOptions};
+    let options = HirthOptions { target: 1 };
+    let moves = (0..20)
+        .map(|seed| random_game::<Hirth>(&options, 5000, seed))
+        .find(|moves| moves.len() < 5000)
+        .expect("a random game that ends");
+    let mut state = Hirth::new_game(&options).unwrap();
+    for m in &moves {
+        let mv = Hirth::parse_move(&state, m).unwrap();
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    assert!(
+        Hirth::legal_moves(&state).is_empty(),
+        "the random game ended"
+    );
+    let link = form_urlencoded::Serializer::new(String::new())
+        .append_pair("target", "1")
+        .append_pair("moves", &moves.join("."))
+        .finish();
+    let answer = get(&format!("/play/hirth?{link}")).await;
+    let body = page(&answer, 200);
+    let score = &body[body.find("<h2>Score</h2>").expect("a score")..];
+    let score = &score[..score.find("</table>").expect("a table")];
+    assert!(score.contains("Last game</th><td>won by "), "{score}");
+    assert!(score.contains("match point"), "{score}");
+    for code in ["yfirrad", "drepid", "Removed", "first", "second"] {
+        assert!(!score.contains(code), "{code} in {score}");
+    }
 }

@@ -232,12 +232,29 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
                 known.join(", ")
             )));
         };
-        let value = option_value(default, text).ok_or_else(|| {
+        let (min, max) = bounds::<G>(name);
+        let expected = match (min, max) {
+            (Some(min), Some(max)) if default.is_number() => {
+                format!("a whole number from {min} to {max}")
+            }
+            _ => kind(default).to_owned(),
+        };
+        let refused = || {
             PageError::bad_position(format!(
-                "The option {name} cannot be {text:?}: expected {}.",
-                kind(default)
+                "The option {name} cannot be {:?}: expected {expected}.",
+                crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
             ))
-        })?;
+        };
+        let value = option_value(default, text).ok_or_else(refused)?;
+        if let Value::Number(number) = &value {
+            // Whole numbers within the schema's bounds: never a type error from serde.
+            let whole = number
+                .as_i64()
+                .filter(|n| min.is_none_or(|min| *n >= min) && max.is_none_or(|max| *n <= max));
+            if (default.is_i64() || default.is_u64()) && whole.is_none() {
+                return Err(refused());
+            }
+        }
         members.insert(name.to_owned(), value);
     }
     serde_json::from_value(Value::Object(members))
@@ -261,9 +278,19 @@ fn option_value(default: &Value, text: &str) -> Option<Value> {
     }
 }
 
+/// The bounds of a numeric option, from the options' schema.
+fn bounds<G: Game>(name: &str) -> (Option<i64>, Option<i64>) {
+    let schema =
+        serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
+    let property = schema.pointer(&format!("/properties/{name}"));
+    let bound = |key: &str| property.and_then(|p| p[key].as_i64());
+    (bound("minimum"), bound("maximum"))
+}
+
 fn kind(default: &Value) -> &'static str {
     match default {
         Value::Bool(_) => "true or false",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "a whole number",
         Value::Number(_) => "a number",
         _ => "a value in JSON",
     }
@@ -366,7 +393,17 @@ mod tests {
             "{}",
             detail("size=9")
         );
-        assert!(detail("size=big").contains("size cannot be \"big\": expected a number"));
+        assert!(
+            detail("size=big")
+                .contains("size cannot be \"big\": expected a whole number from 3 to 7")
+        );
+        // Issue 14: a huge number is named in words, not as serde's type error.
+        assert_eq!(
+            detail("size=1e20"),
+            "The option size cannot be \"1e20\": expected a whole number from 3 to 7."
+        );
+        assert!(detail("size=99999999999").contains("from 3 to 7"));
+        assert!(detail("size=4.5").contains("from 3 to 7"));
         assert!(detail("pie=maybe").contains("pie cannot be \"maybe\": expected true or false"));
         assert!(
             detail("colour=red")

@@ -80,11 +80,19 @@ pub fn play_view<G: PageGame>(
     let groups = groups::<G>(state, &playable);
     PlayView {
         game_name: G::NAME.to_owned(),
-        status: status_line(&status),
+        status: players_status(position, &status),
         notice,
         panel: G::panel(state),
-        opponent: opponent_words(position, &status),
-        last: happened(game, if finished { 2 } else { 1 }),
+        opponent: opponent_words(position, game, &status),
+        last: happened(
+            position,
+            game,
+            if finished || position.opponent.is_some() {
+                2
+            } else {
+                1
+            },
+        ),
         controls: controls(&groups, &on_board),
         groups,
         board,
@@ -101,7 +109,7 @@ pub fn play_view<G: PageGame>(
         can_undo: undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
         rules_href: format!("/rules/{}", G::ID),
-        score: finished.then(|| score_rows(&G::score(state))),
+        score: finished.then(|| G::score_words(state)),
         record: record_view(game),
         preview: None,
         waiting: match position.opponent {
@@ -170,14 +178,27 @@ pub fn undo_position<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Opt
     Some(position.truncated(keep))
 }
 
-fn opponent_words<G: Game>(position: &Position<G>, status: &Status) -> Option<String> {
+/// Against the computer: the player's side, from the position (when the player acts) or
+/// the player's last move.
+fn opponent_words<G: Game>(
+    position: &Position<G>,
+    game: &Replayed<G>,
+    status: &Status,
+) -> Option<String> {
     let computer = position.opponent?;
     let strength = computer.strength.name();
-    Some(match status {
-        Status::Ongoing { to_act, colour, .. } if *to_act != computer.seat => {
-            format!("You play {colour} against the computer ({strength}).")
-        }
-        _ => format!("Against the computer ({strength})."),
+    let yours = match status {
+        Status::Ongoing { to_act, colour, .. } if *to_act != computer.seat => Some(colour.clone()),
+        _ => game
+            .plies
+            .iter()
+            .rev()
+            .find(|p| p.seat != computer.seat)
+            .map(|p| p.colour.clone()),
+    };
+    Some(match yours {
+        Some(colour) => format!("You play {colour} against the computer ({strength})."),
+        None => format!("Against the computer ({strength})."),
     })
 }
 
@@ -280,9 +301,34 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
+/// The status line, against the computer in the player's words: "You won", "You lost".
+fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLine {
+    let mut line = status_line(status);
+    if let (Some(computer), Status::Finished { winner, .. }) = (position.opponent, status) {
+        line.headline = match winner {
+            Some(seat) if *seat == computer.seat => "Game over: you lost".to_owned(),
+            Some(_) => "Game over: you won".to_owned(),
+            None => "Game over: a draw".to_owned(),
+        };
+        if let Some(colour) = match status {
+            Status::Finished { winner_colour, .. } => winner_colour.as_deref(),
+            Status::Ongoing { .. } => None,
+        } {
+            line.detail = format!("{} won — {}", capitalised(colour), line.detail);
+        }
+    }
+    line
+}
+
 /// The last `runs` runs of moves by one colour (a whole Hirþ turn, one Herfor placement; at
-/// the end, the last two, such as both passes).
-fn happened<G: PageGame>(game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
+/// the end, the last two, such as both passes; against the computer, the player's move and
+/// the computer's answer). Against the computer its moves are "The computer"'s, the
+/// others "You".
+fn happened<G: PageGame>(
+    position: &Position<G>,
+    game: &Replayed<G>,
+    runs: usize,
+) -> Vec<HappenedView> {
     let plies = &game.plies;
     let (mut start, mut changes) = (plies.len(), 0);
     while start > 0 && plies.len() - start < HAPPENED_MAX {
@@ -297,7 +343,13 @@ fn happened<G: PageGame>(game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
     plies[start..]
         .iter()
         .map(|ply| HappenedView {
-            by: capitalised(&ply.colour),
+            by: match position.opponent {
+                Some(computer) if computer.seat == ply.seat => {
+                    format!("The computer ({})", ply.colour)
+                }
+                Some(_) => format!("You ({})", ply.colour),
+                None => capitalised(&ply.colour),
+            },
             notation: ply.notation.clone(),
             events: ply.events.iter().map(G::describe).collect(),
         })

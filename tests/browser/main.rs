@@ -82,7 +82,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
     }
     let status = browser.text("p.status").await;
     assert!(status.starts_with("Game over:"), "{status}");
-    assert!(browser.text("table.score").await.contains("Black total"));
+    assert!(browser.text("table.score").await.contains("stones"));
     let record = browser.text("section.record pre").await;
     assert_eq!(record.split_whitespace().count(), moves, "{record}");
     assert!(
