@@ -93,6 +93,9 @@
     var box = document.getElementById("composed");
     if (box) box.remove();
     markHint();
+    // While a turn is composed, undo and the hint (for the page's position) give way to the
+    // undo of a step.
+    section.classList.toggle("composing", steps.length > 0);
     if (steps.length === 0) return;
     box = document.createElement("div");
     box.id = "composed";
