@@ -955,3 +955,23 @@ async fn end_scores_are_words() {
         assert!(!score.contains(code), "{code} in {score}");
     }
 }
+
+/// Issue 14: a Hirþ turn's end (with its choice of entries) is among the turn's controls,
+/// under the status line and before the board, with undo; the board's moves are not.
+#[actix_web::test]
+async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
+    let answer = get("/play/hirth?target=1&moves=He").await;
+    let body = page(&answer, 200);
+    let board = body.find("<figure").expect("a board");
+    let controls = &body[body.find(r#"<form class="turn""#).expect("the form")..board];
+    assert!(controls.contains(r#"value="end">"#), "{controls}");
+    assert!(controls.contains(r#"name="undo""#), "{controls}");
+    assert!(
+        !controls.contains("value=\"L01\""),
+        "a step the board offers is not repeated above it: {controls}"
+    );
+    assert!(
+        body[board..].contains(r#"value="L01" id="move-"#),
+        "it is in the list of every move"
+    );
+}

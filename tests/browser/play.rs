@@ -221,6 +221,21 @@ async fn a_whole_hirth_turn_of_five_steps_is_played_without_javascript() {
     let browser = Browser::start_without_script("play-hirth-noscript").await;
     phone(&browser).await;
     browser.open(&hirth_link(&before)).await;
+    // A point on the board leads to its move's button, in the list the browser opens.
+    assert!(!browser.is_open("details.actions").await);
+    browser
+        .client
+        .find(Locator::Css(r##"figure.board a[href^="#move-"]"##))
+        .await
+        .expect("a move on the board")
+        .click()
+        .await
+        .expect("clicked");
+    assert!(
+        browser.is_open("details.actions").await,
+        "the list of every move opens at the move's button"
+    );
+    assert!(browser.url().await.contains("#move-"));
     for step in &turn {
         browser.play(step).await;
     }
