@@ -124,6 +124,7 @@ pub fn app_for(
         .service(site::docs_redirect)
         .service(site::home)
         .service(site::stylesheet)
+        .service(site::script)
         .configure(web::configure)
         .default_service(actix_web::web::to(api::handlers::fallback))
         .wrap_fn(|mut request, service| {

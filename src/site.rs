@@ -11,6 +11,9 @@ use crate::api::types::Health;
 /// The stylesheet, embedded at build time so the binary needs no files at run time.
 pub const MOOT_CSS: &str = include_str!("../static/moot.css");
 
+/// The play pages' script (progressive enhancement: the pages work without it), embedded too.
+pub const MOOT_JS: &str = include_str!("../static/moot.js");
+
 /// Whether the service is up.
 #[utoipa::path(
     tag = "service",
@@ -61,6 +64,14 @@ pub async fn stylesheet() -> HttpResponse {
         .content_type("text/css; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(MOOT_CSS)
+}
+
+#[get("/static/moot.js")]
+pub async fn script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(MOOT_JS)
 }
 
 /// `/docs` → `/docs/`, where Swagger UI is served.

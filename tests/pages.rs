@@ -57,12 +57,21 @@ async fn new_game_page_links_every_point_of_the_empty_board() {
     let answer = get(&format!("{SMALL}&moves=")).await;
     let body = page(&answer, 200);
     assert!(body.contains("<strong>Black to play</strong> — place a black stone"));
-    // 19 points, each a link on the board and a button in the list.
-    assert_eq!(body.matches(r#"<a class="move" href="#).count(), 19);
-    assert_eq!(body.matches(r#"<a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves="#).count(), 19);
-    assert!(
-        body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3""#)
+    // 19 points, each a link on the board to its button in the list, the one form's.
+    assert_eq!(
+        body.matches(r##"<a class="move" href="#move-"##).count(),
+        19
     );
+    assert_eq!(
+        body.matches(r#"<button class="move" type="submit" form="play" name="play" value=""#)
+            .count(),
+        19
+    );
+    assert!(
+        body.contains(r#"name="play" value="c3" id="move-"#),
+        "{body}"
+    );
+    assert!(body.contains(r#"<input type="hidden" name="moves" value="">"#));
     assert!(body.contains("<h2>Place a stone</h2>"));
     assert!(!body.contains("Undo the last move"), "nothing to undo yet");
     assert!(body.contains("No move yet."));
@@ -78,7 +87,18 @@ async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
         "only the last move's run"
     );
     assert!(body.contains(r#"<title>c2: white stone — flipped by the last move</title>"#));
-    assert!(body.contains(r#"<a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c2.a1.c4" rel="nofollow">Undo the last move</a>"#), "{body}");
+    assert!(
+        body.contains(
+            r#"<button class="secondary" type="submit" name="undo" value="1">Undo the last move</button>"#
+        ),
+        "{body}"
+    );
+    let undone = get(&format!("{SMALL}&moves=c2.a1.c4.c3&play=&undo=1")).await;
+    assert_eq!(
+        undone.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&moves=c2.a1.c4"),
+        "the undo button sends the browser to the position before the last move"
+    );
     assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));
 }
 
@@ -87,7 +107,10 @@ async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
     let answer = get("/play/herfor?size=3&moves=c3").await;
     let body = page(&answer, 200);
     assert!(body.contains("<h2>Swap (the pie rule)</h2>"));
-    assert!(body.contains("moves=c3.swap\">Swap: take Black"), "{body}");
+    assert!(body.contains("value=\"swap\">Swap: take Black"), "{body}");
+    // The swap is a control of the turn, under the status line, before the board.
+    let swap = body.find("value=\"swap\"").expect("a swap button");
+    assert!(swap < body.find("<figure").expect("a board"), "{body}");
     let swapped = get("/play/herfor?size=3&moves=c3.swap").await;
     assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
 }
@@ -115,7 +138,7 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
     let answer = get(&format!("{SMALL}&moves={}", moves.join("."))).await;
     let body = page(&answer, 200);
     assert!(
-        body.contains(r#"<p class="status finished" role="status"><strong>Game over:"#),
+        body.contains(r#"<p class="status finished" id="turn" role="status"><strong>Game over:"#),
         "{body}"
     );
     assert!(body.contains("<h2>Score</h2>"));
@@ -124,8 +147,14 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
             && body.contains("Black played <code>pass</code>"),
         "both passes that ended the game are shown: {body}"
     );
-    assert!(body.contains(r#"<th scope="row">Black total</th>"#));
-    assert!(body.contains(r#"<th scope="row">Winner</th>"#));
+    assert!(
+        body.contains(r#"<th scope="row">Black</th><td>15 stones"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#"<th scope="row">White</th><td>4 stones = 4</td>"#),
+        "{body}"
+    );
     assert!(
         !body.contains(r#"class="move""#),
         "no move is offered after the end"
@@ -219,7 +248,7 @@ async fn corrupt_links_get_a_friendly_page_with_a_4xx_status() {
         (
             "/play/herfor?size=three&moves=",
             400,
-            "The option size cannot be &quot;three&quot;: expected a number.",
+            "The option size cannot be &quot;three&quot;: expected a whole number from 3 to 7.",
         ),
         (
             "/play/herfor?pie=perhaps&moves=",
@@ -313,7 +342,10 @@ async fn when_the_computer_moves_first_it_plays_and_sends_the_browser_on() {
         body.contains("You play white against the computer (easy)."),
         "{body}"
     );
-    assert!(body.contains(&format!("Black played <code>{reply}</code>")));
+    assert!(
+        body.contains(&format!("The computer (black) played <code>{reply}</code>")),
+        "{body}"
+    );
 }
 
 #[actix_web::test]
@@ -330,13 +362,25 @@ async fn the_computer_answers_the_players_move_and_undo_takes_both_back() {
     );
     let body = get(&next).await;
     let body = page(&body, 200);
-    assert!(body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=" rel="nofollow">Undo the last move"#), "{body}");
+    assert!(body.contains(">Undo the last move</button>"), "{body}");
+    let undone = get(&format!("{next}&undo=1")).await;
+    assert_eq!(
+        undone.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&computer=second&strength=easy&moves="),
+        "undo takes back the player's move and the computer's answer"
+    );
 }
 
 #[actix_web::test]
 async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_it() {
     let plain = get(&format!("{SMALL}&moves=c3")).await;
-    assert!(page(&plain, 200).contains(r#"moves=c3&amp;hint=1">Hint</a>"#));
+    assert!(page(&plain, 200).contains(r#"name="hint" value="1">Hint</button>"#));
+    let asked = get(&format!("{SMALL}&moves=c3&play=&hint=1")).await;
+    assert_eq!(
+        asked.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&moves=c3&hint=1"),
+        "the hint button goes to the hint's page"
+    );
     let answer = get(&format!("{SMALL}&moves=c3&hint=1")).await;
     let body = page(&answer, 200);
     assert!(
@@ -358,7 +402,7 @@ async fn hint_0_in_a_link_asks_for_no_hint() {
     let body = page(&body, 200);
     assert!(!body.contains("The computer suggests"), "{body}");
     assert!(
-        body.contains(">Hint</a>"),
+        body.contains(">Hint</button>"),
         "the Hint button is still offered"
     );
 }
@@ -435,7 +479,7 @@ async fn tara_setup_offers_every_hill_on_the_board() {
     let body = page(&answer, 200);
     assert!(body.contains("<strong>Red to play</strong>"), "{body}");
     assert_eq!(
-        body.matches(r#"<a class="move" href="/play/tara?"#).count(),
+        body.matches(r##"<a class="move" href="#move-"##).count(),
         45,
         "every hill is vacant"
     );
@@ -566,7 +610,7 @@ async fn hirth_board_marks_the_spaces_the_last_turn_moved_pieces_from_and_to() {
     assert!(body.contains("— last turn: pieces moved from and to here</title>"));
     assert_eq!(body.matches(r#"class="last to""#).count(), 2);
     // Silfr is to move, and every space it can move to is still a link.
-    assert!(body.contains(r#"<a class="move" href="/play/hirth?"#));
+    assert!(body.contains(r##"<a class="move" href="#move-"##));
 }
 
 /// Random games' links, mutated the ways a hand or a bad copy would (a move dropped, two
@@ -731,4 +775,203 @@ async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
     let body = page(&answers[0], 200);
     assert!(body.contains("; 10 playouts)."), "{body}");
     assert_eq!(answers[1].status.as_u16(), 303);
+}
+
+/// A random game of `count` moves (nobody offers or gives up the doubling coin: it runs long).
+fn random_game<G: Game>(options: &G::Options, count: usize, seed: u64) -> Vec<String> {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = G::new_game(options).unwrap();
+    let mut moves = Vec::new();
+    while moves.len() < count {
+        let legal: Vec<_> = G::legal_moves(&state)
+            .into_iter()
+            .filter(|mv| !matches!(G::format_move(&state, mv).as_str(), "offer" | "give-up"))
+            .collect();
+        let Some(mv) = legal.choose(&mut rng) else {
+            break;
+        };
+        moves.push(G::format_move(&state, mv));
+        G::apply(&mut state, mv).unwrap();
+    }
+    moves
+}
+
+/// Issue 14: the page of a 5000-move game (the most a link holds) carries the moves once in
+/// the form and in the link preview's page and picture links, not once per legal move.
+#[actix_web::test]
+async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
+    use moot::games::hirth::{Hirth, HirthOptions};
+    let moves = random_game::<Hirth>(&HirthOptions { target: 1000 }, 5000, 3);
+    assert_eq!(moves.len(), 5000, "the match goes on");
+    let joined = moves.join(".");
+    let link = format!(
+        "/play/hirth?{}",
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair("target", "1000")
+            .append_pair("moves", &joined)
+            .finish()
+    );
+    let answer = get(&link).await;
+    let body = page(&answer, 200);
+    let offered = body.matches(r#"<button class="move""#).count();
+    eprintln!(
+        "a 5000-move Hirþ page: {} bytes, {offered} move buttons, link {} bytes",
+        body.len(),
+        link.len()
+    );
+    assert!(offered > 0, "the game goes on: moves are offered");
+    assert!(body.len() <= 150_000, "{} bytes", body.len());
+    assert_eq!(
+        body.matches(
+            &form_urlencoded::byte_serialize(moves[4000..].join(".").as_bytes())
+                .collect::<String>()
+        )
+        .count()
+            + body
+                .matches(&moves[4000..].join(".").replace('>', "&gt;"))
+                .count(),
+        3,
+        "the moves are carried by the form and the preview (page, picture), nowhere else"
+    );
+}
+
+/// A Hirþ turn composed on the page is sent as one request: every step is checked, and
+/// the browser goes to the position after the whole turn.
+#[actix_web::test]
+async fn several_steps_of_one_turn_are_played_in_one_request() {
+    let answer = get("/play/hirth?target=1&moves=&play=He.L01.end").await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    assert_eq!(
+        answer.location.as_deref(),
+        Some("/play/hirth?target=1&moves=He.L01.end")
+    );
+    // A bad step is named, and nothing is played.
+    let refused = get("/play/hirth?target=1&moves=&play=He.Z99.end").await;
+    let body = page(&refused, 422);
+    assert!(body.contains("&quot;Z99&quot; cannot be played"), "{body}");
+    // The moves sent together must be one player's turn.
+    let two_turns = get(&format!("{SMALL}&moves=&play=c3.b2")).await;
+    let body = page(&two_turns, 422);
+    assert!(body.contains("&quot;b2&quot; cannot be played"), "{body}");
+    assert!(body.contains("must be one player"), "{body}");
+}
+
+/// The form sends its empty typed-move field with every button; two moves are refused.
+#[actix_web::test]
+async fn an_empty_typed_field_beside_a_button_is_no_move_and_two_moves_are_refused() {
+    let answer = get(&format!("{SMALL}&moves=&play=&play=c3")).await;
+    assert_eq!(
+        answer.location.as_deref(),
+        Some("/play/herfor?pie=false&simple=false&size=3&moves=c3")
+    );
+    let answer = get(&format!("{SMALL}&moves=&play=a1&play=c3")).await;
+    assert!(page(&answer, 422).contains("Several moves at once"));
+}
+
+/// The play pages' script is served from the binary, and the pages' policy lets it run.
+#[actix_web::test]
+async fn the_pages_script_is_served_and_allowed() {
+    let answer = get("/static/moot.js").await;
+    assert_eq!(answer.status.as_u16(), 200);
+    assert!(answer.content_type.starts_with("text/javascript"));
+    let page = get(&format!("{SMALL}&moves=")).await;
+    assert!(html(&page).contains(r#"<script src="/static/moot.js" defer></script>"#));
+}
+
+/// Issue 14: against the computer the end says "you won" or "you lost" and the player's side,
+/// and "What happened" names "You" and "The computer".
+#[actix_web::test]
+async fn against_the_computer_the_end_says_you_won_or_you_lost() {
+    let moves = whole_game().join(".");
+    let won = get(&format!("{VS_COMPUTER}&computer=second&moves={moves}")).await;
+    let body = page(&won, 200);
+    assert!(
+        body.contains("<strong>Game over: you won</strong> — Black won"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You play black against the computer"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You (black) played <code>pass</code>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("The computer (white) played <code>pass</code>"),
+        "{body}"
+    );
+    let lost = get(&format!("{VS_COMPUTER}&computer=first&moves={moves}")).await;
+    let body = page(&lost, 200);
+    assert!(
+        body.contains("<strong>Game over: you lost</strong>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("You play white against the computer"),
+        "{body}"
+    );
+}
+
+/// Issue 14: the end's scores in words, not the engine's codes.
+#[actix_web::test]
+async fn end_scores_are_words() {
+    let herfor = get(&format!("{SMALL}&moves={}", whole_game().join("."))).await;
+    let body = page(&herfor, 200);
+    assert!(
+        body.contains(r#"<th scope="row">Black</th><td>15 stones + ½ for the button = 15.5</td>"#),
+        "{body}"
+    );
+    assert!(!body.contains("Black seat"), "{body}");
+
+    use moot::games::hirth::{Hirth, HirthOptions};
+    let options = HirthOptions { target: 1 };
+    let moves = (0..20)
+        .map(|seed| random_game::<Hirth>(&options, 5000, seed))
+        .find(|moves| moves.len() < 5000)
+        .expect("a random game that ends");
+    let mut state = Hirth::new_game(&options).unwrap();
+    for m in &moves {
+        let mv = Hirth::parse_move(&state, m).unwrap();
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    assert!(
+        Hirth::legal_moves(&state).is_empty(),
+        "the random game ended"
+    );
+    let link = form_urlencoded::Serializer::new(String::new())
+        .append_pair("target", "1")
+        .append_pair("moves", &moves.join("."))
+        .finish();
+    let answer = get(&format!("/play/hirth?{link}")).await;
+    let body = page(&answer, 200);
+    let score = &body[body.find("<h2>Score</h2>").expect("a score")..];
+    let score = &score[..score.find("</table>").expect("a table")];
+    assert!(score.contains("Last game</th><td>won by "), "{score}");
+    assert!(score.contains("match point"), "{score}");
+    for code in ["yfirrad", "drepid", "Removed", "first", "second"] {
+        assert!(!score.contains(code), "{code} in {score}");
+    }
+}
+
+/// Issue 14: a Hirþ turn's end (with its choice of entries) is among the turn's controls,
+/// under the status line and before the board, with undo; the board's moves are not.
+#[actix_web::test]
+async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
+    let answer = get("/play/hirth?target=1&moves=He").await;
+    let body = page(&answer, 200);
+    let board = body.find("<figure").expect("a board");
+    let controls = &body[body.find(r#"<form class="turn""#).expect("the form")..board];
+    assert!(controls.contains(r#"value="end">"#), "{controls}");
+    assert!(controls.contains(r#"name="undo""#), "{controls}");
+    assert!(
+        !controls.contains("value=\"L01\""),
+        "a step the board offers is not repeated above it: {controls}"
+    );
+    assert!(
+        body[board..].contains(r#"value="L01" id="move-"#),
+        "it is in the list of every move"
+    );
 }

@@ -147,6 +147,7 @@ struct Counts {
     refused: AtomicU64,
     cache_hits: AtomicU64,
     cache_misses: AtomicU64,
+    page_searches: AtomicU64,
 }
 
 /// The computer player's numbers for the metrics (see [`Evaluator::stats`]).
@@ -160,6 +161,9 @@ pub struct SearchStats {
     pub cache_hits: u64,
     /// `evaluate` requests with a playout budget not found in the cache.
     pub cache_misses: u64,
+    /// Play-page searches started (the computer's moves, hints); requests that joined a
+    /// search under way are not counted.
+    pub page_searches: u64,
 }
 
 /// The right to run one search; given back when dropped.
@@ -198,6 +202,7 @@ impl Evaluator {
             refused: self.counts.refused.load(Ordering::Relaxed),
             cache_hits: self.counts.cache_hits.load(Ordering::Relaxed),
             cache_misses: self.counts.cache_misses.load(Ordering::Relaxed),
+            page_searches: self.counts.page_searches.load(Ordering::Relaxed),
         }
     }
 
@@ -216,7 +221,11 @@ impl Evaluator {
 
     /// A play-page permit, if fewer than `max_page_evaluations` page searches are running.
     pub fn try_acquire_page(&self) -> Option<Permit> {
-        acquire(&self.page_running, self.config.max_page_evaluations)
+        let permit = acquire(&self.page_running, self.config.max_page_evaluations);
+        if permit.is_some() {
+            self.counts.page_searches.fetch_add(1, Ordering::Relaxed);
+        }
+        permit
     }
 
     /// A slot for one more page search of `client` (its searches at once are limited).

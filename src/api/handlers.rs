@@ -228,6 +228,7 @@ fn allowed_methods(path: &str) -> Vec<String> {
         "/docs",
         "/docs/{_:.*}",
         "/static/moot.css",
+        "/static/moot.js",
         "/metrics",
         "/api-docs/openapi.json",
         // The play pages (`crate::web::handlers`).

@@ -108,7 +108,7 @@ struct Searches {
 }
 
 /// (name without the `moot_` prefix, help, type) of each search metric, in the order [`Searches::values`] gives them.
-const SEARCH_METRICS: [(&str, &str, MetricType); 4] = [
+const SEARCH_METRICS: [(&str, &str, MetricType); 5] = [
     (
         "searches_running",
         "Searches (evaluate, hints, the computer's moves) running now",
@@ -127,6 +127,11 @@ const SEARCH_METRICS: [(&str, &str, MetricType); 4] = [
     (
         "evaluate_cache_misses_total",
         "evaluate requests that could be cached but were not in the cache",
+        MetricType::COUNTER,
+    ),
+    (
+        "page_searches_total",
+        "Play-page searches started (the computer's moves, hints); joined requests not counted",
         MetricType::COUNTER,
     ),
 ];
@@ -148,13 +153,14 @@ impl Searches {
         Searches { evaluator, descs }
     }
 
-    fn values(&self) -> [f64; 4] {
+    fn values(&self) -> [f64; 5] {
         let stats = self.evaluator.stats();
         [
             stats.running as f64,
             stats.refused as f64,
             stats.cache_hits as f64,
             stats.cache_misses as f64,
+            stats.page_searches as f64,
         ]
     }
 }

@@ -1,7 +1,8 @@
 //! Security headers. Every answer gets `X-Content-Type-Options: nosniff` and a
 //! `Referrer-Policy` (the links hold whole games: they are not sent to other sites); HTML pages
-//! also get a `Content-Security-Policy` that allows only this origin's stylesheet, images and
-//! forms, no script, and no framing (`frame-ancestors 'none'`).
+//! also get a `Content-Security-Policy` that allows only this origin's stylesheet, script (the
+//! play pages' `/static/moot.js`, no inline script), images, fetches and forms, and no framing
+//! (`frame-ancestors 'none'`).
 //!
 //! Each header is added only when the answer lacks it, so a route may set its own: a page meant
 //! to be framed (an embed) answers with its own `Content-Security-Policy` (`frame-ancestors *`
@@ -14,9 +15,11 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 
-/// The pages' policy: inline SVG is markup, not script or style, so it needs nothing here.
-pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; \
-     form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/// The pages' policy: inline SVG is markup, not script or style, so it needs nothing here; the
+/// play pages' script is a file of this origin and fetches pages of it.
+pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 'self'; \
+     connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; \
+     frame-ancestors 'none'";
 
 pub const REFERRER_POLICY: &str = "same-origin";
 

@@ -11,13 +11,13 @@ use super::error::{PageError, guarded};
 use super::opponent::{self, HINT};
 use super::options_form::options_view;
 use super::page_game::PageGame;
-use super::position::{PLAY, Position, Query};
+use super::position::{PLAY, Position, Query, SEPARATOR, UNDO};
 use super::preview::preview;
 use super::replay::{Replayed, replay};
-use super::view::{Extras, capitalised, play_view};
+use super::view::{Extras, capitalised, play_view, undo_position};
 use crate::Evaluator;
 use crate::ai::Player;
-use crate::games::{Game, MoveError, Turn};
+use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 
 fn html(status: StatusCode, markup: Markup) -> HttpResponse {
@@ -132,15 +132,39 @@ fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>,
         )));
     }
     let game = replay(&position)?;
-    let Some(typed) = query.get(PLAY)? else {
+    if asked(query.get(UNDO)?) {
+        let before = undo_position(&position, &game).unwrap_or_else(|| position.clone());
+        return Ok(Step::Answer(Reply::SeeOther(before.href())));
+    }
+    let plays = query.all(PLAY);
+    if plays.is_empty() {
         return Ok(Step::Page(position, game));
+    }
+    // The form sends its typed-move field with every button: an empty one is no move.
+    let given: Vec<&str> = plays.into_iter().filter(|p| !p.trim().is_empty()).collect();
+    if given.is_empty() && asked(query.get(HINT)?) {
+        return Ok(Step::Answer(Reply::SeeOther(position.hint_href())));
+    }
+    let typed = given.join(" ");
+    let answer = match given.as_slice() {
+        [_, _, ..] => Err(Notice {
+            title: "Several moves at once".to_owned(),
+            detail: excerpt(
+                &format!(
+                    "{} were sent together: play one move (or the steps of one turn joined by \"{SEPARATOR}\").",
+                    given.join(", ")
+                ),
+                DETAIL_CHARS,
+            ),
+        }),
+        _ => submit(&position, &game, &typed),
     };
-    Ok(Step::Answer(match submit(&position, &game, typed) {
+    Ok(Step::Answer(match answer {
         Ok(next) => Reply::SeeOther(next.href()),
         Err(notice) => {
             let extras = Extras {
                 notice: Some(notice),
-                typed: excerpt(typed, EXCERPT_CHARS),
+                typed: excerpt(&typed, EXCERPT_CHARS),
                 hint: None,
                 hints_offered,
             };
@@ -153,36 +177,62 @@ fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>,
     }))
 }
 
+/// Whether a button's parameter asks for its action (`hint=0` or an empty one does not).
+fn asked(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !matches!(v.trim(), "" | "0"))
+}
+
 fn see_other(href: &str) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, href))
         .finish()
 }
 
-/// A move typed in notation: the position after it, or the engine's reason for refusing it.
+/// The move(s) sent: one move, typed in notation or a button's, or the steps of one turn
+/// joined by `.` (a Hirþ turn composed on the page). Every move is checked, and all must be
+/// the acting player's: the position after them, or the engine's reason for refusing one.
 fn submit<G: PageGame>(
     position: &Position<G>,
     game: &Replayed<G>,
     typed: &str,
 ) -> Result<Position<G>, Notice> {
-    let refused = |e: MoveError| Notice {
-        title: format!(
-            "{:?} cannot be played",
-            excerpt(typed.trim(), EXCERPT_CHARS)
-        ),
-        detail: excerpt(&capitalised(&e.to_string()), DETAIL_CHARS),
-    };
     if typed.trim().is_empty() {
         return Err(Notice {
             title: "No move given".to_owned(),
             detail: "Type a move in the game's notation, or click one.".to_owned(),
         });
     }
+    let moves: Vec<&str> = typed.split(SEPARATOR).collect();
+    if moves.len() > 1 && position.moves.len() + moves.len() > super::position::MAX_MOVES {
+        return Err(Notice {
+            title: "Too many moves".to_owned(),
+            detail: format!("A game holds at most {} moves.", super::position::MAX_MOVES),
+        });
+    }
     let mut state = game.state.clone();
-    let mv = G::parse_move(&state, typed).map_err(refused)?;
-    let notation = G::format_move(&state, &mv);
-    G::apply(&mut state, &mv).map_err(refused)?;
-    Ok(position.with_move(notation))
+    let mut next = position.clone();
+    let mut actor: Option<Seat> = None;
+    for text in moves {
+        let refused = |e: String| Notice {
+            title: format!("{:?} cannot be played", excerpt(text.trim(), EXCERPT_CHARS)),
+            detail: excerpt(&capitalised(&e), DETAIL_CHARS),
+        };
+        let Turn::ToAct(seat) = G::turn(&state) else {
+            return Err(refused(MoveError::GameOver.to_string()));
+        };
+        if actor.is_some_and(|first| first != seat) {
+            return Err(refused(
+                "the turn had ended before it: the moves sent together must be one player's turn"
+                    .to_owned(),
+            ));
+        }
+        actor = Some(seat);
+        let mv = G::parse_move(&state, text).map_err(|e| refused(e.to_string()))?;
+        let notation = G::format_move(&state, &mv);
+        G::apply(&mut state, &mv).map_err(|e| refused(e.to_string()))?;
+        next.moves.push(notation);
+    }
+    Ok(next)
 }
 
 /// `/play/{game}/record`: the record of the link's game as a text file.

@@ -239,6 +239,25 @@ impl PageGame for Herfor {
         }
     }
 
+    fn score_words(state: &HerforState) -> Vec<(String, String)> {
+        let score = Herfor::score(state);
+        let line = |colour: Colour, stones: u32, total: f64| {
+            let button = if score.button == Some(colour) {
+                " + ½ for the button"
+            } else {
+                ""
+            };
+            (
+                capitalised(colour.name()),
+                format!("{stones} stones{button} = {total}"),
+            )
+        };
+        vec![
+            line(Colour::Black, score.black_stones, score.black_total),
+            line(Colour::White, score.white_stones, score.white_total),
+        ]
+    }
+
     fn rules() -> Markup {
         let example = rules_example();
         html! {

@@ -36,7 +36,8 @@ pub fn options_view<G: Game>(position: &Position<G>, computer_offered: bool) -> 
         })
         .collect();
     if computer_offered {
-        fields.extend(opponent_fields(position));
+        let varies = first_colour_varies::<G>(position, &fields);
+        fields.extend(opponent_fields(position, varies));
     }
     OptionsView {
         game_name: G::NAME.to_owned(),
@@ -47,15 +48,53 @@ pub fn options_view<G: Game>(position: &Position<G>, computer_offered: bool) -> 
     }
 }
 
-/// Who plays the other side, and how strongly the computer plays.
-fn opponent_fields<G: Game>(position: &Position<G>) -> [OptionField; 2] {
-    let first_colour = G::new_game(&position.options)
+/// The colour of the first player with these options.
+fn first_colour<G: Game>(options: &G::Options) -> Option<String> {
+    G::new_game(options)
         .ok()
         .and_then(|state| match G::status(&state) {
             Status::Ongoing { colour, .. } => Some(colour),
             Status::Finished { .. } => None,
         })
-        .unwrap_or_default();
+}
+
+/// Whether another choice on the form gives the first player another colour (Tara's
+/// `first`): then the opponent's choices do not name a colour the form may contradict.
+fn first_colour_varies<G: Game>(position: &Position<G>, fields: &[OptionField]) -> bool {
+    let now = first_colour::<G>(&position.options);
+    fields.iter().any(|field| {
+        let OptionInput::Choice { choices, .. } = &field.input else {
+            return false;
+        };
+        choices.iter().any(|(value, _)| {
+            let pairs: Vec<(String, String)> = position
+                .option_pairs()
+                .iter()
+                .map(|(n, v)| {
+                    (
+                        n.clone(),
+                        if *n == field.name {
+                            value.clone()
+                        } else {
+                            v.clone()
+                        },
+                    )
+                })
+                .collect();
+            let query = super::position::Query(pairs);
+            Position::<G>::read(&query)
+                .ok()
+                .is_some_and(|(other, _)| first_colour::<G>(&other.options) != now)
+        })
+    })
+}
+
+/// Who plays the other side, and how strongly the computer plays.
+fn opponent_fields<G: Game>(position: &Position<G>, colour_varies: bool) -> [OptionField; 2] {
+    let first = match first_colour::<G>(&position.options) {
+        Some(colour) if !colour_varies => format!("you move first ({colour})"),
+        _ => "you move first".to_owned(),
+    };
     let computer = position.opponent.map(|o| o.seat);
     let strength = position.opponent.map_or(Strength::Normal, |o| o.strength);
     [
@@ -66,10 +105,7 @@ fn opponent_fields<G: Game>(position: &Position<G>) -> [OptionField; 2] {
             input: OptionInput::Choice {
                 choices: vec![
                     (String::new(), "A friend at this screen".to_owned()),
-                    (
-                        "second".to_owned(),
-                        format!("The computer; you move first ({first_colour})"),
-                    ),
+                    ("second".to_owned(), format!("The computer; {first}")),
                     (
                         "first".to_owned(),
                         "The computer; it moves first".to_owned(),
@@ -189,6 +225,21 @@ mod tests {
         assert!(
             matches!(&computer.input, OptionInput::Choice { choices, selected }
             if selected.is_empty() && choices[1].1 == "The computer; you move first (black)")
+        );
+    }
+
+    /// Issue 14: Tara's first colour is an option: the computer's choice does not name a
+    /// colour the form's own choice of colour may contradict.
+    #[test]
+    fn tara_your_first_move_names_no_colour_the_form_may_change() {
+        use crate::games::tara::Tara;
+        let (position, _) = Position::<Tara>::read(&Query::parse("first=blue")).unwrap();
+        let view = options_view(&position, true);
+        let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
+        assert!(
+            matches!(&computer.input, OptionInput::Choice { choices, .. }
+            if choices[1].1 == "The computer; you move first"),
+            "{computer:?}"
         );
     }
 

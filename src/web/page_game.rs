@@ -53,4 +53,11 @@ pub trait PageGame: Game {
 
     /// The rules for players: short, with a picture of the board.
     fn rules() -> Markup;
+
+    /// The score at the end in words, as (what, how much) rows: by default every member of
+    /// the engine's score; games whose score holds codes (a victory's kind, seats) say it
+    /// in words.
+    fn score_words(state: &Self::State) -> Vec<(String, String)> {
+        super::view::score_rows(&Self::score(state))
+    }
 }

@@ -17,8 +17,11 @@ pub const MOVES: &str = "moves";
 pub const SEPARATOR: char = '.';
 /// The parameter of the form that plays a move typed in notation.
 pub const PLAY: &str = "play";
+/// The parameter of the undo button: the position before the last move (against the
+/// computer, before the player's last move).
+pub const UNDO: &str = "undo";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
-pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT];
+pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT, UNDO];
 pub use crate::limits::MAX_MOVES;
 
 /// A query string read into its pairs, in order.
@@ -44,6 +47,16 @@ impl Query {
             (first, None) => Ok(first.map(String::as_str)),
             (None, Some(_)) => unreachable!("a second value implies a first"),
         }
+    }
+
+    /// Every value of a parameter given more than once on purpose (a form's move buttons and
+    /// its typed-move field share a name), in order.
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
 
     /// The pairs that are the game's options.
@@ -219,12 +232,29 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
                 known.join(", ")
             )));
         };
-        let value = option_value(default, text).ok_or_else(|| {
+        let (min, max) = bounds::<G>(name);
+        let expected = match (min, max) {
+            (Some(min), Some(max)) if default.is_number() => {
+                format!("a whole number from {min} to {max}")
+            }
+            _ => kind(default).to_owned(),
+        };
+        let refused = || {
             PageError::bad_position(format!(
-                "The option {name} cannot be {text:?}: expected {}.",
-                kind(default)
+                "The option {name} cannot be {:?}: expected {expected}.",
+                crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
             ))
-        })?;
+        };
+        let value = option_value(default, text).ok_or_else(refused)?;
+        if let Value::Number(number) = &value {
+            // Whole numbers within the schema's bounds: never a type error from serde.
+            let whole = number
+                .as_i64()
+                .filter(|n| min.is_none_or(|min| *n >= min) && max.is_none_or(|max| *n <= max));
+            if (default.is_i64() || default.is_u64()) && whole.is_none() {
+                return Err(refused());
+            }
+        }
         members.insert(name.to_owned(), value);
     }
     serde_json::from_value(Value::Object(members))
@@ -248,9 +278,19 @@ fn option_value(default: &Value, text: &str) -> Option<Value> {
     }
 }
 
+/// The bounds of a numeric option, from the options' schema.
+fn bounds<G: Game>(name: &str) -> (Option<i64>, Option<i64>) {
+    let schema =
+        serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
+    let property = schema.pointer(&format!("/properties/{name}"));
+    let bound = |key: &str| property.and_then(|p| p[key].as_i64());
+    (bound("minimum"), bound("maximum"))
+}
+
 fn kind(default: &Value) -> &'static str {
     match default {
         Value::Bool(_) => "true or false",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "a whole number",
         Value::Number(_) => "a number",
         _ => "a value in JSON",
     }
@@ -353,7 +393,17 @@ mod tests {
             "{}",
             detail("size=9")
         );
-        assert!(detail("size=big").contains("size cannot be \"big\": expected a number"));
+        assert!(
+            detail("size=big")
+                .contains("size cannot be \"big\": expected a whole number from 3 to 7")
+        );
+        // Issue 14: a huge number is named in words, not as serde's type error.
+        assert_eq!(
+            detail("size=1e20"),
+            "The option size cannot be \"1e20\": expected a whole number from 3 to 7."
+        );
+        assert!(detail("size=99999999999").contains("from 3 to 7"));
+        assert!(detail("size=4.5").contains("from 3 to 7"));
         assert!(detail("pie=maybe").contains("pie cannot be \"maybe\": expected true or false"));
         assert!(
             detail("colour=red")

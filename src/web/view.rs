@@ -1,31 +1,39 @@
 //! Builds the game page's view data from a replayed game: generic over [`PageGame`].
 
 use moot_templates::play::{
-    Action, ActionGroup, HappenedView, HintView, NotationForm, Notice, PlayView, RecordView,
-    StatusLine,
+    Action, ActionGroup, HappenedView, HintView, Notice, PlayView, RecordView, StatusLine, TurnForm,
 };
 use serde_json::Value;
 
+use super::opponent::HINT;
 use super::page_game::{PageGame, Playable};
-use super::position::{PLAY, Position, play_path};
+use super::position::{PLAY, Position, UNDO, play_path};
 use super::replay::Replayed;
 use crate::ai::Analysis;
 use crate::games::{Game, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
+/// The record on the page shows at most this many moves (the download has them all).
+const RECORD_MAX_MOVES: usize = 60;
 
-/// Every legal move of the position, with its notation and the link that plays it.
-pub fn playable<G: PageGame>(position: &Position<G>, state: &G::State) -> Vec<Playable<G::Move>> {
+/// The element id of the `index`th legal move's button in the list of every move.
+fn move_id(index: usize) -> String {
+    format!("move-{index}")
+}
+
+/// Every legal move of the position, with its notation and the board's link to it: a link
+/// to the move's button in the page's list (`#move-7`), not to a whole new position, so the
+/// board does not repeat the game once per move. The script plays it at once; without the
+/// script the link shows the move's button, which plays it.
+pub fn playable<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
     G::legal_moves(state)
         .into_iter()
-        .map(|mv| {
-            let notation = G::format_move(state, &mv);
-            Playable {
-                href: position.with_move(notation.clone()).href(),
-                notation,
-                mv,
-            }
+        .enumerate()
+        .map(|(index, mv)| Playable {
+            notation: G::format_move(state, &mv),
+            href: format!("#{}", move_id(index)),
+            mv,
         })
         .collect()
 }
@@ -58,7 +66,7 @@ pub fn play_view<G: PageGame>(
     extras: Extras<G::Move>,
 ) -> PlayView {
     let state = &game.state;
-    let playable = playable(position, state);
+    let playable = playable::<G>(state);
     let status = G::status(state);
     let finished = matches!(status, Status::Finished { .. });
     let Extras {
@@ -67,63 +75,141 @@ pub fn play_view<G: PageGame>(
         hint,
         hints_offered,
     } = extras;
+    let board = G::board(state, &playable, game.last_turn());
+    let on_board = drawn_on_board(&board.0, &playable);
+    let groups = groups::<G>(state, &playable);
     PlayView {
         game_name: G::NAME.to_owned(),
-        status: status_line(&status),
+        status: players_status(position, &status),
         notice,
-        board: G::board(state, &playable, game.last_turn()),
         panel: G::panel(state),
-        opponent: opponent_words(position, &status),
-        last: happened(game, if finished { 2 } else { 1 }),
-        groups: groups::<G>(state, &playable),
-        notation_form: NotationForm {
+        opponent: opponent_words(position, game, &status),
+        last: happened(
+            position,
+            game,
+            if finished || position.opponent.is_some() {
+                2
+            } else {
+                1
+            },
+        ),
+        controls: controls(&groups, &on_board),
+        groups,
+        board,
+        form: TurnForm {
             action: play_path(G::ID),
             hidden: position.pairs(),
             field: PLAY.to_owned(),
+            undo_field: UNDO.to_owned(),
+            hint_field: HINT.to_owned(),
             value: typed,
+            record_action: format!("{}/record", play_path(G::ID)),
         },
-        hint: (!finished && hints_offered).then(|| hint_view(position, state, hint.as_ref())),
-        undo_href: undo_href(position, game),
+        hint: (!finished && hints_offered).then(|| hint_view::<G>(state, &playable, hint.as_ref())),
+        can_undo: undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
         rules_href: format!("/rules/{}", G::ID),
-        score: finished.then(|| score_rows(&G::score(state))),
-        record: RecordView {
-            text: game.record(),
-            download_href: position.record_href(),
-        },
+        score: finished.then(|| G::score_words(state)),
+        record: record_view(game),
         preview: None,
+        waiting: match position.opponent {
+            Some(_) => "The computer is thinking…",
+            None => "Playing…",
+        }
+        .to_owned(),
+    }
+}
+
+/// The notations of the moves the board offers: those whose link the drawing holds.
+fn drawn_on_board<M>(board: &str, playable: &[Playable<M>]) -> Vec<String> {
+    playable
+        .iter()
+        .filter(|p| board.contains(&format!("href=\"{}\"", p.href)))
+        .map(|p| p.notation.clone())
+        .collect()
+}
+
+/// The moves the board does not offer (pass, swap, the end of a turn, answers, retreats),
+/// under their headings: the turn's controls.
+fn controls(groups: &[ActionGroup], on_board: &[String]) -> Vec<ActionGroup> {
+    groups
+        .iter()
+        .filter_map(|group| {
+            let actions: Vec<Action> = group
+                .actions
+                .iter()
+                .filter(|a| !on_board.contains(&a.notation))
+                .cloned()
+                .collect();
+            (!actions.is_empty()).then(|| ActionGroup {
+                heading: group.heading.clone(),
+                actions,
+            })
+        })
+        .collect()
+}
+
+/// The end of the record: a long game's page shows its last moves, the download all.
+fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
+    if game.plies.len() <= RECORD_MAX_MOVES {
+        return RecordView {
+            text: game.record(),
+            earlier: 0,
+        };
+    }
+    let earlier = game.plies.len().saturating_sub(RECORD_MAX_MOVES);
+    let tail: Vec<&str> = game.plies[earlier..]
+        .iter()
+        .map(|p| p.notation.as_str())
+        .collect();
+    RecordView {
+        text: tail.join(" "),
+        earlier,
     }
 }
 
 /// Undo takes back the last move, or against the computer, the player's last move and the
-/// computer's answers to it.
-fn undo_href<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Option<String> {
+/// computer's answers to it: the position before them.
+pub fn undo_position<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Option<Position<G>> {
     let keep = match position.opponent {
         None => position.moves.len().checked_sub(1)?,
         Some(computer) => game.plies.iter().rposition(|p| p.seat != computer.seat)?,
     };
-    Some(position.truncated(keep).href())
+    Some(position.truncated(keep))
 }
 
-fn opponent_words<G: Game>(position: &Position<G>, status: &Status) -> Option<String> {
+/// Against the computer: the player's side, from the position (when the player acts) or
+/// the player's last move.
+fn opponent_words<G: Game>(
+    position: &Position<G>,
+    game: &Replayed<G>,
+    status: &Status,
+) -> Option<String> {
     let computer = position.opponent?;
     let strength = computer.strength.name();
-    Some(match status {
-        Status::Ongoing { to_act, colour, .. } if *to_act != computer.seat => {
-            format!("You play {colour} against the computer ({strength}).")
-        }
-        _ => format!("Against the computer ({strength})."),
+    let yours = match status {
+        Status::Ongoing { to_act, colour, .. } if *to_act != computer.seat => Some(colour.clone()),
+        _ => game
+            .plies
+            .iter()
+            .rev()
+            .find(|p| p.seat != computer.seat)
+            .map(|p| p.colour.clone()),
+    };
+    Some(match yours {
+        Some(colour) => format!("You play {colour} against the computer ({strength})."),
+        None => format!("Against the computer ({strength})."),
     })
 }
 
 fn hint_view<G: PageGame>(
-    position: &Position<G>,
     state: &G::State,
+    playable: &[Playable<G::Move>],
     hint: Option<&Analysis<G::Move>>,
 ) -> HintView {
     let Some(analysis) = hint else {
         return HintView {
-            ask_href: Some(position.hint_href()),
+            ask: true,
             ..HintView::default()
         };
     };
@@ -142,8 +228,9 @@ fn hint_view<G: PageGame>(
         .margin
         .map(|m| format!(", expected margin {m:+.1}"))
         .unwrap_or_default();
+    let listed = playable.iter().position(|p| p.notation == notation);
     HintView {
-        ask_href: None,
+        ask: false,
         advice: Some(format!(
             "The computer suggests: {} (value {:+.2} for {colour}, from −1 lost to +1 won{margin}; {} playouts).",
             G::label(state, best),
@@ -152,10 +239,20 @@ fn hint_view<G: PageGame>(
         )),
         play: Some(Action {
             label: "Play the hint".to_owned(),
-            href: position.with_move(notation.clone()).href(),
+            id: String::new(),
+            continues: continues::<G>(state, best),
             notation,
         }),
+        target: listed.map(|index| format!("#{}", move_id(index))),
     }
+}
+
+/// Whether the player who plays `mv` acts again after it (a step of a Hirþ turn).
+fn continues<G: Game>(state: &G::State, mv: &G::Move) -> bool {
+    let mut after = state.clone();
+    G::apply(&mut after, mv).is_ok()
+        && matches!(G::turn(&after), crate::games::Turn::ToAct(_))
+        && G::turn(&after) == G::turn(state)
 }
 
 pub fn status_line(status: &Status) -> StatusLine {
@@ -185,12 +282,13 @@ pub fn status_line(status: &Status) -> StatusLine {
 /// The legal moves as buttons, under their groups in the order the groups first appear.
 fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<ActionGroup> {
     let mut groups: Vec<ActionGroup> = Vec::new();
-    for p in playable {
+    for (index, p) in playable.iter().enumerate() {
         let heading = G::group(state, &p.mv);
         let action = Action {
             label: G::label(state, &p.mv),
             notation: p.notation.clone(),
-            href: p.href.clone(),
+            id: move_id(index),
+            continues: continues::<G>(state, &p.mv),
         };
         match groups.iter_mut().find(|g| g.heading == heading) {
             Some(group) => group.actions.push(action),
@@ -203,9 +301,34 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
+/// The status line, against the computer in the player's words: "You won", "You lost".
+fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLine {
+    let mut line = status_line(status);
+    if let (Some(computer), Status::Finished { winner, .. }) = (position.opponent, status) {
+        line.headline = match winner {
+            Some(seat) if *seat == computer.seat => "Game over: you lost".to_owned(),
+            Some(_) => "Game over: you won".to_owned(),
+            None => "Game over: a draw".to_owned(),
+        };
+        if let Some(colour) = match status {
+            Status::Finished { winner_colour, .. } => winner_colour.as_deref(),
+            Status::Ongoing { .. } => None,
+        } {
+            line.detail = format!("{} won — {}", capitalised(colour), line.detail);
+        }
+    }
+    line
+}
+
 /// The last `runs` runs of moves by one colour (a whole Hirþ turn, one Herfor placement; at
-/// the end, the last two, such as both passes).
-fn happened<G: PageGame>(game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
+/// the end, the last two, such as both passes; against the computer, the player's move and
+/// the computer's answer). Against the computer its moves are "The computer"'s, the
+/// others "You".
+fn happened<G: PageGame>(
+    position: &Position<G>,
+    game: &Replayed<G>,
+    runs: usize,
+) -> Vec<HappenedView> {
     let plies = &game.plies;
     let (mut start, mut changes) = (plies.len(), 0);
     while start > 0 && plies.len() - start < HAPPENED_MAX {
@@ -220,7 +343,13 @@ fn happened<G: PageGame>(game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
     plies[start..]
         .iter()
         .map(|ply| HappenedView {
-            by: capitalised(&ply.colour),
+            by: match position.opponent {
+                Some(computer) if computer.seat == ply.seat => {
+                    format!("The computer ({})", ply.colour)
+                }
+                Some(_) => format!("You ({})", ply.colour),
+                None => capitalised(&ply.colour),
+            },
             notation: ply.notation.clone(),
             events: ply.events.iter().map(G::describe).collect(),
         })

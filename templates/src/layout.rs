@@ -19,7 +19,8 @@ pub struct Preview {
     pub image_alt: String,
 }
 
-/// The head's tags of a link preview.
+/// The head's tags of a link preview. Twitter's card takes its picture from `og:image`: a
+/// long game's picture link is not repeated.
 pub fn preview_tags(preview: &Preview) -> Markup {
     html! {
         meta property="og:type" content="website";
@@ -33,7 +34,6 @@ pub fn preview_tags(preview: &Preview) -> Markup {
         meta name="twitter:card" content="summary_large_image";
         meta name="twitter:title" content=(preview.title);
         meta name="twitter:description" content=(preview.description);
-        meta name="twitter:image" content=(preview.image);
         meta name="twitter:image:alt" content=(preview.image_alt);
     }
 }

@@ -1,8 +1,13 @@
-//! The game page: status, board, what happened, every legal action as a button, the record.
+//! The game page: the status line with the turn's controls under it, the board, what happened,
+//! every legal move folded away, the record. One form carries the position once; every move is
+//! a button of it (`play=…`), so a page grows with the legal moves, not with the game.
 
 use maud::{Markup, html};
 
 use crate::layout::{Preview, layout_with_preview};
+
+/// The script that makes the page quicker to use; the page works without it.
+pub const SCRIPT_HREF: &str = "/static/moot.js";
 
 /// Everything the game page shows.
 #[derive(Clone, Debug, Default)]
@@ -19,11 +24,16 @@ pub struct PlayView {
     pub opponent: Option<String>,
     /// The moves since the player now acting last acted, each with what it caused.
     pub last: Vec<HappenedView>,
+    /// The moves the board does not offer (pass, swap, end the turn, answers, retreats): the
+    /// turn's controls, under the status line.
+    pub controls: Vec<ActionGroup>,
+    /// Every legal move, folded away.
     pub groups: Vec<ActionGroup>,
-    /// The form that plays a move typed in notation.
-    pub notation_form: NotationForm,
+    /// The form that carries the position and plays a move.
+    pub form: TurnForm,
     pub hint: Option<HintView>,
-    pub undo_href: Option<String>,
+    /// Whether there is a move to take back.
+    pub can_undo: bool,
     pub new_game_href: String,
     pub rules_href: String,
     /// The score breakdown, once the game is over.
@@ -31,6 +41,8 @@ pub struct PlayView {
     pub record: RecordView,
     /// The link preview of this position, when the page knows its own address.
     pub preview: Option<Preview>,
+    /// What the page says while a move is sent (`The computer is thinking…`).
+    pub waiting: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -49,7 +61,7 @@ pub struct Notice {
 /// One move played and what it did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HappenedView {
-    /// Who played it (`Black`).
+    /// Who played it (`Black`, `You`, `The computer`).
     pub by: String,
     pub notation: String,
     pub events: Vec<String>,
@@ -62,40 +74,55 @@ pub struct ActionGroup {
     pub actions: Vec<Action>,
 }
 
+/// A legal move as a button of the page's form.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Action {
     pub label: String,
     pub notation: String,
-    pub href: String,
+    /// The element id of its button in the list of every move (`move-7`): the board's
+    /// target of the move links to it (`#move-7`).
+    pub id: String,
+    /// After it the same player acts again (a step of a Hirþ turn): the script composes the
+    /// turn on the page and sends it whole.
+    pub continues: bool,
 }
 
-/// A GET form back to the same page with the position in hidden fields and one text field.
+/// The form of the page: a GET back to the page with the position in hidden fields, once.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct NotationForm {
+pub struct TurnForm {
     pub action: String,
     pub hidden: Vec<(String, String)>,
-    /// The name of the text field.
+    /// The name of the field (and of every move's button) holding the move(s) to play.
     pub field: String,
-    /// What the field holds (the refused move, after a refusal).
+    /// The name of the undo button.
+    pub undo_field: String,
+    /// The name of the hint button.
+    pub hint_field: String,
+    /// What the typed-move field holds (the refused move, after a refusal).
     pub value: String,
+    /// Where the record's download button sends the form.
+    pub record_action: String,
 }
 
 /// The computer's advice: a button to ask for it, or its answer.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HintView {
-    /// The link that asks for a hint, until one is shown.
-    pub ask_href: Option<String>,
-    /// The advice, in words (`Best: place on c3 (value +0.42 for Black)`).
+    /// Whether to offer the button that asks for a hint (none is shown yet).
+    pub ask: bool,
+    /// The advice, in words (`The computer suggests: place on c3 …`).
     pub advice: Option<String>,
-    /// The link that plays the advised move.
+    /// The button that plays the advised move.
     pub play: Option<Action>,
+    /// The board's link of the advised move (`#move-7`), for the board to mark.
+    pub target: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordView {
-    /// The game's record in its notation (empty before the first move).
+    /// The end of the game's record in its notation (empty before the first move).
     pub text: String,
-    pub download_href: String,
+    /// How many of the record's moves are left out before `text` (a long game).
+    pub earlier: usize,
 }
 
 pub fn page(view: &PlayView) -> Markup {
@@ -103,33 +130,87 @@ pub fn page(view: &PlayView) -> Markup {
         &view.game_name,
         view.preview.as_ref(),
         html! {
-            section.play {
+            section.play data-waiting=(view.waiting) {
                 h1 { (view.game_name) }
-                p.status.finished[view.status.finished] role="status" {
-                    strong { (view.status.headline) }
-                    @if !view.status.detail.is_empty() { " — " (view.status.detail) }
-                }
-                @if let Some(opponent) = &view.opponent { p.opponent { (opponent) } }
-                @if let Some(notice) = &view.notice {
-                    div.notice role="alert" {
-                        strong { (notice.title) }
-                        p { (notice.detail) }
+                div #game {
+                    p #turn.status.finished[view.status.finished] role="status" {
+                        strong { (view.status.headline) }
+                        @if !view.status.detail.is_empty() { " — " (view.status.detail) }
                     }
-                }
-                div.table {
-                    figure.board { (view.board) }
-                    div.side {
-                        div.panel { (view.panel) }
-                        @if !view.last.is_empty() { (happened(&view.last)) }
-                        @if let Some(score) = &view.score { (score_table(score)) }
-                        (actions(view))
-                        (links(view))
+                    @if let Some(opponent) = &view.opponent { p.opponent { (opponent) } }
+                    @if let Some(notice) = &view.notice {
+                        div.notice role="alert" {
+                            strong { (notice.title) }
+                            p { (notice.detail) }
+                        }
                     }
+                    (turn_form(view))
+                    div.table {
+                        figure #board.board tabindex="-1" data-hint=[view.hint.as_ref().and_then(|h| h.target.as_ref())] { (view.board) }
+                        div.side {
+                            div.panel { (view.panel) }
+                            @if !view.last.is_empty() { (happened(&view.last)) }
+                            @if let Some(score) = &view.score { (score_table(score)) }
+                            (all_moves(view))
+                            (links(view))
+                        }
+                    }
+                    (record(&view.record, &view.form))
                 }
-                (record(&view.record))
             }
+            script src=(SCRIPT_HREF) defer {}
         },
     )
+}
+
+/// The form with the position, and the turn's controls: the moves the board does not offer,
+/// undo, the hint and its answer.
+fn turn_form(view: &PlayView) -> Markup {
+    let form = &view.form;
+    html! {
+        form #play.turn method="get" action=(format!("{}#turn", form.action)) {
+            // The default button: Enter in the typed-move field plays the typed move, not the
+            // first control.
+            button.default type="submit" tabindex="-1" aria-hidden="true" {}
+            @for (name, value) in &form.hidden { input type="hidden" name=(name) value=(value); }
+            @if !view.controls.is_empty() {
+                div.controls aria-label="Your turn" role="group" {
+                    @for group in &view.controls {
+                        div.control-group {
+                            span.heading { (group.heading) }
+                            @for action in &group.actions { (move_button(action, &form.field, false)) }
+                        }
+                    }
+                }
+            }
+            @if view.can_undo || view.hint.as_ref().is_some_and(|h| h.ask) {
+                div.tools {
+                    @if view.can_undo {
+                        button.secondary type="submit" name=(form.undo_field) value="1" { "Undo the last move" }
+                    }
+                    @if view.hint.as_ref().is_some_and(|h| h.ask) {
+                        button.secondary type="submit" name=(form.hint_field) value="1" { "Hint" }
+                    }
+                }
+            }
+            @if let Some(hint) = view.hint.as_ref().filter(|h| h.advice.is_some()) {
+                div.hint role="status" {
+                    @if let Some(advice) = &hint.advice { p { (advice) } }
+                    @if let Some(play) = &hint.play { (move_button(play, &form.field, false)) }
+                }
+            }
+        }
+    }
+}
+
+/// A move's button: its words and its notation.
+fn move_button(action: &Action, field: &str, listed: bool) -> Markup {
+    html! {
+        button.move type="submit" form="play" name=(field) value=(action.notation)
+            id=[listed.then_some(&action.id)] data-continues[action.continues] {
+            (action.label) " " code { (action.notation) }
+        }
+    }
 }
 
 fn happened(plies: &[HappenedView]) -> Markup {
@@ -163,48 +244,29 @@ fn score_table(rows: &[(String, String)]) -> Markup {
     }
 }
 
-fn actions(view: &PlayView) -> Markup {
+/// Every legal move under its heading, folded away, and the field to type one.
+fn all_moves(view: &PlayView) -> Markup {
+    let count: usize = view.groups.iter().map(|g| g.actions.len()).sum();
     html! {
-        @if !view.groups.is_empty() {
-            section.actions aria-label="Your moves" {
-                @for group in &view.groups {
-                    h2 { (group.heading) }
-                    ul.actions {
-                        @for action in &group.actions {
-                            li {
-                                a.button href=(action.href) {
-                                    (action.label) " " code { (action.notation) }
-                                }
+        @if count > 0 {
+            details.actions {
+                summary { "Every legal move (" (count) ")" }
+                section.actions aria-label="Every legal move" {
+                    @for group in &view.groups {
+                        h2 { (group.heading) }
+                        ul.actions {
+                            @for action in &group.actions {
+                                li { (move_button(action, &view.form.field, true)) }
                             }
                         }
                     }
+                    div.notation {
+                        label for="notation" { "Or type a move in notation" }
+                        input #notation form="play" type="text" name=(view.form.field) value=(view.form.value) autocomplete="off" spellcheck="false";
+                        button type="submit" form="play" { "Play" }
+                    }
                 }
-                @if let Some(hint) = &view.hint { (hint_box(hint)) }
-                (notation_form(&view.notation_form))
             }
-        }
-    }
-}
-
-fn hint_box(hint: &HintView) -> Markup {
-    html! {
-        div.hint {
-            @if let Some(href) = &hint.ask_href { a.button.secondary href=(href) { "Hint" } }
-            @if let Some(advice) = &hint.advice { p { (advice) } }
-            @if let Some(play) = &hint.play {
-                a.button href=(play.href) { (play.label) " " code { (play.notation) } }
-            }
-        }
-    }
-}
-
-fn notation_form(form: &NotationForm) -> Markup {
-    html! {
-        form.notation method="get" action=(form.action) {
-            @for (name, value) in &form.hidden { input type="hidden" name=(name) value=(value); }
-            label for="notation" { "Or type a move in notation" }
-            input #notation type="text" name=(form.field) value=(form.value) autocomplete="off" spellcheck="false";
-            button type="submit" { "Play" }
         }
     }
 }
@@ -212,22 +274,24 @@ fn notation_form(form: &NotationForm) -> Markup {
 fn links(view: &PlayView) -> Markup {
     html! {
         p.links {
-            @if let Some(href) = &view.undo_href { a.button.secondary href=(href) rel="nofollow" { "Undo the last move" } }
             a.button.secondary href=(view.new_game_href) { "New game" }
             a href=(view.rules_href) { "Rules" }
         }
     }
 }
 
-fn record(record: &RecordView) -> Markup {
+fn record(record: &RecordView, form: &TurnForm) -> Markup {
     html! {
         section.record {
             h2 { "Record" }
             @if record.text.is_empty() {
                 p { "No move yet." }
             } @else {
+                @if record.earlier > 0 {
+                    p.earlier { "The last moves; " (record.earlier) " moves before them are in the download." }
+                }
                 pre { (record.text) }
-                p { a href=(record.download_href) download { "Download the record" } }
+                p { button.secondary type="submit" form="play" formaction=(form.record_action) { "Download the record" } }
             }
         }
     }
@@ -250,30 +314,62 @@ mod tests {
                 actions: vec![Action {
                     label: "Place on a1".into(),
                     notation: "a1".into(),
-                    href: "/play/herfor?moves=a1".into(),
+                    id: "move-0".into(),
+                    continues: false,
                 }],
             }],
-            notation_form: NotationForm {
+            form: TurnForm {
                 action: "/play/herfor".into(),
                 hidden: vec![("moves".into(), "c3.b2".into())],
                 field: "play".into(),
+                undo_field: "undo".into(),
+                hint_field: "hint".into(),
                 value: String::new(),
+                record_action: "/play/herfor/record".into(),
             },
             record: RecordView {
                 text: "c3 b2".into(),
-                download_href: "/play/herfor/record?moves=c3.b2".into(),
+                earlier: 0,
             },
             ..PlayView::default()
         }
     }
 
     #[test]
-    fn play_page_lists_actions_under_their_heading_as_links() {
+    fn every_move_is_a_button_of_the_one_form_that_carries_the_position() {
         let page = page(&view()).into_string();
-        assert!(page.contains("<h2>Placements</h2><ul class=\"actions\"><li><a class=\"button\" href=\"/play/herfor?moves=a1\">Place on a1 <code>a1</code></a></li></ul>"), "{page}");
-        assert!(page.contains(r#"<input type="hidden" name="moves" value="c3.b2">"#));
+        assert!(page.contains(r#"<h2>Placements</h2><ul class="actions"><li><button class="move" type="submit" form="play" name="play" value="a1" id="move-0">Place on a1 <code>a1</code></button></li></ul>"#), "{page}");
+        assert_eq!(
+            page.matches(r#"<input type="hidden" name="moves" value="c3.b2">"#)
+                .count(),
+            1,
+            "the moves are carried once"
+        );
         assert!(page.contains("<pre>c3 b2</pre>"));
+        assert!(page.contains(r#"formaction="/play/herfor/record""#));
         assert!(!page.contains("role=\"alert\""));
+        assert!(page.contains(r#"<script src="/static/moot.js" defer></script>"#));
+    }
+
+    #[test]
+    fn the_turns_controls_come_right_after_the_status_line_before_the_board() {
+        let mut view = view();
+        view.controls = vec![ActionGroup {
+            heading: "Pass".into(),
+            actions: vec![Action {
+                label: "Pass".into(),
+                notation: "pass".into(),
+                id: "move-1".into(),
+                continues: false,
+            }],
+        }];
+        view.can_undo = true;
+        let page = page(&view).into_string();
+        let status = page.find("role=\"status\"").expect("a status line");
+        let pass = page.find(r#"value="pass""#).expect("the pass button");
+        let undo = page.find("Undo the last move").expect("undo");
+        let board = page.find("<figure").expect("the board");
+        assert!(status < pass && pass < board && undo < board, "{page}");
     }
 
     #[test]

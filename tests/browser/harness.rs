@@ -35,6 +35,8 @@ impl Drop for Driver {
 
 pub struct Browser {
     pub client: Client,
+    /// Whether the browser runs the pages' script.
+    pub script: bool,
     /// `http://127.0.0.1:PORT`, where the app listens.
     pub base: String,
     server: ServerHandle,
@@ -44,6 +46,15 @@ pub struct Browser {
 impl Browser {
     /// Starts the app, chromedriver and a headless Chromium with a fresh profile.
     pub async fn start(name: &str) -> Browser {
+        Self::launch(name, true).await
+    }
+
+    /// The same with JavaScript turned off, as some players browse.
+    pub async fn start_without_script(name: &str) -> Browser {
+        Self::launch(name, false).await
+    }
+
+    async fn launch(name: &str, script: bool) -> Browser {
         for binary in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(binary).exists(),
@@ -88,8 +99,13 @@ impl Browser {
         .into_iter()
         .chain([format!("--user-data-dir={}", driver.profile.display())])
         .collect::<Vec<_>>();
+        let prefs = if script {
+            serde_json::json!({})
+        } else {
+            serde_json::json!({ "profile.managed_default_content_settings.javascript": 2 })
+        };
         let capabilities = serde_json::json!({
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args }
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args, "prefs": prefs }
         });
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         let client = ClientBuilder::new(connector)
@@ -99,6 +115,7 @@ impl Browser {
             .expect("chromedriver starts a Chromium session");
         Browser {
             client,
+            script,
             base,
             server: handle,
             _driver: driver,
@@ -143,23 +160,43 @@ impl Browser {
             .expect("the next page loads");
     }
 
-    /// Plays a move by clicking: its link on the board when there is one, else its button.
+    /// Plays a move by clicking, as a player would: its target on the board when the board
+    /// offers it and the script runs, else its button among the turn's controls, else its
+    /// button in the list of every move (opened first). Waits for the next page, or, for a
+    /// step the script composes on the page (a Hirþ step), for the step to show.
     pub async fn play(&self, notation: &str) {
-        let encoded: String = form_urlencoded::byte_serialize(notation.as_bytes()).collect();
-        let board = format!(
-            r#"figure.board a[href$=".{encoded}"], figure.board a[href$="moves={encoded}"]"#
-        );
-        let css = if self.count(&board).await > 0 {
-            board
-        } else {
-            format!(
-                r#"section.actions a.button[href$=".{encoded}"], section.actions a.button[href$="moves={encoded}"]"#
-            )
-        };
+        let listed = format!(r#"details.actions button[name="play"][value="{notation}"]"#);
         assert!(
-            self.count(&css).await > 0,
+            self.count(&listed).await > 0,
             "{notation} is offered on the page"
         );
+        let id = self
+            .client
+            .find(Locator::Css(&listed))
+            .await
+            .expect("the move's button")
+            .attr("id")
+            .await
+            .expect("its id")
+            .expect("an id");
+        let board = format!(r##"figure.board a[href="#{id}"]"##);
+        let control = format!(r#"form.turn button[name="play"][value="{notation}"]"#);
+        let css = if self.script && self.count(&board).await > 0 {
+            board
+        } else if self.count(&control).await > 0 {
+            control
+        } else {
+            if !self.is_open("details.actions").await {
+                self.client
+                    .find(Locator::Css("details.actions summary"))
+                    .await
+                    .expect("the list of every move")
+                    .click()
+                    .await
+                    .expect("the list opens");
+            }
+            listed
+        };
         // A crowded spot's moves are in a choice its link opens first.
         let choice = self
             .client
@@ -180,15 +217,58 @@ impl Browser {
                 .click()
                 .await
                 .expect("the choice opens");
-            let css = css
-                .split(", ")
-                .map(|one| one.replacen("figure.board ", &format!("figure.board g#{id} "), 1))
-                .collect::<Vec<_>>()
-                .join(", ");
-            self.click_to_next_page(Locator::Css(&css)).await;
-            return;
         }
-        self.click_to_next_page(Locator::Css(&css)).await;
+        let before = self.url().await;
+        let composed = if self.script {
+            self.composed().await
+        } else {
+            String::new()
+        };
+        self.client
+            .find(Locator::Css(&css))
+            .await
+            .unwrap_or_else(|e| panic!("{css} is on the page: {e}"))
+            .click()
+            .await
+            .expect("the click lands");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if self.url().await != before {
+                self.wait_until_left(&before).await;
+                return;
+            }
+            if self.script && self.composed().await != composed {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{notation} was not played");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The steps of a turn the script has composed on the page so far, in words.
+    pub async fn composed(&self) -> String {
+        self.client
+            .execute(
+                "var box = document.getElementById('composed'); return box ? box.textContent : '';",
+                vec![],
+            )
+            .await
+            .expect("a script runs")
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Whether a `<details>` is open.
+    pub async fn is_open(&self, css: &str) -> bool {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .expect("the element")
+            .attr("open")
+            .await
+            .expect("its attribute")
+            .is_some()
     }
 
     pub async fn text(&self, css: &str) -> String {
@@ -199,6 +279,18 @@ impl Browser {
             .text()
             .await
             .expect("its text")
+    }
+
+    /// The text of an element, shown or not (inside a closed `<details>`).
+    pub async fn content(&self, css: &str) -> String {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css} is on the page: {e}"))
+            .prop("textContent")
+            .await
+            .expect("its text")
+            .unwrap_or_default()
     }
 
     pub async fn count(&self, css: &str) -> usize {

@@ -4,6 +4,7 @@ mod a11y;
 mod cross_origin;
 mod embed;
 mod harness;
+mod play;
 mod scripts;
 
 use fantoccini::Locator;
@@ -63,7 +64,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         "Enter on c3 played it"
     );
     browser
-        .click_to_next_page(Locator::LinkText("Undo the last move"))
+        .click_to_next_page(Locator::Css("form.turn button[name=undo]"))
         .await;
 
     let mut moves = 0;
@@ -75,14 +76,14 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
                 .await;
         } else {
             browser
-                .click_to_next_page(Locator::Css("section.actions a.button"))
+                .click_to_next_page(Locator::Css("form.turn button[name=play]"))
                 .await;
         }
         moves += 1;
     }
     let status = browser.text("p.status").await;
     assert!(status.starts_with("Game over:"), "{status}");
-    assert!(browser.text("table.score").await.contains("Black total"));
+    assert!(browser.text("table.score").await.contains("stones"));
     let record = browser.text("section.record pre").await;
     assert_eq!(record.split_whitespace().count(), moves, "{record}");
     assert!(
@@ -93,7 +94,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
 
     // Undo goes back one move; the game is on again.
     browser
-        .click_to_next_page(Locator::LinkText("Undo the last move"))
+        .click_to_next_page(Locator::Css("form.turn button[name=undo]"))
         .await;
     assert!(browser.count("p.status.finished").await == 0);
     browser.screenshot("herfor-undone").await;
@@ -117,7 +118,7 @@ async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
     for placement in 1..=6 {
         assert!(
             browser
-                .text("section.actions h2")
+                .content("section.actions h2")
                 .await
                 .starts_with("Build a ringfort"),
             "placement {placement} is a setup placement"
@@ -129,7 +130,7 @@ async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
     browser.screenshot("tara-after-setup").await;
     assert!(
         browser
-            .text("section.actions h2")
+            .content("section.actions h2")
             .await
             .starts_with("The king on"),
         "after the setup, kings move"
@@ -183,7 +184,7 @@ async fn hirth_turn_with_an_attack_its_battle_and_the_entry_choice() {
     let ends = browser
         .client
         .find_all(Locator::XPath(
-            "//section[@class='actions']//a[starts-with(code, 'end')]",
+            "//section[@class='actions']//button[starts-with(code, 'end')]",
         ))
         .await
         .expect("a search")
@@ -266,14 +267,16 @@ async fn herfor_against_the_computer_with_a_hint() {
         3,
         "the computer answered the click"
     );
-    browser.click_to_next_page(Locator::LinkText("Hint")).await;
+    browser
+        .click_to_next_page(Locator::Css("form.turn button[name=hint]"))
+        .await;
     let advice = browser.text("div.hint").await;
     assert!(
         advice.contains("The computer suggests: Place a white stone on"),
         "{advice}"
     );
     browser
-        .click_to_next_page(Locator::Css("div.hint a.button"))
+        .click_to_next_page(Locator::Css("div.hint button"))
         .await;
     assert_eq!(
         browser

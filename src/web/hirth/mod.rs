@@ -57,4 +57,8 @@ impl PageGame for Hirth {
     fn rules() -> Markup {
         rules::rules()
     }
+
+    fn score_words(state: &HirthState) -> Vec<(String, String)> {
+        words::score_words(state)
+    }
 }

@@ -60,8 +60,8 @@ pub(super) fn panel(state: &HirthState) -> Markup {
     if let Some(last) = state.results.last() {
         notes.push(format!(
             "Last game: {} ({}) won by {}, {} point{}.",
-            seat_word(last.winner),
             title(last.winner_colour),
+            seat_word(last.winner),
             victory_words(last.victory, last.factor),
             last.points,
             if last.points == 1 { "" } else { "s" }

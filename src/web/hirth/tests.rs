@@ -506,7 +506,7 @@ fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
     assert!(
         Hirth::panel(&state)
             .into_string()
-            .contains("Last game: Player 1 (Gull) won by Drepið, 5 points.")
+            .contains("Last game: Gull (Player 1) won by Drepið, 5 points.")
     );
 }
 

@@ -337,3 +337,40 @@ pub(super) fn describe(event: &Event) -> String {
         ),
     }
 }
+
+/// The match's score in words: each side's points and Hirþ out of the game, the last game's
+/// result (no codes such as `yfirrad`).
+pub(super) fn score_words(state: &HirthState) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = Colour::BOTH
+        .iter()
+        .map(|&c| {
+            let points = state.points[state.seat_of(c).index()];
+            (
+                format!("{} (now)", title(c)),
+                format!(
+                    "{points} match point{}, {} H out of the game",
+                    if points == 1 { "" } else { "s" },
+                    state.position.removed.get(c)
+                ),
+            )
+        })
+        .collect();
+    rows.push((
+        "The match".to_owned(),
+        format!("goes to {} points", state.options.target),
+    ));
+    if let Some(last) = state.results.last() {
+        rows.push((
+            "Last game".to_owned(),
+            format!(
+                "won by {} ({}), {}: {} point{}",
+                title(last.winner_colour),
+                seat_word(last.winner),
+                victory_words(last.victory, last.factor),
+                last.points,
+                if last.points == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    rows
+}

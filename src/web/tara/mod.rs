@@ -22,7 +22,8 @@ use moot_templates::tara as view;
 
 use super::page_game::{PageGame, Playable};
 use super::replay::Ply;
-use crate::games::tara::{Tara, TaraEvent, TaraMove, TaraState};
+use crate::games::Game;
+use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
 
 impl PageGame for Tara {
     fn drawing(
@@ -53,4 +54,39 @@ impl PageGame for Tara {
     fn rules() -> Markup {
         rules::rules()
     }
+
+    fn score_words(state: &TaraState) -> Vec<(String, String)> {
+        let score = Tara::score(state);
+        let mut rows: Vec<(String, String)> =
+            [(Colour::Red, &score.red), (Colour::Blue, &score.blue)]
+                .into_iter()
+                .map(|(colour, s)| {
+                    let mut words = format!(
+                        "{} kingdom{}, {} ringfort{}, {} king{} captured, {} on the board",
+                        s.kingdoms,
+                        plural(s.kingdoms),
+                        s.territory,
+                        plural(s.territory),
+                        s.captured_kings,
+                        plural(u32::from(s.captured_kings)),
+                        s.kings_on_board
+                    );
+                    if let Some(points) = s.points {
+                        words.push_str(&format!("; {points} point{}", plural(points)));
+                    }
+                    if let Some(points) = s.match_points {
+                        words.push_str(&format!(" ({points} in the match)"));
+                    }
+                    (super::view::capitalised(colour.name()), words)
+                })
+                .collect();
+        if let Some(result) = &score.result {
+            rows.push(("How it ended".to_owned(), result.clone()));
+        }
+        rows
+    }
+}
+
+fn plural(count: u32) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }

@@ -1,0 +1,358 @@
+//! Issue 14, the play page at phone size: the turn's controls on the first screen, a Hirþ turn
+//! composed on the page and sent whole (and played without JavaScript), and a double click
+//! against the computer starting one search.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+use moot::games::hirth::{Hirth, HirthOptions};
+use moot::games::{Game, Turn};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+
+use crate::harness::{Browser, ONE_AT_A_TIME};
+
+const PHONE: (u32, u32) = (390, 844);
+
+async fn phone(browser: &Browser) {
+    browser
+        .client
+        .set_window_size(PHONE.0, PHONE.1)
+        .await
+        .expect("a phone-sized window");
+}
+
+/// Whether the element's box lies inside the first screen, unscrolled.
+async fn on_first_screen(browser: &Browser, css: &str) -> bool {
+    let script = format!(
+        "window.scrollTo(0, 0); var e = document.querySelector({css:?}); \
+         if (!e) return 'missing'; var r = e.getBoundingClientRect(); \
+         return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;"
+    );
+    let answer = browser
+        .client
+        .execute(&script, vec![])
+        .await
+        .expect("a script runs");
+    assert_ne!(answer, serde_json::json!("missing"), "{css} is on the page");
+    answer == serde_json::json!(true)
+}
+
+/// After Black's first stone with the pie rule, the swap; in a Hirþ turn, its end; each with
+/// undo and the hint: all on the first screen of a phone.
+#[actix_web::test]
+async fn the_turns_controls_are_on_a_phones_first_screen() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-controls").await;
+    phone(&browser).await;
+    browser.open("/play/herfor?size=5&pie=true&moves=c3").await;
+    for css in [
+        r#"form.turn button[value="swap"]"#,
+        "form.turn button[name=undo]",
+        "form.turn button[name=hint]",
+    ] {
+        assert!(on_first_screen(&browser, css).await, "{css}");
+    }
+    assert!(
+        !browser.is_open("details.actions").await,
+        "the list of every move is folded away"
+    );
+    browser.screenshot("play-herfor-phone-swap").await;
+
+    browser.open("/play/hirth?target=1&moves=He").await;
+    assert!(
+        on_first_screen(&browser, r#"form.turn button[value^="end"]"#).await,
+        "the end of the turn"
+    );
+    assert!(on_first_screen(&browser, "form.turn button[name=undo]").await);
+    browser.screenshot("play-hirth-phone-end").await;
+    browser.finish().await;
+}
+
+/// The moves before a Hirþ turn of five steps, and the turn: the five steps, each leaving
+/// the same player to act, then the move that ends it.
+fn hirth_five_step_turn() -> (Vec<String>, Vec<String>) {
+    let options = HirthOptions { target: 1 };
+    for seed in 0..200 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut state = Hirth::new_game(&options).expect("a game");
+        let mut played: Vec<String> = Vec::new();
+        let mut turn_start = 0;
+        for _ in 0..200 {
+            let Turn::ToAct(seat) = Hirth::turn(&state) else {
+                break;
+            };
+            let moves: Vec<(String, _)> = Hirth::legal_moves(&state)
+                .into_iter()
+                .map(|mv| (Hirth::format_move(&state, &mv), mv))
+                .filter(|(t, _)| t != "offer" && t != "give-up")
+                .collect();
+            let steps: Vec<_> = moves
+                .iter()
+                .filter(|(_, mv)| {
+                    let mut after = state.clone();
+                    Hirth::apply(&mut after, mv).is_ok() && Hirth::turn(&after) == Turn::ToAct(seat)
+                })
+                .collect();
+            let ends: Vec<_> = moves.iter().filter(|(t, _)| t.starts_with("end")).collect();
+            let taken = played.len() - turn_start;
+            if taken == 5 && !ends.is_empty() {
+                let (end, _) = ends.choose(&mut rng).expect("an end");
+                let mut turn = played[turn_start..].to_vec();
+                turn.push(end.clone());
+                return (played[..turn_start].to_vec(), turn);
+            }
+            let (text, mv) = match steps.choose(&mut rng) {
+                Some(step) if taken < 5 => *step,
+                _ => moves.choose(&mut rng).expect("a move"),
+            };
+            Hirth::apply(&mut state, mv).expect("a legal move");
+            played.push(text.clone());
+            if Hirth::turn(&state) != Turn::ToAct(seat) {
+                turn_start = played.len();
+            }
+        }
+    }
+    panic!("no random game has a turn of five steps");
+}
+
+fn hirth_link(moves: &[String]) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("target", "1")
+        .append_pair("moves", &moves.join("."))
+        .finish();
+    format!("/play/hirth?{query}")
+}
+
+/// With the script, the five steps show on the page as they are clicked (no page load: a
+/// mark set on the page survives them), a step can be taken back, and the end of the turn
+/// sends the whole turn as one request.
+#[actix_web::test]
+async fn a_whole_hirth_turn_of_five_steps_is_composed_on_the_page_and_sent_at_once() {
+    let (before, turn) = hirth_five_step_turn();
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-hirth-compose").await;
+    phone(&browser).await;
+    let start = hirth_link(&before);
+    browser.open(&start).await;
+    let url = browser.url().await;
+    browser
+        .client
+        .execute("window.mootMark = 'no page load';", vec![])
+        .await
+        .expect("a script runs");
+    let (end, steps) = turn.split_last().expect("a turn");
+    for (index, step) in steps.iter().enumerate() {
+        browser.play(step).await;
+        let composed = browser.composed().await;
+        assert!(
+            composed.contains(&steps[..=index].join(", ")),
+            "step {} shows: {composed}",
+            index + 1
+        );
+    }
+    assert_eq!(browser.url().await, url, "no step loaded a page");
+    browser.screenshot("play-hirth-composed").await;
+    // Take the fifth step back, and play it again.
+    browser
+        .client
+        .find(Locator::Id("undo-step"))
+        .await
+        .expect("the undo of a step")
+        .click()
+        .await
+        .expect("clicked");
+    assert!(
+        browser.composed().await.contains(&steps[..4].join(", ")),
+        "four steps left"
+    );
+    assert!(!browser.composed().await.contains(&steps[..5].join(", ")));
+    browser.play(&steps[4]).await;
+    let mark = browser
+        .client
+        .execute("return window.mootMark || null;", vec![])
+        .await
+        .expect("a script runs");
+    assert_eq!(mark, serde_json::json!("no page load"));
+    // The end sends the turn: one request from the position before it.
+    browser.play(end).await;
+    let after = browser.url().await;
+    let expected = format!(
+        "{}{}",
+        browser.base,
+        hirth_link(&[before, turn.clone()].concat())
+    );
+    assert_eq!(
+        after.split('#').next(),
+        Some(expected.as_str()),
+        "the turn was played"
+    );
+    let mark = browser
+        .client
+        .execute("return window.mootMark || null;", vec![])
+        .await
+        .expect("a script runs");
+    assert_eq!(
+        mark,
+        serde_json::Value::Null,
+        "the turn's answer is a new page"
+    );
+    let focused = browser
+        .client
+        .execute("return document.activeElement.id;", vec![])
+        .await
+        .expect("a script runs");
+    assert_eq!(
+        focused,
+        serde_json::json!("board"),
+        "the board has the focus at {after}"
+    );
+    browser.screenshot("play-hirth-sent").await;
+    browser.finish().await;
+}
+
+/// Without JavaScript the same turn is played step by step, each a page.
+#[actix_web::test]
+async fn a_whole_hirth_turn_of_five_steps_is_played_without_javascript() {
+    let (before, turn) = hirth_five_step_turn();
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start_without_script("play-hirth-noscript").await;
+    phone(&browser).await;
+    browser.open(&hirth_link(&before)).await;
+    // A point on the board leads to its move's button, in the list the browser opens.
+    assert!(!browser.is_open("details.actions").await);
+    browser
+        .client
+        .find(Locator::Css(r##"figure.board a[href^="#move-"]"##))
+        .await
+        .expect("a move on the board")
+        .click()
+        .await
+        .expect("clicked");
+    assert!(
+        browser.is_open("details.actions").await,
+        "the list of every move opens at the move's button"
+    );
+    assert!(browser.url().await.contains("#move-"));
+    for step in &turn {
+        browser.play(step).await;
+    }
+    let expected = format!(
+        "{}{}",
+        browser.base,
+        hirth_link(&[before, turn.clone()].concat())
+    );
+    assert_eq!(
+        browser.url().await.split('#').next(),
+        Some(expected.as_str())
+    );
+    assert!(
+        browser.text("section.happened").await.contains(&turn[0]),
+        "the page says what the turn did"
+    );
+    browser.screenshot("play-hirth-noscript").await;
+    browser.finish().await;
+}
+
+/// The play-page searches the server has started, from its metrics.
+async fn page_searches(browser: &Browser) -> u64 {
+    let text = browser
+        .client
+        .execute_async(
+            "var done = arguments[0]; fetch('/metrics').then(r => r.text()).then(done);",
+            vec![],
+        )
+        .await
+        .expect("the metrics")
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    text.lines()
+        .find_map(|line| line.strip_prefix("moot_page_searches_total "))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no page searches in the metrics:\n{text}")) as u64
+}
+
+/// A double click on a point against the computer sends one move: the page shows it at
+/// once with the computer thinking, and the server searches one answer.
+#[actix_web::test]
+async fn a_double_click_against_the_computer_starts_one_search() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-double-click").await;
+    phone(&browser).await;
+    browser
+        .open("/play/herfor?size=7&pie=false&computer=second&strength=strong&moves=")
+        .await;
+    assert_eq!(page_searches(&browser).await, 0);
+    let before = browser.url().await;
+    let point = browser
+        .client
+        .find(Locator::Css(r#"svg.herfor a.move[data-point="d4"]"#))
+        .await
+        .expect("d4 is offered");
+    let double = MouseActions::new("mouse".to_owned())
+        .then(PointerAction::MoveToElement {
+            element: point,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    browser
+        .client
+        .perform_actions(double)
+        .await
+        .expect("a double click");
+    // While the computer thinks (or already answered), the page said so.
+    let status = browser
+        .client
+        .execute(
+            "var s = document.getElementById('turn'); return s ? s.textContent : '';",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    let status = status.as_str().unwrap_or_default().to_owned();
+    if browser.url().await == before {
+        assert!(
+            status.contains("You played d4.") && status.contains("thinking"),
+            "{status}"
+        );
+        browser.screenshot("play-thinking").await;
+    }
+    browser.wait_until_left(&before).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while browser.count("section.record pre").await == 0 {
+        assert!(Instant::now() < deadline, "the computer answered");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let record = browser.text("section.record pre").await;
+    assert_eq!(
+        record.split_whitespace().count(),
+        2,
+        "d4 and the answer: {record}"
+    );
+    assert!(
+        record.starts_with("d4 "),
+        "the point clicked, then the answer: {record}"
+    );
+    assert_eq!(
+        page_searches(&browser).await,
+        1,
+        "one search for a double click"
+    );
+    browser.finish().await;
+}
