@@ -16,7 +16,7 @@ impl Player for Herfor {
     const PLAYOUT_CAP: u32 = 1_000;
 
     fn evaluate(state: &HerforState) -> f64 {
-        let points = f64::from(state.empty().count_ones() + stones_on(state)).max(1.0);
+        let points = f64::from(state.empty_cells().count_ones() + stones_on(state)).max(1.0);
         (4.0 * margin_of(state, Seat::First) / points).tanh()
     }
 
@@ -56,7 +56,8 @@ fn margin_of(state: &HerforState, seat: Seat) -> f64 {
     doubled as f64 / 2.0
 }
 
-/// The enemy stones a placement flips.
+/// The enemy stones a placement flips. Most placements invade nothing, which a short walk
+/// along the three lines tells before any phalanx is counted.
 fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
     let HerforMove::Place(p) = *mv else {
         return 0;
@@ -66,5 +67,8 @@ fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
         state.stones[mover.index()],
         state.stones[mover.other().index()],
     );
+    if !rules::forms_invasion(p, own, enemy) {
+        return 0;
+    }
     rules::flips(p, own, enemy, state.options.simple).count_ones()
 }
