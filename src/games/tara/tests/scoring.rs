@@ -1,11 +1,12 @@
 //! The points of T12, every branch, and the two-game match.
 
 use super::*;
+use crate::games::tara::PerColour;
+use crate::games::tara::hills::HillList;
 use crate::games::tara::scoring::outcome;
-use crate::games::tara::{Hill, PerColour};
 use crate::games::{Seat, Status, Turn};
 
-fn hills(names: &[&str]) -> Vec<Hill> {
+fn hills(names: &[&str]) -> HillList {
     names.iter().map(|n| hill(n)).collect()
 }
 
