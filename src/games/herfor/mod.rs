@@ -203,8 +203,15 @@ impl Game for Herfor {
             out.push(HerforMove::Pass);
             return;
         }
-        out.reserve(legal.count_ones() as usize + 1);
-        out.extend(legal.points().map(HerforMove::Place));
+        // Written to a buffer on the stack and copied at once: pushing one by one reloads the
+        // vector's length and pointer for every move.
+        let mut buffer = [HerforMove::Pass; geometry::POINTS];
+        let mut count = 0;
+        for (slot, cell) in buffer.iter_mut().zip(legal.cells()) {
+            *slot = HerforMove::Place(wide::point_of(cell));
+            count += 1;
+        }
+        out.extend_from_slice(&buffer[..count]);
         if state.swap_available() {
             out.push(HerforMove::Swap);
         }

@@ -10,13 +10,14 @@
 //! cell by cell.
 
 use super::geometry::Point;
-use super::wide::{LINE_STEPS, Wide, cell_of};
+use super::wide::{LINE_STEPS, STRIDE, Wide, cell_of};
 
 /// The cells whose neighbour one `step` up starts a run of `own` stones (possibly empty)
 /// ended by an `enemy` stone: from there, a new stone's friendly run in that direction has an
 /// enemy beyond it. A Kogge–Stone fill: runs up to 15 stones long, more than a line holds.
 #[inline(always)]
-fn enemy_beyond_up(own: Wide, enemy: Wide, step: u32) -> Wide {
+fn enemy_beyond_up<const STEP: u32>(own: Wide, enemy: Wide) -> Wide {
+    let step = STEP;
     let (mut reach, mut run) = (enemy, own);
     reach |= run & reach.down(step);
     run &= run.down(step);
@@ -30,7 +31,8 @@ fn enemy_beyond_up(own: Wide, enemy: Wide, step: u32) -> Wide {
 
 /// The same, one `step` down.
 #[inline(always)]
-fn enemy_beyond_down(own: Wide, enemy: Wide, step: u32) -> Wide {
+fn enemy_beyond_down<const STEP: u32>(own: Wide, enemy: Wide) -> Wide {
+    let step = STEP;
     let (mut reach, mut run) = (enemy, own);
     reach |= run & reach.up(step);
     run &= run.up(step);
@@ -45,9 +47,23 @@ fn enemy_beyond_down(own: Wide, enemy: Wide, step: u32) -> Wide {
 /// The points touching any of `stones` (cells that are no point included: callers intersect).
 #[inline(always)]
 fn touching(stones: Wide) -> Wide {
-    LINE_STEPS
-        .iter()
-        .fold(Wide::EMPTY, |near, &s| near | stones.up(s) | stones.down(s))
+    stones.up(1)
+        | stones.down(1)
+        | stones.up(STRIDE)
+        | stones.down(STRIDE)
+        | stones.up(STRIDE + 1)
+        | stones.down(STRIDE + 1)
+}
+
+/// The points of `open` that form an invading phalanx along the line with step `STEP`.
+/// (A const parameter, so that every shift is by a constant.)
+#[inline(always)]
+fn invading<const STEP: u32>(open: Wide, own: Wide, enemy: Wide) -> Wide {
+    let up = enemy_beyond_up::<STEP>(own, enemy) & open;
+    if up.is_empty() {
+        return up;
+    }
+    up & enemy_beyond_down::<STEP>(own, enemy)
 }
 
 /// The legal placements among the `empty` points (F3): every point away from friendly stones,
@@ -55,21 +71,14 @@ fn touching(stones: Wide) -> Wide {
 #[inline]
 pub fn legal_placements(empty: Wide, own: Wide, enemy: Wide) -> Wide {
     let near_own = empty & touching(own);
-    let mut legal = empty & !near_own;
-    let mut open = near_own;
-    for step in LINE_STEPS {
-        if open.is_empty() {
-            break;
-        }
-        let up = enemy_beyond_up(own, enemy, step) & open;
-        if up.is_empty() {
-            continue;
-        }
-        let both = up & enemy_beyond_down(own, enemy, step);
-        legal |= both;
-        open &= !both;
+    let legal = empty & !near_own;
+    if near_own.is_empty() {
+        return legal;
     }
     legal
+        | invading::<1>(near_own, own, enemy)
+        | invading::<STRIDE>(near_own, own, enemy)
+        | invading::<{ STRIDE + 1 }>(near_own, own, enemy)
 }
 
 /// Whether any empty point is a legal placement.
@@ -106,6 +115,11 @@ fn phalanx(start: i32, step: i32, enemy: Wide, limit: u32) -> (Wide, u32) {
 /// The enemy stones bounding an invading phalanx along the line with `step`, if it is one.
 #[inline(always)]
 fn invasion(p: i32, step: i32, own: Wide, enemy: Wide) -> Option<(i32, i32)> {
+    // Both neighbours along the line must hold stones: a quick test that rules most lines out.
+    let occupied = own | enemy;
+    if !occupied.has(p + step) || !occupied.has(p - step) {
+        return None;
+    }
     let a = end_of_run(p, step, own);
     if !enemy.has(a) {
         return None;

@@ -16,6 +16,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::geometry::{Bits, MAX_SIZE, MIN_SIZE, POINTS, Point};
 
+/// Cells the three words hold (the grid's 169 and unused ones above).
+const WORD_CELLS: u32 = 192;
 /// Cells per row of the padded grid, and rows.
 pub const STRIDE: u32 = 13;
 /// Cells of the padded grid.
@@ -51,7 +53,9 @@ impl Wide {
     /// Whether cell `i` is in the set; false for any index off the grid.
     #[inline(always)]
     pub fn has(self, i: i32) -> bool {
-        (0..CELLS as i32).contains(&i) && (self.0[(i / 64) as usize] >> (i % 64)) & 1 != 0
+        // A negative index wraps to a huge one: one comparison rules out both ends.
+        let i = i as u32;
+        i < WORD_CELLS && (self.0[(i / 64) as usize] >> (i % 64)) & 1 != 0
     }
 
     /// The set moved `n` cells up (towards higher indices), `n < 192`: bits leaving the grid
@@ -103,10 +107,10 @@ impl Wide {
         })
     }
 
-    /// The points of the set in the compact numbering (cells that are no point are skipped).
+    /// The points of the set in the compact numbering (the set must hold points only).
     #[inline]
     pub fn points(self) -> impl Iterator<Item = Point> {
-        self.cells().map(|i| Point(LAYOUT.point[i as usize]))
+        self.cells().map(point_of)
     }
 
     /// Bits `start .. start + len` (len ≤ 64) as the low bits of a word.
@@ -194,7 +198,8 @@ struct Layout {
     /// The cell of each point.
     cell: [u8; POINTS],
     /// The point of each cell (any value for cells that are no point: they hold no stone).
-    point: [u8; CELLS],
+    /// (256 entries, so that any `u8` indexes it without a check.)
+    point: [u8; 256],
     rows: [Row; 13],
     /// The points of the board of each size (index = size; empty for unsupported sizes).
     boards: [Wide; MAX_SIZE as usize + 1],
@@ -204,7 +209,7 @@ const fn build() -> Layout {
     let geometry = super::geometry::build();
     let mut layout = Layout {
         cell: [0; POINTS],
-        point: [u8::MAX; CELLS],
+        point: [u8::MAX; 256],
         rows: [const {
             Row {
                 cell: 0,
@@ -244,6 +249,12 @@ static LAYOUT: Layout = build();
 #[inline(always)]
 pub fn cell_of(p: Point) -> u8 {
     LAYOUT.cell[p.index() % POINTS]
+}
+
+/// The point at a cell (meaningless for cells that are no point).
+#[inline(always)]
+pub fn point_of(cell: u8) -> Point {
+    Point(LAYOUT.point[cell as usize])
 }
 
 /// The points of the board with `size` points per side (empty when the size is unsupported).
