@@ -6,7 +6,7 @@ use rand::rngs::SmallRng;
 
 use super::player::Player;
 use crate::games::Seat;
-use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState, rules};
+use crate::games::herfor::{Herfor, HerforMove, HerforState};
 
 /// How many random candidates a playout compares by the stones they flip.
 const CANDIDATES: usize = 2;
@@ -16,7 +16,9 @@ impl Player for Herfor {
     const PLAYOUT_CAP: u32 = 1_000;
 
     fn evaluate(state: &HerforState) -> f64 {
-        let points = f64::from(state.empty().count_ones() + stones_on(state)).max(1.0);
+        // Every point of the board (F1: 3n(n − 1) + 1 on a side of n), empty or not.
+        let n = u32::from(state.size());
+        let points = f64::from(3 * n * (n - 1) + 1);
         (4.0 * margin_of(state, Seat::First) / points).tanh()
     }
 
@@ -45,10 +47,6 @@ impl Player for Herfor {
     }
 }
 
-fn stones_on(state: &HerforState) -> u32 {
-    (state.stones(Colour::Black) | state.stones(Colour::White)).count_ones()
-}
-
 /// Stones (and the button's half point) of `seat` minus the opponent's.
 fn margin_of(state: &HerforState, seat: Seat) -> f64 {
     let own = state.colour_of(seat);
@@ -58,10 +56,8 @@ fn margin_of(state: &HerforState, seat: Seat) -> f64 {
 
 /// The enemy stones a placement flips.
 fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
-    let HerforMove::Place(p) = *mv else {
-        return 0;
-    };
-    let mover = state.to_move();
-    let (own, enemy) = (state.stones(mover), state.stones(mover.other()));
-    rules::flips(p, own, enemy, state.options().simple).count_ones()
+    match *mv {
+        HerforMove::Place(p) => state.flip_count(p),
+        HerforMove::Pass | HerforMove::Swap => 0,
+    }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState, rules};
+use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState};
 use crate::games::{Game, Seat, Turn};
 
 /// What decides the rest of a Herfor game.
@@ -130,12 +130,10 @@ impl Solver {
 
 /// The enemy stones a placement flips (0 for a pass or a swap).
 fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
-    let HerforMove::Place(p) = *mv else {
-        return 0;
-    };
-    let mover = state.to_move();
-    let (own, enemy) = (state.stones(mover), state.stones(mover.other()));
-    rules::flips(p, own, enemy, state.options().simple).count_ones()
+    match *mv {
+        HerforMove::Place(p) => state.flip_count(p),
+        HerforMove::Pass | HerforMove::Swap => 0,
+    }
 }
 
 #[cfg(test)]

@@ -64,7 +64,7 @@ const fn on_board(k: i32, c: i32, radius: i32) -> bool {
     k >= 0 && c >= 0 && k <= 2 * radius && c <= 2 * radius && c - k >= -radius && c - k <= radius
 }
 
-const fn build() -> Geometry {
+pub(super) const fn build() -> Geometry {
     let mut g = Geometry {
         coords: [(0, 0); POINTS],
         at: [[NONE; ROWS]; ROWS],

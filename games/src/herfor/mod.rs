@@ -27,6 +27,7 @@ pub mod moves;
 pub mod report;
 pub mod rules;
 pub mod state;
+pub mod wide;
 
 #[cfg(test)]
 mod tests;
@@ -36,7 +37,7 @@ pub use moves::HerforMove;
 pub use report::{HerforEvent, HerforScore};
 pub use state::{Colour, HerforOptions, HerforState};
 
-use geometry::{board_mask, point_name, points};
+use geometry::{board_mask, point_name};
 
 use super::{Game, InvalidOptions, InvalidState, MoveError, Status, Turn};
 
@@ -45,14 +46,14 @@ pub struct Herfor;
 
 impl Herfor {
     /// Places a stone for the mover, returning the flipped stones. The move must be legal.
-    fn place(state: &mut HerforState, p: Point) -> geometry::Bits {
+    fn place(state: &mut HerforState, p: Point) -> wide::Wide {
         let mover = state.to_move;
         let (own, enemy) = (
             state.stones[mover.index()],
             state.stones[mover.other().index()],
         );
         let flipped = rules::flips(p, own, enemy, state.options.simple);
-        state.stones[mover.index()] = own | p.bit() | flipped;
+        state.stones[mover.index()] = own | wide::Wide::cell(wide::cell_of(p)) | flipped;
         state.stones[mover.other().index()] = enemy & !flipped;
         state.to_move = mover.other();
         state.passes_in_a_row = 0;
@@ -197,12 +198,20 @@ impl Game for Herfor {
         let mover = state.to_move;
         let own = state.stones[mover.index()];
         let enemy = state.stones[mover.other().index()];
-        let legal = rules::legal_placements(state.empty(), own, enemy);
-        if legal == 0 {
+        let legal = rules::legal_placements(state.empty_cells(), own, enemy);
+        if legal.is_empty() {
             out.push(HerforMove::Pass);
             return;
         }
-        out.extend(points(legal).map(HerforMove::Place));
+        // Written to a buffer on the stack and copied at once: pushing one by one reloads the
+        // vector's length and pointer for every move.
+        let mut buffer = [HerforMove::Pass; geometry::POINTS];
+        let mut count = 0;
+        for (slot, cell) in buffer.iter_mut().zip(legal.cells()) {
+            *slot = HerforMove::Place(wide::point_of(cell));
+            count += 1;
+        }
+        out.extend_from_slice(&buffer[..count]);
         if state.swap_available() {
             out.push(HerforMove::Swap);
         }
@@ -221,7 +230,8 @@ impl Game for Herfor {
                 Ok(vec![HerforEvent::Placed {
                     colour: mover,
                     point: point_name(size, p).unwrap_or_default(),
-                    flipped: points(flipped)
+                    flipped: flipped
+                        .points()
                         .filter_map(|q| point_name(size, q))
                         .collect(),
                 }])

@@ -71,8 +71,8 @@ pub fn leader(state: &HerforState) -> Option<Colour> {
 pub fn score(state: &HerforState) -> HerforScore {
     let leader = leader(state);
     HerforScore {
-        black_stones: state.stones(Colour::Black).count_ones(),
-        white_stones: state.stones(Colour::White).count_ones(),
+        black_stones: state.stone_count(Colour::Black),
+        white_stones: state.stone_count(Colour::White),
         button: state.button(),
         black_total: f64::from(state.doubled_score(Colour::Black)) / 2.0,
         white_total: f64::from(state.doubled_score(Colour::White)) / 2.0,

@@ -14,6 +14,7 @@ use super::geometry::{
     Bits, MAX_SIZE, MIN_SIZE, NameError, Point, board_mask, parse_point, point_name, points,
 };
 use super::rules;
+use super::wide::{self, Wide, cell_of};
 use crate::{InvalidState, Seat};
 
 /// The current version of the state's JSON form.
@@ -80,8 +81,8 @@ impl Default for HerforOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HerforState {
     pub(crate) options: HerforOptions,
-    /// The stones of each colour, indexed by [`Colour::index`].
-    pub(crate) stones: [Bits; 2],
+    /// The stones of each colour, indexed by [`Colour::index`], in the search's padded layout.
+    pub(crate) stones: [Wide; 2],
     pub(crate) to_move: Colour,
     /// Who holds the button (F4): the opponent of the first player to pass.
     pub(crate) button: Option<Colour>,
@@ -100,7 +101,7 @@ impl HerforState {
     pub(crate) fn start(options: HerforOptions) -> Self {
         HerforState {
             options,
-            stones: [0, 0],
+            stones: [Wide::EMPTY; 2],
             to_move: Colour::Black,
             button: None,
             passes_in_a_row: 0,
@@ -118,13 +119,23 @@ impl HerforState {
     }
     /// The stones of one colour.
     pub fn stones(&self, colour: Colour) -> Bits {
-        self.stones[colour.index()]
+        self.stones[colour.index()].to_bits()
+    }
+    /// How many stones a colour has on the board.
+    pub fn stone_count(&self, colour: Colour) -> u32 {
+        self.stones[colour.index()].count_ones()
+    }
+    /// Puts a stone of `colour` on `p` (a point of the largest board), for positions built in
+    /// code; nothing is checked.
+    pub fn put_stone(&mut self, colour: Colour, p: Point) {
+        self.stones[colour.index()] |= Wide::cell(cell_of(p));
     }
     /// The colour of the stone on a point, if any.
     pub fn stone_at(&self, p: Point) -> Option<Colour> {
+        let cell = i32::from(cell_of(p));
         Colour::BOTH
             .into_iter()
-            .find(|c| self.stones[c.index()] & p.bit() != 0)
+            .find(|c| p.index() < 127 && self.stones[c.index()].has(cell))
     }
     pub fn to_move(&self) -> Colour {
         self.to_move
@@ -147,7 +158,11 @@ impl HerforState {
     }
     /// The empty points of the board.
     pub fn empty(&self) -> Bits {
-        board_mask(self.options.size) & !(self.stones[0] | self.stones[1])
+        self.empty_cells().to_bits()
+    }
+    /// The empty points of the board in the search's layout.
+    pub(crate) fn empty_cells(&self) -> Wide {
+        wide::board(self.options.size) & !(self.stones[0] | self.stones[1])
     }
     /// The seat playing a colour: the first seat plays Black unless it was swapped (F5).
     pub fn seat_of(&self, colour: Colour) -> Seat {
@@ -169,19 +184,33 @@ impl HerforState {
     pub fn swap_available(&self) -> bool {
         self.options.pie && self.moves_played == 1 && !self.swapped
     }
+    /// The enemy stones a placement of the mover's on `p` would flip (F3). Most placements
+    /// invade nothing, which a short walk along the three lines tells before any phalanx is
+    /// counted.
+    pub fn flip_count(&self, p: Point) -> u32 {
+        let mover = self.to_move;
+        let (own, enemy) = (
+            self.stones[mover.index()],
+            self.stones[mover.other().index()],
+        );
+        if !rules::forms_invasion(p, own, enemy) {
+            return 0;
+        }
+        rules::flips(p, own, enemy, self.options.simple).count_ones()
+    }
     /// Whether `colour` has a legal placement here (F3).
     pub fn can_place(&self, colour: Colour) -> bool {
         let own = self.stones[colour.index()];
-        rules::any_placement(self.empty(), own, self.stones[colour.other().index()])
+        rules::any_placement(self.empty_cells(), own, self.stones[colour.other().index()])
     }
     /// Doubled score of a colour: two per stone, one for the button (F4), so it stays whole.
     pub fn doubled_score(&self, colour: Colour) -> u32 {
-        2 * self.stones[colour.index()].count_ones() + u32::from(self.button == Some(colour))
+        2 * self.stone_count(colour) + u32::from(self.button == Some(colour))
     }
     /// The names of a colour's stones, in point order.
     pub fn stone_names(&self, colour: Colour) -> Vec<String> {
         let size = self.options.size;
-        points(self.stones[colour.index()] & board_mask(size))
+        points(self.stones(colour) & board_mask(size))
             .filter_map(|p| point_name(size, p))
             .collect()
     }
@@ -246,7 +275,7 @@ impl From<StateWire> for HerforState {
     fn from(w: StateWire) -> Self {
         let mut state = HerforState {
             options: w.options,
-            stones: [0, 0],
+            stones: [Wide::EMPTY; 2],
             to_move: w.to_move,
             button: w.button,
             passes_in_a_row: w.passes_in_a_row,
@@ -306,16 +335,17 @@ fn read_stones(
                 format!("{name:?} is not a point of the size-{size} board (F1)"),
             ),
         })?;
-        if state.stones[colour.index()] & p.bit() != 0 {
+        let cell = i32::from(cell_of(p));
+        if state.stones[colour.index()].has(cell) {
             return Err(InvalidState::new(path, format!("{name} is listed twice")));
         }
-        if state.stones[colour.other().index()] & p.bit() != 0 {
+        if state.stones[colour.other().index()].has(cell) {
             return Err(InvalidState::new(
                 path,
                 format!("{name} also holds a {} stone", colour.other().name()),
             ));
         }
-        state.stones[colour.index()] |= p.bit();
+        state.put_stone(colour, p);
     }
     Ok(())
 }
@@ -370,10 +400,10 @@ pub fn validate(s: &HerforState) -> Result<(), InvalidState> {
     }
     let size = s.options.size;
     check_size(size)?;
-    let [black, white] = s.stones;
+    let [black, white] = [s.stones(Colour::Black), s.stones(Colour::White)];
     let mask = board_mask(size);
     for colour in Colour::BOTH {
-        if s.stones[colour.index()] & !mask != 0 {
+        if s.stones(colour) & !mask != 0 {
             return Err(InvalidState::new(
                 colour.name(),
                 format!("a stone lies off the size-{size} board (F1)"),
@@ -450,7 +480,7 @@ fn check_history(s: &HerforState) -> Result<(), InvalidState> {
             format!("{stones} stones allow at most {most} moves, not {moves}"),
         ));
     }
-    if moves == 1 + swap && (s.stones[0].count_ones() != 1 || s.stones[1] != 0) {
+    if moves == 1 + swap && (s.stones[0].count_ones() != 1 || !s.stones[1].is_empty()) {
         return Err(InvalidState::new(
             "white",
             "after the first placement the board holds one black stone only",

@@ -36,7 +36,7 @@ fn position(
     let mut s = Herfor::new_game(&options).unwrap();
     for (colour, names) in [(Colour::Black, black), (Colour::White, white)] {
         for name in names {
-            s.stones[colour.index()] |= pt(options.size, name).bit();
+            s.put_stone(colour, pt(options.size, name));
         }
     }
     let stones = (black.len() + white.len()) as u32;
@@ -522,7 +522,7 @@ fn f4_score_counts_stones_and_half_a_point_for_the_button() {
     assert_eq!(score.leader, Some(Colour::Black));
     assert_eq!(score.winner, None);
     s.button = None;
-    s.stones[Colour::White.index()] |= pt(5, "i3").bit();
+    s.put_stone(Colour::White, pt(5, "i3"));
     assert_eq!(Herfor::score(&s).leader, None, "level without the button");
 }
 
@@ -832,11 +832,11 @@ fn read_record_replays_moves_with_the_swap() {
 #[test]
 fn validate_catches_in_memory_defects() {
     let mut off_board = position(opts(3, false), &["a1"], &["e3"], Colour::Black);
-    off_board.stones[Colour::Black.index()] |= pt(7, "a1").bit(); // a corner of size 7 only
+    off_board.put_stone(Colour::Black, pt(7, "a1")); // a corner of size 7 only
     assert_eq!(Herfor::validate(&off_board).unwrap_err().path, "black");
 
     let mut both = position(opts(5, false), &["a1", "e5"], &["a2", "i5"], Colour::Black);
-    both.stones[Colour::White.index()] |= pt(5, "e5").bit();
+    both.put_stone(Colour::White, pt(5, "e5"));
     assert_eq!(Herfor::validate(&both).unwrap_err().path, "white[1]");
 
     let mut early_swap = Herfor::new_game(&HerforOptions::default()).unwrap();

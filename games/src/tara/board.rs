@@ -2,6 +2,7 @@
 //! (T4–T6), what is besieged (T7), what may be captured (T8, T9) or sacrificed (T11).
 
 use super::geometry::{HILLS, Hill, spread};
+use super::hills::HillList;
 use super::state::{Colour, PerColour, TaraState};
 
 /// Ringforts and kings per colour, indexed by [`Colour::index`].
@@ -11,26 +12,11 @@ pub struct Board {
     pub kings: [u64; 2],
 }
 
-/// `Hill::bit` of every `u8`, as a table: the lists are read twice a ply.
-static BITS: [u64; 256] = {
-    let mut bits = [0u64; 256];
-    let mut square = 0;
-    while square < super::geometry::SQUARES {
-        bits[square] = 1 << square;
-        square += 1;
-    }
-    bits
-};
-
-fn set_of(hills: &[Hill]) -> u64 {
-    hills
-        .iter()
-        .fold(0, |set, hill| set | BITS[hill.0 as usize])
-}
-
 impl Board {
+    /// The bitboards the state's lists keep.
+    #[inline]
     pub fn of(state: &TaraState) -> Board {
-        let both = |lists: &PerColour<Vec<Hill>>| [set_of(&lists.red), set_of(&lists.blue)];
+        let both = |lists: &PerColour<HillList>| [lists.red.set(), lists.blue.set()];
         Board {
             ringforts: both(&state.ringforts),
             kings: both(&state.kings),

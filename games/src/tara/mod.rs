@@ -60,6 +60,7 @@
 
 pub mod board;
 pub mod geometry;
+pub mod hills;
 pub mod moves;
 pub mod notation;
 pub mod play;

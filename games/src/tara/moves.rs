@@ -55,8 +55,62 @@ pub fn may_sacrifice(state: &TaraState, board: &Board, mover: Colour, to: Hill) 
         && board.has_spare_ringfort(mover.other())
 }
 
+/// Moves gathered on the stack and appended to the caller's vector in blocks: pushing to the
+/// vector one by one reloads its length and pointer for every move.
+struct Gathered<'a> {
+    out: &'a mut Vec<TaraMove>,
+    buffer: [TaraMove; 64],
+    len: usize,
+}
+
+impl<'a> Gathered<'a> {
+    fn new(out: &'a mut Vec<TaraMove>) -> Self {
+        Gathered {
+            out,
+            buffer: [TaraMove::Pass; 64],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, mv: TaraMove) {
+        if self.len == self.buffer.len() {
+            self.flush();
+        }
+        self.buffer[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn extend(&mut self, moves: impl Iterator<Item = TaraMove>) {
+        for mv in moves {
+            self.push(mv);
+        }
+    }
+
+    /// All the moves so far, those already handed over included.
+    fn len(&self) -> usize {
+        self.out.len() + self.len
+    }
+
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.buffer[..self.len]);
+        self.len = 0;
+    }
+}
+
+impl Drop for Gathered<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
 /// Every legal move, in a fixed order.
 pub fn generate(state: &TaraState, out: &mut Vec<TaraMove>) {
+    gather(state, &mut Gathered::new(out));
+}
+
+fn gather(state: &TaraState, out: &mut Gathered) {
     if state.between_games() {
         out.push(TaraMove::Next);
         return;
@@ -99,20 +153,14 @@ pub fn generate(state: &TaraState, out: &mut Vec<TaraMove>) {
     }
 }
 
-fn push_vacant(
-    board: &Board,
-    mover: Colour,
-    from: Hill,
-    battle: bool,
-    out: &mut Vec<TaraMove>,
-) -> bool {
+fn push_vacant(board: &Board, mover: Colour, from: Hill, battle: bool, out: &mut Gathered) -> bool {
     let targets = board.vacant_targets(mover, from, battle);
     out.extend(hills_of(targets).map(|to| TaraMove::Step { from, to }));
     targets != 0
 }
 
 /// Backtracks (with their sacrifices) and ringfort captures of an immobile king in Battle.
-fn push_battle_moves(state: &TaraState, board: &Board, from: Hill, out: &mut Vec<TaraMove>) {
+fn push_battle_moves(state: &TaraState, board: &Board, from: Hill, out: &mut Gathered) {
     let mover = state.to_move;
     for to in hills_of(board.backtrack_targets(mover, from)) {
         out.push(TaraMove::Step { from, to });

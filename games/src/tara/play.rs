@@ -93,21 +93,11 @@ impl Events for Silent {
     fn emit(&mut self, _: TaraEvent) {}
 }
 
-fn replace(list: &mut [Hill], old: Hill, new: Hill) {
-    if let Some(entry) = list.iter_mut().find(|h| **h == old) {
-        *entry = new;
-    }
-}
-
-fn remove(list: &mut Vec<Hill>, hill: Hill) {
-    list.retain(|h| *h != hill);
-}
-
 /// Plays a legal move. `forced` tells whether a pass was the only legal move (for the event).
 ///
-/// The bitboards are built from the lists once and then kept in step with them through the
+/// The bitboards are read from the lists once and then kept in step with them through the
 /// move and the start of the next turn.
-pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl Events) {
+pub fn play<E: Events>(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut E) {
     let mover = state.to_move;
     let board = &mut Board::of(state);
     let (m, o) = (mover.index(), mover.other().index());
@@ -126,14 +116,16 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl Eve
             finish_turn(state, board, false, ev);
         }
         TaraMove::Pass => {
-            let kings_removed = std::mem::take(state.kings.get_mut(mover));
+            let kings_removed = state.kings.get_mut(mover).take();
             board.kings[m] = 0;
             *state.passed.get_mut(mover) = true;
-            ev.emit(TaraEvent::Passed {
-                colour: mover,
-                forced,
-                kings_removed,
-            });
+            if E::WANTED {
+                ev.emit(TaraEvent::Passed {
+                    colour: mover,
+                    forced,
+                    kings_removed: kings_removed.to_vec(),
+                });
+            }
             finish_turn(state, board, false, ev);
         }
         TaraMove::Step { from, to } => {
@@ -147,7 +139,7 @@ pub fn play(state: &mut TaraState, mv: TaraMove, forced: bool, ev: &mut impl Eve
             // The capture is judged as the king lands, before its ringfort changes hands:
             // the rulebook allows a capture and a sacrifice in one turn.
             capture_kings(state, board, to, ev);
-            remove(state.ringforts.get_mut(mover), to);
+            state.ringforts.get_mut(mover).remove(to);
             state.ringforts.get_mut(mover.other()).push(to);
             board.ringforts[m] &= !to.bit();
             board.ringforts[o] |= to.bit();
@@ -173,7 +165,7 @@ fn step(
     let mover = state.to_move;
     let (m, o) = (mover.index(), mover.other().index());
     let kind = step_kind(board, mover, to);
-    replace(state.kings.get_mut(mover), from, to);
+    state.kings.get_mut(mover).replace(from, to);
     board.kings[m] = (board.kings[m] & !from.bit()) | to.bit();
     // The forced move of T11, if any, is made: the marker ends (a new sacrifice sets it again).
     *state.sacrificed.get_mut(mover) = None;
@@ -193,7 +185,7 @@ fn step(
             to,
         }),
         StepKind::Capture => {
-            remove(state.ringforts.get_mut(mover.other()), to);
+            state.ringforts.get_mut(mover.other()).remove(to);
             state.ringforts.get_mut(mover).push(to);
             board.ringforts[o] &= !to.bit();
             board.ringforts[m] |= to.bit();
@@ -294,13 +286,12 @@ fn begin_turn(state: &mut TaraState, board: &mut Board, ev: &mut impl Events) {
 
 /// T11: the king on the ringfort it sacrificed is captured by default.
 fn trap(state: &mut TaraState, colour: Colour, king: Hill, ev: &mut impl Events) {
-    remove(state.kings.get_mut(colour), king);
+    state.kings.get_mut(colour).remove(king);
     *state.captured.get_mut(colour.other()) += 1;
     ev.emit(TaraEvent::KingTrapped { colour, hill: king });
 }
 
 fn end_game<E: Events>(state: &mut TaraState, ev: &mut E) {
-    // The bitboards are not needed past here: the outcome reads the lists.
     let double_capture = state.captured.red >= 2 || state.captured.blue >= 2;
     if !double_capture {
         for colour in Colour::BOTH {

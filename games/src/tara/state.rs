@@ -2,12 +2,13 @@
 //!
 //! Ringforts and kings are lists of hill names per colour, so clients can read them and
 //! `validate` can name an entry (`ringforts.red[2]`). The lists keep the order in which the
-//! pieces arrived; the engine works on bitboards built from them.
+//! pieces arrived; each carries its bitboard ([`HillList`]), which the engine works on.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::geometry::Hill;
+use super::hills::HillList;
 use crate::Seat;
 
 /// The version of the state format.
@@ -143,10 +144,10 @@ pub struct TaraState {
     pub game: u8,
     /// The ringforts of each colour, in the order they arrived.
     #[schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]}))]
-    pub ringforts: PerColour<Vec<Hill>>,
+    pub ringforts: PerColour<HillList>,
     /// The kings of each colour still on the board.
     #[schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]}))]
-    pub kings: PerColour<Vec<Hill>>,
+    pub kings: PerColour<HillList>,
     /// Whose turn it is (or was, when the game is over).
     pub to_move: Colour,
     /// Which players have entered Battle (T6).

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use crate::herfor::geometry::{Bits, board_mask};
+use crate::herfor::wide::Wide;
 use crate::herfor::{Colour, Herfor, HerforMove, HerforOptions, HerforState};
 use crate::{Game, Turn};
 
@@ -28,8 +29,8 @@ fn crafted() -> impl Strategy<Value = HerforState> {
             // A random share of the points, or the whole board (where both must pass).
             let mask: Bits = board_mask(size.clamp(3, 7)) & if full { Bits::MAX } else { sparse };
             state.stones = [
-                black & mask,
-                !black & mask & if full { Bits::MAX } else { white },
+                Wide::from_bits(black & mask),
+                Wide::from_bits(!black & mask & if full { Bits::MAX } else { white }),
             ];
             let stones = state.stones[0].count_ones() + state.stones[1].count_ones();
             state.button = [None, Some(Colour::Black), Some(Colour::White), None][button as usize];

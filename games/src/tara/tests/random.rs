@@ -41,6 +41,15 @@ fn check_position(state: &TaraState) {
     let back: TaraState = serde_json::from_str(&json).unwrap();
     assert_eq!(&back, state);
     let board = Board::of(state);
+    // The sets the lists keep are those of their entries.
+    let set = |list: &[Hill]| list.iter().fold(0, |set, hill| set | hill.bit());
+    assert_eq!(
+        (board.ringforts, board.kings),
+        (
+            [set(&state.ringforts.red), set(&state.ringforts.blue)],
+            [set(&state.kings.red), set(&state.kings.blue)]
+        )
+    );
     let ringforts = board.ringforts[0] | board.ringforts[1];
     assert_eq!(
         ringforts.count_ones() as usize,
@@ -104,7 +113,9 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    // As many games as Level 1: every move of every ply is played both by `apply` and by the
+    // search's `play_unchecked`, which must agree.
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
     #[test]
     fn random_level_2_games_keep_every_invariant_and_end(seed in any::<u64>()) {
         random_game(seed, &TaraOptions { level: 2, first: Colour::Blue, ..TaraOptions::default() });

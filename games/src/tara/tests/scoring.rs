@@ -1,11 +1,12 @@
 //! The points of T12, every branch, and the two-game match.
 
 use super::*;
+use crate::tara::PerColour;
+use crate::tara::hills::HillList;
 use crate::tara::scoring::outcome;
-use crate::tara::{Hill, PerColour};
 use crate::{Seat, Status, Turn};
 
-fn hills(names: &[&str]) -> Vec<Hill> {
+fn hills(names: &[&str]) -> HillList {
     names.iter().map(|n| hill(n)).collect()
 }
 

@@ -1,0 +1,160 @@
+//! The engines' figures in **CPU time** of this thread (Linux `/proc/thread-self/schedstat`),
+//! for a loaded machine where criterion's wall-clock figures mostly measure the other
+//! processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
+//! `benches/tara.rs`), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
+//! normal budget), and the JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
+//! the best of five rounds.
+//!
+//! `cargo bench --bench cpu`
+
+use std::hint::black_box;
+
+use actix_web::rt::{System, SystemRunner};
+use actix_web::test::{self, TestRequest};
+use moot::ai::{Budget, Player, Strength, analyse};
+use moot::games::herfor::{Herfor, HerforOptions};
+use moot::games::hirth::Hirth;
+use moot::games::tara::{Tara, TaraOptions};
+use moot::games::{Game, Turn, random_opening};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// CPU nanoseconds this thread has run.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .expect("Linux schedstat")
+}
+
+/// The best of five rounds of `work` (which returns how many units it did): units per CPU second.
+fn rate(mut work: impl FnMut() -> u64) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = cpu_ns();
+            let units = work();
+            units as f64 * 1e9 / (cpu_ns() - start).max(1) as f64
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Random playouts from `start` per CPU second, played for about `rounds` playouts each round.
+fn playouts<G: Game>(start: &G::State, rounds: u64) -> f64 {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut moves = Vec::with_capacity(128);
+    rate(|| {
+        for _ in 0..rounds {
+            let mut state = start.clone();
+            while let Turn::ToAct(_) = G::turn(&state) {
+                moves.clear();
+                G::legal_moves_into(&state, &mut moves);
+                let mv = moves[rng.random_range(0..moves.len())].clone();
+                G::play_unchecked(&mut state, &mv);
+            }
+            black_box(&state);
+        }
+        rounds
+    })
+}
+
+fn search<G: Player>(plies: usize) -> f64 {
+    let Budget::Playouts(budget) = Strength::Normal.budget() else {
+        unreachable!("the strengths use playout budgets")
+    };
+    let state = random_opening::<G>(plies, 5);
+    let mut seed = 0;
+    rate(|| {
+        seed += 1;
+        black_box(analyse::<G>(&state, Budget::Playouts(budget), seed));
+        u64::from(budget)
+    })
+}
+
+/// CPU µs per `POST /api/v1/games/{game}/legal-moves` through the whole application, in process.
+fn api_micros(system: &SystemRunner, game: &str, body: serde_json::Value) -> f64 {
+    let app = system.block_on(test::init_service(moot::app()));
+    let bytes = serde_json::to_vec(&body).expect("a JSON value");
+    let uri = format!("/api/v1/games/{game}/legal-moves");
+    let request = || {
+        TestRequest::post()
+            .uri(&uri)
+            .insert_header(("content-type", "application/json"))
+            .set_payload(bytes.clone())
+            .to_request()
+    };
+    let first = system.block_on(test::call_service(&app, request()));
+    assert!(first.status().is_success(), "{game}: {}", first.status());
+    let per_second = rate(|| {
+        for _ in 0..2_000 {
+            system.block_on(async {
+                black_box(test::read_body(test::call_service(&app, request()).await).await);
+            });
+        }
+        2_000
+    });
+    1e6 / per_second
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a name filters the groups.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    println!("figure\tvalue");
+    for size in [5u8, 7] {
+        for simple in [false, true] {
+            let name = format!(
+                "herfor n{size} {} playouts/s",
+                if simple { "simple" } else { "full" }
+            );
+            if wanted(&name) {
+                let start = Herfor::new_game(&HerforOptions {
+                    size,
+                    pie: true,
+                    simple,
+                })
+                .unwrap();
+                println!("{name}\t{:.0}", playouts::<Herfor>(&start, 2_000));
+            }
+        }
+    }
+    for level in [1, 2] {
+        let name = format!("tara level {level} playouts/s");
+        if wanted(&name) {
+            let start = Tara::new_game(&TaraOptions {
+                level,
+                ..TaraOptions::default()
+            })
+            .unwrap();
+            println!("{name}\t{:.0}", playouts::<Tara>(&start, 5_000));
+        }
+    }
+    if wanted("analyse herfor") {
+        println!(
+            "analyse herfor normal playouts/s\t{:.0}",
+            search::<Herfor>(6)
+        );
+    }
+    if wanted("analyse tara") {
+        println!("analyse tara normal playouts/s\t{:.0}", search::<Tara>(8));
+    }
+    let system = System::new();
+    for (game, body) in [
+        (
+            Herfor::ID,
+            serde_json::json!({"state": random_opening::<Herfor>(20, 3)}),
+        ),
+        (
+            Tara::ID,
+            serde_json::json!({"state": random_opening::<Tara>(12, 3)}),
+        ),
+        (
+            Hirth::ID,
+            serde_json::json!({"state": random_opening::<Hirth>(20, 3)}),
+        ),
+    ] {
+        let name = format!("api {game} legal-moves cpu µs/request");
+        if wanted(&name) {
+            println!("{name}\t{:.1}", api_micros(&system, game, body));
+        }
+    }
+}

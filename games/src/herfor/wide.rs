@@ -1,0 +1,316 @@
+//! The search's layout of the board: the size-7 hexagon in a padded 13 × 13 grid, so that a
+//! step along each line is one fixed shift of a bit set.
+//!
+//! Cell `13·k + c` is the point at row `k`, column `c` (the coordinates of
+//! [`geometry`](super::geometry)); 169 cells, 127 of them points, in three `u64` words. The
+//! three positive steps are +1 (along a row), +13 (up a column) and +14 (up the diagonal).
+//! Every step that would leave the hexagon across a row's end lands on a cell that is no point
+//! (the two missing corners of the grid separate the rows), and such cells never hold a
+//! stone, so shifts need no wrap masks: callers only intersect results with sets of points.
+//!
+//! Row by row, the cells of the points are contiguous here and in the compact numbering of
+//! [`Point`], and both run bottom to top, left to right: converting a set is one window per
+//! row, and iterating either form gives the points in the same order.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
+use super::geometry::{Bits, MAX_SIZE, MIN_SIZE, POINTS, Point};
+
+/// Cells the three words hold (the grid's 169 and unused ones above).
+const WORD_CELLS: u32 = 192;
+/// Cells per row of the padded grid, and rows.
+pub const STRIDE: u32 = 13;
+/// Cells of the padded grid.
+pub const CELLS: usize = 169;
+/// The steps of the three lines, in the order of [`geometry::DIRECTIONS`](super::geometry::DIRECTIONS).
+pub const LINE_STEPS: [u32; 3] = [1, STRIDE, STRIDE + 1];
+
+/// A set of cells of the padded grid, bit `i` of word `i / 64` for cell `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Wide(pub [u64; 3]);
+
+impl Wide {
+    pub const EMPTY: Wide = Wide([0; 3]);
+
+    /// The one-cell set.
+    #[inline(always)]
+    pub const fn cell(i: u8) -> Wide {
+        let mut words = [0; 3];
+        words[(i / 64) as usize] = 1 << (i % 64);
+        Wide(words)
+    }
+
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2]) == 0
+    }
+
+    #[inline(always)]
+    pub fn count_ones(self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
+    }
+
+    /// Whether cell `i` is in the set; false for any index off the grid.
+    #[inline(always)]
+    pub fn has(self, i: i32) -> bool {
+        // A negative index wraps to a huge one: one comparison rules out both ends.
+        let i = i as u32;
+        i < WORD_CELLS && (self.0[(i / 64) as usize] >> (i % 64)) & 1 != 0
+    }
+
+    /// The set moved `n` cells up (towards higher indices), `n < 192`: bits leaving the grid
+    /// are dropped.
+    #[inline(always)]
+    pub fn up(self, n: u32) -> Wide {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0; 3];
+        for (i, word) in out.iter_mut().enumerate().skip(words) {
+            let src = i - words;
+            *word = self.0[src] << bits;
+            if bits > 0 && src > 0 {
+                *word |= self.0[src - 1] >> (64 - bits);
+            }
+        }
+        Wide(out)
+    }
+
+    /// The set moved `n` cells down (towards lower indices), `n < 192`.
+    #[inline(always)]
+    pub fn down(self, n: u32) -> Wide {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0; 3];
+        for (i, word) in out.iter_mut().enumerate().take(3 - words) {
+            let src = i + words;
+            *word = self.0[src] >> bits;
+            if bits > 0 && src + 1 < 3 {
+                *word |= self.0[src + 1] << (64 - bits);
+            }
+        }
+        Wide(out)
+    }
+
+    /// The cells of the set, lowest first, without allocating.
+    #[inline]
+    pub fn cells(self) -> impl Iterator<Item = u8> {
+        let mut words = self.0;
+        let mut w = 0;
+        std::iter::from_fn(move || {
+            while w < 3 {
+                if words[w] != 0 {
+                    let i = words[w].trailing_zeros();
+                    words[w] &= words[w] - 1;
+                    return Some((w as u32 * 64 + i) as u8);
+                }
+                w += 1;
+            }
+            None
+        })
+    }
+
+    /// The points of the set in the compact numbering (the set must hold points only).
+    #[inline]
+    pub fn points(self) -> impl Iterator<Item = Point> {
+        self.cells().map(point_of)
+    }
+
+    /// Bits `start .. start + len` (len ≤ 64) as the low bits of a word.
+    #[inline(always)]
+    fn window(self, start: u32, len: u32) -> u64 {
+        let (w, b) = ((start / 64) as usize, start % 64);
+        let mut v = self.0[w] >> b;
+        if b + len > 64 && w + 1 < 3 {
+            v |= self.0[w + 1] << (64 - b);
+        }
+        v & ((1u64 << len) - 1)
+    }
+
+    /// The same points in the compact numbering of [`Point`].
+    pub fn to_bits(self) -> Bits {
+        LAYOUT.rows.iter().fold(0, |bits, row| {
+            bits | (u128::from(self.window(row.cell, row.len)) << row.point)
+        })
+    }
+
+    /// The points of a compact set in this layout.
+    pub fn from_bits(bits: Bits) -> Wide {
+        let mut out = Wide::EMPTY;
+        for row in &LAYOUT.rows {
+            let v = ((bits >> row.point) as u64) & ((1u64 << row.len) - 1);
+            let (w, b) = ((row.cell / 64) as usize, row.cell % 64);
+            out.0[w] |= v << b;
+            if b + row.len > 64 && w + 1 < 3 {
+                out.0[w + 1] |= v >> (64 - b);
+            }
+        }
+        out
+    }
+}
+
+impl BitAnd for Wide {
+    type Output = Wide;
+    #[inline(always)]
+    fn bitand(self, o: Wide) -> Wide {
+        Wide([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+}
+
+impl BitOr for Wide {
+    type Output = Wide;
+    #[inline(always)]
+    fn bitor(self, o: Wide) -> Wide {
+        Wide([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+}
+
+impl Not for Wide {
+    type Output = Wide;
+    #[inline(always)]
+    fn not(self) -> Wide {
+        Wide([!self.0[0], !self.0[1], !self.0[2]])
+    }
+}
+
+impl BitAndAssign for Wide {
+    #[inline(always)]
+    fn bitand_assign(&mut self, o: Wide) {
+        *self = *self & o;
+    }
+}
+
+impl BitOrAssign for Wide {
+    #[inline(always)]
+    fn bitor_assign(&mut self, o: Wide) {
+        *self = *self | o;
+    }
+}
+
+/// One row of the board in both numberings.
+struct Row {
+    /// The first point's cell here.
+    cell: u32,
+    /// The first point's compact index.
+    point: u32,
+    len: u32,
+}
+
+/// The tables between the two numberings.
+struct Layout {
+    /// The cell of each point.
+    cell: [u8; POINTS],
+    /// The point of each cell (any value for cells that are no point: they hold no stone).
+    /// (256 entries, so that any `u8` indexes it without a check.)
+    point: [u8; 256],
+    rows: [Row; 13],
+    /// The points of the board of each size (index = size; empty for unsupported sizes).
+    boards: [Wide; MAX_SIZE as usize + 1],
+}
+
+const fn build() -> Layout {
+    let geometry = super::geometry::build();
+    let mut layout = Layout {
+        cell: [0; POINTS],
+        point: [u8::MAX; 256],
+        rows: [const {
+            Row {
+                cell: 0,
+                point: 0,
+                len: 0,
+            }
+        }; 13],
+        boards: [Wide::EMPTY; MAX_SIZE as usize + 1],
+    };
+    let mut p = 0;
+    while p < POINTS {
+        let (k, c) = geometry.coords[p];
+        let cell = (k as u32 * STRIDE + c as u32) as u8;
+        layout.cell[p] = cell;
+        layout.point[cell as usize] = p as u8;
+        let row = &mut layout.rows[k as usize];
+        if row.len == 0 {
+            row.cell = cell as u32;
+            row.point = p as u32;
+        }
+        row.len += 1;
+        let mut size = MIN_SIZE as usize;
+        while size <= MAX_SIZE as usize {
+            if geometry.boards[size] & (1u128 << p) != 0 {
+                layout.boards[size].0[(cell / 64) as usize] |= 1 << (cell % 64);
+            }
+            size += 1;
+        }
+        p += 1;
+    }
+    layout
+}
+
+static LAYOUT: Layout = build();
+
+/// The cell of a point of the largest board.
+#[inline(always)]
+pub fn cell_of(p: Point) -> u8 {
+    LAYOUT.cell[p.index() % POINTS]
+}
+
+/// The point at a cell (meaningless for cells that are no point).
+#[inline(always)]
+pub fn point_of(cell: u8) -> Point {
+    Point(LAYOUT.point[cell as usize])
+}
+
+/// The points of the board with `size` points per side (empty when the size is unsupported).
+#[inline(always)]
+pub fn board(size: u8) -> Wide {
+    LAYOUT
+        .boards
+        .get(size as usize)
+        .copied()
+        .unwrap_or(Wide::EMPTY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::herfor::geometry::{DIRECTIONS, GEOMETRY, NONE, board_mask, points};
+
+    #[test]
+    fn f1_every_board_converts_both_ways() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let mask = board_mask(size);
+            assert_eq!(board(size).to_bits(), mask, "size {size}");
+            assert_eq!(Wide::from_bits(mask), board(size), "size {size}");
+            assert_eq!(board(size).count_ones(), mask.count_ones());
+        }
+        let some: Bits = 0x5555_1234_9876_0f0f_aaaa_0000_ffff_1357 & board_mask(7);
+        assert_eq!(Wide::from_bits(some).to_bits(), some);
+        let listed: Vec<Point> = Wide::from_bits(some).points().collect();
+        assert_eq!(listed, points(some).collect::<Vec<_>>(), "same order");
+    }
+
+    /// A shift by a line's step moves every point to its neighbour in that direction, or off
+    /// the board: the padding keeps rows from wrapping (F1's six neighbours).
+    #[test]
+    fn f1_shifts_follow_the_six_directions() {
+        let all = board(7);
+        for p in all.points() {
+            let one = Wide::cell(cell_of(p));
+            for (line, &step) in LINE_STEPS.iter().enumerate() {
+                for (d, moved) in [(line, one.up(step)), (line + 3, one.down(step))] {
+                    let (k, c) = GEOMETRY.coords[p.index()];
+                    let (dk, dc) = DIRECTIONS[d];
+                    let (k2, c2) = (k as i32 + dk, c as i32 + dc);
+                    let expected = if (0..13).contains(&k2) && (0..13).contains(&c2) {
+                        let q = GEOMETRY.at[k2 as usize][c2 as usize];
+                        if q == NONE {
+                            Wide::EMPTY
+                        } else {
+                            Wide::cell(cell_of(Point(q)))
+                        }
+                    } else {
+                        Wide::EMPTY
+                    };
+                    assert_eq!(moved & all, expected, "point {p:?} direction {d}");
+                }
+            }
+        }
+    }
+}
