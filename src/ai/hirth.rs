@@ -70,22 +70,21 @@ impl Player for Hirth {
             } else {
                 1
             };
-        let weights: Vec<u32> = moves
-            .iter()
-            .map(|mv| match mv {
-                Move::Offer => 0,
-                Move::End { .. } => end_weight,
-                Move::Go { to, .. } if pos.controller(*to) == Some(enemy) => 3,
-                _ => 1,
-            })
-            .collect();
-        let total: u32 = weights.iter().sum();
+        let weight = |mv: &Move| match mv {
+            Move::Offer => 0,
+            Move::End { .. } => end_weight,
+            Move::Go { to, .. } if pos.controller(*to) == Some(enemy) => 3,
+            _ => 1,
+        };
+        // Two passes over the moves rather than a list of weights: nothing is allocated.
+        let total: u32 = moves.iter().map(weight).sum();
         if total == 0 {
             return 0;
         }
         let mut pick = rng.random_range(0..total);
-        for (i, w) in weights.iter().enumerate() {
-            if pick < *w {
+        for (i, mv) in moves.iter().enumerate() {
+            let w = weight(mv);
+            if pick < w {
                 return i;
             }
             pick -= w;
