@@ -265,13 +265,16 @@ pub fn stays_fit(pos: &Position, won: &[Space], stays: &[Stay]) -> Result<(), St
     Ok(())
 }
 
+/// Attacking units of one kind in one battle: (battle, origin, unit, how many).
+type BattleUnits = (Space, Option<Space>, Unit, u8);
+
 /// Every choice of entries for the won battles (sorted `stays`, no zero counts): how many of
 /// each attacking unit stay, counted like a number whose last digit turns fastest (the order
 /// in which the choices are listed), keeping those that let at least one attacker enter each
 /// battle (H6).
 pub fn entry_choices(pos: &Position, won: &[Space]) -> Vec<Vec<Stay>> {
-    // (battle, origin, unit, how many) of every won battle, and each battle's attackers.
-    let mut units: SmallVec<[(Space, Option<Space>, Unit, u8); 12]> = SmallVec::new();
+    // The units of every won battle, and each battle's number of attackers.
+    let mut units: SmallVec<[BattleUnits; 12]> = SmallVec::new();
     let mut totals: SmallVec<[(Space, u32); STEPS_PER_TURN as usize]> = SmallVec::new();
     for &b in won {
         let attackers = attacking_units(pos, b);
