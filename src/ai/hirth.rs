@@ -70,10 +70,15 @@ impl Player for Hirth {
             } else {
                 1
             };
+        // Who holds each space, asked once rather than once per move.
+        let mut enemy_holds = [false; Space::COUNT];
+        for s in Space::all() {
+            enemy_holds[s.index()] = pos.controller(s) == Some(enemy);
+        }
         let weight = |mv: &Move| match mv {
             Move::Offer => 0,
             Move::End { .. } => end_weight,
-            Move::Go { to, .. } if pos.controller(*to) == Some(enemy) => 3,
+            Move::Go { to, .. } if enemy_holds[to.index()] => 3,
             _ => 1,
         };
         // Two passes over the moves rather than a list of weights: nothing is allocated.
