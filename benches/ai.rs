@@ -1,17 +1,23 @@
 //! Search speed: one `analyse` at the normal strength's playout budget, per game, from a
 //! position a few random plies into the game. Criterion reports playouts per second
-//! (`Throughput::Elements`) and the time of one answer; Hirþ also from a mid-game position.
+//! (`Throughput::Elements`) and the time of one answer; Hirþ also from a mid-game position, and
+//! the page computer's whole turn there at the strong strength.
 //!
-//! `cargo bench --bench ai`
+//! `cargo bench --bench ai` (`-- hirth` for Hirþ only)
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::herfor::Herfor;
-use moot::games::hirth::Hirth;
+use moot::games::hirth::{Hirth, HirthState, Move, Phase};
 use moot::games::tara::Tara;
-use moot::games::{Game, random_opening};
+use moot::games::{Game, Turn, random_opening};
+use moot::web::opponent::{Opponent, play_computer};
+use moot::web::position::Position;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     let Budget::Playouts(playouts) = Strength::Normal.budget() else {
@@ -31,12 +37,61 @@ fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     group.finish();
 }
 
+/// A Hirþ game `plies` seeded random moves in (no offers), carried on to the start of a turn:
+/// the page's link and its state.
+fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+    let mut state = Hirth::new_game(&position.options).expect("the defaults");
+    let at_turn_start = |s: &HirthState| s.phase == Phase::Movement && s.position.steps == 0;
+    while position.moves.len() < plies || !at_turn_start(&state) {
+        let moves: Vec<Move> = Hirth::legal_moves(&state)
+            .into_iter()
+            .filter(|mv| !matches!(mv, Move::Offer))
+            .collect();
+        let mv = moves.choose(&mut rng).expect("a game under way");
+        position.moves.push(Hirth::format_move(&state, mv));
+        Hirth::apply(&mut state, mv).expect("a legal move");
+    }
+    (position, state)
+}
+
+/// The page computer's whole turn at the strong strength, from a mid-game Hirþ position.
+fn page_turn(c: &mut Criterion) {
+    let (position, state) = hirth_mid_game(60, 5);
+    let Turn::ToAct(seat) = Hirth::turn(&state) else {
+        panic!("the game goes on")
+    };
+    let opponent = Opponent {
+        seat,
+        strength: Strength::Strong,
+    };
+    let mut group = c.benchmark_group("page_turn");
+    group.sample_size(10);
+    group.bench_function("hirth_60_plies_strong", |b| {
+        b.iter(|| {
+            black_box(
+                play_computer(
+                    position.clone(),
+                    state.clone(),
+                    opponent,
+                    Strength::Strong.budget(),
+                    None,
+                )
+                .expect("a turn"),
+            )
+        })
+    });
+    group.finish();
+}
+
 fn search(c: &mut Criterion) {
     bench_game::<Herfor>(c, Herfor::ID, 6);
     bench_game::<Tara>(c, Tara::ID, 8);
     bench_game::<Hirth>(c, Hirth::ID, 12);
     // The figure: a mid-game Hirþ position, 60 plies in.
     bench_game::<Hirth>(c, "hirth_60_plies", 60);
+    page_turn(c);
 }
 
 criterion_group!(benches, search);

@@ -70,22 +70,26 @@ impl Player for Hirth {
             } else {
                 1
             };
-        let weights: Vec<u32> = moves
-            .iter()
-            .map(|mv| match mv {
-                Move::Offer => 0,
-                Move::End { .. } => end_weight,
-                Move::Go { to, .. } if pos.controller(*to) == Some(enemy) => 3,
-                _ => 1,
-            })
-            .collect();
-        let total: u32 = weights.iter().sum();
+        // Who holds each space, asked once rather than once per move.
+        let mut enemy_holds = [false; Space::COUNT];
+        for s in Space::all() {
+            enemy_holds[s.index()] = pos.controller(s) == Some(enemy);
+        }
+        let weight = |mv: &Move| match mv {
+            Move::Offer => 0,
+            Move::End { .. } => end_weight,
+            Move::Go { to, .. } if enemy_holds[to.index()] => 3,
+            _ => 1,
+        };
+        // Two passes over the moves rather than a list of weights: nothing is allocated.
+        let total: u32 = moves.iter().map(weight).sum();
         if total == 0 {
             return 0;
         }
         let mut pick = rng.random_range(0..total);
-        for (i, w) in weights.iter().enumerate() {
-            if pick < *w {
+        for (i, mv) in moves.iter().enumerate() {
+            let w = weight(mv);
+            if pick < w {
                 return i;
             }
             pick -= w;

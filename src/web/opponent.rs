@@ -3,6 +3,7 @@
 //! cannot starve the players), one client's share of it, and the server's wall-clock cap. The
 //! same computer turn asked for twice at once (a double click, a reload) is searched once.
 
+use std::collections::VecDeque;
 use std::net::IpAddr;
 use std::time::Instant;
 
@@ -144,27 +145,53 @@ pub async fn reply<G: Player>(
     evaluator.page_flights().run(key, work).await.0
 }
 
-/// The computer's moves, each searched within `budget` (its strength's, within the server's
-/// caps), from this position while it is to act: the position after them. Past `cutoff` (the
-/// wall-clock cap of the request) it stops after the move under search; the next request goes on.
+/// The computer's moves from this position while it is to act, within `budget` (its
+/// strength's, within the server's caps): the position after them. One search gives the whole
+/// of a turn: the computer follows the searched tree's best line (the principal variation)
+/// while it is still to act, so the tree is reused for every step of a Hirþ turn; it searches
+/// again only where that line ends before its turn does. Past `cutoff` (the wall-clock cap of
+/// the request) it starts no new search; the next request goes on.
 pub fn play_computer<G: Player>(
+    position: Position<G>,
+    state: G::State,
+    opponent: Opponent,
+    budget: Budget,
+    cutoff: Option<Instant>,
+) -> Result<Position<G>, PageError> {
+    play_turn(position, state, opponent, budget, cutoff).map(|(position, _)| position)
+}
+
+/// [`play_computer`], and how many searches it ran.
+fn play_turn<G: Player>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
     budget: Budget,
     cutoff: Option<Instant>,
-) -> Result<Position<G>, PageError> {
+) -> Result<(Position<G>, usize), PageError> {
     let before = position.moves.len();
-    for _ in 0..MOVES_PER_REQUEST {
-        if !opponent.to_act::<G>(&state) {
-            break;
-        }
-        if position.moves.len() > before && cutoff.is_some_and(|c| Instant::now() >= c) {
-            break;
-        }
-        let root = G::search_root(&state);
-        let analysis = analyse_until::<G>(&root, budget, seed(&position), cutoff);
-        let Some(mv) = analysis.best_move else { break };
+    let mut searches = 0;
+    // The rest of the searched line, next move first.
+    let mut line: VecDeque<G::Move> = VecDeque::new();
+    while position.moves.len() - before < MOVES_PER_REQUEST && opponent.to_act::<G>(&state) {
+        let mv = match line.pop_front() {
+            Some(mv) => mv,
+            None => {
+                if position.moves.len() > before && cutoff.is_some_and(|c| Instant::now() >= c) {
+                    break;
+                }
+                let root = G::search_root(&state);
+                let analysis = analyse_until::<G>(&root, budget, seed(&position), cutoff);
+                searches += 1;
+                let Some(best) = analysis.best_move else {
+                    break;
+                };
+                if analysis.pv.first() == Some(&best) {
+                    line.extend(analysis.pv.into_iter().skip(1));
+                }
+                best
+            }
+        };
         let notation = G::format_move(&state, &mv);
         G::apply(&mut state, &mv).map_err(|e| {
             PageError::new(
@@ -183,7 +210,7 @@ pub fn play_computer<G: Player>(
             "The computer is to act but found no move.",
         ));
     }
-    Ok(position)
+    Ok((position, searches))
 }
 
 /// The engine's advice for the player to act, at the normal strength (within the caps).
@@ -209,7 +236,12 @@ pub async fn hint<G: Player>(
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use rand::seq::IndexedRandom;
+
     use super::*;
+    use crate::games::hirth::{Hirth, HirthState, Move, Phase};
 
     #[test]
     fn opponent_reads_seat_and_strength_with_normal_by_default() {
@@ -225,5 +257,50 @@ mod tests {
         assert!(bad.detail.contains("\"both\""), "{}", bad.detail);
         let bad = Opponent::read(Some("first"), Some("genius")).expect_err("refused");
         assert!(bad.detail.contains("\"genius\" is not a strength"));
+    }
+
+    /// A Hirþ game `plies` seeded random moves in (no offers), carried on to the start of a
+    /// turn: the link's position and its state.
+    fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let mut state = Hirth::new_game(&position.options).expect("the defaults");
+        let at_turn_start = |s: &HirthState| s.phase == Phase::Movement && s.position.steps == 0;
+        while position.moves.len() < plies || !at_turn_start(&state) {
+            let moves: Vec<Move> = Hirth::legal_moves(&state)
+                .into_iter()
+                .filter(|mv| !matches!(mv, Move::Offer))
+                .collect();
+            let mv = moves.choose(&mut rng).expect("a game under way");
+            position.moves.push(Hirth::format_move(&state, mv));
+            Hirth::apply(&mut state, mv).expect("a legal move");
+        }
+        (position, state)
+    }
+
+    #[test]
+    fn a_hirth_turn_follows_the_searched_line_instead_of_searching_each_step() {
+        let (position, state) = hirth_mid_game(40, 3);
+        let Turn::ToAct(seat) = Hirth::turn(&state) else {
+            panic!("the game goes on")
+        };
+        let opponent = Opponent {
+            seat,
+            strength: Strength::Strong,
+        };
+        let before = position.moves.len();
+        let (after, searches) =
+            play_turn(position, state, opponent, Strength::Strong.budget(), None).expect("a reply");
+        let played = &after.moves[before..];
+        // Six moves from the tree: the first search's line gives the first steps, a second
+        // search (where that line ran out of visited moves) the rest; one search per step
+        // would be six.
+        assert_eq!(played.len(), 6, "{played:?}");
+        assert_eq!(searches, 2, "searches for the turn {played:?}");
+        // The turn was played to its end: the other player acts now.
+        let replayed = crate::web::replay::replay(&after)
+            .expect("legal moves")
+            .state;
+        assert_ne!(Hirth::turn(&replayed), Turn::ToAct(seat), "{played:?}");
     }
 }

@@ -2,7 +2,9 @@
 
 use super::board::{Colour, Space};
 use super::moves::{Stay, Unit};
-use super::state::{Group, Karve, Position};
+use smallvec::SmallVec;
+
+use super::state::{Group, Karve, Position, STEPS_PER_TURN};
 
 /// The outcome of one battle, fully determined by the position (H5).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,10 +15,13 @@ pub struct Battle {
     pub attacker_wins: bool,
 }
 
+/// The battles of a movement phase: one per attacked space, so at most one per line.
+pub type Battles = SmallVec<[Battle; STEPS_PER_TURN as usize]>;
+
 /// H5: every attacked space is one battle; the winner by power, ties by the lone Lofðungr,
 /// otherwise to the defender.
-pub fn battles(pos: &Position) -> Vec<Battle> {
-    let mut out: Vec<Battle> = Vec::new();
+pub fn battles(pos: &Position) -> Battles {
+    let mut out = Battles::new();
     for line in &pos.lines {
         if out.last().is_some_and(|b| b.space == line.to) {
             continue;
@@ -44,8 +49,8 @@ pub fn battles(pos: &Position) -> Vec<Battle> {
 }
 
 /// The attacking units of one battle, grouped: (line origin, unit, how many).
-pub fn attacking_units(pos: &Position, to: Space) -> Vec<(Option<Space>, Unit, u8)> {
-    let mut out = Vec::new();
+pub fn attacking_units(pos: &Position, to: Space) -> SmallVec<[(Option<Space>, Unit, u8); 8]> {
+    let mut out = SmallVec::new();
     for line in pos.lines.iter().filter(|l| l.to == to) {
         let g = &line.pieces;
         if g.has_l() {
@@ -67,17 +72,52 @@ pub fn attacking_units(pos: &Position, to: Space) -> Vec<(Option<Space>, Unit, u
 /// What the battles did, for events and the record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Aftermath {
-    pub battles: Vec<Battle>,
+    pub battles: Battles,
     /// The space where the opponent's Lofðungr lost as defender: it must retreat (H7).
     pub beaten_l: Option<Space>,
     /// H12 battle notes, one group per battle; `?` stands for the retreat space.
     pub notes: Vec<String>,
 }
 
+/// A battle note being written (H12), or nothing when the caller keeps no record.
+struct Note(Option<String>);
+
+impl Note {
+    fn new(keep: bool, space: Space) -> Note {
+        Note(keep.then(|| format!(">{}", space.name())))
+    }
+
+    /// The Lofðungr of `colour`, ending at `mark`.
+    fn l(&mut self, colour: Colour, mark: char) {
+        if let Some(text) = &mut self.0 {
+            text.extend([colour.letter(), 'L', mark]);
+        }
+    }
+
+    fn karves(&mut self, colour: Colour, karves: &[Karve], mark: char) {
+        if let Some(text) = &mut self.0 {
+            for k in karves {
+                text.extend([colour.letter(), 'K']);
+                text.extend(std::iter::repeat_n('i', k.crew as usize));
+                text.push(mark);
+            }
+        }
+    }
+
+    fn h(&mut self, colour: Colour, n: u8, mark: char) {
+        if let Some(text) = &mut self.0 {
+            for _ in 0..n {
+                text.extend([colour.letter(), 'H', mark]);
+            }
+        }
+    }
+}
+
 /// Fights every battle and moves the pieces (H6), with the winner's `stays`; frees every piece
 /// and clears the step count. The beaten defending Lofðungr is taken off the board, to be put
-/// back by the retreat (H7). `stays` must fit the attackers (see `stays_fit`).
-pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
+/// back by the retreat (H7). `stays` must fit the attackers (see `stays_fit`). The notes are
+/// written only when `keep` (the search plays without them).
+pub fn resolve(pos: &mut Position, stays: &[Stay], keep: bool) -> Aftermath {
     let me = pos.mover;
     let foe = me.other();
     let battles = battles(pos);
@@ -85,18 +125,18 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
     let mut after = Aftermath::default();
     for battle in &battles {
         let b = battle.space;
-        let mut note = format!(">{}", b.name());
+        let mut note = Note::new(keep, b);
         let defenders = std::mem::take(pos.board.group_mut(b, foe));
-        let attackers: Vec<_> = lines.iter().filter(|l| l.to == b).collect();
+        let attackers = lines.iter().filter(|l| l.to == b);
         if battle.attacker_wins {
             // Defenders lose: loose H out of the game, K and crew to reserve, L retreats.
             *pos.removed.get_mut(foe) += defenders.loose_h();
             if defenders.has_l() {
                 after.beaten_l = Some(b);
-                note.push_str(&format!("{}L?", foe.letter()));
+                note.l(foe, '?');
             }
-            push_karves(&mut note, foe, &defenders.karves, '^');
-            push_h(&mut note, foe, defenders.loose_h(), 'x');
+            note.karves(foe, &defenders.karves, '^');
+            note.h(foe, defenders.loose_h(), 'x');
             let res = pos.reserve.get_mut(foe);
             for k in &defenders.karves {
                 res.k += 1;
@@ -104,7 +144,7 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
             }
             for line in attackers {
                 let mut staying = Group::default();
-                let mut entering = line.pieces.clone();
+                let mut entering = line.pieces;
                 for s in stays.iter().filter(|s| s.to == b && s.from == line.from) {
                     for _ in 0..s.count {
                         move_unit(&mut entering, &mut staying, s.unit);
@@ -112,15 +152,15 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
                 }
                 let stay_mark = line.from.map_or('^', Space::name);
                 if entering.has_l() {
-                    note.push_str(&format!("{}L{}", me.letter(), b.name()));
+                    note.l(me, b.name());
                 }
                 if staying.has_l() {
-                    note.push_str(&format!("{}L{}", me.letter(), stay_mark));
+                    note.l(me, stay_mark);
                 }
-                push_karves(&mut note, me, &entering.karves, b.name());
-                push_karves(&mut note, me, &staying.karves, stay_mark);
-                push_h(&mut note, me, entering.loose_h(), b.name());
-                push_h(&mut note, me, staying.loose_h(), stay_mark);
+                note.karves(me, &entering.karves, b.name());
+                note.karves(me, &staying.karves, stay_mark);
+                note.h(me, entering.loose_h(), b.name());
+                note.h(me, staying.loose_h(), stay_mark);
                 pos.board.group_mut(b, me).absorb(entering);
                 match line.from {
                     Some(from) => pos.board.group_mut(from, me).absorb(staying),
@@ -135,20 +175,20 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
             // Attackers lose: loose H out of the game, K and crew to reserve, an attacking L
             // stays where it attacked from (H6 [I]). The defenders stay.
             if defenders.has_l() {
-                note.push_str(&format!("{}L{}", foe.letter(), b.name()));
+                note.l(foe, b.name());
             }
-            push_karves(&mut note, foe, &defenders.karves, b.name());
-            push_h(&mut note, foe, defenders.loose_h(), b.name());
+            note.karves(foe, &defenders.karves, b.name());
+            note.h(foe, defenders.loose_h(), b.name());
             *pos.board.group_mut(b, foe) = defenders;
             for line in attackers {
                 let g = &line.pieces;
                 if g.has_l() {
                     let from = line.from.expect("an L never attacks from off the board");
-                    note.push_str(&format!("{}L{}", me.letter(), from.name()));
+                    note.l(me, from.name());
                     pos.board.group_mut(from, me).l = true;
                 }
-                push_karves(&mut note, me, &g.karves, '^');
-                push_h(&mut note, me, g.loose_h(), 'x');
+                note.karves(me, &g.karves, '^');
+                note.h(me, g.loose_h(), 'x');
                 *pos.removed.get_mut(me) += g.loose_h();
                 let res = pos.reserve.get_mut(me);
                 for k in &g.karves {
@@ -157,7 +197,7 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
                 }
             }
         }
-        after.notes.push(note);
+        after.notes.extend(note.0);
     }
     for cell in &mut pos.board.0 {
         cell.gull.unstop();
@@ -166,23 +206,6 @@ pub fn resolve(pos: &mut Position, stays: &[Stay]) -> Aftermath {
     pos.steps = 0;
     after.battles = battles;
     after
-}
-
-fn push_karves(note: &mut String, colour: Colour, karves: &[Karve], mark: char) {
-    for k in karves {
-        note.push(colour.letter());
-        note.push('K');
-        note.extend(std::iter::repeat_n('i', k.crew as usize));
-        note.push(mark);
-    }
-}
-
-fn push_h(note: &mut String, colour: Colour, n: u8, mark: char) {
-    for _ in 0..n {
-        note.push(colour.letter());
-        note.push('H');
-        note.push(mark);
-    }
 }
 
 /// Moves one unit from `from` to `to` (both line groups, nothing stopped).
@@ -242,45 +265,61 @@ pub fn stays_fit(pos: &Position, won: &[Space], stays: &[Stay]) -> Result<(), St
     Ok(())
 }
 
-/// Every choice of entries for the won battles (sorted `stays`, no zero counts).
+/// Attacking units of one kind in one battle: (battle, origin, unit, how many).
+type BattleUnits = (Space, Option<Space>, Unit, u8);
+
+/// Every choice of entries for the won battles (sorted `stays`, no zero counts): how many of
+/// each attacking unit stay, counted like a number whose last digit turns fastest (the order
+/// in which the choices are listed), keeping those that let at least one attacker enter each
+/// battle (H6).
 pub fn entry_choices(pos: &Position, won: &[Space]) -> Vec<Vec<Stay>> {
-    let mut choices: Vec<Vec<Stay>> = vec![Vec::new()];
+    // The units of every won battle, and each battle's number of attackers.
+    let mut units: SmallVec<[BattleUnits; 12]> = SmallVec::new();
+    let mut totals: SmallVec<[(Space, u32); STEPS_PER_TURN as usize]> = SmallVec::new();
     for &b in won {
-        let units = attacking_units(pos, b);
-        let total: u32 = units.iter().map(|u| u.2 as u32).sum();
-        let mut per_battle: Vec<(Vec<Stay>, u32)> = vec![(Vec::new(), 0)];
-        for &(from, unit, n) in &units {
-            let mut next = Vec::new();
-            for (stays, count) in &per_battle {
-                for c in 0..=n {
-                    let mut s = stays.clone();
-                    if c > 0 {
-                        s.push(Stay {
-                            to: b,
-                            from,
-                            unit,
-                            count: c,
-                        });
-                    }
-                    next.push((s, count + c as u32));
-                }
-            }
-            per_battle = next;
-        }
-        per_battle.retain(|(_, count)| *count < total);
-        choices = choices
-            .iter()
-            .flat_map(|c| {
-                per_battle.iter().map(move |(s, _)| {
-                    let mut all = c.clone();
-                    all.extend(s.iter().copied());
-                    all
+        let attackers = attacking_units(pos, b);
+        totals.push((b, attackers.iter().map(|u| u32::from(u.2)).sum()));
+        units.extend(attackers.iter().map(|&(from, unit, n)| (b, from, unit, n)));
+    }
+    let mut staying: SmallVec<[u8; 12]> = smallvec::smallvec![0; units.len()];
+    let mut choices = Vec::new();
+    loop {
+        let enters_each = totals.iter().all(|&(b, total)| {
+            let stay: u32 = units
+                .iter()
+                .zip(&staying)
+                .filter(|(u, _)| u.0 == b)
+                .map(|(_, &c)| u32::from(c))
+                .sum();
+            stay < total
+        });
+        if enters_each {
+            let mut stays: Vec<Stay> = units
+                .iter()
+                .zip(&staying)
+                .filter(|&(_, &count)| count > 0)
+                .map(|(&(to, from, unit, _), &count)| Stay {
+                    to,
+                    from,
+                    unit,
+                    count,
                 })
-            })
-            .collect();
+                .collect();
+            stays.sort();
+            choices.push(stays);
+        }
+        // The next count: the last unit's turns fastest.
+        let mut i = units.len();
+        loop {
+            if i == 0 {
+                return choices;
+            }
+            i -= 1;
+            if staying[i] < units[i].3 {
+                staying[i] += 1;
+                break;
+            }
+            staying[i] = 0;
+        }
     }
-    for c in &mut choices {
-        c.sort();
-    }
-    choices
 }

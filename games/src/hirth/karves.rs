@@ -1,5 +1,5 @@
-//! The Karves of one group, stored inline: a colour has three (H2), so cloning a position (what
-//! the H8 look-ahead and the search do most) allocates nothing. Serialised as a plain list.
+//! The Karves of one group, stored inline: a colour has three (H2), so copying a position (what
+//! the H8 look-ahead and the search do most) is a plain copy. Serialised as a plain list.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -9,19 +9,21 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::state::Karve;
 
-/// Karves held inline; more (only in a crafted state, which `validate` refuses) spill to the heap.
-const INLINE: usize = 3;
+/// Karves one group can hold: a colour has three (H2); a received state with four to six in a
+/// place is read, and `validate` refuses it; more are refused when read.
+pub const CAPACITY: usize = 6;
 
 const NONE: Karve = Karve {
     crew: 0,
     stopped: false,
 };
 
-/// A list of Karves that behaves as a slice (`Deref<Target = [Karve]>`).
-#[derive(Clone)]
-pub enum Karves {
-    Inline { len: u8, items: [Karve; INLINE] },
-    Heap(Vec<Karve>),
+/// A list of Karves held inline (`Copy`: a position copies without allocating), that behaves
+/// as a slice (`Deref<Target = [Karve]>`).
+#[derive(Clone, Copy)]
+pub struct Karves {
+    len: u8,
+    items: [Karve; CAPACITY],
 }
 
 impl Default for Karves {
@@ -32,41 +34,31 @@ impl Default for Karves {
 
 impl Karves {
     pub const fn new() -> Self {
-        Karves::Inline {
+        Karves {
             len: 0,
-            items: [NONE; INLINE],
+            items: [NONE; CAPACITY],
         }
     }
 
+    /// Adds a Karve (panics past [`CAPACITY`]: the rules never put more than three together).
     pub fn push(&mut self, karve: Karve) {
-        match self {
-            Karves::Inline { len, items } if (*len as usize) < INLINE => {
-                items[*len as usize] = karve;
-                *len += 1;
-            }
-            Karves::Inline { len, items } => {
-                let mut all = items[..*len as usize].to_vec();
-                all.push(karve);
-                *self = Karves::Heap(all);
-            }
-            Karves::Heap(all) => all.push(karve),
-        }
+        assert!(
+            (self.len as usize) < CAPACITY,
+            "more than {CAPACITY} Karves in one place"
+        );
+        self.items[self.len as usize] = karve;
+        self.len += 1;
     }
 
     /// Removes and returns the Karve at `index` (panics when out of range, as `Vec::remove`).
     pub fn remove(&mut self, index: usize) -> Karve {
-        match self {
-            Karves::Inline { len, items } => {
-                let n = *len as usize;
-                assert!(index < n, "Karve index {index} out of range");
-                let karve = items[index];
-                items.copy_within(index + 1..n, index);
-                items[n - 1] = NONE;
-                *len -= 1;
-                karve
-            }
-            Karves::Heap(all) => all.remove(index),
-        }
+        let n = self.len as usize;
+        assert!(index < n, "Karve index {index} out of range");
+        let karve = self.items[index];
+        self.items.copy_within(index + 1..n, index);
+        self.items[n - 1] = NONE;
+        self.len -= 1;
+        karve
     }
 }
 
@@ -74,19 +66,13 @@ impl Deref for Karves {
     type Target = [Karve];
 
     fn deref(&self) -> &[Karve] {
-        match self {
-            Karves::Inline { len, items } => &items[..*len as usize],
-            Karves::Heap(all) => all,
-        }
+        &self.items[..self.len as usize]
     }
 }
 
 impl DerefMut for Karves {
     fn deref_mut(&mut self) -> &mut [Karve] {
-        match self {
-            Karves::Inline { len, items } => &mut items[..*len as usize],
-            Karves::Heap(all) => all,
-        }
+        &mut self.items[..self.len as usize]
     }
 }
 
@@ -108,12 +94,10 @@ impl<'a> IntoIterator for &'a mut Karves {
     }
 }
 
+/// A list built by hand (tests): at most [`CAPACITY`] Karves.
 impl From<Vec<Karve>> for Karves {
     fn from(all: Vec<Karve>) -> Self {
         let mut karves = Karves::new();
-        if all.len() > INLINE {
-            return Karves::Heap(all);
-        }
         for k in all {
             karves.push(k);
         }
@@ -155,7 +139,14 @@ impl Serialize for Karves {
 
 impl<'de> Deserialize<'de> for Karves {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<Karve>::deserialize(d).map(Karves::from)
+        let all = Vec::<Karve>::deserialize(d)?;
+        if all.len() > CAPACITY {
+            return Err(serde::de::Error::custom(format!(
+                "a player has 3 Karves (H2): {} in one place",
+                all.len()
+            )));
+        }
+        Ok(Karves::from(all))
     }
 }
 
@@ -171,33 +162,27 @@ mod tests {
     }
 
     #[test]
-    fn karves_behave_as_a_list_inline_or_spilled() {
+    fn karves_behave_as_a_list() {
         let mut ks = Karves::new();
         let mut reference: Vec<Karve> = Vec::new();
-        for crew in 0..6 {
+        for crew in 0..CAPACITY as u8 {
             ks.push(k(crew));
             reference.push(k(crew));
             assert_eq!(ks, reference);
         }
-        assert!(matches!(ks, Karves::Heap(_)));
         for i in [2, 0, 3, 0, 1, 0] {
             assert_eq!(ks.remove(i), reference.remove(i));
             assert_eq!(ks, reference);
         }
         assert!(ks.is_empty());
-        let mut inline = Karves::new();
-        for crew in 0..3 {
-            inline.push(k(crew));
-        }
-        assert!(matches!(inline, Karves::Inline { .. }));
-        assert_eq!(inline.remove(1), k(1));
-        assert_eq!(inline, vec![k(0), k(2)]);
-        // Equal contents are equal (and hash alike) whatever the storage.
-        let spilled = Karves::Heap(vec![k(0), k(2)]);
-        assert_eq!(inline, spilled);
-        let json = serde_json::to_string(&inline).unwrap();
+        let two = Karves::from(vec![k(0), k(2)]);
+        let json = serde_json::to_string(&two).unwrap();
         assert_eq!(json, serde_json::to_string(&vec![k(0), k(2)]).unwrap());
         let back: Karves = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, inline);
+        assert_eq!(back, two);
+        // Past the capacity a received list is refused, not a panic.
+        let many = serde_json::to_string(&vec![k(0); CAPACITY + 1]).unwrap();
+        let err = serde_json::from_str::<Karves>(&many).unwrap_err();
+        assert!(err.to_string().contains("3 Karves (H2)"), "{err}");
     }
 }

@@ -8,9 +8,11 @@
 
 use std::cell::Cell;
 
+use smallvec::SmallVec;
+
 use super::battle;
 use super::board::Space;
-use super::moves::{Move, Stay, Unit};
+use super::moves::{Arrival, Move, Stay, Unit};
 use super::state::{Position, STEPS_PER_TURN};
 
 /// Nodes the look-ahead may visit for one question.
@@ -51,14 +53,14 @@ fn limit_kept_after(pos: &Position, won: &[Space], stays: &[Stay]) -> bool {
 #[cfg(test)]
 pub(super) fn limit_kept_after_resolving(pos: &Position, stays: &[Stay]) -> bool {
     let mut p = pos.clone();
-    battle::resolve(&mut p, stays);
+    battle::resolve(&mut p, stays, false);
     Space::all()
         .filter(|s| !s.is_home())
         .all(|s| p.board.group(s, p.mover).karves.len() <= 1)
 }
 
 /// The spaces of the battles the mover wins as things stand (H5).
-pub(super) fn won_battles(pos: &Position) -> Vec<Space> {
+pub(super) fn won_battles(pos: &Position) -> SmallVec<[Space; STEPS_PER_TURN as usize]> {
     battle::battles(pos)
         .iter()
         .filter(|b| b.attacker_wins)
@@ -94,6 +96,23 @@ fn karve_counts(pos: &Position) -> [u8; Space::COUNT] {
     counts
 }
 
+/// Pushes the moves that end the movement phase with the limit kept (H8): one per choice of
+/// entries; without a battle, the plain `end` if the limit allows it, nothing listed.
+pub fn push_legal_ends(pos: &Position, out: &mut Vec<Move>) {
+    if pos.lines.is_empty() {
+        // No battle: the Karves stand where they are.
+        if no_pile_up(pos) {
+            out.push(Move::End { stays: Vec::new() });
+        }
+        return;
+    }
+    out.extend(
+        legal_entry_choices(pos)
+            .into_iter()
+            .map(|stays| Move::End { stays }),
+    );
+}
+
 /// The entry choices that end the movement phase with the limit kept (H8).
 pub fn legal_entry_choices(pos: &Position) -> Vec<Vec<Stay>> {
     let won = won_battles(pos);
@@ -108,15 +127,82 @@ pub fn legal_entry_choices(pos: &Position) -> Vec<Vec<Stay>> {
         .collect()
 }
 
-/// Whether the movement phase can end now with the limit kept.
+/// The mover's Karves standing in each space (lines left out).
+fn standing_karves(pos: &Position) -> [u8; Space::COUNT] {
+    let mut counts = [0u8; Space::COUNT];
+    for s in Space::all() {
+        counts[s.index()] = pos.board.group(s, pos.mover).karves.len() as u8;
+    }
+    counts
+}
+
+/// Karves on the lines of one movement phase: the mover has three (H2), more only in a crafted
+/// state (which `validate` refuses).
+type LineKarves = SmallVec<[(Option<Space>, Space); 4]>;
+
+/// Whether the movement phase can end now with the limit kept (H8): some choice of entries
+/// leaves at most one Karve in every space but the homes. Only the Karves on the lines of won
+/// battles have a choice (enter, or stay where they attacked from); each subset of them that
+/// stays is tried, with H6's condition that at least one attacker enters each won battle
+/// (other units than Karves can always enter). The same answer as trying every entry choice
+/// (`can_end_now_by_choices`), without listing them.
 pub fn can_end_now(pos: &Position) -> bool {
     if no_pile_up(pos) {
         return true;
     }
     // Battles move only the Karves on lines: a space whose standing Karves already break the
     // limit stays broken whatever the entries.
-    let me = pos.mover;
-    if Space::all().any(|s| !s.is_home() && pos.board.group(s, me).karves.len() > 1) {
+    let standing = standing_karves(pos);
+    if Space::all().any(|s| !s.is_home() && standing[s.index()] > 1) {
+        return false;
+    }
+    let won = won_battles(pos);
+    let mut karves = LineKarves::new();
+    for line in pos.lines.iter().filter(|l| won.contains(&l.to)) {
+        karves.extend(line.pieces.karves.iter().map(|_| (line.from, line.to)));
+    }
+    if karves.len() > 8 {
+        // Only a crafted state gets here: list the choices.
+        return can_end_now_by_choices(pos);
+    }
+    // Won battles only Karves attack: one of them must enter (H6).
+    let karves_only = |to: Space| {
+        pos.lines
+            .iter()
+            .filter(|l| l.to == to)
+            .all(|l| l.pieces.loose_h() == 0 && !l.pieces.has_l())
+    };
+    (0..1u32 << karves.len()).any(|staying| {
+        let mut counts = standing;
+        let mut entering = [0u8; Space::COUNT];
+        for (i, &(from, to)) in karves.iter().enumerate() {
+            if staying >> i & 1 == 1 {
+                // Back where it attacked from (from off the board: to reserve).
+                if let Some(from) = from {
+                    counts[from.index()] += 1;
+                }
+            } else {
+                counts[to.index()] += 1;
+                entering[to.index()] += 1;
+            }
+        }
+        Space::all()
+            .filter(|s| !s.is_home())
+            .all(|s| counts[s.index()] <= 1)
+            && won
+                .iter()
+                .all(|&b| entering[b.index()] > 0 || !karves_only(b))
+    })
+}
+
+/// [`can_end_now`] by listing every entry choice: the reference it is checked against, and the
+/// way for crafted states with more Karves than a player has.
+pub(super) fn can_end_now_by_choices(pos: &Position) -> bool {
+    if no_pile_up(pos) {
+        return true;
+    }
+    let standing = standing_karves(pos);
+    if Space::all().any(|s| !s.is_home() && standing[s.index()] > 1) {
         return false;
     }
     let won = won_battles(pos);
@@ -129,10 +215,38 @@ pub fn can_end_now(pos: &Position) -> bool {
 /// `None` when the budget ran out before an answer.
 pub fn can_finish(pos: &Position) -> Option<bool> {
     let nodes = Cell::new(0u32);
-    search(pos, &nodes)
+    search::<true>(pos, &nodes)
 }
 
-fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
+/// [`can_finish`] without the shortcut of [`hopeless`]: the reference it is checked against.
+#[cfg(test)]
+pub(super) fn can_finish_unpruned(pos: &Position) -> Option<bool> {
+    let nodes = Cell::new(0u32);
+    search::<false>(pos, &nodes)
+}
+
+/// A certain "cannot" without searching: the Karves standing in a space leave it only by
+/// stepping away, one per step, and a stopped Karve never does. So a space with two stopped
+/// Karves stays over the limit, and more surplus Karves than steps left cannot all leave.
+fn hopeless(pos: &Position) -> bool {
+    let me = pos.mover;
+    let left = STEPS_PER_TURN.saturating_sub(pos.steps);
+    let mut surplus = 0u8;
+    for s in Space::all().filter(|s| !s.is_home()) {
+        let karves = &pos.board.group(s, me).karves;
+        if karves.iter().filter(|k| k.stopped).count() > 1 {
+            return true;
+        }
+        surplus = surplus.saturating_add((karves.len() as u8).saturating_sub(1));
+    }
+    surplus > left
+}
+
+/// The steps of one node of the look-ahead: held inline (a position offers a few dozen).
+type Steps = SmallVec<[Move; 48]>;
+
+/// The depth-first look-ahead; `PRUNE` stops early at [`hopeless`] positions.
+fn search<const PRUNE: bool>(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
     nodes.set(nodes.get() + 1);
     if nodes.get() > BUDGET {
         return None;
@@ -140,7 +254,7 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
     if can_end_now(pos) {
         return Some(true);
     }
-    if pos.steps >= STEPS_PER_TURN {
+    if pos.steps >= STEPS_PER_TURN || (PRUNE && hopeless(pos)) {
         return Some(false);
     }
     // Karves leaving a space that holds too many first: the repair is usually one of them, and
@@ -148,7 +262,7 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
     // never the answer: every step is tried before "cannot".
     let counts = karve_counts(pos);
     let me = pos.mover;
-    let mut first: Vec<Move> = Vec::new();
+    let mut first = Steps::new();
     for from in Space::all().filter(|s| !s.is_home() && counts[s.index()] > 1) {
         let mut last: Option<u8> = None;
         for k in pos
@@ -173,14 +287,14 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
     }
     let mut unknown = false;
     for step in &first {
-        if let Some(answer) = try_step(pos, step, nodes, &mut unknown) {
+        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, &mut unknown) {
             return answer;
         }
     }
-    let mut steps: Vec<Move> = Vec::with_capacity(48);
+    let mut steps = Steps::new();
     pos.raw_steps(&mut steps);
     for step in steps.iter().filter(|s| !first.contains(s)) {
-        if let Some(answer) = try_step(pos, step, nodes, &mut unknown) {
+        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, &mut unknown) {
             return answer;
         }
     }
@@ -189,7 +303,7 @@ fn search(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
 
 /// Searches on after `step`: `Some(answer)` when the search is over (a way found, or the
 /// budget spent), `None` to go on; `unknown` notes a child that ran out of budget.
-fn try_step(
+fn try_step<const PRUNE: bool>(
     pos: &Position,
     step: &Move,
     nodes: &Cell<u32>,
@@ -197,7 +311,7 @@ fn try_step(
 ) -> Option<Option<bool>> {
     let mut next = pos.clone();
     next.apply_step(step);
-    match search(&next, nodes) {
+    match search::<PRUNE>(&next, nodes) {
         Some(true) => return Some(Some(true)),
         Some(false) => {}
         None => *unknown = true,
@@ -208,17 +322,36 @@ fn try_step(
 /// H8 for one step: legal only if the turn can still end with the limit kept after it.
 /// A look-ahead that runs out of budget counts as "cannot" (only crafted states get there).
 pub fn step_keeps_limit(pos: &Position, step: &Move) -> bool {
+    keeps_limit(pos, step, no_pile_up(pos))
+}
+
+/// Keeps, of the steps `steps[first..]` (steps of `pos`), those that keep the limit (H8), in
+/// their order.
+pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: usize) {
+    let calm = no_pile_up(pos);
+    let mut kept = first;
+    for i in first..steps.len() {
+        if keeps_limit(pos, &steps[i], calm) {
+            steps.swap(kept, i);
+            kept += 1;
+        }
+    }
+    steps.truncate(kept);
+}
+
+/// [`step_keeps_limit`], told whether `pos` has no pile-up (`no_pile_up`).
+fn keeps_limit(pos: &Position, step: &Move, calm: bool) -> bool {
     // Fast path: without a pile-up now, only a K stepping (not attacking) into a non-home space
     // that already counts a K of the mover can create one; every other step keeps none.
-    if no_pile_up(pos) {
+    if calm {
         let risky = match *step {
             Move::Go {
-                unit: super::moves::Unit::K(_),
+                unit: Unit::K(_),
                 to,
                 ..
             } => {
                 !to.is_home()
-                    && pos.arrival(to) == super::moves::Arrival::Own
+                    && pos.arrival(to) == Arrival::Own
                     && (!pos.board.group(to, pos.mover).karves.is_empty()
                         || pos
                             .lines

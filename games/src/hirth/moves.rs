@@ -73,8 +73,9 @@ impl Position {
         }
     }
 
-    /// Every step the mover may take now, before the Karve-limit check (H8).
-    pub fn raw_steps(&self, out: &mut Vec<Move>) {
+    /// Every step the mover may take now, before the Karve-limit check (H8), into `out` (a
+    /// list, or the look-ahead's inline one).
+    pub fn raw_steps(&self, out: &mut impl Extend<Move>) {
         if self.steps >= STEPS_PER_TURN {
             return;
         }
@@ -89,44 +90,44 @@ impl Position {
                 }
                 last = Some(k.crew);
                 for to in space.neighbours() {
-                    out.push(Move::Go {
+                    out.extend([Move::Go {
                         from: space,
                         unit: Unit::K(k.crew),
                         to,
-                    });
+                    }]);
                 }
             }
         }
         let reserve = self.reserve.get(me);
         if reserve.k > 0 {
-            out.push(Move::Enter { karve: true });
+            out.extend([Move::Enter { karve: true }]);
         }
         if reserve.h > 0 {
-            out.push(Move::Enter { karve: false });
+            out.extend([Move::Enter { karve: false }]);
         }
         for space in Space::all() {
             let group = self.board.group(space, me);
             if group.l {
                 for to in space.neighbours() {
-                    out.push(Move::Go {
+                    out.extend([Move::Go {
                         from: space,
                         unit: Unit::L,
                         to,
-                    });
+                    }]);
                 }
             }
             if group.h > 0 {
                 for to in space.neighbours() {
-                    out.push(Move::Go {
+                    out.extend([Move::Go {
                         from: space,
                         unit: Unit::H,
                         to,
-                    });
+                    }]);
                 }
                 let mut last: Option<Karve> = None;
                 for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
                     if last != Some(*k) {
-                        out.push(Move::Board { space, karve: *k });
+                        out.extend([Move::Board { space, karve: *k }]);
                         last = Some(*k);
                     }
                 }
@@ -134,10 +135,10 @@ impl Position {
             let mut last: Option<u8> = None;
             for k in group.karves.iter().filter(|k| !k.stopped && k.crew > 0) {
                 if last != Some(k.crew) {
-                    out.push(Move::Disembark {
+                    out.extend([Move::Disembark {
                         space,
                         crew: k.crew,
-                    });
+                    }]);
                     last = Some(k.crew);
                 }
             }

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use super::board::{Colour, Space};
 use super::moves::{Move, Unit};
 use super::random_play::{TURN_CAP, pick};
-use super::state::{HirthOptions, HirthState, Karve, Phase};
+use super::state::{HirthOptions, HirthState, Karve, Phase, STEPS_PER_TURN};
 use super::{Hirth, limit};
 use crate::{Game, Turn};
 
@@ -94,12 +94,52 @@ fn assert_counted_limit_matches_battles(state: &HirthState) {
     }
 }
 
+/// H8: the look-ahead's shortcuts give the answers of the plain ways, after every step the
+/// mover could take in `pos` (kept by H8 or not): ending now, tried by counting against
+/// listing every entry choice; the turn's end, with the early "cannot" against without (where
+/// the plain search answers: within two steps left, so that it is quick).
+fn assert_h8_shortcuts_agree(pos: &super::state::Position) {
+    let mut steps = Vec::new();
+    pos.raw_steps(&mut steps);
+    for step in &steps {
+        let mut next = pos.clone();
+        next.apply_step(step);
+        assert_eq!(
+            limit::can_end_now(&next),
+            limit::can_end_now_by_choices(&next),
+            "ending now after {step:?} in {pos:?}"
+        );
+        if next.steps + 2 >= STEPS_PER_TURN
+            && let Some(answer) = limit::can_finish_unpruned(&next)
+        {
+            assert_eq!(
+                limit::can_finish(&next),
+                Some(answer),
+                "finishing after {step:?} in {pos:?}"
+            );
+        }
+    }
+}
+
+/// The state as the fast path keeps it: the same game without its history (record and log).
+fn without_history(state: &HirthState) -> HirthState {
+    HirthState {
+        record: String::new(),
+        log: Default::default(),
+        ..state.clone()
+    }
+}
+
 /// Plays one random game (a single-game match), checking every property on the way; returns
-/// the final state.
-pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
+/// the final state. Beside the game played with `apply`, a copy is played with the fast path
+/// (`play_unchecked`) only, and the two are compared after every ply: the same game, the fast
+/// path's without its history. `h8_shortcuts`: check the look-ahead's shortcuts after every
+/// step the mover could take.
+pub fn checked_game(seed: u64, universe_samples: usize, h8_shortcuts: bool) -> HirthState {
     let pool = universe();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut state = Hirth::new_game(&HirthOptions { target: 1 }).unwrap();
+    let mut fast_game = state.clone();
     let mut moves = Vec::new();
     let mut turns = 0;
     while turns < TURN_CAP {
@@ -114,7 +154,11 @@ pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
             Hirth::apply(&mut checked, mv).unwrap_or_else(|e| panic!("{mv:?} listed but {e}"));
             let mut fast = state.clone();
             Hirth::play_unchecked(&mut fast, mv);
-            assert_eq!(checked, fast, "apply and play_unchecked differ on {mv:?}");
+            assert_eq!(
+                without_history(&checked),
+                fast,
+                "apply and play_unchecked differ on {mv:?}"
+            );
             let text = Hirth::format_move(&state, mv);
             assert_eq!(Hirth::parse_move(&state, &text).as_ref(), Ok(mv), "{text}");
         }
@@ -131,10 +175,19 @@ pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
         }
         if state.phase == Phase::Movement {
             assert_counted_limit_matches_battles(&state);
+            if h8_shortcuts {
+                assert_h8_shortcuts_agree(&state.position);
+            }
         }
         let mv = pick(&mut rng, &moves);
         let before = (state.position.mover, state.results.len());
         Hirth::apply(&mut state, &mv).unwrap();
+        Hirth::play_unchecked(&mut fast_game, &mv);
+        assert_eq!(
+            without_history(&state),
+            fast_game,
+            "the fast game after {mv:?}"
+        );
         assert_conserved(&state);
         if (state.position.mover, state.results.len()) != before && state.phase != Phase::Over {
             turns += 1;
@@ -143,6 +196,8 @@ pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
             let back: HirthState = serde_json::from_str(&json).unwrap();
             assert_eq!(back, state);
             Hirth::validate(&back).unwrap_or_else(|e| panic!("{e} in {json}"));
+            // A state without its history is valid too (the history is left out).
+            Hirth::validate(&fast_game).unwrap_or_else(|e| panic!("{e} in the fast game"));
         } else if state.phase == Phase::Movement {
             assert_eq!(limit::can_finish(&state.position), Some(true));
         }
@@ -154,10 +209,11 @@ pub fn checked_game(seed: u64, universe_samples: usize) -> HirthState {
 fn random_games_keep_every_invariant() {
     // 1,000 games (capped at 500 turns), every listed move applied in every position; the
     // first 50 games try 40 unlisted moves per position, the others 4. All check the move
-    // played, conservation, H8 after every turn, serde and validate.
+    // played, conservation, H8 after every turn, serde and validate; every ply is played on a
+    // copy by the fast path too and compared; the first 200 check H8's shortcuts.
     for seed in 0..1000 {
         let samples = if seed < 50 { 40 } else { 4 };
-        let state = checked_game(seed, samples);
+        let state = checked_game(seed, samples, seed < 200);
         let json = serde_json::to_string(&state).unwrap();
         let back: HirthState = serde_json::from_str(&json).unwrap();
         Hirth::validate(&back).unwrap_or_else(|e| panic!("seed {seed}: {e}"));

@@ -105,21 +105,13 @@ pub fn legal_moves(state: &HirthState, out: &mut Vec<Move>) {
     let pos = &state.position;
     match state.phase {
         Phase::Movement => {
-            let mut steps = Vec::new();
-            pos.raw_steps(&mut steps);
-            out.extend(
-                steps
-                    .into_iter()
-                    .filter(|s| limit::step_keeps_limit(pos, s)),
-            );
+            let first = out.len();
+            pos.raw_steps(out);
+            limit::retain_steps_keeping_limit(pos, out, first);
             if may_offer(state) {
                 out.push(Move::Offer);
             }
-            out.extend(
-                limit::legal_entry_choices(pos)
-                    .into_iter()
-                    .map(|stays| Move::End { stays }),
-            );
+            limit::push_legal_ends(pos, out);
         }
         Phase::Offer => {
             out.push(Move::Accept);
@@ -208,9 +200,15 @@ pub fn check(state: &HirthState, mv: &Move) -> Result<(), MoveError> {
     }
 }
 
-/// Plays a legal move, pushing events when `events` is given.
+/// Plays a legal move. With `events` (the checked path) it pushes the events and keeps the
+/// record (H12); without (the search's fast path) it writes no text at all and leaves the
+/// history out: `record` and `log` are emptied, as in a hand-built state (see `history`).
 pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event>>) {
     let mover = state.position.mover;
+    let keep = events.is_some();
+    if !keep {
+        forget_history(state);
+    }
     let mut emit = |e: Event| {
         if let Some(ev) = events.as_deref_mut() {
             ev.push(e);
@@ -218,6 +216,10 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
     };
     match mv {
         step if step.is_step() => {
+            if !keep {
+                state.position.apply_step(step);
+                return;
+            }
             let text = notation::format_step(&state.position, step);
             state.position.apply_step(step);
             state.log.steps.push_str(&text);
@@ -229,8 +231,10 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
         }
         Move::Offer => {
             let triple = state.coin.factor == 2;
-            state.log.doubling.push(mover.letter());
-            state.log.doubling.push(if triple { 't' } else { 'd' });
+            if keep {
+                state.log.doubling.push(mover.letter());
+                state.log.doubling.push(if triple { 't' } else { 'd' });
+            }
             state.phase = Phase::Offer;
             emit(Event::Offered {
                 seat: state.seat_of(mover),
@@ -241,8 +245,10 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
             let accepter = mover.other();
             state.coin.factor += 1;
             state.coin.holder = Some(accepter);
-            state.log.doubling.push(accepter.letter());
-            state.log.doubling.push('a');
+            if keep {
+                state.log.doubling.push(accepter.letter());
+                state.log.doubling.push('a');
+            }
             state.phase = Phase::Movement;
             emit(Event::Accepted {
                 seat: state.seat_of(accepter),
@@ -251,8 +257,10 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
         }
         Move::GiveUp => {
             let quitter = mover.other();
-            state.log.doubling.push(quitter.letter());
-            state.log.doubling.push('g');
+            if keep {
+                state.log.doubling.push(quitter.letter());
+                state.log.doubling.push('g');
+            }
             emit(Event::GaveUp {
                 seat: state.seat_of(quitter),
             });
@@ -262,12 +270,12 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
                 Victory::RefusedDouble
             };
             state.position.settle();
-            end_game(state, mover, victory, &mut emit);
+            end_game(state, mover, victory, keep, &mut emit);
         }
         Move::End { stays } => {
             let attacker = state.seat_of(mover);
             let defender = attacker.other();
-            let after = battle::resolve(&mut state.position, stays);
+            let after = battle::resolve(&mut state.position, stays, keep);
             for (b, note) in after.battles.iter().zip(&after.notes) {
                 let (losses, entries) = note_items(note, mover, b.space);
                 emit(Event::Battle {
@@ -281,7 +289,9 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
                     entries,
                 });
             }
-            state.log.battles = after.notes.join(" ");
+            if keep {
+                state.log.battles = after.notes.join(" ");
+            }
             if let Some(from) = after.beaten_l {
                 let options = retreat_options(&state.position, from, mover.other());
                 match options.as_slice() {
@@ -306,9 +316,12 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
                                 },
                             )
                         };
-                        state.log.battles = state.log.battles.replacen('?', &mark.to_string(), 1);
+                        if keep {
+                            state.log.battles =
+                                state.log.battles.replacen('?', &mark.to_string(), 1);
+                        }
                         emit(event);
-                        end_game(state, mover, victory, &mut emit);
+                        end_game(state, mover, victory, keep, &mut emit);
                         return;
                     }
                     [only] => retreat(state, from, *only, &mut emit),
@@ -318,15 +331,26 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
                     }
                 }
             }
-            end_turn(state, &mut emit);
+            end_turn(state, keep, &mut emit);
         }
         Move::Retreat(to) => {
             if let Phase::Retreat { from } = state.phase {
                 retreat(state, from, *to, &mut emit);
-                end_turn(state, &mut emit);
+                end_turn(state, keep, &mut emit);
             }
         }
         _ => {}
+    }
+}
+
+/// The fast path keeps no history: an empty record and log (what `history` reads as a
+/// history left out) cost nothing to carry through the search.
+fn forget_history(state: &mut HirthState) {
+    if !state.record.is_empty() {
+        state.record.clear();
+    }
+    if state.log != Default::default() {
+        state.log = Default::default();
     }
 }
 
@@ -358,7 +382,9 @@ fn note_items(note: &str, attacker: Colour, space: Space) -> (Vec<String>, Vec<S
 fn retreat(state: &mut HirthState, from: Space, to: Space, emit: &mut impl FnMut(Event)) {
     let owner = state.position.mover.other();
     state.position.board.group_mut(to, owner).l = true;
-    state.log.battles = state.log.battles.replacen('?', &to.name().to_string(), 1);
+    if !state.log.battles.is_empty() {
+        state.log.battles = state.log.battles.replacen('?', &to.name().to_string(), 1);
+    }
     state.phase = Phase::Movement;
     emit(Event::Retreat {
         seat: state.seat_of(owner),
@@ -368,18 +394,18 @@ fn retreat(state: &mut HirthState, from: Space, to: Space, emit: &mut impl FnMut
 }
 
 /// After battles and retreats: Yfirráð (H9), then the turn passes.
-fn end_turn(state: &mut HirthState, emit: &mut impl FnMut(Event)) {
+fn end_turn(state: &mut HirthState, keep: bool, emit: &mut impl FnMut(Event)) {
     let pos = &state.position;
     for colour in [pos.mover, pos.mover.other()] {
         if Space::MIDDLE
             .iter()
             .all(|&s| !pos.board.group(s, colour).is_empty())
         {
-            end_game(state, colour, Victory::Yfirrad, emit);
+            end_game(state, colour, Victory::Yfirrad, keep, emit);
             return;
         }
     }
-    write_line(state);
+    write_line(state, keep);
     let next = state.position.mover.other();
     state.position.mover = next;
     state.position.steps = 0;
@@ -390,8 +416,12 @@ fn end_turn(state: &mut HirthState, emit: &mut impl FnMut(Event)) {
     state.phase = Phase::Movement;
 }
 
-/// Appends the H12 line of the turn just finished and clears the turn log.
-fn write_line(state: &mut HirthState) {
+/// Appends the H12 line of the turn just finished and clears the turn log (the fast path
+/// keeps neither).
+fn write_line(state: &mut HirthState, keep: bool) {
+    if !keep {
+        return;
+    }
     let log = std::mem::take(&mut state.log);
     let mover = state.position.mover;
     let steps = if log.steps.is_empty() {
@@ -413,9 +443,10 @@ fn end_game(
     state: &mut HirthState,
     winner: Colour,
     victory: Victory,
+    keep: bool,
     emit: &mut impl FnMut(Event),
 ) {
-    write_line(state);
+    write_line(state, keep);
     let seat = state.seat_of(winner);
     let factor = state.coin.factor;
     let points = victory.points(factor);
@@ -452,7 +483,9 @@ fn end_game(
     };
     state.round = 1;
     state.phase = Phase::Movement;
-    state.record.push('\n');
+    if keep {
+        state.record.push('\n');
+    }
     emit(Event::NextGame {
         game: state.results.len() as u32 + 1,
         gull: state.gull,

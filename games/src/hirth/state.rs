@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use utoipa::ToSchema;
 
 use super::board::{Colour, Space};
@@ -53,7 +54,7 @@ pub struct Karve {
 }
 
 /// One colour's pieces in one place (a space or a line).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = HirthGroup)]
 pub struct Group {
@@ -145,7 +146,7 @@ impl Group {
 }
 
 /// The pieces standing in one space, by colour.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = HirthCell)]
 pub struct Cell {
@@ -176,7 +177,7 @@ impl Cell {
 }
 
 /// The eleven spaces; serialised as a map from space name to its pieces, empty spaces left out.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "BTreeMap<String, Cell>", into = "BTreeMap<String, Cell>")]
 pub struct Board(pub [Cell; Space::COUNT]);
 
@@ -242,8 +243,12 @@ impl ToSchema for Board {
     }
 }
 
+/// The lines of a movement phase, held inline: one per step at most (H3), so cloning a position
+/// allocates nothing (a crafted state with more spills to the heap, and `validate` refuses it).
+pub type Lines = SmallVec<[Line; STEPS_PER_TURN as usize]>;
+
 /// Pieces of the player moving that attack `to` from `from` (H4). They keep `from` controlled.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = HirthLine)]
 pub struct Line {
@@ -294,8 +299,9 @@ impl<T> PerColour<T> {
 pub struct Position {
     pub board: Board,
     /// The attacks of the movement phase under way (only the mover's pieces).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lines: Vec<Line>,
+    #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+    #[schema(value_type = Vec<Line>)]
+    pub lines: Lines,
     pub reserve: PerColour<Reserve>,
     /// Hirþ removed from the game (H6).
     pub removed: PerColour<u8>,
@@ -318,7 +324,7 @@ impl Position {
         };
         Position {
             board,
-            lines: Vec::new(),
+            lines: Lines::new(),
             reserve: PerColour {
                 gull: full,
                 silfr: full,
@@ -544,7 +550,7 @@ pub struct TurnLog {
 }
 
 /// A Hirþ match. `validate` checks the position and phase; it does not replay `record`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = HirthState)]
 pub struct HirthState {
@@ -571,6 +577,40 @@ pub struct HirthState {
     pub record: String,
     #[serde(default)]
     pub log: TurnLog,
+}
+
+/// Field by field, so that `clone_from` (what the search does before every playout) reuses the
+/// lists' and strings' memory instead of allocating anew.
+impl Clone for HirthState {
+    fn clone(&self) -> Self {
+        HirthState {
+            version: self.version,
+            options: self.options.clone(),
+            position: self.position.clone(),
+            phase: self.phase,
+            coin: self.coin,
+            gull: self.gull,
+            points: self.points,
+            results: self.results.clone(),
+            round: self.round,
+            record: self.record.clone(),
+            log: self.log.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.version = source.version;
+        self.options.clone_from(&source.options);
+        self.position.clone_from(&source.position);
+        self.phase = source.phase;
+        self.coin = source.coin;
+        self.gull = source.gull;
+        self.points = source.points;
+        self.results.clone_from(&source.results);
+        self.round = source.round;
+        self.record.clone_from(&source.record);
+        self.log.clone_from(&source.log);
+    }
 }
 
 impl HirthState {

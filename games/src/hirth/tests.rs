@@ -705,6 +705,46 @@ fn h8_only_entries_that_keep_the_limit_are_offered() {
 }
 
 #[test]
+fn h8_karves_over_the_limit_with_too_few_steps_left_cannot_be_repaired() {
+    // Three Karves on 3 and two steps left: two leave, the turn can end. (Put there by hand:
+    // `build` checks its positions, and validate refuses a turn that cannot end.)
+    let mut state = build(Gull, 3, &[('0', Gull, "L"), ('9', Silfr, "L")]);
+    for crew in 0..3 {
+        let karve = Karve {
+            crew,
+            stopped: false,
+        };
+        state
+            .position
+            .board
+            .group_mut(sp('3'), Gull)
+            .add_karve(karve);
+    }
+    state.position.reserve.gull = state::Reserve { h: 12, k: 0 };
+    assert_eq!(limit::can_finish(&state.position), Some(true));
+    // One step left (a position no legal step leads to): two must leave, one can.
+    state.position.steps = 4;
+    assert_eq!(limit::can_finish(&state.position), Some(false));
+    assert_eq!(limit::can_finish_unpruned(&state.position), Some(false));
+    // Two stopped Karves in one space never leave it, however many steps are left.
+    let mut stuck = build(
+        Gull,
+        1,
+        &[('0', Gull, "L"), ('3', Gull, "k0K1"), ('9', Silfr, "L")],
+    );
+    for k in stuck
+        .position
+        .board
+        .group_mut(sp('3'), Gull)
+        .karves
+        .iter_mut()
+    {
+        k.stopped = true;
+    }
+    assert_eq!(limit::can_finish(&stuck.position), Some(false));
+}
+
+#[test]
 fn h10_doubling_accepted_moves_the_coin_to_the_accepter() {
     let mut state = build(Gull, 0, &[('0', Gull, "L"), ('9', Silfr, "L")]);
     play(&mut state, "offer");

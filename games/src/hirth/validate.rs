@@ -54,7 +54,7 @@ fn check_group(
             );
         }
     }
-    let mut sorted = g.karves.clone();
+    let mut sorted = g.karves;
     sorted.sort_by(|a, b| b.crew.cmp(&a.crew).then(a.stopped.cmp(&b.stopped)));
     if sorted != g.karves {
         return err(
