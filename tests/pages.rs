@@ -389,6 +389,19 @@ async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_
     );
     assert!(body.contains("for white, from −1 lost to +1 won"));
     assert!(body.contains("Play the hint <code>"));
+    // The hinted point is marked on the board, and only there: the point the hint names.
+    let hinted = body
+        .split("Play the hint <code>")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("the hint's notation");
+    assert_eq!(body.matches("the computer's hint").count(), 1, "{body}");
+    let marked = body
+        .split("the computer's hint")
+        .next()
+        .and_then(|before| before.rsplit("<title>").next())
+        .expect("the marked point's title");
+    assert!(marked.contains(hinted), "{hinted} marked as {marked}");
     assert_eq!(
         get(&format!("{SMALL}&moves=c3&hint=1")).await.body,
         answer.body,

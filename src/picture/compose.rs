@@ -31,7 +31,7 @@ pub fn picture_svg<G: PageGame>(
     } else {
         Vec::new()
     };
-    let drawing = G::drawing(state, &targets, last, look);
+    let drawing = G::drawing(state, &targets, last, None, look);
     let caption = options.caption.then(|| caption::<G>(state));
     drawing::picture_svg(&drawing, options.pixels, caption.as_deref(), FAMILY).into_string()
 }

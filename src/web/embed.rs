@@ -49,7 +49,7 @@ fn embed_page<G: PageGame>(
     };
     let last = if options.last { game.last_turn() } else { &[] };
     // View-only: no legal move is drawn, so the board has no links.
-    let board = page_svg(&G::drawing(&game.state, &[], last, look));
+    let board = page_svg(&G::drawing(&game.state, &[], last, None, look));
     let view = EmbedView {
         game_name: G::NAME.to_owned(),
         headline: status_line(&G::status(&game.state)).headline,

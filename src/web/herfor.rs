@@ -143,9 +143,14 @@ impl PageGame for Herfor {
         state: &HerforState,
         playable: &[Playable<HerforMove>],
         last: &[Ply<Herfor>],
+        hint: Option<&HerforMove>,
         look: Look,
     ) -> Drawing {
-        drawing(&board_view(state, playable, last), look)
+        let mut view = board_view(state, playable, last);
+        if let Some(hint) = hint {
+            mark_hint(&mut view, state, hint);
+        }
+        drawing(&view, look)
     }
 
     fn label(state: &HerforState, mv: &HerforMove) -> String {
@@ -263,7 +268,7 @@ impl PageGame for Herfor {
         html! {
             p { "Two players place stones on the points of a hexagonal board, each trying to end with more stones of their colour on it. Stones that line up between two enemy lines flip them." }
             figure.board {
-                (Herfor::board(&example, &[], &[]))
+                (Herfor::board(&example, &[], &[], None))
                 figcaption {
                     "A small board (3 points per side) after " code { (RULES_EXAMPLE.join(" ")) } ": "
                     "White's stone on c3 lined up between the black stones on c2 and c4, an invasion, and flipped both to white."
@@ -383,7 +388,7 @@ mod tests {
     fn board_of(query: &str) -> String {
         let (position, _) = Position::<Herfor>::read(&Query::parse(query)).unwrap();
         let game = replay(&position).unwrap();
-        Herfor::board(&game.state, &[], game.last_turn()).into_string()
+        Herfor::board(&game.state, &[], game.last_turn(), None).into_string()
     }
 
     #[test]

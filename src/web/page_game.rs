@@ -22,9 +22,15 @@ pub trait PageGame: Game {
     /// link (`<a href=…>` around the highlighted point/hill/space, with a `<title>`);
     /// `playable` holds every legal move of the position (empty when the game is over).
     /// `last` is the last turn, its moves with their events (empty before the first move, and
-    /// on pictures of the rules); the board marks what it did.
-    fn board(state: &Self::State, playable: &[Playable<Self::Move>], last: &[Ply<Self>]) -> Markup {
-        page_svg(&Self::drawing(state, playable, last, Look::default()))
+    /// on pictures of the rules); the board marks what it did. `hint` is the computer's hinted
+    /// move, marked where it plays.
+    fn board(
+        state: &Self::State,
+        playable: &[Playable<Self::Move>],
+        last: &[Ply<Self>],
+        hint: Option<&Self::Move>,
+    ) -> Markup {
+        page_svg(&Self::drawing(state, playable, last, hint, Look::default()))
     }
 
     /// The board's drawing, self-contained, as [`board`](PageGame::board) shows it on a page
@@ -34,6 +40,7 @@ pub trait PageGame: Game {
         state: &Self::State,
         playable: &[Playable<Self::Move>],
         last: &[Ply<Self>],
+        hint: Option<&Self::Move>,
         look: Look,
     ) -> Drawing;
 

@@ -75,7 +75,8 @@ pub fn play_view<G: PageGame>(
         hint,
         hints_offered,
     } = extras;
-    let board = G::board(state, &playable, game.last_turn());
+    let hinted = hint.as_ref().and_then(|h| h.best_move.as_ref());
+    let board = G::board(state, &playable, game.last_turn(), hinted);
     let on_board = drawn_on_board(&board.0, &playable);
     let groups = groups::<G>(state, &playable);
     PlayView {

@@ -33,9 +33,14 @@ impl PageGame for Hirth {
         state: &HirthState,
         playable: &[Playable<Move>],
         last: &[Ply<Hirth>],
+        hint: Option<&Move>,
         look: Look,
     ) -> Drawing {
-        view::drawing(&board::board_view(state, playable, last), look)
+        let mut board = board::board_view(state, playable, last);
+        if let Some(hint) = hint {
+            mark_hint(&mut board, state, hint);
+        }
+        view::drawing(&board, look)
     }
 
     fn label(state: &HirthState, mv: &Move) -> String {

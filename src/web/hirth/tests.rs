@@ -92,7 +92,7 @@ fn board_of(moves: &str) -> String {
     let query = Query::parse(&format!("moves={moves}"));
     let (position, _) = Position::<Hirth>::read(&query).unwrap();
     let game = replay(&position).unwrap();
-    Hirth::board(&game.state, &[], game.last_turn()).into_string()
+    Hirth::board(&game.state, &[], game.last_turn(), None).into_string()
 }
 
 /// Each space's long name and what its title says the last turn did there.
@@ -225,7 +225,7 @@ fn every_legal_move_has_words_and_a_heading() {
 fn the_board_links_only_playable_moves_and_every_move_a_click_can_say() {
     for state in positions() {
         let moves = playable(&state);
-        let svg = Hirth::board(&state, &moves, &[]).into_string();
+        let svg = Hirth::board(&state, &moves, &[], None).into_string();
         let mut linked = hrefs(&svg);
         linked.sort();
         let mut expected: Vec<&str> = moves
@@ -241,7 +241,7 @@ fn the_board_links_only_playable_moves_and_every_move_a_click_can_say() {
 #[test]
 fn the_mid_game_board_shows_the_attack_its_power_and_the_steps_left() {
     let state = battle_position();
-    let svg = Hirth::board(&state, &playable(&state), &[]).into_string();
+    let svg = Hirth::board(&state, &playable(&state), &[], None).into_string();
     assert_eq!(svg.matches(r#"class="attack""#).count(), 2);
     assert!(svg.contains(
         "<title>Gull attacks Miðr from Gull Norðr Archipelago with 1 Hirþ (power 1)</title>"
@@ -267,7 +267,7 @@ fn the_retreat_decision_links_the_spaces_the_lofdungr_may_go_to() {
     let state = retreat_position();
     let moves = playable(&state);
     assert_eq!(moves.len(), 2);
-    let svg = Hirth::board(&state, &moves, &[]).into_string();
+    let svg = Hirth::board(&state, &moves, &[], None).into_string();
     assert_eq!(
         hrefs(&svg),
         ["/play/hirth/retreat_5", "/play/hirth/retreat_6"]
@@ -297,7 +297,7 @@ fn h4_pieces_on_an_attack_line_are_drawn_on_it_with_their_count_and_their_space_
     pos.line_mut(Some(sp('3')), sp('m')).h = 2;
     pos.steps = 3;
     Hirth::validate(&state).expect("a valid position");
-    let svg = Hirth::board(&state, &[], &[]).into_string();
+    let svg = Hirth::board(&state, &[], &[], None).into_string();
     let line = |from: &str| {
         let start = svg
             .find(&format!("<title>Gull attacks Miðr from {from}"))
@@ -500,7 +500,7 @@ fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
         "{words:?}"
     );
     assert!(playable(&state).is_empty());
-    let svg = Hirth::board(&state, &[], &[]).into_string();
+    let svg = Hirth::board(&state, &[], &[], None).into_string();
     assert!(svg.contains(">The match is over</text>"));
     assert!(!svg.contains("<a "));
     assert!(

@@ -30,9 +30,14 @@ impl PageGame for Tara {
         state: &TaraState,
         playable: &[Playable<TaraMove>],
         last: &[Ply<Tara>],
+        hint: Option<&TaraMove>,
         look: Look,
     ) -> Drawing {
-        view::drawing(&board::board_view(state, playable, last), look)
+        let mut board = board::board_view(state, playable, last);
+        if let Some(hint) = hint {
+            mark_hint(&mut board, hint);
+        }
+        view::drawing(&board, look)
     }
 
     fn label(state: &TaraState, mv: &TaraMove) -> String {

@@ -70,7 +70,7 @@ fn board_of(moves: &[String]) -> String {
     let query = Query::parse(&format!("moves={}", moves.join(".")));
     let (position, _) = Position::<Tara>::read(&query).unwrap();
     let game = replay(&position).unwrap();
-    Tara::board(&game.state, &[], game.last_turn()).into_string()
+    Tara::board(&game.state, &[], game.last_turn(), None).into_string()
 }
 
 /// The names of the hills whose title ends with `words`.
@@ -140,7 +140,7 @@ fn every_legal_move_has_words_and_a_heading() {
 fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
         let moves = playable(&state);
-        let svg = Tara::board(&state, &moves, &[]).into_string();
+        let svg = Tara::board(&state, &moves, &[], None).into_string();
         // Moves, not the in-page links that open a crowded hill's choice or close it.
         let linked: Vec<&str> = hrefs(&svg)
             .into_iter()
@@ -162,7 +162,7 @@ fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
 #[test]
 fn setup_offers_every_vacant_hill_as_a_titled_link() {
     let state = Tara::new_game(&TaraOptions::default()).unwrap();
-    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
     assert_eq!(hrefs(&svg).len(), 45);
     assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
     assert!(svg.contains(
@@ -174,7 +174,7 @@ fn setup_offers_every_vacant_hill_as_a_titled_link() {
 #[test]
 fn two_moves_onto_one_hill_become_a_choice_naming_the_king() {
     let state = sacrifice_position();
-    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
     // B3 is one link, to the choice of its two moves (buttons a finger can take).
     assert!(svg.contains(
         r##"<a class="move chooser" href="#choose-B3"><title>2 moves to B3: choose one</title>"##
@@ -198,7 +198,7 @@ fn the_board_draws_bridges_between_linked_ringforts_only() {
         ". . . . . B .",
         "# . . . . . #",
     ]);
-    let svg = Tara::board(&state, &[], &[]).into_string();
+    let svg = Tara::board(&state, &[], &[], None).into_string();
     // D4–E4, D4–D3 (Red), F3–F2 (Blue); D3 and E4 touch only diagonally.
     assert_eq!(svg.matches("<title>Red bridge</title>").count(), 2);
     assert_eq!(svg.matches("<title>Blue bridge</title>").count(), 1);
@@ -210,7 +210,7 @@ fn a_sacrificed_ringfort_shows_the_king_on_the_enemy_ring_and_its_immunity() {
     let mut state = sacrifice_position();
     let sacrifice = Tara::parse_move(&state, "C5sB3").unwrap();
     Tara::apply(&mut state, &sacrifice).unwrap();
-    let svg = Tara::board(&state, &playable(&state), &[]).into_string();
+    let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
     assert!(svg.contains(
         "<title>B3: Red king on a Blue ringfort (this king sacrificed its ringfort: immune for a turn)</title>"
     ));
