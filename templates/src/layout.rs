@@ -57,16 +57,47 @@ pub fn head(title: &str, preview: Option<&Preview>) -> Markup {
     }
 }
 
+/// The first tab stop of a page: a link past the site's links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skip {
+    /// Where it goes (`#main`).
+    pub href: &'static str,
+    pub words: &'static str,
+}
+
+impl Skip {
+    /// To the page's content.
+    pub const CONTENT: Skip = Skip {
+        href: "#main",
+        words: "Skip to the content",
+    };
+    /// To a play page's board, its first control for the keyboard (the turn's buttons sit
+    /// above it for the eye, one Shift+Tab away).
+    pub const BOARD: Skip = Skip {
+        href: "#board",
+        words: "Skip to the board",
+    };
+}
+
 /// A whole HTML page whose link shows `preview` where it is pasted.
 pub fn layout_with_preview(title: &str, preview: Option<&Preview>, body: Markup) -> Markup {
+    layout_with_skip(title, preview, Skip::CONTENT, body)
+}
+
+/// A whole HTML page whose first tab stop is `skip`.
+pub fn layout_with_skip(
+    title: &str,
+    preview: Option<&Preview>,
+    skip: Skip,
+    body: Markup,
+) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
             (head(title, preview))
             body {
-                // The first tab stop: past the site's links, to the page (on a play page the
-                // board is its first control).
-                a.skip href="#main" { "Skip to the content" }
+                // The first tab stop: past the site's links, to the page or its board.
+                a.skip href=(skip.href) { (skip.words) }
                 header.site {
                     a.brand href="/" { "Moot" }
                     nav aria-label="Site" {

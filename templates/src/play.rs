@@ -4,7 +4,7 @@
 
 use maud::{Markup, html};
 
-use crate::layout::{Preview, layout_with_preview};
+use crate::layout::{Preview, Skip, layout_with_skip};
 
 /// The script that makes the page quicker to use; the page works without it.
 pub const SCRIPT_HREF: &str = "/static/moot.js";
@@ -126,9 +126,10 @@ pub struct RecordView {
 }
 
 pub fn page(view: &PlayView) -> Markup {
-    layout_with_preview(
+    layout_with_skip(
         &view.game_name,
         view.preview.as_ref(),
+        Skip::BOARD,
         html! {
             section.play data-waiting=(view.waiting) {
                 h1 { (view.game_name) }
