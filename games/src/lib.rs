@@ -31,7 +31,6 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
-use utoipa::ToSchema;
 
 // The engines, one module each.
 #[cfg(any(test, feature = "fixtures"))]
@@ -41,8 +40,22 @@ pub mod hirth;
 pub mod json;
 pub mod tara;
 
+/// The OpenAPI schema of a game's type: `utoipa::ToSchema` with the feature `schema` (the
+/// server's), nothing without it, so the engines alone need no utoipa.
+#[cfg(feature = "schema")]
+pub trait Schema: utoipa::ToSchema {}
+#[cfg(feature = "schema")]
+impl<T: utoipa::ToSchema> Schema for T {}
+/// The OpenAPI schema of a game's type: `utoipa::ToSchema` with the feature `schema` (the
+/// server's), nothing without it, so the engines alone need no utoipa.
+#[cfg(not(feature = "schema"))]
+pub trait Schema {}
+#[cfg(not(feature = "schema"))]
+impl<T> Schema for T {}
+
 /// A player of a game, independent of the colour it has now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Seat {
     /// The player who moves first in the (first) game.
@@ -80,7 +93,8 @@ pub enum Turn {
 }
 
 /// Who must act next and what they decide, or the result: the descriptive form for clients.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Status {
     Ongoing {
@@ -192,13 +206,13 @@ pub trait Game: Sized + 'static {
     /// The name for people (`Herfor`).
     const NAME: &'static str;
 
-    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + ToSchema + Send + Sync;
-    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + ToSchema + Send + Sync;
+    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Schema + Send + Sync;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Schema + Send + Sync;
     type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync;
     /// What a move caused (flips, captures, battles), for clients and pages.
-    type Event: Clone + Debug + PartialEq + Serialize + ToSchema + Send + Sync;
+    type Event: Clone + Debug + PartialEq + Serialize + Schema + Send + Sync;
     /// The rule-specific score breakdown.
-    type Score: Clone + Debug + Serialize + ToSchema + Send + Sync;
+    type Score: Clone + Debug + Serialize + Schema + Send + Sync;
 
     /// The initial state for these options.
     fn new_game(options: &Self::Options) -> Result<Self::State, InvalidOptions>;
@@ -277,12 +291,13 @@ pub trait Game: Sized + 'static {
 }
 
 /// Facts about a game for listings: id, name, and the default options as JSON.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct GameInfo {
     pub id: &'static str,
     pub name: &'static str,
     /// The options with their defaults.
-    #[schema(value_type = Object)]
+    #[cfg_attr(feature = "schema", schema(value_type = Object))]
     pub default_options: serde_json::Value,
 }
 

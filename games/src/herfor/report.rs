@@ -1,13 +1,13 @@
 //! What a move caused ([`HerforEvent`]) and the score ([`HerforScore`], F4).
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::state::{Colour, HerforState};
 use crate::Seat;
 
 /// What a move caused, for clients and pages.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum HerforEvent {
     /// A stone was placed (F3) and these stones flipped to its colour.
@@ -32,12 +32,13 @@ pub enum HerforEvent {
 }
 
 /// The score at any moment (F4): stones on the board, plus half a point for the button.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(example = json!({
     "black_stones": 31, "white_stones": 30, "button": "white",
     "black_total": 31.0, "white_total": 30.5,
     "leader": "black", "winner": "black", "black_seat": "first", "white_seat": "second"
-}))]
+})))]
 pub struct HerforScore {
     pub black_stones: u32,
     pub white_stones: u32,

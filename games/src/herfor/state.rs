@@ -8,7 +8,6 @@
 //! [`validate`] then reports with its exact path (`black[1]`) like every other invariant.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::geometry::{
     Bits, MAX_SIZE, MIN_SIZE, NameError, Point, board_mask, parse_point, point_name, points,
@@ -21,7 +20,8 @@ use crate::{InvalidState, Seat};
 pub const STATE_VERSION: u32 = 1;
 
 /// A side of the game. Black places first (F3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     Black,
@@ -51,12 +51,13 @@ impl Colour {
 }
 
 /// The options of a game of Herfor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
-#[schema(example = json!({"size": 5, "pie": true, "simple": false}))]
+#[cfg_attr(feature = "schema", schema(example = json!({"size": 5, "pie": true, "simple": false})))]
 pub struct HerforOptions {
     /// Points per side of the hexagonal board, 3 to 7 (F1): 5 for short games, 7 for long ones.
-    #[schema(minimum = 3, maximum = 7)]
+    #[cfg_attr(feature = "schema", schema(minimum = 3, maximum = 7))]
     pub size: u8,
     /// The pie rule (F5): the second player may swap after the first placement.
     pub pie: bool,
@@ -217,9 +218,10 @@ impl HerforState {
 }
 
 /// The JSON form of a [`HerforState`].
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HerforState, example = json!({
+#[cfg_attr(feature = "schema", schema(as = HerforState, example = json!({
     "version": 1,
     "options": {"size": 5, "pie": true, "simple": false},
     "black": ["c3", "e5"],
@@ -230,7 +232,7 @@ impl HerforState {
     "moves_played": 3,
     "swapped": false,
     "game_over": false
-}))]
+})))]
 pub struct StateWire {
     /// Always 1.
     pub version: u32,
@@ -373,13 +375,15 @@ impl<'de> Deserialize<'de> for HerforState {
     }
 }
 
+#[cfg(feature = "schema")]
 impl utoipa::PartialSchema for HerforState {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         <StateWire as utoipa::PartialSchema>::schema()
     }
 }
 
-impl ToSchema for HerforState {
+#[cfg(feature = "schema")]
+impl utoipa::ToSchema for HerforState {
     fn name() -> std::borrow::Cow<'static, str> {
         "HerforState".into()
     }
@@ -389,7 +393,7 @@ impl ToSchema for HerforState {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        <StateWire as ToSchema>::schemas(schemas);
+        <StateWire as utoipa::ToSchema>::schemas(schemas);
     }
 }
 

@@ -865,6 +865,7 @@ fn validate_catches_in_memory_defects() {
     assert_eq!(Herfor::validate(&endless).unwrap_err().path, "moves_played");
 }
 
+#[cfg(feature = "schema")]
 #[test]
 fn state_schema_describes_the_json_form() {
     use utoipa::PartialSchema;

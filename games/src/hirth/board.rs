@@ -1,7 +1,6 @@
 //! The board of H1: eleven spaces, one adjacency table, the two colours.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::ToSchema;
 
 /// A space, by its index in board order `0 1 2 3 4 m 5 6 7 8 9` (the order of battle notes, H12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,6 +83,7 @@ impl<'de> Deserialize<'de> for Space {
     }
 }
 
+#[cfg(feature = "schema")]
 impl utoipa::PartialSchema for Space {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()
@@ -94,16 +94,18 @@ impl utoipa::PartialSchema for Space {
     }
 }
 
-impl ToSchema for Space {
+#[cfg(feature = "schema")]
+impl utoipa::ToSchema for Space {
     fn name() -> std::borrow::Cow<'static, str> {
         "HirthSpace".into()
     }
 }
 
 /// A player's colour in one game (H2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
-#[schema(as = HirthColour)]
+#[cfg_attr(feature = "schema", schema(as = HirthColour))]
 pub enum Colour {
     Gull,
     Silfr,

@@ -71,7 +71,6 @@ pub use state::{
 };
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::{
     Game, InvalidOptions, InvalidState, MoveError, Record, RecordError, Seat, Status, Turn,
@@ -81,11 +80,12 @@ use super::{
 pub struct Hirth;
 
 /// Match points, the Penningr and the game results.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(as = HirthScore)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(as = HirthScore))]
 pub struct Score {
     /// Match points by seat (`[first, second]`).
-    #[schema(min_items = 2, max_items = 2)]
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub points: [u32; 2],
     pub target: u32,
     /// The current game's doubling factor (H10).
@@ -101,7 +101,7 @@ pub struct Score {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_result: Option<GameResult>,
     /// Hirþ removed from the game so far, by seat.
-    #[schema(min_items = 2, max_items = 2)]
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub removed: [u8; 2],
 }
 

@@ -2,7 +2,6 @@
 //! phase (battles, retreats, victories), the Penningr (H10) and the match (H11).
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::battle;
 use super::board::{Colour, Space};
@@ -13,9 +12,10 @@ use super::state::{GameResult, HirthState, Phase, Position, Victory};
 use crate::{MoveError, Seat};
 
 /// What a move caused.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = HirthEvent)]
+#[cfg_attr(feature = "schema", schema(as = HirthEvent))]
 pub enum Event {
     /// A step of the movement phase, in the move notation.
     Step {

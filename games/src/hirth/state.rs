@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
-use utoipa::ToSchema;
 
 use super::board::{Colour, Space};
 pub use super::karves::Karves;
@@ -39,14 +38,13 @@ fn no_karves(k: &Karves) -> bool {
 }
 
 /// A Karve and the Hirþ aboard.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthKarve)]
+#[cfg_attr(feature = "schema", schema(as = HirthKarve))]
 pub struct Karve {
     /// Hirþ aboard (0–4).
-    #[schema(maximum = 4)]
+    #[cfg_attr(feature = "schema", schema(maximum = 4))]
     pub crew: u8,
     /// Stopped this turn (H4): it and its crew take no further step.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -54,9 +52,10 @@ pub struct Karve {
 }
 
 /// One colour's pieces in one place (a space or a line).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthGroup)]
+#[cfg_attr(feature = "schema", schema(as = HirthGroup))]
 pub struct Group {
     /// Hirþ not aboard a Karve that may still step this turn.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -72,7 +71,7 @@ pub struct Group {
     pub l_stopped: bool,
     /// The Karves here, kept sorted (most crew first, free before stopped).
     #[serde(default, skip_serializing_if = "no_karves")]
-    #[schema(value_type = Vec<Karve>)]
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<Karve>))]
     pub karves: Karves,
 }
 
@@ -146,9 +145,10 @@ impl Group {
 }
 
 /// The pieces standing in one space, by colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthCell)]
+#[cfg_attr(feature = "schema", schema(as = HirthCell))]
 pub struct Cell {
     #[serde(default, skip_serializing_if = "Group::is_empty")]
     pub gull: Group,
@@ -226,6 +226,7 @@ impl From<Board> for BTreeMap<String, Cell> {
     }
 }
 
+#[cfg(feature = "schema")]
 impl utoipa::PartialSchema for Board {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()
@@ -237,7 +238,8 @@ impl utoipa::PartialSchema for Board {
     }
 }
 
-impl ToSchema for Board {
+#[cfg(feature = "schema")]
+impl utoipa::ToSchema for Board {
     fn name() -> std::borrow::Cow<'static, str> {
         "HirthBoard".into()
     }
@@ -248,9 +250,10 @@ impl ToSchema for Board {
 pub type Lines = SmallVec<[Line; STEPS_PER_TURN as usize]>;
 
 /// Pieces of the player moving that attack `to` from `from` (H4). They keep `from` controlled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthLine)]
+#[cfg_attr(feature = "schema", schema(as = HirthLine))]
 pub struct Line {
     /// The space attacked from; `null` for pieces entering onto the own home space held by the enemy.
     pub from: Option<Space>,
@@ -259,18 +262,20 @@ pub struct Line {
 }
 
 /// Pieces off the board that may enter (H2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthReserve)]
+#[cfg_attr(feature = "schema", schema(as = HirthReserve))]
 pub struct Reserve {
     pub h: u8,
     pub k: u8,
 }
 
 /// A colour-indexed pair serialised as `{gull, silfr}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthPerColour)]
+#[cfg_attr(feature = "schema", schema(as = HirthPerColour))]
 pub struct PerColour<T> {
     pub gull: T,
     pub silfr: T,
@@ -293,14 +298,15 @@ impl<T> PerColour<T> {
 }
 
 /// Everything the rules of one turn look at: what the search clones.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthPosition)]
+#[cfg_attr(feature = "schema", schema(as = HirthPosition))]
 pub struct Position {
     pub board: Board,
     /// The attacks of the movement phase under way (only the mover's pieces).
     #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
-    #[schema(value_type = Vec<Line>)]
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<Line>))]
     pub lines: Lines,
     pub reserve: PerColour<Reserve>,
     /// Hirþ removed from the game (H6).
@@ -388,21 +394,23 @@ impl Position {
 }
 
 /// The Penningr (H10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthCoin)]
+#[cfg_attr(feature = "schema", schema(as = HirthCoin))]
 pub struct Coin {
     /// The doubling factor of the game: 1, 2 or 3.
-    #[schema(minimum = 1, maximum = 3)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 3))]
     pub factor: u8,
     /// Who holds the coin; `null` while it is neutral.
     pub holder: Option<Colour>,
 }
 
 /// What the turn waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", try_from = "PhaseWire")]
-#[schema(as = HirthPhase)]
+#[cfg_attr(feature = "schema", schema(as = HirthPhase))]
 pub enum Phase {
     /// The mover takes steps, offers the Penningr or ends the movement phase.
     Movement,
@@ -450,9 +458,10 @@ impl TryFrom<PhaseWire> for Phase {
 }
 
 /// How a game was won (H9, H10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
-#[schema(as = HirthVictory)]
+#[cfg_attr(feature = "schema", schema(as = HirthVictory))]
 pub enum Victory {
     /// The opponent's Lofðungr killed on Miðr: 5 points.
     Drepid,
@@ -497,27 +506,29 @@ impl Victory {
 }
 
 /// The result of one finished game of the match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthGameResult)]
+#[cfg_attr(feature = "schema", schema(as = HirthGameResult))]
 pub struct GameResult {
     pub winner: Seat,
     pub winner_colour: Colour,
     pub victory: Victory,
     /// The game's doubling factor: 1, 2 or 3 (H10).
-    #[schema(minimum = 1, maximum = 3)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 3))]
     pub factor: u8,
     pub points: u32,
 }
 
 /// Options of a match (H11).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthOptions)]
+#[cfg_attr(feature = "schema", schema(as = HirthOptions))]
 pub struct HirthOptions {
     /// Points that win the match; 1 plays a single game.
     #[serde(default = "default_target")]
-    #[schema(minimum = 1, maximum = 1000)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 1000))]
     pub target: u32,
 }
 
@@ -534,9 +545,10 @@ impl Default for HirthOptions {
 }
 
 /// The record of the turn under way, kept to write the H12 line when it ends.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthTurnLog)]
+#[cfg_attr(feature = "schema", schema(as = HirthTurnLog))]
 pub struct TurnLog {
     /// The steps so far, one H12 token each.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -550,9 +562,10 @@ pub struct TurnLog {
 }
 
 /// A Hirþ match. `validate` checks the position and phase; it does not replay `record`.
-#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(as = HirthState)]
+#[cfg_attr(feature = "schema", schema(as = HirthState))]
 pub struct HirthState {
     pub version: u32,
     pub options: HirthOptions,
@@ -562,14 +575,14 @@ pub struct HirthState {
     /// The seat playing Gull in the current game (H11: Seat::First in game 1, then alternating).
     pub gull: Seat,
     /// Match points, by seat index (`[first, second]`).
-    #[schema(min_items = 2, max_items = 2)]
+    #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub points: [u32; 2],
     /// The finished games of the match.
     #[serde(default)]
     pub results: Vec<GameResult>,
     /// The round of the current game (`G3`/`S3` is round 3).
     // At most MAX_ROUND (2^31 − 1), as the state check (history.rs) has it.
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 2147483647))]
     pub round: u32,
     /// H12 lines of every finished turn of the match, each ending in a newline; an empty line
     /// separates games.

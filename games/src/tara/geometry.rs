@@ -5,7 +5,6 @@
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::ToSchema;
 
 /// Width and height of the grid.
 pub const SIZE: u8 = 7;
@@ -23,8 +22,9 @@ pub const HILLS: u64 = ((1u64 << 49) - 1) & !(1 | 1 << 6 | 1 << 42 | 1 << 48);
 // Any text deserializes: squares that are not hills (the missing corners, or names off the
 // grid, which become [`Hill::UNKNOWN`]) are reported by `validate` with their path, so a client
 // learns which entry is wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ToSchema)]
-#[schema(value_type = String, example = "D4")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "schema", schema(value_type = String, example = "D4"))]
 pub struct Hill(pub u8);
 
 impl Hill {

@@ -2,7 +2,6 @@
 //! trapped sacrificer, the one-more-turn endings of T10, the start of game 2 in a match).
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::board::Board;
 use super::geometry::{Hill, hills_of};
@@ -11,7 +10,8 @@ use super::scoring::{outcome, points_and_winner};
 use super::state::{Colour, PerColour, TaraState};
 
 /// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum TaraEvent {
     /// Setup (T3): a ringfort built and a king put on it.

@@ -1,7 +1,6 @@
 //! Kingdoms, territory and the points of T12.
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::board::Board;
 use super::geometry::groups;
@@ -145,7 +144,8 @@ fn decide(state: &TaraState) -> (PerColour<u32>, Option<Colour>, Reason) {
 }
 
 /// One colour's side of the score.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ColourScore {
     /// Kingdoms: groups of linked ringforts, a single ringfort counting as one (T7).
     pub kingdoms: u32,
@@ -164,7 +164,8 @@ pub struct ColourScore {
 }
 
 /// The score at any moment (T12).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TaraScore {
     pub red: ColourScore,
     pub blue: ColourScore,

@@ -5,7 +5,6 @@
 //! pieces arrived; each carries its bitboard ([`HillList`]), which the engine works on.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::geometry::Hill;
 use super::hills::HillList;
@@ -19,7 +18,8 @@ pub const KINGS_PER_COLOUR: usize = 3;
 pub const RINGFORTS_PER_COLOUR: usize = 30;
 
 /// Red or Blue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
     Red,
@@ -56,7 +56,8 @@ impl Colour {
 }
 
 /// One value per colour, written `{"red": …, "blue": …}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PerColour<T> {
     pub red: T,
@@ -80,16 +81,17 @@ impl<T> PerColour<T> {
 }
 
 /// The options of a game (or match).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"first": "red", "level": 1, "match": false}))]
+#[cfg_attr(feature = "schema", schema(example = json!({"first": "red", "level": 1, "match": false})))]
 pub struct TaraOptions {
     /// The colour that moves first in the (first) game (T3).
     #[serde(default = "default_first")]
     pub first: Colour,
     /// 1, or 2 for the sacrifices of the Level 2 variant (T11).
     #[serde(default = "default_level")]
-    #[schema(minimum = 1, maximum = 2)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 2))]
     pub level: u8,
     /// A two-game match (T12): each player starts one game, points add up.
     #[serde(default, rename = "match")]
@@ -133,20 +135,21 @@ impl TaraOptions {
 }
 
 /// A position of The High Kings of Tara, with what the rules need to remember.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TaraState {
     /// The state format, 1.
     pub version: u32,
     pub options: TaraOptions,
     /// Which game of a match this is (1 or 2); always 1 outside a match.
-    #[schema(minimum = 1, maximum = 2)]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 2))]
     pub game: u8,
     /// The ringforts of each colour, in the order they arrived.
-    #[schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]}))]
+    #[cfg_attr(feature = "schema", schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]})))]
     pub ringforts: PerColour<HillList>,
     /// The kings of each colour still on the board.
-    #[schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]}))]
+    #[cfg_attr(feature = "schema", schema(value_type = PerColour<Vec<String>>, example = json!({"red": ["D4"], "blue": ["B2"]})))]
     pub kings: PerColour<HillList>,
     /// Whose turn it is (or was, when the game is over).
     pub to_move: Colour,
@@ -163,7 +166,7 @@ pub struct TaraState {
     /// during the opponent's next turn, and the only king its owner may move on the turn after.
     /// Both colours can have one at once (each sacrificed on its last turn).
     #[serde(default)]
-    #[schema(value_type = PerColour<Option<String>>, example = json!({"red": "B3", "blue": null}))]
+    #[cfg_attr(feature = "schema", schema(value_type = PerColour<Option<String>>, example = json!({"red": "B3", "blue": null})))]
     pub sacrificed: PerColour<Option<Hill>>,
     /// The (current) game is over.
     pub over: bool,

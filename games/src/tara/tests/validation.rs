@@ -237,6 +237,7 @@ fn validate_refuses_inconsistent_endings_and_sacrifice_markers() {
     );
 }
 
+#[cfg(feature = "schema")]
 #[test]
 fn openapi_schemas_describe_the_state_and_options() {
     use utoipa::PartialSchema;
