@@ -54,8 +54,8 @@ pub struct Solution {
     pub best: Vec<HerforMove>,
 }
 
-/// A solver and the positions it has settled. Keep one for many questions on the same board:
-/// the answers are shared.
+/// A solver and the positions it has settled. Keep one for many questions: the answers are
+/// shared (the key holds each board's size and rules).
 #[derive(Debug, Default)]
 pub struct Solver {
     settled: HashMap<Key, bool>,
