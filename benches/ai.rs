@@ -9,15 +9,13 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use moot::ai::{Budget, Player, Strength, analyse};
+use moot::games::fixtures::hirth::mid_game;
 use moot::games::herfor::Herfor;
-use moot::games::hirth::{Hirth, HirthState, Move, Phase};
+use moot::games::hirth::{Hirth, HirthState};
 use moot::games::tara::Tara;
 use moot::games::{Game, Turn, random_opening};
 use moot::web::opponent::{Opponent, play_computer};
 use moot::web::position::Position;
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     let Budget::Playouts(playouts) = Strength::Normal.budget() else {
@@ -37,22 +35,12 @@ fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     group.finish();
 }
 
-/// A Hirþ game `plies` seeded random moves in (no offers), carried on to the start of a turn:
-/// the page's link and its state.
+/// A Hirþ game `plies` seeded random moves in, at the start of a turn: the page's link and
+/// its state.
 fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let (moves, state) = mid_game(plies, seed);
     let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
-    let mut state = Hirth::new_game(&position.options).expect("the defaults");
-    let at_turn_start = |s: &HirthState| s.phase == Phase::Movement && s.position.steps == 0;
-    while position.moves.len() < plies || !at_turn_start(&state) {
-        let moves: Vec<Move> = Hirth::legal_moves(&state)
-            .into_iter()
-            .filter(|mv| !matches!(mv, Move::Offer))
-            .collect();
-        let mv = moves.choose(&mut rng).expect("a game under way");
-        position.moves.push(Hirth::format_move(&state, mv));
-        Hirth::apply(&mut state, mv).expect("a legal move");
-    }
+    position.moves = moves;
     (position, state)
 }
 

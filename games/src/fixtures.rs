@@ -64,7 +64,31 @@ pub mod tara {
 
 /// Hirþ helpers for hand-built positions.
 pub mod hirth {
-    use crate::hirth::{Colour, HirthState, Reserve, Space};
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use rand::seq::IndexedRandom;
+
+    use crate::Game;
+    use crate::hirth::{Colour, Hirth, HirthState, Move, Phase, Reserve, Space};
+
+    /// A game of the default options `plies` seeded random moves in (no offers), carried on
+    /// to the start of a turn: its moves in notation, and the state.
+    pub fn mid_game(plies: usize, seed: u64) -> (Vec<String>, HirthState) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut state = Hirth::new_game(&Default::default()).expect("the defaults");
+        let mut moves = Vec::new();
+        let at_turn_start = |s: &HirthState| s.phase == Phase::Movement && s.position.steps == 0;
+        while moves.len() < plies || !at_turn_start(&state) {
+            let legal: Vec<Move> = Hirth::legal_moves(&state)
+                .into_iter()
+                .filter(|mv| !matches!(mv, Move::Offer))
+                .collect();
+            let mv = legal.choose(&mut rng).expect("a game under way");
+            moves.push(Hirth::format_move(&state, mv));
+            Hirth::apply(&mut state, mv).expect("a legal move");
+        }
+        (moves, state)
+    }
 
     /// Makes the reserves up to 15 H and 3 K a side.
     pub fn fill_reserves(state: &mut HirthState) {

@@ -236,12 +236,9 @@ pub async fn hint<G: Player>(
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
-    use rand::rngs::SmallRng;
-    use rand::seq::IndexedRandom;
 
     use super::*;
-    use crate::games::hirth::{Hirth, HirthState, Move, Phase};
+    use crate::games::hirth::{Hirth, HirthState};
 
     #[test]
     fn opponent_reads_seat_and_strength_with_normal_by_default() {
@@ -259,22 +256,12 @@ mod tests {
         assert!(bad.detail.contains("\"genius\" is not a strength"));
     }
 
-    /// A Hirþ game `plies` seeded random moves in (no offers), carried on to the start of a
-    /// turn: the link's position and its state.
+    /// A Hirþ game `plies` seeded random moves in, at the start of a turn: the link's
+    /// position and its state.
     fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
-        let mut rng = SmallRng::seed_from_u64(seed);
+        let (moves, state) = crate::games::fixtures::hirth::mid_game(plies, seed);
         let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
-        let mut state = Hirth::new_game(&position.options).expect("the defaults");
-        let at_turn_start = |s: &HirthState| s.phase == Phase::Movement && s.position.steps == 0;
-        while position.moves.len() < plies || !at_turn_start(&state) {
-            let moves: Vec<Move> = Hirth::legal_moves(&state)
-                .into_iter()
-                .filter(|mv| !matches!(mv, Move::Offer))
-                .collect();
-            let mv = moves.choose(&mut rng).expect("a game under way");
-            position.moves.push(Hirth::format_move(&state, mv));
-            Hirth::apply(&mut state, mv).expect("a legal move");
-        }
+        position.moves = moves;
         (position, state)
     }
 
