@@ -1,5 +1,6 @@
 //! The cost of one game page: every request reads the link, replays all its moves through the
-//! engine, builds the view (a link per legal move) and renders the HTML. Measured on long random
+//! engine, builds the view (a button of the page's one form per legal move, on the board and in
+//! the list) and renders the HTML. Measured on long random
 //! games, near their end, for each game; and the time the computer takes to answer.
 
 use std::hint::black_box;

@@ -1,4 +1,27 @@
-// Moot's play pages, a little quicker: the pages work without this script.
+// Moot's pages, a little quicker: the pages work without this script.
+//
+// The options form: choices whose words name the first player's colour follow the choice of
+// that colour on the form (Tara: "you move first (blue)" once Blue moves first).
+(function () {
+  "use strict";
+  var colours = document.querySelector("form.options option[data-first]");
+  if (!colours) return;
+  var chooser = colours.parentNode;
+
+  function name() {
+    var chosen = chooser.options[chooser.selectedIndex];
+    var colour = chosen ? chosen.getAttribute("data-first") : "";
+    var follow = document.querySelectorAll("form.options option[data-words]");
+    for (var i = 0; i < follow.length; i++) {
+      follow[i].textContent = follow[i].getAttribute("data-words").replace("{}", colour);
+    }
+  }
+
+  chooser.addEventListener("change", name);
+  name();
+})();
+
+// The play pages:
 //
 // - A move is sent at once as a link of the position plus `play=…`; the page shows the move
 //   and a waiting state ("The computer is thinking…") and ignores further clicks until the
@@ -7,6 +30,10 @@
 //   the page fetches the position after it, shows it in place, and keeps the steps; the move
 //   that ends the turn sends the whole turn as ONE request (`play=step.step.end`). "Undo the
 //   step" goes back one step without asking the server.
+// - The player's own move is drawn on the board at once (a Herfor stone, a Tara king) while it
+//   is sent.
+// - The board is one tab stop: the arrow keys move between its points (a roving tabindex);
+//   without the script every point is a tab stop of its own.
 // - After a move the page opens at the status line (`#turn`) and the board has the focus.
 (function () {
   "use strict";
@@ -50,6 +77,7 @@
     busy = true;
     document.body.classList.add("waiting");
     if (target) target.classList.add("chosen");
+    drawAhead(target);
     var played = steps.concat([notation]).join(", ");
     status("You played " + played + ". " + (section.getAttribute("data-waiting") || ""));
     var buttons = document.querySelectorAll("button, input");
@@ -79,6 +107,7 @@
         steps = moves;
         game.innerHTML = next.innerHTML;
         busy = false;
+        rove();
         composed();
       })
       .catch(function () {
@@ -112,6 +141,7 @@
       if (busy) return;
       steps = steps.slice(0, -1);
       game.innerHTML = earlier.pop();
+      rove();
       composed();
       focusBoard();
     });
@@ -128,19 +158,147 @@
     else send(notation, target);
   }
 
+  // The board's point that takes the focus: the one the arrow keys last reached.
   function focusBoard() {
     var board = document.getElementById("board");
-    if (board) board.focus({ preventScroll: true });
+    if (!board) return;
+    var current = board.querySelector('svg [tabindex="0"]');
+    (current || board).focus({ preventScroll: true });
+  }
+
+  function boardButton(notation) {
+    var board = document.getElementById("board");
+    if (!board || !notation) return null;
+    return board.querySelector('svg button[value="' + CSS.escape(notation) + '"]');
   }
 
   // The board's mark of the computer's hint.
   function markHint() {
     var board = document.getElementById("board");
-    var target = board && board.getAttribute("data-hint");
-    if (!target) return;
-    var link = board.querySelector('a[href="' + target + '"]');
-    if (link) link.classList.add("hinted");
+    var button = boardButton(board && board.getAttribute("data-hint"));
+    if (button) button.classList.add("hinted");
   }
+
+  // The player's move drawn on the board at once: the stone a Herfor point's button places,
+  // the king a Tara move puts on its hill (with its ringfort on a vacant hill) and lifts from
+  // the hill it leaves. The drawing holds the piece, in the player's colour, hidden.
+  function drawAhead(target) {
+    var board = document.getElementById("board");
+    if (!target || !board || !board.contains(target)) return;
+    var choices = target.closest("g.choices");
+    if (choices) choices.classList.add("closed");
+    var stone = document.getElementById("own-stone");
+    var place = target.parentNode;
+    if (stone && target.hasAttribute("data-point")) {
+      var r = parseFloat(place.getAttribute("width")) / 2;
+      stone.setAttribute("cx", parseFloat(place.getAttribute("x")) + r);
+      stone.setAttribute("cy", parseFloat(place.getAttribute("y")) + r);
+      stone.setAttribute("visibility", "visible");
+    }
+    var piece = document.getElementById("own-piece");
+    var to = hill(target.getAttribute("data-to"));
+    if (piece && to) {
+      var centre = to.querySelector("circle");
+      piece.setAttribute("transform", "translate(" + centre.getAttribute("cx") + " " + centre.getAttribute("cy") + ")");
+      var fort = piece.querySelector("g.fort");
+      if (fort && to.querySelector("circle.ringfort")) fort.setAttribute("visibility", "hidden");
+      piece.setAttribute("visibility", "visible");
+      var from = hill(target.getAttribute("data-from"));
+      var king = from && from.querySelector("g.crown");
+      if (king) king.setAttribute("opacity", "0.25");
+    }
+  }
+
+  function hill(name) {
+    var board = document.getElementById("board");
+    return name && board ? board.querySelector('g.hill[data-hill="' + CSS.escape(name) + '"]') : null;
+  }
+
+  // The board as one tab stop (a roving tabindex): the arrow keys go to the nearest point in
+  // their direction, Home and End to the first and last. An open choice keeps them in it.
+  function targets() {
+    var board = document.getElementById("board");
+    if (!board) return [];
+    var open = board.querySelector("g.choices:target:not(.closed)");
+    var all = (open || board).querySelectorAll("svg button, svg a");
+    var shown = [];
+    for (var i = 0; i < all.length; i++) {
+      if (all[i].getClientRects().length > 0 && (open || !all[i].closest("g.choices"))) shown.push(all[i]);
+    }
+    return shown;
+  }
+
+  function makeCurrent(element) {
+    var board = document.getElementById("board");
+    var all = board.querySelectorAll("svg button, svg a");
+    for (var i = 0; i < all.length; i++) all[i].setAttribute("tabindex", all[i] === element ? "0" : "-1");
+  }
+
+  function rove() {
+    var shown = targets();
+    if (shown.length === 0) return;
+    var hinted = boardButton(document.getElementById("board").getAttribute("data-hint"));
+    makeCurrent(hinted && shown.indexOf(hinted) >= 0 ? hinted : shown[0]);
+  }
+
+  function centreOf(element) {
+    var box = element.getBoundingClientRect();
+    return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  }
+
+  var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  // The nearest point in a direction: ahead of the current one, off the line counting double.
+  function nearest(from, shown, direction) {
+    var here = centreOf(from);
+    var best = null;
+    var bestScore = Infinity;
+    for (var i = 0; i < shown.length; i++) {
+      if (shown[i] === from) continue;
+      var there = centreOf(shown[i]);
+      var dx = there.x - here.x;
+      var dy = there.y - here.y;
+      var ahead = dx * direction[0] + dy * direction[1];
+      if (ahead <= 1) continue;
+      var aside = Math.abs(dx * direction[1] - dy * direction[0]);
+      var score = ahead + 2 * aside;
+      if (score < bestScore) {
+        bestScore = score;
+        best = shown[i];
+      }
+    }
+    return best;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var board = document.getElementById("board");
+    if (!board || !board.contains(event.target) || event.target === board) return;
+    var shown = targets();
+    var next = null;
+    if (DIRECTIONS[event.key]) next = nearest(event.target, shown, DIRECTIONS[event.key]);
+    else if (event.key === "Home") next = shown[0];
+    else if (event.key === "End") next = shown[shown.length - 1];
+    else return;
+    event.preventDefault();
+    if (!next) return;
+    makeCurrent(next);
+    next.focus();
+  });
+
+  document.addEventListener("focusin", function (event) {
+    var board = document.getElementById("board");
+    if (board && board.contains(event.target) && event.target !== board) makeCurrent(event.target);
+  });
+
+  // A choice opened or closed (its link's fragment): the keys go into it, or back to the board.
+  window.addEventListener("hashchange", function () {
+    if (window.location.hash.indexOf("#choose-") === 0 || window.location.hash === "#board") {
+      var shown = targets();
+      if (shown.length === 0) return;
+      makeCurrent(shown[0]);
+      shown[0].focus({ preventScroll: true });
+    }
+  });
 
   // Clicks anywhere on the page: the board's targets and the move buttons. Listening on the
   // document keeps working after a step replaced the page's content.
@@ -151,12 +309,10 @@
       event.preventDefault();
       return;
     }
+    // A link on the board opens a choice of moves: the browser shows it.
+    if (element.tagName.toLowerCase() === "a") return;
     var button = null;
-    if (element.tagName.toLowerCase() === "a") {
-      var href = element.getAttribute("href") || "";
-      if (href.indexOf("#move-") !== 0) return;
-      button = document.getElementById(href.slice(1));
-    } else if (element.name === field && element.value) {
+    if (element.name === field && element.value) {
       button = element;
     } else if (element.name === "undo" || element.name === "hint") {
       if (steps.length > 0) {
@@ -170,7 +326,10 @@
     }
     if (!button) return;
     event.preventDefault();
-    play(button.value, button.hasAttribute("data-continues"), element);
+    // A board's button is a step when the move's button in the list says so.
+    var listed = document.querySelector('details.actions button[value="' + CSS.escape(button.value) + '"]');
+    var continues = button.hasAttribute("data-continues") || (listed && listed.hasAttribute("data-continues"));
+    play(button.value, continues, element);
   });
 
   // The typed move, sent with the composed steps before it.
@@ -188,6 +347,7 @@
   });
 
   markHint();
+  rove();
   // After a move: the board takes the focus once the browser has scrolled to the status line.
   if (window.location.hash === "#turn") {
     focusBoard();

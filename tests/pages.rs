@@ -53,19 +53,25 @@ async fn options_page_offers_each_option_preset_from_the_link() {
 }
 
 #[actix_web::test]
-async fn new_game_page_links_every_point_of_the_empty_board() {
+async fn new_game_page_has_a_button_on_every_point_of_the_empty_board() {
     let answer = get(&format!("{SMALL}&moves=")).await;
     let body = page(&answer, 200);
     assert!(body.contains("<strong>Black to play</strong> — place a black stone"));
-    // 19 points, each a link on the board to its button in the list, the one form's.
+    // 19 points, each a button of the one form on the board (one click plays it, script or
+    // not) and again in the list.
+    let board = &body[body.find("<figure").unwrap()..body.find("</figure>").unwrap()];
     assert_eq!(
-        body.matches(r##"<a class="move" href="#move-"##).count(),
+        board
+            .matches(r#"<button class="move" type="submit" form="play" name="play" value=""#)
+            .count(),
         19
     );
+    assert!(board.contains(r#"name="play" value="c3" data-point="c3" title="Place a black stone on c3"></button></foreignObject>"#), "{board}");
+    assert!(!board.contains("<a "), "no links on the board");
     assert_eq!(
         body.matches(r#"<button class="move" type="submit" form="play" name="play" value=""#)
             .count(),
-        19
+        2 * 19
     );
     assert!(
         body.contains(r#"name="play" value="c3" id="move-"#),
@@ -89,7 +95,7 @@ async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
     assert!(body.contains(r#"<title>c2: white stone — flipped by the last move</title>"#));
     assert!(
         body.contains(
-            r#"<button class="secondary" type="submit" name="undo" value="1">Undo the last move</button>"#
+            r#"<button class="secondary" type="submit" form="play" name="undo" value="1">Undo the last move</button>"#
         ),
         "{body}"
     );
@@ -108,11 +114,21 @@ async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
     let body = page(&answer, 200);
     assert!(body.contains("<h2>Swap (the pie rule)</h2>"));
     assert!(body.contains("value=\"swap\">Swap: take Black"), "{body}");
-    // The swap is a control of the turn, under the status line, before the board.
-    let swap = body.find("value=\"swap\"").expect("a swap button");
-    assert!(swap < body.find("<figure").expect("a board"), "{body}");
+    // The swap is a control of the turn (shown under the status line), not on the board.
+    assert!(turn_controls(&body).contains("value=\"swap\""), "{body}");
     let swapped = get("/play/herfor?size=3&moves=c3.swap").await;
     assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
+}
+
+/// The turn's controls on a page: the stylesheet shows them under the status line.
+fn turn_controls(body: &str) -> &str {
+    let start = body
+        .find(r#"<div class="turn">"#)
+        .expect("the turn's controls");
+    let end = body
+        .find(r#"<section class="record">"#)
+        .expect("the record");
+    &body[start..end]
 }
 
 /// A whole game on the smallest board: the first legal move each time, to the end.
@@ -205,7 +221,7 @@ async fn a_typed_illegal_move_shows_the_engines_reason_on_the_page() {
         "the refused move stays in the field"
     );
     assert!(
-        body.contains(r#"<a class="move""#),
+        body.contains(r#"<foreignObject"#),
         "the position is still playable"
     );
 }
@@ -339,11 +355,11 @@ async fn when_the_computer_moves_first_it_plays_and_sends_the_browser_on() {
     let page_after = get(&next).await;
     let body = page(&page_after, 200);
     assert!(
-        body.contains("You play white against the computer (easy)."),
+        body.contains("You (White) play against the computer (easy)."),
         "{body}"
     );
     assert!(
-        body.contains(&format!("The computer (black) played <code>{reply}</code>")),
+        body.contains(&format!("Computer (Black) played <code>{reply}</code>")),
         "{body}"
     );
 }
@@ -491,13 +507,14 @@ async fn tara_setup_offers_every_hill_on_the_board() {
     let answer = get("/play/tara?moves=").await;
     let body = page(&answer, 200);
     assert!(body.contains("<strong>Red to play</strong>"), "{body}");
+    let board = &body[body.find("<figure").unwrap()..body.find("</figure>").unwrap()];
     assert_eq!(
-        body.matches(r##"<a class="move" href="#move-"##).count(),
+        board.matches(r#"<button class="move""#).count(),
         45,
         "every hill is vacant"
     );
     let options = get("/play/tara").await;
-    assert!(page(&options, 200).contains(r#"<select id="option-first" name="first"><option value="red" selected>Red</option><option value="blue">Blue</option></select>"#), "{}", html(&options));
+    assert!(page(&options, 200).contains(r#"<select id="option-first" name="first"><option value="red" selected data-first="red">Red</option><option value="blue" data-first="blue">Blue</option></select>"#), "{}", html(&options));
 }
 
 #[actix_web::test]
@@ -622,8 +639,8 @@ async fn hirth_board_marks_the_spaces_the_last_turn_moved_pieces_from_and_to() {
     );
     assert!(body.contains("— last turn: pieces moved from and to here</title>"));
     assert_eq!(body.matches(r#"class="last to""#).count(), 2);
-    // Silfr is to move, and every space it can move to is still a link.
-    assert!(body.contains(r##"<a class="move" href="#move-"##));
+    // Silfr is to move, and every space it can move to is still a button.
+    assert!(body.contains(r#"<foreignObject"#));
 }
 
 /// Random games' links, mutated the ways a hand or a bad copy would (a move dropped, two
@@ -901,31 +918,48 @@ async fn against_the_computer_the_end_says_you_won_or_you_lost() {
     let won = get(&format!("{VS_COMPUTER}&computer=second&moves={moves}")).await;
     let body = page(&won, 200);
     assert!(
-        body.contains("<strong>Game over: you won</strong> — Black won"),
+        body.contains("<strong>Game over: you won</strong> — You (Black) won"),
         "{body}"
     );
     assert!(
-        body.contains("You play black against the computer"),
+        body.contains("You (Black) play against the computer"),
         "{body}"
     );
     assert!(
-        body.contains("You (black) played <code>pass</code>"),
+        body.contains("You (Black) played <code>pass</code>"),
         "{body}"
     );
     assert!(
-        body.contains("The computer (white) played <code>pass</code>"),
+        body.contains("Computer (White) played <code>pass</code>"),
         "{body}"
     );
     let lost = get(&format!("{VS_COMPUTER}&computer=first&moves={moves}")).await;
     let body = page(&lost, 200);
     assert!(
-        body.contains("<strong>Game over: you lost</strong>"),
+        body.contains("<strong>Game over: you lost</strong> — Computer (Black) won"),
         "{body}"
     );
     assert!(
-        body.contains("You play white against the computer"),
+        body.contains("You (White) play against the computer"),
         "{body}"
     );
+}
+
+/// Issue 14: one naming of the players per page: against the computer the status line says
+/// "You (Black) to play", as the opponent line and "What happened" name them; between two at
+/// one screen, colours alone.
+#[actix_web::test]
+async fn the_status_line_names_the_players_as_the_rest_of_the_page() {
+    let answer = get(&format!("{VS_COMPUTER}&computer=second&moves=")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains("<strong>You (Black) to play</strong>"),
+        "{body}"
+    );
+    let answer = get(&format!("{SMALL}&moves=c3")).await;
+    let body = page(&answer, 200);
+    assert!(body.contains("<strong>White to play</strong>"), "{body}");
+    assert!(body.contains("Black played <code>c3</code>"), "{body}");
 }
 
 /// Issue 14: the end's scores in words, not the engine's codes.
@@ -970,13 +1004,13 @@ async fn end_scores_are_words() {
 }
 
 /// Issue 14: a Hirþ turn's end (with its choice of entries) is among the turn's controls,
-/// under the status line and before the board, with undo; the board's moves are not.
+/// shown under the status line above the board, with undo; the board's moves are not.
 #[actix_web::test]
 async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
     let answer = get("/play/hirth?target=1&moves=He").await;
     let body = page(&answer, 200);
     let board = body.find("<figure").expect("a board");
-    let controls = &body[body.find(r#"<form class="turn""#).expect("the form")..board];
+    let controls = turn_controls(&body);
     assert!(controls.contains(r#"value="end">"#), "{controls}");
     assert!(controls.contains(r#"name="undo""#), "{controls}");
     assert!(
@@ -987,4 +1021,31 @@ async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
         body[board..].contains(r#"value="L01" id="move-"#),
         "it is in the list of every move"
     );
+}
+
+/// Issue 14: the board is the keyboard's first stop on a play page (its buttons come before
+/// the turn's controls, which the stylesheet shows above it), and the form that every button
+/// names comes before them all.
+#[actix_web::test]
+async fn the_board_comes_before_the_turns_controls_and_the_form_before_both() {
+    let answer = get("/play/herfor?size=3&moves=c3").await;
+    let body = page(&answer, 200);
+    let form = body.find(r#"<form id="play""#).expect("the form");
+    let board = body.find(r#"<button class="move" type="submit" form="play" name="play" value="a1" data-point="a1""#).expect("a board's button");
+    let swap = body.find(r#"value="swap""#).expect("the swap");
+    assert!(form < board && board < swap, "{body}");
+}
+
+/// Issue 14: Tara's options name the first player's colour in the computer's choices for the
+/// script to follow the choice of colour; without the script they name none (both correct).
+#[actix_web::test]
+async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it() {
+    let answer = get("/play/tara?first=blue").await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains(r#"<option value="blue" selected data-first="blue">Blue</option>"#),
+        "{body}"
+    );
+    assert!(body.contains(r#"<option value="second" data-words="The computer; you move first ({})">The computer; you move first</option>"#), "{body}");
+    assert!(body.contains(r#"<script src="/static/moot.js" defer></script>"#));
 }

@@ -45,7 +45,7 @@ fn targets<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
         .into_iter()
         .map(|mv| Playable {
             notation: G::format_move(state, &mv),
-            href: String::new(),
+            play: String::new(),
             mv,
         })
         .collect()

@@ -90,11 +90,8 @@ pub fn board_view(
             name: name.clone(),
             x,
             y,
-            stone: stone.map(|c| match c {
-                Colour::Black => Stone::Black,
-                Colour::White => Stone::White,
-            }),
-            href: link.map(|p| p.href.clone()),
+            stone: stone.map(self::stone),
+            play: link.map(|p| p.play.clone()),
             title: match (stone, link) {
                 (Some(colour), _) => format!("{name}: {} stone", colour.name()),
                 (None, Some(p)) => Herfor::label(state, &p.mv),
@@ -116,6 +113,14 @@ pub fn board_view(
         lines,
         row_labels,
         points: view_points,
+        placing: (!state.is_over()).then(|| stone(state.to_move())),
+    }
+}
+
+fn stone(colour: Colour) -> Stone {
+    match colour {
+        Colour::Black => Stone::Black,
+        Colour::White => Stone::White,
     }
 }
 
@@ -362,7 +367,7 @@ mod tests {
             .into_iter()
             .map(|mv| Playable {
                 notation: Herfor::format_move(&state, &mv),
-                href: format!("/go/{}", Herfor::format_move(&state, &mv)),
+                play: format!("go {}", Herfor::format_move(&state, &mv)),
                 mv,
             })
             .collect();
@@ -373,11 +378,11 @@ mod tests {
         assert_eq!(view.lines.len(), 42);
         let c3 = view.points.iter().find(|p| p.name == "c3").unwrap();
         assert_eq!(c3.stone, Some(Stone::Black));
-        assert_eq!(c3.href, None);
-        let linked = view.points.iter().filter(|p| p.href.is_some()).count();
+        assert_eq!(c3.play, None);
+        let linked = view.points.iter().filter(|p| p.play.is_some()).count();
         assert_eq!(linked, playable.len());
         let a1 = view.points.iter().find(|p| p.name == "a1").unwrap();
-        assert_eq!(a1.href.as_deref(), Some("/go/a1"));
+        assert_eq!(a1.play.as_deref(), Some("go a1"));
         assert_eq!(a1.title, "Place a white stone on a1");
         // a1 is the bottom left point, e3 the top right.
         let e3 = view.points.iter().find(|p| p.name == "e3").unwrap();

@@ -32,12 +32,16 @@ pub fn options_view<G: Game>(position: &Position<G>, computer_offered: bool) -> 
                     .as_str()
                     .map(|d| d.replace('\n', " ")),
                 input: input(&property, value, &nested),
+                ..OptionField::default()
             }
         })
         .collect();
     if computer_offered {
-        let varies = first_colour_varies::<G>(position, &fields);
-        fields.extend(opponent_fields(position, varies));
+        let varies = colour_choice::<G>(position, &fields);
+        if let Some((index, colours)) = &varies {
+            fields[*index].first_colours = colours.clone();
+        }
+        fields.extend(opponent_fields(position, varies.is_some()));
     }
     OptionsView {
         game_name: G::NAME.to_owned(),
@@ -58,35 +62,49 @@ fn first_colour<G: Game>(options: &G::Options) -> Option<String> {
         })
 }
 
-/// Whether another choice on the form gives the first player another colour (Tara's
-/// `first`): then the opponent's choices do not name a colour the form may contradict.
-fn first_colour_varies<G: Game>(position: &Position<G>, fields: &[OptionField]) -> bool {
+/// The choice on the form that gives the first player another colour (Tara's `first`), if
+/// any: its index, and the first player's colour with each of its values. Then the opponent's
+/// choices name no colour the form may contradict (the script names the chosen one).
+fn colour_choice<G: Game>(
+    position: &Position<G>,
+    fields: &[OptionField],
+) -> Option<(usize, Vec<(String, String)>)> {
     let now = first_colour::<G>(&position.options);
-    fields.iter().any(|field| {
+    fields.iter().enumerate().find_map(|(index, field)| {
         let OptionInput::Choice { choices, .. } = &field.input else {
-            return false;
+            return None;
         };
-        choices.iter().any(|(value, _)| {
-            let pairs: Vec<(String, String)> = position
-                .option_pairs()
-                .iter()
-                .map(|(n, v)| {
-                    (
-                        n.clone(),
-                        if *n == field.name {
-                            value.clone()
-                        } else {
-                            v.clone()
-                        },
-                    )
-                })
-                .collect();
-            let query = super::position::Query(pairs);
-            Position::<G>::read(&query)
-                .ok()
-                .is_some_and(|(other, _)| first_colour::<G>(&other.options) != now)
-        })
+        let colours: Vec<(String, Option<String>)> = choices
+            .iter()
+            .map(|(value, _)| (value.clone(), first_colour_with(position, field, value)))
+            .collect();
+        if colours.iter().all(|(_, colour)| *colour == now) {
+            return None;
+        }
+        let colours: Option<Vec<(String, String)>> = colours
+            .into_iter()
+            .map(|(value, colour)| Some((value, colour?)))
+            .collect();
+        colours.map(|colours| (index, colours))
     })
+}
+
+/// The first player's colour with the position's options but `field` set to `value`.
+fn first_colour_with<G: Game>(
+    position: &Position<G>,
+    field: &OptionField,
+    value: &str,
+) -> Option<String> {
+    let pairs: Vec<(String, String)> = position
+        .option_pairs()
+        .iter()
+        .map(|(name, now)| {
+            let chosen = if *name == field.name { value } else { now };
+            (name.clone(), chosen.to_owned())
+        })
+        .collect();
+    let (other, _) = Position::<G>::read(&super::position::Query(pairs)).ok()?;
+    first_colour::<G>(&other.options)
 }
 
 /// Who plays the other side, and how strongly the computer plays.
@@ -102,6 +120,21 @@ fn opponent_fields<G: Game>(position: &Position<G>, colour_varies: bool) -> [Opt
             name: COMPUTER.to_owned(),
             label: "Opponent".to_owned(),
             help: Some("Play against a friend at this screen, or against the computer.".into()),
+            follows_colour: if colour_varies {
+                vec![
+                    (
+                        "second".to_owned(),
+                        "The computer; you move first ({})".to_owned(),
+                    ),
+                    (
+                        "first".to_owned(),
+                        "The computer; it moves first ({})".to_owned(),
+                    ),
+                ]
+            } else {
+                Vec::new()
+            },
+            first_colours: Vec::new(),
             input: OptionInput::Choice {
                 choices: vec![
                     (String::new(), "A friend at this screen".to_owned()),
@@ -129,6 +162,7 @@ fn opponent_fields<G: Game>(position: &Position<G>, colour_varies: bool) -> [Opt
                     .collect(),
                 selected: strength.name().to_owned(),
             },
+            ..OptionField::default()
         },
     ]
 }
@@ -240,6 +274,20 @@ mod tests {
             matches!(&computer.input, OptionInput::Choice { choices, .. }
             if choices[1].1 == "The computer; you move first"),
             "{computer:?}"
+        );
+        // For the script: each choice of `first` with its colour, and the computer's choices
+        // as words to name the chosen colour in.
+        let first = view.fields.iter().find(|f| f.name == "first").unwrap();
+        assert_eq!(
+            first.first_colours,
+            [("red".into(), "red".into()), ("blue".into(), "blue".into())]
+        );
+        assert_eq!(
+            computer.follows_colour,
+            [
+                ("second".into(), "The computer; you move first ({})".into()),
+                ("first".into(), "The computer; it moves first ({})".into())
+            ]
         );
     }
 

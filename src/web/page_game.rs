@@ -7,19 +7,22 @@ use moot_templates::drawing::{Drawing, Look, page_svg};
 use super::replay::Ply;
 use crate::games::Game;
 
-/// A legal move as a page offers it: the move, its notation, and the URL that plays it.
+/// A legal move as a page offers it: the move, its notation, and what its button on the board
+/// sends.
 #[derive(Clone, Debug)]
 pub struct Playable<M> {
     pub mv: M,
     pub notation: String,
-    pub href: String,
+    /// The value of the move's button on the board: its notation on a page; empty in a
+    /// picture, which draws the move's target without a button.
+    pub play: String,
 }
 
 /// The game-specific parts of the play pages. Implementations turn engine data into view data
 /// and call the views in the `moot-templates` crate; views know nothing of the rules.
 pub trait PageGame: Game {
     /// The board as inline SVG. Every legal move a click on the board can say is drawn as a
-    /// link (`<a href=…>` around the highlighted point/hill/space, with a `<title>`);
+    /// button of the page's form over the highlighted point/hill/space, titled with its words;
     /// `playable` holds every legal move of the position (empty when the game is over).
     /// `last` is the last turn, its moves with their events (empty before the first move, and
     /// on pictures of the rules); the board marks what it did. `hint` is the computer's hinted

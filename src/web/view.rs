@@ -10,7 +10,7 @@ use super::page_game::{PageGame, Playable};
 use super::position::{PLAY, Position, UNDO, play_path};
 use super::replay::Replayed;
 use crate::ai::Analysis;
-use crate::games::{Game, Status};
+use crate::games::{Game, Seat, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
@@ -22,18 +22,18 @@ fn move_id(index: usize) -> String {
     format!("move-{index}")
 }
 
-/// Every legal move of the position, with its notation and the board's link to it: a link
-/// to the move's button in the page's list (`#move-7`), not to a whole new position, so the
-/// board does not repeat the game once per move. The script plays it at once; without the
-/// script the link shows the move's button, which plays it.
+/// Every legal move of the position, with its notation, which its button on the board sends
+/// with the page's one form: the board does not repeat the game once per move.
 pub fn playable<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
     G::legal_moves(state)
         .into_iter()
-        .enumerate()
-        .map(|(index, mv)| Playable {
-            notation: G::format_move(state, &mv),
-            href: format!("#{}", move_id(index)),
-            mv,
+        .map(|mv| {
+            let notation = G::format_move(state, &mv);
+            Playable {
+                play: notation.clone(),
+                notation,
+                mv,
+            }
         })
         .collect()
 }
@@ -121,11 +121,16 @@ pub fn play_view<G: PageGame>(
     }
 }
 
-/// The notations of the moves the board offers: those whose link the drawing holds.
+/// The notations of the moves the board offers: those whose button the drawing holds.
 fn drawn_on_board<M>(board: &str, playable: &[Playable<M>]) -> Vec<String> {
     playable
         .iter()
-        .filter(|p| board.contains(&format!("href=\"{}\"", p.href)))
+        .filter(|p| {
+            board.contains(&format!(
+                "value=\"{}\"",
+                maud::html! { (p.play) }.into_string()
+            ))
+        })
         .map(|p| p.notation.clone())
         .collect()
 }
@@ -198,7 +203,10 @@ fn opponent_words<G: Game>(
             .map(|p| p.colour.clone()),
     };
     Some(match yours {
-        Some(colour) => format!("You play {colour} against the computer ({strength})."),
+        Some(colour) => format!(
+            "You ({}) play against the computer ({strength}).",
+            capitalised(&colour)
+        ),
         None => format!("Against the computer ({strength})."),
     })
 }
@@ -229,7 +237,6 @@ fn hint_view<G: PageGame>(
         .margin
         .map(|m| format!(", expected margin {m:+.1}"))
         .unwrap_or_default();
-    let listed = playable.iter().position(|p| p.notation == notation);
     HintView {
         ask: false,
         advice: Some(format!(
@@ -242,9 +249,12 @@ fn hint_view<G: PageGame>(
             label: "Play the hint".to_owned(),
             id: String::new(),
             continues: continues::<G>(state, best),
-            notation,
+            notation: notation.clone(),
         }),
-        target: listed.map(|index| format!("#{}", move_id(index))),
+        target: playable
+            .iter()
+            .any(|p| p.notation == notation)
+            .then(|| notation.clone()),
     }
 }
 
@@ -302,20 +312,44 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
-/// The status line, against the computer in the player's words: "You won", "You lost".
+/// A player as the page names them, the one way for the whole page: by colour between two at
+/// one screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
+fn player_name<G: Game>(position: &Position<G>, seat: Seat, colour: &str) -> String {
+    match position.opponent {
+        Some(computer) if computer.seat == seat => format!("Computer ({})", capitalised(colour)),
+        Some(_) => format!("You ({})", capitalised(colour)),
+        None => capitalised(colour),
+    }
+}
+
+/// The status line, in the page's names of the players; against the computer the end says
+/// "You won" or "You lost".
 fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLine {
     let mut line = status_line(status);
-    if let (Some(computer), Status::Finished { winner, .. }) = (position.opponent, status) {
-        line.headline = match winner {
-            Some(seat) if *seat == computer.seat => "Game over: you lost".to_owned(),
-            Some(_) => "Game over: you won".to_owned(),
-            None => "Game over: a draw".to_owned(),
-        };
-        if let Some(colour) = match status {
-            Status::Finished { winner_colour, .. } => winner_colour.as_deref(),
-            Status::Ongoing { .. } => None,
-        } {
-            line.detail = format!("{} won — {}", capitalised(colour), line.detail);
+    let Some(computer) = position.opponent else {
+        return line;
+    };
+    match status {
+        Status::Ongoing { to_act, colour, .. } => {
+            line.headline = format!("{} to play", player_name(position, *to_act, colour));
+        }
+        Status::Finished {
+            winner,
+            winner_colour,
+            ..
+        } => {
+            line.headline = match winner {
+                Some(seat) if *seat == computer.seat => "Game over: you lost".to_owned(),
+                Some(_) => "Game over: you won".to_owned(),
+                None => "Game over: a draw".to_owned(),
+            };
+            if let (Some(seat), Some(colour)) = (winner, winner_colour) {
+                line.detail = format!(
+                    "{} won — {}",
+                    player_name(position, *seat, colour),
+                    line.detail
+                );
+            }
         }
     }
     line
@@ -344,13 +378,7 @@ fn happened<G: PageGame>(
     plies[start..]
         .iter()
         .map(|ply| HappenedView {
-            by: match position.opponent {
-                Some(computer) if computer.seat == ply.seat => {
-                    format!("The computer ({})", ply.colour)
-                }
-                Some(_) => format!("You ({})", ply.colour),
-                None => capitalised(&ply.colour),
-            },
+            by: player_name(position, ply.seat, &ply.colour),
             notation: ply.notation.clone(),
             events: ply.events.iter().map(G::describe).collect(),
         })

@@ -47,7 +47,7 @@ pub struct Drawing {
     pub class: &'static str,
     pub width: f32,
     pub height: f32,
-    /// The board carries links (a player's board on a page): a page shows it as a labelled
+    /// The board carries buttons (a player's board on a page): a page shows it as a labelled
     /// group of controls, not as one image (whose parts a screen reader could not reach).
     pub controls: bool,
     /// The shapes, self-contained: no stylesheet is needed to draw them as they look.
@@ -60,13 +60,13 @@ pub const PAPER: &str = "#faf7f0";
 pub const INK: &str = "#1d1b18";
 
 /// The board as a page shows it: an SVG that scales to its container; a group of labelled
-/// controls when it has links, else one image. Its `width` and `height` are its natural size,
+/// controls when it has buttons, else one image. Its `width` and `height` are its natural size,
 /// one pixel a unit, which a phone's stylesheet keeps where the container would shrink the
 /// targets below a finger's width.
 pub fn page_svg(drawing: &Drawing) -> Markup {
     let role = if drawing.controls { "group" } else { "img" };
     html! {
-        svg id=[drawing.controls.then_some("board")] class=(format!("board {}", drawing.class)) xmlns="http://www.w3.org/2000/svg" width=(drawing.width) height=(drawing.height) viewBox=(format!("0 0 {} {}", drawing.width, drawing.height)) role=(role) aria-label=(drawing.title) {
+        svg class=(format!("board {}", drawing.class)) xmlns="http://www.w3.org/2000/svg" width=(drawing.width) height=(drawing.height) viewBox=(format!("0 0 {} {}", drawing.width, drawing.height)) role=(role) aria-label=(drawing.title) {
             title { (drawing.title) }
             (drawing.body)
         }
@@ -135,15 +135,15 @@ mod tests {
     }
 
     #[test]
-    fn a_board_with_links_is_a_labelled_group_of_controls_not_an_image() {
+    fn a_board_with_buttons_is_a_labelled_group_of_controls_not_an_image() {
         let board = Drawing {
             controls: true,
-            body: html! { a href="/play?m=a1" { title { "Play a1" } } },
+            body: html! { foreignObject { button value="a1" title="Play a1" {} } },
             ..square()
         };
         let svg = page_svg(&board).into_string();
         assert!(
-            svg.starts_with(r#"<svg id="board" class="board test" xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100" role="group" aria-label="A &lt;board&gt;">"#),
+            svg.starts_with(r#"<svg class="board test" xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100" role="group" aria-label="A &lt;board&gt;">"#),
             "{svg}"
         );
         assert!(!svg.contains("role=\"img\""));

@@ -22,11 +22,16 @@ pub fn page(view: &EmbedView) -> Markup {
         html lang="en" {
             (head(&format!("{}: {}", view.game_name, view.headline), None))
             body.embed {
-                figure.board { (view.board) }
-                p.embed-line {
-                    span.status role="status" { (view.headline) }
-                    " · "
-                    a href=(view.play_href) target="_blank" rel="noopener" { "Open on Moot" }
+                // A page of its own in the frame: its content in a main landmark, under a
+                // heading that names it (for screen readers; the board shows which game).
+                main {
+                    h1.visually-hidden { (view.game_name) }
+                    figure.board { (view.board) }
+                    p.embed-line {
+                        span.status role="status" { (view.headline) }
+                        " · "
+                        a href=(view.play_href) target="_blank" rel="noopener" { "Open on Moot" }
+                    }
                 }
             }
         }
@@ -47,7 +52,7 @@ mod tests {
         };
         let page = page(&view).into_string();
         assert!(
-            page.contains(r#"<body class="embed"><figure class="board"><svg></svg></figure>"#),
+            page.contains(r#"<body class="embed"><main><h1 class="visually-hidden">Herfor</h1><figure class="board"><svg></svg></figure>"#),
             "{page}"
         );
         assert!(page.contains("Black &lt;to&gt; play"));

@@ -3,6 +3,7 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
+use crate::parts::{FIELD, FORM};
 
 /// The board picture, in SVG user units.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -11,14 +12,17 @@ pub struct HexBoardView {
     pub caption: String,
     pub width: f32,
     pub height: f32,
-    /// The distance between neighbouring points: a legal point's link covers the circle of
-    /// half of it around the point, the whole cell (0: just the drawn target).
+    /// The distance between neighbouring points: a legal point's button covers the circle of
+    /// half of it around the point, the whole cell.
     pub spacing: f32,
     /// The lines of the grid, as (x1, y1, x2, y2).
     pub lines: Vec<(f32, f32, f32, f32)>,
     /// Row letters beside the rows' first points: (letter, x, y).
     pub row_labels: Vec<(String, f32, f32)>,
     pub points: Vec<HexPoint>,
+    /// The colour of the stone a placement puts down now: on a page the script draws it at
+    /// once where the player clicked, while the move is sent.
+    pub placing: Option<Stone>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -27,8 +31,9 @@ pub struct HexPoint {
     pub x: f32,
     pub y: f32,
     pub stone: Option<Stone>,
-    /// The move that places a stone here, when it is legal.
-    pub href: Option<String>,
+    /// The notation of the move that places a stone here, when it is legal (empty in a
+    /// picture, which has no buttons).
+    pub play: Option<String>,
     /// Words for the point (`c3: empty`, `Place a black stone on c3`).
     pub title: String,
     /// What the last move did here, if anything.
@@ -135,6 +140,10 @@ pub fn board(view: &HexBoardView) -> Markup {
 /// The board, self-contained.
 pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
     let view = &*look.orient(view, HexBoardView::turned);
+    let controls = view
+        .points
+        .iter()
+        .any(|p| p.play.as_ref().is_some_and(|h| !h.is_empty()));
     let body = html! {
         g.grid stroke=(LINE) stroke-width="1.5" {
             @for (x1, y1, x2, y2) in &view.lines { line x1=(x1) y1=(y1) x2=(x2) y2=(y2) {} }
@@ -144,57 +153,78 @@ pub fn drawing(view: &HexBoardView, look: Look) -> Drawing {
                 @for (letter, x, y) in &view.row_labels { text x=(x) y=(y) { (letter) } }
             }
         }
-        @for point in &view.points { (point_markup(point, look, view.spacing)) }
+        @for point in &view.points { (point_markup(point, look)) }
+        // The buttons over everything drawn, so that no neighbour's mark takes their clicks.
+        @for point in &view.points { (point_button(point, view.spacing)) }
+        @if let (Some(stone), true) = (view.placing, controls) {
+            // The player's own stone, for the script to put where they click (not shown
+            // until then).
+            circle #own-stone class=(stone.class()) cx="0" cy="0" r=(STONE) fill=(stone.fill()) stroke=(INK) stroke-width="1.5" visibility="hidden" {}
+        }
     };
     Drawing {
         title: view.caption.clone(),
         class: "herfor",
         width: view.width,
         height: view.height,
-        controls: view
-            .points
-            .iter()
-            .any(|p| p.href.as_ref().is_some_and(|h| !h.is_empty())),
+        controls,
         body,
     }
 }
 
-fn point_markup(point: &HexPoint, look: Look, spacing: f32) -> Markup {
-    let body = html! {
-        @if point.href.is_some() && spacing > 0.0 {
-            // A hair over half the spacing: neighbouring cells touch, with no gap between them.
-            circle.hit cx=(point.x) cy=(point.y) r=(spacing * 0.51) fill="#fff" fill-opacity="0" {}
-        }
-        title {
-            (point.title)
-            @if let Some(mark) = point.last { " — " (mark.words()) }
-            @if point.hinted { " — the computer's hint" }
-        }
-        @match point.stone {
-            Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) fill=(stone.fill()) stroke=(INK) stroke-width="1.5" {} }
-            None if point.href.is_some() => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) fill="#fff" stroke=(ACCENT) stroke-width="2" stroke-dasharray="3 2" {} }
-            None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) fill=(LINE) {} }
-        }
-        @match point.last {
-            Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) fill=(LAST) stroke="#fff" stroke-width="1.5" {} }
-            Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" stroke=(LAST) stroke-width="2" stroke-opacity="0.6" {} }
-            None => {}
-        }
-        @if point.hinted {
-            circle.hint cx=(point.x) cy=(point.y) r=(HINT_RING) fill="none" stroke=(HINT) stroke-width="4" {}
-        }
-        // Names on the points a click can take; the others say theirs in the title.
-        @if look.coordinates && point.stone.is_none() && point.href.is_some() {
-            text.name x=(point.x) y=(point.y + 4.0) font-size="10" fill=(ACCENT) text-anchor="middle" { (point.name) }
-        }
-    };
+fn point_markup(point: &HexPoint, look: Look) -> Markup {
+    let legal = point.play.is_some();
+    let button = point.play.as_ref().is_some_and(|play| !play.is_empty());
     html! {
-        @match &point.href {
-            Some(href) if !href.is_empty() => { a.move href=(href) data-point=(point.name) { (body) } }
-            Some(_) => { g.move data-point=(point.name) { (body) } }
-            None => { g.point data-point=(point.name) { (body) } }
+        g class=(if legal { "move" } else { "point" }) data-point=(point.name) {
+            // A button's title names the point; the drawing under it needs none.
+            @if !button { title { (point_title(point)) } }
+            @match point.stone {
+                Some(stone) => { circle class=(stone.class()) cx=(point.x) cy=(point.y) r=(STONE) fill=(stone.fill()) stroke=(INK) stroke-width="1.5" {} }
+                None if legal => { circle.target cx=(point.x) cy=(point.y) r=(TARGET) fill="#fff" stroke=(ACCENT) stroke-width="2" stroke-dasharray="3 2" {} }
+                None => { circle.dot cx=(point.x) cy=(point.y) r=(DOT) fill=(LINE) {} }
+            }
+            @match point.last {
+                Some(LastMark::Placed) => { circle.last.placed cx=(point.x) cy=(point.y) r=(PLACED) fill=(LAST) stroke="#fff" stroke-width="1.5" {} }
+                Some(LastMark::Flipped) => { circle.last.flipped cx=(point.x) cy=(point.y) r=(FLIPPED) fill="none" stroke=(LAST) stroke-width="2" stroke-opacity="0.6" {} }
+                None => {}
+            }
+            @if point.hinted {
+                circle.hint cx=(point.x) cy=(point.y) r=(HINT_RING) fill="none" stroke=(HINT) stroke-width="4" {}
+            }
+            // Names on the points a click can take; the others say theirs in the title.
+            @if look.coordinates && point.stone.is_none() && legal {
+                text.name x=(point.x) y=(point.y + 4.0) font-size="10" fill=(ACCENT) text-anchor="middle" { (point.name) }
+            }
         }
     }
+}
+
+/// A legal point's button, over the drawing, named by the point's words.
+fn point_button(point: &HexPoint, spacing: f32) -> Markup {
+    let Some(play) = point.play.as_ref().filter(|play| !play.is_empty()) else {
+        return html! {};
+    };
+    // A hair over half the spacing: neighbouring cells touch, with no gap between them (the
+    // stylesheet rounds the button to the circle).
+    let r = spacing * 0.51;
+    html! {
+        foreignObject x=(point.x - r) y=(point.y - r) width=(2.0 * r) height=(2.0 * r) {
+            button.move type="submit" form=(FORM) name=(FIELD) value=(play) data-point=(point.name) title=(point_title(point)) {}
+        }
+    }
+}
+
+/// The point in words, with what the last move and the hint did there.
+fn point_title(point: &HexPoint) -> String {
+    let mut title = point.title.clone();
+    if let Some(mark) = point.last {
+        title = format!("{title} — {}", mark.words());
+    }
+    if point.hinted {
+        title.push_str(" — the computer's hint");
+    }
+    title
 }
 
 #[cfg(test)]
@@ -202,12 +232,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn legal_points_are_links_with_titles_and_stones_are_drawn_by_colour() {
+    fn legal_points_are_buttons_of_the_form_named_by_their_titles_and_stones_are_drawn_by_colour() {
         let view = HexBoardView {
             caption: "Herfor board".into(),
             width: 100.0,
             height: 80.0,
-            spacing: 0.0,
+            spacing: 20.0,
             lines: vec![(0.0, 0.0, 10.0, 0.0)],
             row_labels: vec![("a".into(), 1.0, 2.0)],
             points: vec![
@@ -216,7 +246,7 @@ mod tests {
                     x: 10.0,
                     y: 20.0,
                     stone: None,
-                    href: Some("/play/herfor?moves=a1".into()),
+                    play: Some("a1".into()),
                     title: "Place a black stone on a1".into(),
                     last: None,
                     hinted: false,
@@ -226,15 +256,26 @@ mod tests {
                     x: 30.0,
                     y: 20.0,
                     stone: Some(Stone::White),
-                    href: None,
+                    play: None,
                     title: "a2: white".into(),
                     last: None,
                     hinted: false,
                 },
             ],
+            placing: Some(Stone::Black),
         };
         let svg = board(&view).into_string();
-        assert!(svg.contains(r#"<a class="move" href="/play/herfor?moves=a1" data-point="a1"><title>Place a black stone on a1</title><circle class="target""#), "{svg}");
+        assert!(
+            svg.contains(r#"<g class="move" data-point="a1"><circle class="target""#),
+            "{svg}"
+        );
+        // One click plays it, with or without the script: a button of the page's form, over
+        // the point's whole cell (the spacing's circle), after every point's drawing.
+        assert!(svg.contains(r#"<foreignObject x="-0.19999981" y="9.8" width="20.4" height="20.4"><button class="move" type="submit" form="play" name="play" value="a1" data-point="a1" title="Place a black stone on a1"></button></foreignObject>"#), "{svg}");
+        assert!(svg.find("<foreignObject") > svg.rfind("<g class="));
+        assert_eq!(svg.matches("<button").count(), 1);
+        // The player's own stone, hidden, for the script to draw where they click.
+        assert!(svg.contains(r##"<circle id="own-stone" class="stone black" cx="0" cy="0" r="15" fill="#1d1b18""##), "{svg}");
         assert!(svg.contains(r##"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle></g>"##), "{svg}");
         assert!(svg.contains(r#"viewBox="0 0 100 80""#));
         assert!(!svg.contains("last"), "no move, no mark");
@@ -269,7 +310,7 @@ mod tests {
         let view = HexBoardView {
             points: vec![HexPoint {
                 name: "c3".into(),
-                href: Some("/play/herfor?moves=c3".into()),
+                play: Some("c3".into()),
                 title: "Place a black stone on c3".into(),
                 hinted: true,
                 ..HexPoint::default()
@@ -277,7 +318,10 @@ mod tests {
             ..HexBoardView::default()
         };
         let svg = board(&view).into_string();
-        assert!(svg.contains("<title>Place a black stone on c3 — the computer's hint</title>"));
+        assert!(
+            svg.contains(r#"title="Place a black stone on c3 — the computer's hint""#),
+            "{svg}"
+        );
         assert_eq!(svg.matches(r#"<circle class="hint""#).count(), 1, "{svg}");
         let mut plain = view.clone();
         plain.points[0].hinted = false;

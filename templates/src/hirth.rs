@@ -508,7 +508,7 @@ fn space_links(view: &SpaceView) -> Markup {
             (cx, y + BOX_H - 8.0, 12.0),
         );
     }
-    spot_links(&view.links, hit_rect(x, y, BOX_W, BOX_H), &badges)
+    spot_links(&view.links, &badges)
 }
 
 /// A space with more moves on a page than two rows of badges a finger can take: it opens a
@@ -634,7 +634,7 @@ fn reserve_links(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
         @for (x, y, link) in reserve_chips(side, reserve, turned) {
             @if let Some(link) = link {
                 @let badges = Badges { x, y, width: CHIP_W, height: CHIP_H, per_row: 1, font: 12.0 };
-                (spot_links(std::slice::from_ref(link), hit_rect(x, y, CHIP_W, CHIP_H), &badges))
+                (spot_links(std::slice::from_ref(link), &badges))
             }
         }
     }
@@ -701,8 +701,9 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve(side, r, turned)) }
         @for attack in &view.attacks { (arrow(view, attack, turned)) }
         @for s in &view.spaces { (space_links(s)) }
-        @for s in view.spaces.iter().filter(|s| crowded(s)) { (choice_overlay(&s.links, &choice(s))) }
         @for (side, r) in Side::BOTH.into_iter().zip(&view.reserves) { (reserve_links(side, r, turned)) }
+        // The choices last: drawn over the whole board, every other button under their veil.
+        @for s in view.spaces.iter().filter(|s| crowded(s)) { (choice_overlay(&s.links, &choice(s))) }
     };
     Drawing {
         title: format!("Hirþ board: {}", view.caption),
@@ -718,7 +719,7 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
                     .iter()
                     .flat_map(|r| r.enter_h.iter().chain(&r.enter_k)),
             )
-            .any(|l| !l.href.is_empty()),
+            .any(|l| !l.play.is_empty()),
         body,
     }
 }
@@ -729,9 +730,10 @@ mod tests {
 
     fn link(tag: &str) -> BoardLink {
         BoardLink {
-            href: format!("/play/hirth?m={tag}"),
+            play: tag.into(),
             title: format!("do {tag}"),
             tag: tag.into(),
+            ..BoardLink::default()
         }
     }
 
@@ -838,11 +840,11 @@ mod tests {
     }
 
     #[test]
-    fn links_spaces_and_reserve_chips_with_moves() {
+    fn lays_buttons_over_the_spaces_and_reserve_chips_with_moves() {
         let svg = board(&two_spaces()).into_string();
-        assert_eq!(svg.matches("<a ").count(), 2);
-        assert!(svg.contains(r#"<a class="move" href="/play/hirth?m=L01"><title>do L01</title>"#));
-        assert!(svg.contains(r#"<a class="move" href="/play/hirth?m=He"><title>do He</title>"#));
+        assert_eq!(svg.matches("<button ").count(), 2);
+        assert!(svg.contains(r#"<button class="move" type="submit" form="play" name="play" value="L01" title="do L01">"#));
+        assert!(svg.contains(r#"<button class="move" type="submit" form="play" name="play" value="He" title="do He">"#));
         // The space with a move and the reserve's H chip are highlighted, nothing else.
         assert_eq!(svg.matches(r#"class="target""#).count(), 2);
     }
@@ -962,7 +964,7 @@ mod tests {
             "only space 0 just left"
         );
         // The link on 1 is still drawn over everything, after the marks.
-        assert!(svg.rfind(r#"class="last"#) < svg.find(r#"<a class="move""#));
+        assert!(svg.rfind(r#"class="last"#) < svg.find("<foreignObject"));
     }
 
     #[test]
@@ -1044,13 +1046,15 @@ mod tests {
         let svg = board(&view).into_string();
         assert!(svg.contains(r##"<a class="move chooser" href="#choose-1"><title>5 moves to Gull Norðr Delta: choose one</title>"##), "{svg}");
         assert!(svg.contains(r#"<g class="choices" id="choose-1">"#));
-        assert_eq!(svg.matches(r#"<a class="move badge""#).count(), 5);
+        assert_eq!(svg.matches(r#"<button class="move badge""#).count(), 5);
+        // The choice is drawn over every button, the reserve's too.
+        assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"value="He""#));
         // Four fit as badges.
         view.spaces[1].links.pop();
         assert!(!board(&view).into_string().contains("chooser"));
         // A picture (links to nowhere) draws badges.
         for l in &mut view.spaces[1].links {
-            l.href.clear();
+            l.play.clear();
         }
         view.spaces[1].links.push(BoardLink::default());
         assert!(!board(&view).into_string().contains("choices"));

@@ -22,6 +22,14 @@ pub struct OptionField {
     pub label: String,
     pub help: Option<String>,
     pub input: OptionInput,
+    /// Per choice (by value), the first player's colour with it, when this choice gives the
+    /// first player a colour (Tara's `first`): the script writes it into the words that
+    /// follow it ([`OptionField::follows_colour`]).
+    pub first_colours: Vec<(String, String)>,
+    /// Per choice (by value), its words with `{}` for the first player's colour (`The
+    /// computer; you move first ({})`): the script writes them for the colour chosen on the
+    /// form; without the script the choice's own words stand.
+    pub follows_colour: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -62,8 +70,16 @@ pub fn page(view: &OptionsView) -> Markup {
                     button type="submit" { "Start the game" }
                 }
             }
+            script src=(crate::play::SCRIPT_HREF) defer {}
         },
     )
+}
+
+fn find<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
 }
 
 fn option_field(field: &OptionField) -> Markup {
@@ -75,7 +91,9 @@ fn option_field(field: &OptionField) -> Markup {
                 OptionInput::Choice { choices, selected } => {
                     select id=(id) name=(field.name) {
                         @for (value, words) in choices {
-                            option value=(value) selected[value == selected] { (words) }
+                            option value=(value) selected[value == selected]
+                                data-first=[find(&field.first_colours, value)]
+                                data-words=[find(&field.follows_colour, value)] { (words) }
                         }
                     }
                 }
@@ -111,6 +129,7 @@ mod tests {
                         choices: vec![("true".into(), "yes".into()), ("false".into(), "no".into())],
                         selected: "false".into(),
                     },
+                    ..OptionField::default()
                 },
                 OptionField {
                     name: "size".into(),
@@ -121,6 +140,7 @@ mod tests {
                         max: Some(7),
                         value: "5".into(),
                     },
+                    ..OptionField::default()
                 },
             ],
         };

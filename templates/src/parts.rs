@@ -2,14 +2,20 @@
 
 use maud::{Markup, html};
 
-/// A legal move drawn on a board: where clicking goes and what it does.
+/// A legal move drawn on a board: what clicking plays and what it does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardLink {
-    pub href: String,
-    /// What the move does, in words (the link's `<title>`).
+    /// The move's notation, which its button sends; empty in a picture, which has no buttons.
+    pub play: String,
+    /// What the move does, in words (its button's name).
     pub title: String,
     /// A short tag telling this link from others on the same spot (`from D7`).
     pub tag: String,
+    /// The spot the moving piece leaves and the spot it goes to (`D7`, `E5`), where a game's
+    /// board draws them by name: the script draws the move there at once, while it is sent.
+    /// Empty where the board does not draw moves ahead.
+    pub from: String,
+    pub to: String,
 }
 
 /// One row of a side panel: a fact and its value for each player (or one value for both).
@@ -88,43 +94,56 @@ impl Badges {
     }
 }
 
-/// A target on a board: a link on a page; in a picture, which links nowhere (an empty `href`),
-/// the same drawing as a plain group.
-pub fn target(class: &str, href: &str, body: Markup) -> Markup {
+/// The id of the page's form, which every move's button sends.
+pub const FORM: &str = "play";
+/// The name of the form's field that holds the move a button plays.
+pub const FIELD: &str = "play";
+
+/// A legal move's control on a board: a real button of the page's form, so that one click
+/// plays the move with or without the script, and the board is a group of native controls.
+/// It lies over the drawing in a `foreignObject` at the drawing's own coordinates: it scales
+/// with the board and needs no style attribute (the pages' Content-Security-Policy allows
+/// none). Its title names it and is the tooltip of the point under it.
+pub fn move_button(class: &str, area: (f32, f32, f32, f32), link: &BoardLink) -> Markup {
+    let (x, y, width, height) = area;
     html! {
-        @if href.is_empty() {
-            g class=(class) { (body) }
-        } @else {
-            a class=(class) href=(href) { (body) }
+        foreignObject x=(x) y=(y) width=(width) height=(height) {
+            button class=(class) type="submit" form=(FORM) name=(FIELD) value=(link.play) title=(link.title)
+                data-from=[(!link.from.is_empty()).then_some(&link.from)] data-to=[(!link.to.is_empty()).then_some(&link.to)] {}
         }
     }
 }
 
-/// Draws the links of one spot of a board: one link covers the whole spot (`hit`, drawn
-/// invisible and highlighted by CSS); several tile it as tagged badges, see-through so that
-/// the pieces under them still show, each tag on a label at its badge's foot.
-pub fn spot_links(links: &[BoardLink], hit: Markup, badges: &Badges) -> Markup {
+/// Draws the links of one spot of a board: one link covers the whole spot; several tile it
+/// as tagged badges, see-through so that the pieces under them still show, each tag on a label
+/// at its badge's foot. On a page each is a [`move_button`]; in a picture (no moves to play)
+/// the drawing alone, named by its title.
+pub fn spot_links(links: &[BoardLink], badges: &Badges) -> Markup {
     let font = badges.font;
+    let area = (badges.x, badges.y, badges.width, badges.height);
     html! {
         @match links {
             [] => {},
-            [only] => (target("move", &only.href, html! {
-                title { (only.title) }
-                (hit)
-                // The tag still says which piece moves here, for those who cannot hover.
-                @if !only.tag.is_empty() {
-                    text.tag x=(badges.x + badges.width / 2.0) y=(badges.y + badges.height - font * 0.5) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
+            [only] => {
+                g.move {
+                    @if only.play.is_empty() { title { (only.title) } }
+                    // The tag still says which piece moves here, for those who cannot hover.
+                    @if !only.tag.is_empty() {
+                        text.tag x=(badges.x + badges.width / 2.0) y=(badges.y + badges.height - font * 0.5) text-anchor="middle" font-size=(font) stroke="#fff" stroke-width="3" paint-order="stroke" { (only.tag) }
+                    }
                 }
-            })),
+                @if !only.play.is_empty() { (move_button("move", area, only)) }
+            },
             many => {
                 @for (i, link) in many.iter().enumerate() {
                     @let (bx, by, bw, bh) = badges.cell(i, many.len());
-                    (target("move badge", &link.href, html! {
-                        title { (link.title) }
+                    g.move.badge {
+                        @if link.play.is_empty() { title { (link.title) } }
                         rect x=(bx + 1.5) y=(by + 1.5) width=(bw - 3.0) height=(bh - 3.0) rx="4" fill="#fff3c4" fill-opacity="0.35" stroke="#8c6400" stroke-width="1.5" {}
                         rect.label x=(bx + bw / 2.0 - font * 1.6) y=(by + bh - font * 1.5) width=(font * 3.2) height=(font * 1.3) rx="3" fill="#fff3c4" {}
                         text x=(bx + bw / 2.0) y=(by + bh - font * 0.55) text-anchor="middle" font-size=(font) { (link.tag) }
-                    }))
+                    }
+                    @if !link.play.is_empty() { (move_button("move badge", (bx, by, bw, bh), link)) }
                 }
             },
         }
@@ -152,10 +171,10 @@ impl Choice<'_> {
     }
 }
 
-/// Whether the links of a spot go to a page (a picture's links go nowhere, and a picture
-/// shows badges instead of a choice).
+/// Whether the links of a spot are buttons on a page (a picture has none, and shows badges
+/// instead of a choice).
 pub fn live(links: &[BoardLink]) -> bool {
-    links.iter().any(|l| !l.href.is_empty())
+    links.iter().any(|l| !l.play.is_empty())
 }
 
 /// The spot's one link that opens its choice, over `hit`, with the moves' tags as its words.
@@ -194,11 +213,11 @@ pub fn choice_overlay(links: &[BoardLink], choice: &Choice) -> Markup {
             text x=(width / 2.0) y=(top - 12.0) text-anchor="middle" font-size=(font) font-weight="bold" { "Which move to " (choice.name) "?" }
             @for (i, link) in links.iter().enumerate() {
                 @let y = top + i as f32 * (choice.row + gap);
-                a.move.badge href=(link.href) {
-                    title { (link.title) }
+                g.move.badge {
                     rect x=(x) y=(y) width=(button_w) height=(choice.row) rx="8" fill="#fff3c4" stroke="#8c6400" stroke-width="2" {}
                     (crate::fit::line(&link.title, width / 2.0, y + choice.row / 2.0 + font * 0.35, font, button_w - 16.0, "middle"))
                 }
+                (move_button("move badge", (x, y, button_w, choice.row), link))
             }
             @let y = top + links.len() as f32 * (choice.row + gap);
             a.move.back href="#board" {
@@ -216,9 +235,10 @@ mod tests {
 
     fn link(tag: &str) -> BoardLink {
         BoardLink {
-            href: format!("/play?m={tag}"),
+            play: tag.into(),
             title: format!("Move {tag}"),
             tag: tag.into(),
+            ..BoardLink::default()
         }
     }
 
@@ -232,26 +252,54 @@ mod tests {
     };
 
     #[test]
-    fn one_link_covers_the_spot_with_its_title_and_tag() {
+    fn one_link_is_a_button_of_the_form_over_the_whole_spot_named_by_its_title() {
         let untagged = BoardLink {
             tag: String::new(),
             ..link("a")
         };
-        let out = spot_links(&[untagged], html! { circle r="5" {} }, &BADGES).into_string();
+        let out = spot_links(&[untagged], &BADGES).into_string();
         assert_eq!(
             out,
-            r#"<a class="move" href="/play?m=a"><title>Move a</title><circle r="5"></circle></a>"#
+            r#"<g class="move"></g><foreignObject x="0" y="0" width="120" height="60"><button class="move" type="submit" form="play" name="play" value="a" title="Move a"></button></foreignObject>"#
         );
-        let out = spot_links(&[link("b")], html! {}, &BADGES).into_string();
+        let out = spot_links(&[link("b")], &BADGES).into_string();
         assert!(out.contains(r#"<text class="tag" x="60" y="55""#), "{out}");
-        assert!(out.ends_with(">b</text></a>"), "{out}");
+        assert!(
+            out.ends_with(r#"value="b" title="Move b"></button></foreignObject>"#),
+            "{out}"
+        );
+        // In a picture (nothing to play) the drawing alone, named by its title.
+        let drawn = BoardLink {
+            play: String::new(),
+            ..link("c")
+        };
+        let out = spot_links(&[drawn], &BADGES).into_string();
+        assert!(
+            out.starts_with(r#"<g class="move"><title>Move c</title>"#),
+            "{out}"
+        );
+        assert!(!out.contains("button"));
+    }
+
+    #[test]
+    fn a_move_that_draws_ahead_names_its_spots_for_the_script() {
+        let mv = BoardLink {
+            from: "D7".into(),
+            to: "E5".into(),
+            ..link("D7")
+        };
+        let out = spot_links(&[mv], &BADGES).into_string();
+        assert!(
+            out.contains(r#"title="Move D7" data-from="D7" data-to="E5">"#),
+            "{out}"
+        );
     }
 
     #[test]
     fn several_links_tile_the_spot_as_tagged_badges() {
         let links: Vec<BoardLink> = ["a", "b", "c", "d", "e"].map(link).to_vec();
-        let out = spot_links(&links, html! {}, &BADGES).into_string();
-        assert_eq!(out.matches(r#"<a class="move badge""#).count(), 5);
+        let out = spot_links(&links, &BADGES).into_string();
+        assert_eq!(out.matches(r#"<button class="move badge""#).count(), 5);
         assert_eq!(BADGES.rows(5), 2);
         // Four in the first row, 30 × 30 each; the fifth fills the second row alone.
         assert_eq!(BADGES.cell(3, 5), (90.0, 0.0, 30.0, 30.0));
@@ -260,7 +308,7 @@ mod tests {
             out.contains(r#"<rect x="1.5" y="31.5" width="117" height="27""#),
             "{out}"
         );
-        assert!(out.contains("<title>Move b</title>"));
+        assert!(out.contains(r#"<foreignObject x="0" y="30" width="120" height="30"><button class="move badge" type="submit" form="play" name="play" value="e" title="Move e">"#), "{out}");
         assert!(out.contains(">b</text>"));
         assert!(!out.contains("circle"));
     }
@@ -300,11 +348,10 @@ mod tests {
             overlay.starts_with(r#"<g class="choices" id="choose-d4">"#),
             "{overlay}"
         );
-        assert_eq!(overlay.matches(r#"<a class="move badge""#).count(), 3);
+        assert_eq!(overlay.matches(r#"<button class="move badge""#).count(), 3);
         assert!(
-            overlay.contains(
-                r#"<a class="move badge" href="/play?m=b"><title>Move b</title><rect x="40" y=""#
-            ),
+            overlay.contains(r#"<foreignObject x="40" y=""#)
+                && overlay.contains(r#"width="320" height="60"><button class="move badge" type="submit" form="play" name="play" value="b" title="Move b"></button>"#),
             "{overlay}"
         );
         assert!(overlay.contains(r#"width="320" height="60""#));

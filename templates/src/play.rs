@@ -5,6 +5,7 @@
 use maud::{Markup, html};
 
 use crate::layout::{Preview, Skip, layout_with_skip};
+use crate::parts::FORM;
 
 /// The script that makes the page quicker to use; the page works without it.
 pub const SCRIPT_HREF: &str = "/static/moot.js";
@@ -79,8 +80,7 @@ pub struct ActionGroup {
 pub struct Action {
     pub label: String,
     pub notation: String,
-    /// The element id of its button in the list of every move (`move-7`): the board's
-    /// target of the move links to it (`#move-7`).
+    /// The element id of its button in the list of every move (`move-7`).
     pub id: String,
     /// After it the same player acts again (a step of a Hirþ turn): the script composes the
     /// turn on the page and sends it whole.
@@ -113,7 +113,7 @@ pub struct HintView {
     pub advice: Option<String>,
     /// The button that plays the advised move.
     pub play: Option<Action>,
-    /// The board's link of the advised move (`#move-7`), for the board to mark.
+    /// The advised move's notation when it is a legal move, for the board to mark its button.
     pub target: Option<String>,
 }
 
@@ -145,7 +145,9 @@ pub fn page(view: &PlayView) -> Markup {
                             p { (notice.detail) }
                         }
                     }
-                    (turn_form(view))
+                    (turn_form(&view.form))
+                    // The board comes first for the keyboard (one tab stop, arrow keys between
+                    // its points); the stylesheet shows the turn's controls above it.
                     div.table {
                         figure #board.board tabindex="-1" data-hint=[view.hint.as_ref().and_then(|h| h.target.as_ref())] { (view.board) }
                         div.side {
@@ -156,6 +158,7 @@ pub fn page(view: &PlayView) -> Markup {
                             (links(view))
                         }
                     }
+                    (turn_controls(view))
                     (record(&view.record, &view.form))
                 }
             }
@@ -164,16 +167,24 @@ pub fn page(view: &PlayView) -> Markup {
     )
 }
 
-/// The form with the position, and the turn's controls: the moves the board does not offer,
-/// undo, the hint and its answer.
-fn turn_form(view: &PlayView) -> Markup {
-    let form = &view.form;
+/// The form with the position, before every button that sends it (the board's, the turn's,
+/// the list's: each names it).
+fn turn_form(form: &TurnForm) -> Markup {
     html! {
-        form #play.turn method="get" action=(format!("{}#turn", form.action)) {
-            // The default button: Enter in the typed-move field plays the typed move, not the
-            // first control.
+        form id=(FORM) method="get" action=(format!("{}#turn", form.action)) {
+            // The default button, the form's first: Enter in the typed-move field plays the
+            // typed move, not the first move of the board.
             button.default type="submit" tabindex="-1" aria-hidden="true" {}
             @for (name, value) in &form.hidden { input type="hidden" name=(name) value=(value); }
+        }
+    }
+}
+
+/// The turn's controls: the moves the board does not offer, undo, the hint and its answer.
+fn turn_controls(view: &PlayView) -> Markup {
+    let form = &view.form;
+    html! {
+        div.turn {
             @if !view.controls.is_empty() {
                 div.controls aria-label="Your turn" role="group" {
                     @for group in &view.controls {
@@ -187,10 +198,10 @@ fn turn_form(view: &PlayView) -> Markup {
             @if view.can_undo || view.hint.as_ref().is_some_and(|h| h.ask) {
                 div.tools {
                     @if view.can_undo {
-                        button.secondary type="submit" name=(form.undo_field) value="1" { "Undo the last move" }
+                        button.secondary type="submit" form=(FORM) name=(form.undo_field) value="1" { "Undo the last move" }
                     }
                     @if view.hint.as_ref().is_some_and(|h| h.ask) {
-                        button.secondary type="submit" name=(form.hint_field) value="1" { "Hint" }
+                        button.secondary type="submit" form=(FORM) name=(form.hint_field) value="1" { "Hint" }
                     }
                 }
             }
@@ -207,7 +218,7 @@ fn turn_form(view: &PlayView) -> Markup {
 /// A move's button: its words and its notation.
 fn move_button(action: &Action, field: &str, listed: bool) -> Markup {
     html! {
-        button.move type="submit" form="play" name=(field) value=(action.notation)
+        button.move type="submit" form=(FORM) name=(field) value=(action.notation)
             id=[listed.then_some(&action.id)] data-continues[action.continues] {
             (action.label) " " code { (action.notation) }
         }
@@ -263,8 +274,8 @@ fn all_moves(view: &PlayView) -> Markup {
                     }
                     div.notation {
                         label for="notation" { "Or type a move in notation" }
-                        input #notation form="play" type="text" name=(view.form.field) value=(view.form.value) autocomplete="off" spellcheck="false";
-                        button type="submit" form="play" { "Play" }
+                        input #notation form=(FORM) type="text" name=(view.form.field) value=(view.form.value) autocomplete="off" spellcheck="false";
+                        button type="submit" form=(FORM) { "Play" }
                     }
                 }
             }
@@ -292,7 +303,7 @@ fn record(record: &RecordView, form: &TurnForm) -> Markup {
                     p.earlier { "The last moves; " (record.earlier) " moves before them are in the download." }
                 }
                 pre { (record.text) }
-                p { button.secondary type="submit" form="play" formaction=(form.record_action) { "Download the record" } }
+                p { button.secondary type="submit" form=(FORM) formaction=(form.record_action) { "Download the record" } }
             }
         }
     }
@@ -353,7 +364,7 @@ mod tests {
     }
 
     #[test]
-    fn the_turns_controls_come_right_after_the_status_line_before_the_board() {
+    fn the_board_comes_first_for_the_keyboard_then_the_turns_controls_and_the_form_before_them() {
         let mut view = view();
         view.controls = vec![ActionGroup {
             heading: "Pass".into(),
@@ -367,10 +378,16 @@ mod tests {
         view.can_undo = true;
         let page = page(&view).into_string();
         let status = page.find("role=\"status\"").expect("a status line");
+        let form = page.find(r#"<form id="play""#).expect("the form");
         let pass = page.find(r#"value="pass""#).expect("the pass button");
         let undo = page.find("Undo the last move").expect("undo");
         let board = page.find("<figure").expect("the board");
-        assert!(status < pass && pass < board && undo < board, "{page}");
+        // The stylesheet shows the controls above the board, under the status line.
+        assert!(status < form && form < board, "{page}");
+        assert!(board < pass && board < undo, "{page}");
+        // The form's first button is its default: Enter in the typed move does not play a
+        // board's move.
+        assert!(page[form..].starts_with(r#"<form id="play" method="get" action="/play/herfor#turn"><button class="default" type="submit""#));
     }
 
     #[test]

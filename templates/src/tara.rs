@@ -45,6 +45,9 @@ pub struct TaraBoardView {
     pub hills: Vec<HillView>,
     /// Pairs of linked (orthogonally adjacent, same-colour) ringforts.
     pub bridges: Vec<Bridge>,
+    /// The colour whose king a move puts on its hill: on a page the script draws it there at
+    /// once, while the move is sent.
+    pub moving: Option<Side>,
 }
 
 /// One hill and what stands on it.
@@ -159,11 +162,24 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
     // Blue's crown has a ball on each point: red and blue are alike in grey, so the sides
     // differ by shape too.
     html! {
-        polygon.king points=(points.trim_end()) fill=(side.ink()) stroke="#fff" stroke-width="1.5" {}
-        @if side == Side::Blue {
-            @for (dx, dy) in [(-11.0, -6.0), (0.0, -10.0), (11.0, -6.0)] {
-                circle cx=(x + dx) cy=(y + dy) r="3" fill=(side.ink()) stroke="#fff" stroke-width="1" {}
+        g.crown {
+            polygon.king points=(points.trim_end()) fill=(side.ink()) stroke="#fff" stroke-width="1.5" {}
+            @if side == Side::Blue {
+                @for (dx, dy) in [(-11.0, -6.0), (0.0, -10.0), (11.0, -6.0)] {
+                    circle cx=(x + dx) cy=(y + dy) r="3" fill=(side.ink()) stroke="#fff" stroke-width="1" {}
+                }
             }
+        }
+    }
+}
+
+/// A ringfort centred on (`x`, `y`).
+fn ringfort(side: Side, x: f32, y: f32) -> Markup {
+    html! {
+        circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
+        // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
+        @if side == Side::Blue {
+            circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
         }
     }
 }
@@ -171,16 +187,10 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
 fn hill(hill: &HillView) -> Markup {
     let (x, y) = centre(hill.col, hill.row);
     html! {
-        g.hill {
+        g.hill data-hill=(hill.name) {
             title { (hill_title(hill)) }
             circle cx=(x) cy=(y) r="25" fill="#cfe0b4" stroke="#8fa873" stroke-width="1.5" {}
-            @if let Some(side) = hill.ringfort {
-                circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
-                // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
-                @if side == Side::Blue {
-                    circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
-                }
-            }
+            @if let Some(side) = hill.ringfort { (ringfort(side, x, y)) }
             @if let Some(side) = hill.king {
                 (crown(side, x, y))
             }
@@ -198,13 +208,12 @@ fn hill(hill: &HillView) -> Markup {
         }
         // The whole square of the hill takes the click: a finger's width on a phone. Several
         // moves to it would make badges too small for a finger: the hill opens a choice.
-        @let hit = html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} };
         @if crowded(hill) {
+            @let hit = html! { rect.hit x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#fff" fill-opacity="0" {} };
             (choice_link(&hill.links, hit, &choice(hill), (x, y + CELL / 2.0 - 5.0, 11.0)))
         } @else {
             (spot_links(
                 &hill.links,
-                hit,
                 &Badges {
                     x: x - CELL / 2.0,
                     y: y - CELL / 2.0,
@@ -289,6 +298,10 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         }
     };
     let labels_y = PAD + CELL * GRID as f32 + 18.0;
+    let controls = view
+        .hills
+        .iter()
+        .any(|h| h.links.iter().any(|l| !l.play.is_empty()));
     let body = html! {
         @for h in &view.hills {
             @let (x, y) = centre(h.col, h.row);
@@ -303,6 +316,14 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         }
         (last_line(view))
         @for h in &view.hills { (hill(h)) }
+        @if let (Some(side), true) = (view.moving, controls) {
+            // The player's king (and ringfort, for a vacant hill), for the script to put on
+            // the hill they choose (not shown until then).
+            g #own-piece visibility="hidden" {
+                g.fort { (ringfort(side, 0.0, 0.0)) }
+                (crown(side, 0.0, 0.0))
+            }
+        }
         @for h in view.hills.iter().filter(|h| crowded(h)) { (choice_overlay(&h.links, &choice(h))) }
         @if look.coordinates {
             @for col in 0..GRID {
@@ -318,10 +339,7 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         class: "tara",
         width: SIZE,
         height: SIZE + 4.0,
-        controls: view
-            .hills
-            .iter()
-            .any(|h| h.links.iter().any(|l| !l.href.is_empty())),
+        controls,
         body,
     }
 }
@@ -365,6 +383,7 @@ mod tests {
                 a: (3, 3),
                 b: (3, 4),
             }],
+            moving: Some(Side::Red),
         };
         let svg = board(&view).into_string();
         assert!(svg.contains(r#"viewBox="0 0 472 476""#), "{svg}");
@@ -385,6 +404,7 @@ mod tests {
         );
         assert!(svg.contains("<title>Red bridge</title>"));
         assert!(!svg.contains("<a "), "no links without moves");
+        assert!(!svg.contains("own-piece"), "no move to draw ahead");
         // Besides colour: Blue's ringfort has a white ring in its wall; no king is Blue here,
         // so no crown has balls on its points.
         assert_eq!(
@@ -398,11 +418,13 @@ mod tests {
     }
 
     #[test]
-    fn highlights_and_links_the_hills_with_moves() {
+    fn highlights_the_hills_with_moves_and_lays_their_buttons_over_them() {
         let link = |tag: &str| BoardLink {
-            href: format!("/play/tara?m={tag}"),
+            play: format!("{tag}-E5"),
             title: format!("Move the king on {tag} to E5"),
             tag: tag.into(),
+            from: tag.into(),
+            to: "E5".into(),
         };
         let view = TaraBoardView {
             title: "t".into(),
@@ -418,17 +440,24 @@ mod tests {
                 hill_at("A2", 0, 1),
             ],
             bridges: vec![],
+            moving: Some(Side::Blue),
         };
         let svg = board(&view).into_string();
         assert_eq!(svg.matches(r#"class="target""#).count(), 2);
-        // E5's link; E3's link to its choice, and the choice's two moves and its way back.
-        assert_eq!(svg.matches("<a ").count(), 1 + 1 + 3);
+        // E5's button over its whole square; E3's link to its choice, the choice's two
+        // buttons and its way back.
+        assert_eq!(svg.matches("<a ").count(), 1 + 1);
+        assert_eq!(svg.matches("<button ").count(), 1 + 2);
         assert!(svg.contains(
-            r#"<a class="move" href="/play/tara?m=D7"><title>Move the king on D7 to E5</title>"#
-        ));
+            r#"<foreignObject x="266" y="146" width="60" height="60"><button class="move" type="submit" form="play" name="play" value="D7-E5" title="Move the king on D7 to E5" data-from="D7" data-to="E5"></button></foreignObject>"#
+        ), "{svg}");
         assert!(svg.contains(r##"<a class="move chooser" href="#choose-E3"><title>2 moves to E3: choose one</title>"##));
         assert!(svg.contains(r#"<g class="choices" id="choose-E3">"#));
-        assert!(svg.contains(r#"<a class="move badge" href="/play/tara?m=F4">"#));
+        assert!(svg.contains(r#"value="F4-E5" title="Move the king on F4 to E5""#));
+        // The mover's king and ringfort, hidden, for the script to draw on the chosen hill;
+        // the hills name themselves for it.
+        assert!(svg.contains(r##"<g id="own-piece" visibility="hidden"><g class="fort"><circle class="ringfort" cx="0" cy="0" r="18" fill="#c6d5f0""##), "{svg}");
+        assert!(svg.contains(r#"<g class="hill" data-hill="E5">"#));
         // The choices come after every hill: drawn over the board.
         assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"class="hill""#));
         assert!(svg.contains("<title>A2: vacant</title>"));
@@ -441,19 +470,21 @@ mod tests {
             hills: vec![HillView {
                 note: Some("a&b".into()),
                 links: vec![BoardLink {
-                    href: "/x?a=1&b=\"2\"".into(),
+                    play: "a&b=\"2\"".into(),
                     title: "<i>".into(),
                     tag: "<".into(),
+                    ..BoardLink::default()
                 }],
                 ..hill_at("D4", 3, 3)
             }],
             bridges: vec![],
+            ..TaraBoardView::default()
         };
         let svg = board(&view).into_string();
         assert!(svg.contains("<title>&lt;script&gt;</title>"));
         assert!(svg.contains("(a&amp;b)"));
-        assert!(svg.contains(r#"href="/x?a=1&amp;b=&quot;2&quot;""#));
-        assert!(svg.contains("<title>&lt;i&gt;</title>"));
+        assert!(svg.contains(r#"value="a&amp;b=&quot;2&quot;""#));
+        assert!(svg.contains(r#"title="&lt;i&gt;""#));
         assert!(!svg.contains("<script>"));
     }
 
@@ -476,6 +507,7 @@ mod tests {
                 hill_at("A2", 0, 1),
             ],
             bridges: vec![],
+            ..TaraBoardView::default()
         };
         let svg = board(&view).into_string();
         assert!(svg.contains(

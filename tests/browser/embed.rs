@@ -75,7 +75,11 @@ async fn an_embed_shows_its_board_inside_a_frame_on_another_site() {
         "the frame is Moot's"
     );
     assert_eq!(browser.count("svg.herfor circle.stone").await, 2);
-    assert_eq!(browser.count("svg.herfor a.move").await, 0, "view-only");
+    assert_eq!(
+        browser.count("svg.herfor button.move").await,
+        0,
+        "view-only"
+    );
     let link = browser
         .client
         .find(Locator::Css("p.embed-line a"))

@@ -160,9 +160,9 @@ impl Browser {
             .expect("the next page loads");
     }
 
-    /// Plays a move by clicking, as a player would: its target on the board when the board
-    /// offers it and the script runs, else its button among the turn's controls, else its
-    /// button in the list of every move (opened first). Waits for the next page, or, for a
+    /// Plays a move by clicking, as a player would: its button on the board when the board
+    /// offers it, else its button among the turn's controls, else its button in the list of
+    /// every move (opened first). Waits for the next page, or, for a
     /// step the script composes on the page (a Hirþ step), for the step to show.
     pub async fn play(&self, notation: &str) {
         let listed = format!(r#"details.actions button[name="play"][value="{notation}"]"#);
@@ -170,18 +170,9 @@ impl Browser {
             self.count(&listed).await > 0,
             "{notation} is offered on the page"
         );
-        let id = self
-            .client
-            .find(Locator::Css(&listed))
-            .await
-            .expect("the move's button")
-            .attr("id")
-            .await
-            .expect("its id")
-            .expect("an id");
-        let board = format!(r##"figure.board a[href="#{id}"]"##);
-        let control = format!(r#"form.turn button[name="play"][value="{notation}"]"#);
-        let css = if self.script && self.count(&board).await > 0 {
+        let board = format!(r#"figure.board svg button[name="play"][value="{notation}"]"#);
+        let control = format!(r#"div.turn button[name="play"][value="{notation}"]"#);
+        let css = if self.count(&board).await > 0 {
             board
         } else if self.count(&control).await > 0 {
             control

@@ -42,7 +42,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .await;
     assert!(browser.text("p.status").await.starts_with("Black to play"));
     assert_eq!(
-        browser.count("svg.herfor a.move").await,
+        browser.count("svg.herfor button.move").await,
         19,
         "every point of the empty board"
     );
@@ -51,9 +51,9 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
     let before = browser.url().await;
     browser
         .client
-        .find(Locator::Css(r#"svg.herfor a.move[data-point="c3"]"#))
+        .find(Locator::Css(r#"svg.herfor button.move[data-point="c3"]"#))
         .await
-        .expect("c3 is a link")
+        .expect("c3 is a button")
         .send_keys(&fantoccini::key::Key::Enter.to_string())
         .await
         .expect("Enter on c3");
@@ -64,19 +64,19 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         "Enter on c3 played it"
     );
     browser
-        .click_to_next_page(Locator::Css("form.turn button[name=undo]"))
+        .click_to_next_page(Locator::Css("div.turn button[name=undo]"))
         .await;
 
     let mut moves = 0;
     while browser.count("p.status.finished").await == 0 {
         assert!(moves < 60, "a size-3 game ends within 60 moves");
-        if browser.count("svg.herfor a.move").await > 0 {
+        if browser.count("svg.herfor button.move").await > 0 {
             browser
-                .click_to_next_page(Locator::Css("svg.herfor a.move"))
+                .click_to_next_page(Locator::Css("svg.herfor button.move"))
                 .await;
         } else {
             browser
-                .click_to_next_page(Locator::Css("form.turn button[name=play]"))
+                .click_to_next_page(Locator::Css("div.turn button[name=play]"))
                 .await;
         }
         moves += 1;
@@ -94,7 +94,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
 
     // Undo goes back one move; the game is on again.
     browser
-        .click_to_next_page(Locator::Css("form.turn button[name=undo]"))
+        .click_to_next_page(Locator::Css("div.turn button[name=undo]"))
         .await;
     assert!(browser.count("p.status.finished").await == 0);
     browser.screenshot("herfor-undone").await;
@@ -124,7 +124,7 @@ async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
             "placement {placement} is a setup placement"
         );
         browser
-            .click_to_next_page(Locator::Css("figure.board svg a.move"))
+            .click_to_next_page(Locator::Css("figure.board svg button.move"))
             .await;
     }
     browser.screenshot("tara-after-setup").await;
@@ -139,7 +139,7 @@ async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
     for _ in 0..4 {
         browser
             .click_to_next_page(Locator::Css(
-                "figure.board svg a.move:not(.chooser):not(g.choices a)",
+                "figure.board svg button.move:not(g.choices button)",
             ))
             .await;
     }
@@ -245,7 +245,7 @@ async fn herfor_against_the_computer_with_a_hint() {
         .await;
     assert_eq!(
         browser.text("p.opponent").await,
-        "You play white against the computer (easy)."
+        "You (White) play against the computer (easy)."
     );
     assert_eq!(
         browser
@@ -256,7 +256,7 @@ async fn herfor_against_the_computer_with_a_hint() {
         1
     );
     browser
-        .click_to_next_page(Locator::Css("figure.board a.move"))
+        .click_to_next_page(Locator::Css("figure.board svg button.move"))
         .await;
     assert_eq!(
         browser
@@ -268,7 +268,7 @@ async fn herfor_against_the_computer_with_a_hint() {
         "the computer answered the click"
     );
     browser
-        .click_to_next_page(Locator::Css("form.turn button[name=hint]"))
+        .click_to_next_page(Locator::Css("div.turn button[name=hint]"))
         .await;
     let advice = browser.text("div.hint").await;
     assert!(

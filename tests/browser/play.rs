@@ -49,9 +49,9 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
     phone(&browser).await;
     browser.open("/play/herfor?size=5&pie=true&moves=c3").await;
     for css in [
-        r#"form.turn button[value="swap"]"#,
-        "form.turn button[name=undo]",
-        "form.turn button[name=hint]",
+        r#"div.turn button[value="swap"]"#,
+        "div.turn button[name=undo]",
+        "div.turn button[name=hint]",
     ] {
         assert!(on_first_screen(&browser, css).await, "{css}");
     }
@@ -63,10 +63,10 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
 
     browser.open("/play/hirth?target=1&moves=He").await;
     assert!(
-        on_first_screen(&browser, r#"form.turn button[value^="end"]"#).await,
+        on_first_screen(&browser, r#"div.turn button[value^="end"]"#).await,
         "the end of the turn"
     );
-    assert!(on_first_screen(&browser, "form.turn button[name=undo]").await);
+    assert!(on_first_screen(&browser, "div.turn button[name=undo]").await);
     browser.screenshot("play-hirth-phone-end").await;
     browser.finish().await;
 }
@@ -201,13 +201,16 @@ async fn a_whole_hirth_turn_of_five_steps_is_composed_on_the_page_and_sent_at_on
     );
     let focused = browser
         .client
-        .execute("return document.activeElement.id;", vec![])
+        .execute(
+            "var e = document.activeElement; return [!!e.closest('#board'), e.tagName.toLowerCase()];",
+            vec![],
+        )
         .await
         .expect("a script runs");
     assert_eq!(
         focused,
-        serde_json::json!("board"),
-        "the board has the focus at {after}"
+        serde_json::json!([true, "button"]),
+        "the board's point has the focus at {after}"
     );
     browser.screenshot("play-hirth-sent").await;
     browser.finish().await;
@@ -221,22 +224,26 @@ async fn a_whole_hirth_turn_of_five_steps_is_played_without_javascript() {
     let browser = Browser::start_without_script("play-hirth-noscript").await;
     phone(&browser).await;
     browser.open(&hirth_link(&before)).await;
-    // A point on the board leads to its move's button, in the list the browser opens.
-    assert!(!browser.is_open("details.actions").await);
-    browser
-        .client
-        .find(Locator::Css(r##"figure.board a[href^="#move-"]"##))
-        .await
-        .expect("a move on the board")
-        .click()
-        .await
-        .expect("clicked");
-    assert!(
-        browser.is_open("details.actions").await,
-        "the list of every move opens at the move's button"
+    // One click on the board plays a step: its button sends the form, the next page is the
+    // position after it.
+    let first = format!(
+        r#"figure.board svg button[name="play"][value="{}"]"#,
+        turn[0]
     );
-    assert!(browser.url().await.contains("#move-"));
-    for step in &turn {
+    assert_eq!(
+        browser.count(&first).await,
+        1,
+        "the first step is on the board"
+    );
+    let page = browser.url().await;
+    browser.play(&turn[0]).await;
+    assert_ne!(browser.url().await, page, "one click, one page");
+    assert!(!browser.url().await.contains("#move-"));
+    assert!(
+        !browser.is_open("details.actions").await,
+        "the list stays folded"
+    );
+    for step in &turn[1..] {
         browser.play(step).await;
     }
     let expected = format!(
@@ -289,7 +296,7 @@ async fn a_double_click_against_the_computer_starts_one_search() {
     let before = browser.url().await;
     let point = browser
         .client
-        .find(Locator::Css(r#"svg.herfor a.move[data-point="d4"]"#))
+        .find(Locator::Css(r#"svg.herfor button.move[data-point="d4"]"#))
         .await
         .expect("d4 is offered");
     let double = MouseActions::new("mouse".to_owned())
@@ -353,6 +360,144 @@ async fn a_double_click_against_the_computer_starts_one_search() {
         page_searches(&browser).await,
         1,
         "one search for a double click"
+    );
+    browser.finish().await;
+}
+
+/// Clicks a board's button by script and reports, in the same turn of the page's event loop
+/// (before the next page can arrive), what `probe` returns: what the click drew at once.
+async fn click_and_probe(browser: &Browser, css: &str, probe: &str) -> serde_json::Value {
+    browser
+        .client
+        .execute(
+            &format!("document.querySelector(arguments[0]).click(); {probe}"),
+            vec![serde_json::json!(css)],
+        )
+        .await
+        .expect("a script runs")
+}
+
+/// Issue 14: against the computer, the player's own stone is drawn at once where they
+/// clicked, while the computer thinks; then the computer's answer arrives.
+#[actix_web::test]
+async fn herfor_the_players_stone_is_drawn_at_once_while_the_computer_thinks() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-own-stone").await;
+    browser
+        .open("/play/herfor?size=5&pie=false&computer=second&moves=")
+        .await;
+    let before = browser.url().await;
+    assert_eq!(
+        browser.count(r#"#own-stone[visibility="hidden"]"#).await,
+        1,
+        "the stone waits, hidden"
+    );
+    let drawn = click_and_probe(
+        &browser,
+        r#"svg.herfor button[data-point="c3"]"#,
+        r#"var s = document.getElementById("own-stone");
+           var f = document.querySelector('svg.herfor button[data-point="c3"]').parentNode;
+           return [s.getAttribute("visibility"), s.getAttribute("class"),
+                   parseFloat(s.getAttribute("cx")) - parseFloat(f.getAttribute("x")) - parseFloat(f.getAttribute("width")) / 2,
+                   parseFloat(s.getAttribute("cy")) - parseFloat(f.getAttribute("y")) - parseFloat(f.getAttribute("height")) / 2,
+                   document.getElementById("turn").textContent];"#,
+    )
+    .await;
+    assert_eq!(drawn[0], "visible", "{drawn}");
+    assert_eq!(drawn[1], "stone black", "{drawn}");
+    assert_eq!(
+        (drawn[2].as_f64(), drawn[3].as_f64()),
+        (Some(0.0), Some(0.0)),
+        "on c3: {drawn}"
+    );
+    assert!(
+        drawn[4]
+            .as_str()
+            .unwrap_or_default()
+            .contains("You played c3."),
+        "{drawn}"
+    );
+    browser.wait_until_left(&before).await;
+    browser.finish().await;
+}
+
+/// Issue 14: a Tara king's move is drawn at once: the player's king on the hill it goes to,
+/// the king it leaves faded.
+#[actix_web::test]
+async fn tara_the_players_king_is_drawn_on_its_hill_at_once() {
+    use moot::games::tara::{Tara, TaraOptions};
+    // Past the setup: a position where the player to move has a king's step on the board.
+    let mut state = Tara::new_game(&TaraOptions::default()).expect("a game");
+    let mut moves = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let step = loop {
+        let legal = Tara::legal_moves(&state);
+        if let Some(step) = legal
+            .iter()
+            .find(|mv| Tara::format_move(&state, mv).contains('-'))
+        {
+            break Tara::format_move(&state, step);
+        }
+        let mv = *legal.choose(&mut rng).expect("a move");
+        moves.push(Tara::format_move(&state, &mv));
+        Tara::apply(&mut state, &mv).expect("a legal move");
+    };
+    let (from, to) = step.split_once('-').expect("from-to");
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-own-king").await;
+    browser
+        .open(&format!("/play/tara?moves={}", moves.join(".")))
+        .await;
+    let before = browser.url().await;
+    let drawn = click_and_probe(
+        &browser,
+        &format!(r#"figure.board svg button[value="{step}"]"#),
+        &format!(
+            r#"var p = document.getElementById("own-piece");
+               var to = document.querySelector('g.hill[data-hill="{to}"] circle');
+               var from = document.querySelector('g.hill[data-hill="{from}"] g.crown');
+               return [p.getAttribute("visibility"), p.getAttribute("transform"),
+                       "translate(" + to.getAttribute("cx") + " " + to.getAttribute("cy") + ")",
+                       from.getAttribute("opacity")];"#
+        ),
+    )
+    .await;
+    assert_eq!(drawn[0], "visible", "{step}: {drawn}");
+    assert_eq!(drawn[1], drawn[2], "{step}: the king on {to}: {drawn}");
+    assert_eq!(drawn[3], "0.25", "{step}: the king leaves {from}: {drawn}");
+    browser.wait_until_left(&before).await;
+    browser.finish().await;
+}
+
+/// Issue 14: Tara's options name the first player's colour in the computer's choices, and
+/// follow the choice of colour on the form.
+#[actix_web::test]
+async fn tara_options_follow_the_colour_chosen() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("options-colour").await;
+    browser.open("/play/tara").await;
+    let you_first = r#"select[name="computer"] option[value="second"]"#;
+    assert_eq!(
+        browser.content(you_first).await,
+        "The computer; you move first (red)"
+    );
+    browser
+        .client
+        .find(Locator::Css(r#"select[name="first"] option[value="blue"]"#))
+        .await
+        .expect("Blue")
+        .click()
+        .await
+        .expect("chosen");
+    assert_eq!(
+        browser.content(you_first).await,
+        "The computer; you move first (blue)"
+    );
+    assert_eq!(
+        browser
+            .content(r#"select[name="computer"] option[value="first"]"#)
+            .await,
+        "The computer; it moves first (blue)"
     );
     browser.finish().await;
 }

@@ -67,9 +67,10 @@ pub(super) fn board_spot(mv: &Move) -> Option<(Space, String)> {
 
 fn link(state: &HirthState, p: &Playable<Move>, tag: String) -> BoardLink {
     BoardLink {
-        href: p.href.clone(),
+        play: p.play.clone(),
         title: label(state, &p.mv),
         tag,
+        ..BoardLink::default()
     }
 }
 

@@ -17,18 +17,26 @@ fn playable(state: &HirthState) -> Vec<Playable<Move>> {
         .into_iter()
         .map(|mv| {
             let notation = Hirth::format_move(state, &mv);
-            // Hrefs as the page writes them: URL-encoded, so escaping leaves them alone.
-            let path = notation.replace(' ', "_").replace('>', "%3E");
-            let href = format!("/play/hirth/{path}");
-            Playable { mv, notation, href }
+            Playable {
+                mv,
+                play: notation.clone(),
+                notation,
+            }
         })
         .collect()
 }
 
-fn hrefs(svg: &str) -> Vec<&str> {
-    svg.split(r#"href=""#)
+/// The moves the board's buttons send, unescaped.
+fn values(svg: &str) -> Vec<String> {
+    svg.split(r#" value=""#)
         .skip(1)
         .filter_map(|rest| rest.split('"').next())
+        .map(|v| {
+            v.replace("&gt;", ">")
+                .replace("&lt;", "<")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&")
+        })
         .collect()
 }
 
@@ -222,16 +230,16 @@ fn every_legal_move_has_words_and_a_heading() {
 }
 
 #[test]
-fn the_board_links_only_playable_moves_and_every_move_a_click_can_say() {
+fn the_board_has_buttons_for_only_playable_moves_and_every_move_a_click_can_say() {
     for state in positions() {
         let moves = playable(&state);
         let svg = Hirth::board(&state, &moves, &[], None).into_string();
-        let mut linked = hrefs(&svg);
+        let mut linked = values(&svg);
         linked.sort();
-        let mut expected: Vec<&str> = moves
+        let mut expected: Vec<String> = moves
             .iter()
             .filter(|p| board_spot(&p.mv).is_some() || matches!(p.mv, Move::Enter { .. }))
-            .map(|p| p.href.as_str())
+            .map(|p| p.play.clone())
             .collect();
         expected.sort();
         assert_eq!(linked, expected, "{}", caption(&state));
@@ -254,11 +262,13 @@ fn the_mid_game_board_shows_the_attack_its_power_and_the_steps_left() {
         "two H attack the lone L on Miðr"
     );
     // Two moves end on 3 (the L and the K from 1): badges naming them.
-    assert!(svg.contains(r#"<a class="move badge" href="/play/hirth/L13">"#));
+    assert!(svg.contains(
+        r#"<button class="move badge" type="submit" form="play" name="play" value="L13""#
+    ));
     assert!(svg.contains(">K2←1</text>"));
     // Entering from the reserve is a click on the reserve's H or K.
     assert!(svg.contains(
-        r#"<a class="move" href="/play/hirth/He"><title>Enter an H from the reserve</title>"#
+        r#"<button class="move" type="submit" form="play" name="play" value="He" title="Enter an H from the reserve">"#
     ));
 }
 
@@ -268,11 +278,8 @@ fn the_retreat_decision_links_the_spaces_the_lofdungr_may_go_to() {
     let moves = playable(&state);
     assert_eq!(moves.len(), 2);
     let svg = Hirth::board(&state, &moves, &[], None).into_string();
-    assert_eq!(
-        hrefs(&svg),
-        ["/play/hirth/retreat_5", "/play/hirth/retreat_6"]
-    );
-    assert!(svg.contains("<title>Retreat the Lofðungr to 5</title>"));
+    assert_eq!(values(&svg), ["retreat 5", "retreat 6"]);
+    assert!(svg.contains(r#"title="Retreat the Lofðungr to 5""#));
     assert!(svg.contains("Silfr chooses where the beaten Lofðungr on Miðr retreats"));
     assert!(!svg.contains(r#"class="attack""#), "the battle is over");
     // H7: the beaten Lofðungr is off the board until it retreats, yet drawn where it was

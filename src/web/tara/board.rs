@@ -42,6 +42,14 @@ pub(super) fn target(mv: &TaraMove) -> Option<Hill> {
     }
 }
 
+/// The hill a king leaves.
+fn from(mv: &TaraMove) -> Option<Hill> {
+    match *mv {
+        TaraMove::Step { from, .. } | TaraMove::Sacrifice { from, .. } => Some(from),
+        TaraMove::Place(_) | TaraMove::Pass | TaraMove::Next => None,
+    }
+}
+
 /// Which king moves to a hill (`s`: it sacrifices there); placements need no tag.
 fn tag(mv: &TaraMove) -> String {
     match *mv {
@@ -101,9 +109,11 @@ pub(super) fn board_view(
                 .iter()
                 .filter(|p| target(&p.mv) == Some(hill))
                 .map(|p| BoardLink {
-                    href: p.href.clone(),
+                    play: p.play.clone(),
                     title: label(state, &p.mv),
                     tag: tag(&p.mv),
+                    from: from(&p.mv).map(|h| h.to_string()).unwrap_or_default(),
+                    to: hill.to_string(),
                 })
                 .collect(),
             last: marks.iter().find(|(h, _)| *h == hill).map(|(_, m)| *m),
@@ -128,5 +138,6 @@ pub(super) fn board_view(
         title: headline(state),
         hills,
         bridges,
+        moving: Some(side(state.to_move)),
     }
 }

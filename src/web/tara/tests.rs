@@ -16,22 +16,22 @@ fn hill(name: &str) -> Hill {
     Hill::parse(name).expect("a hill of the board")
 }
 
-/// Every legal move as the page would offer it, with a plain href.
+/// Every legal move as the page offers it.
 fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
-    Tara::legal_moves(state)
-        .into_iter()
-        .map(|mv| {
-            let notation = Tara::format_move(state, &mv);
-            let href = format!("/play/tara/{notation}");
-            Playable { mv, notation, href }
-        })
-        .collect()
+    crate::web::view::playable::<Tara>(state)
 }
 
-fn hrefs(svg: &str) -> Vec<&str> {
-    svg.split(r#"href=""#)
+/// The moves the board's buttons send, unescaped.
+fn values(svg: &str) -> Vec<String> {
+    svg.split(r#" value=""#)
         .skip(1)
         .filter_map(|rest| rest.split('"').next())
+        .map(|v| {
+            v.replace("&gt;", ">")
+                .replace("&lt;", "<")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&")
+        })
         .collect()
 }
 
@@ -137,19 +137,15 @@ fn every_legal_move_has_words_and_a_heading() {
 }
 
 #[test]
-fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
+fn the_board_has_buttons_for_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
         let moves = playable(&state);
         let svg = Tara::board(&state, &moves, &[], None).into_string();
-        // Moves, not the in-page links that open a crowded hill's choice or close it.
-        let linked: Vec<&str> = hrefs(&svg)
-            .into_iter()
-            .filter(|href| !href.starts_with('#'))
-            .collect();
-        let on_hills: Vec<&str> = moves
+        let linked = values(&svg);
+        let on_hills: Vec<String> = moves
             .iter()
             .filter(|p| target(&p.mv).is_some())
-            .map(|p| p.href.as_str())
+            .map(|p| p.play.clone())
             .collect();
         let mut sorted = linked.clone();
         sorted.sort();
@@ -160,13 +156,13 @@ fn the_board_links_exactly_the_moves_that_end_on_a_hill() {
 }
 
 #[test]
-fn setup_offers_every_vacant_hill_as_a_titled_link() {
+fn setup_offers_every_vacant_hill_as_a_titled_button() {
     let state = Tara::new_game(&TaraOptions::default()).unwrap();
     let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
-    assert_eq!(hrefs(&svg).len(), 45);
+    assert_eq!(values(&svg).len(), 45);
     assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
     assert!(svg.contains(
-        r#"<a class="move" href="/play/tara/D4"><title>Build a ringfort on D4 and put a king on it</title>"#
+        r#"value="D4" title="Build a ringfort on D4 and put a king on it" data-to="D4">"#
     ));
     assert!(svg.contains("<title>Red to move: build a ringfort and place a king on it</title>"));
 }
@@ -180,11 +176,19 @@ fn two_moves_onto_one_hill_become_a_choice_naming_the_king() {
         r##"<a class="move chooser" href="#choose-B3"><title>2 moves to B3: choose one</title>"##
     ));
     assert!(svg.contains(">C5 C5s</text></a>"));
-    assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5-B3">"#));
-    assert!(svg.contains(r#"<a class="move badge" href="/play/tara/C5sB3">"#));
-    // E7's backtracks each end on their own hill: whole-hill links, tagged with the king.
-    assert!(svg.contains(r#"<a class="move" href="/play/tara/E7-F5">"#));
-    assert!(svg.contains(">E7</text></a>"));
+    assert!(svg.contains(
+        r#"<button class="move badge" type="submit" form="play" name="play" value="C5-B3""#
+    ));
+    assert!(svg.contains(
+        r#"<button class="move badge" type="submit" form="play" name="play" value="C5sB3""#
+    ));
+    // E7's backtracks each end on their own hill: whole-hill buttons, tagged with the king,
+    // naming the hills the king leaves and reaches (the script draws the move ahead there).
+    assert!(
+        svg.contains(r#"<button class="move" type="submit" form="play" name="play" value="E7-F5""#)
+    );
+    assert!(svg.contains(r#"data-from="E7" data-to="F5">"#));
+    assert!(svg.contains(">E7</text></g>"));
 }
 
 #[test]
