@@ -290,9 +290,11 @@
     if (board && board.contains(event.target) && event.target !== board) makeCurrent(event.target);
   });
 
-  // A choice opened or closed (its link's fragment): the keys go into it, or back to the board.
-  window.addEventListener("hashchange", function () {
-    if (window.location.hash.indexOf("#choose-") === 0 || window.location.hash === "#board") {
+  // A choice opened, or closed by its way back: the keys go into it, or back to the board.
+  // (The skip link's #board only moves the keyboard's start: the next Tab reaches the board.)
+  window.addEventListener("hashchange", function (event) {
+    var closed = event.oldURL.indexOf("#choose-") >= 0 && window.location.hash === "#board";
+    if (window.location.hash.indexOf("#choose-") === 0 || closed) {
       var shown = targets();
       if (shown.length === 0) return;
       makeCurrent(shown[0]);
