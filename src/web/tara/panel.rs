@@ -11,14 +11,9 @@ use crate::games::tara::{Colour, Tara, TaraState};
 pub(super) fn panel(state: &TaraState) -> Markup {
     let score = Tara::score(state);
     let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f);
-    let players = both(&|c| {
-        let seat = if state.options.seat_of(c) == crate::games::Seat::First {
-            "Player 1"
-        } else {
-            "Player 2"
-        };
-        format!("{} ({seat})", c.title())
-    });
+    // The players by colour, as the rest of the page names them (a colour keeps its seat
+    // for the whole game and match).
+    let players = both(&|c| c.title().to_string());
     let side_of = |c: Colour| match c {
         Colour::Red => &score.red,
         Colour::Blue => &score.blue,

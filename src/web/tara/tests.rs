@@ -339,7 +339,11 @@ fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
         panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
         "{panel}"
     );
-    assert!(panel.contains("Red (Player 1)"));
+    assert!(
+        panel.contains(r#"<th scope="col">Red</th><th scope="col">Blue</th>"#),
+        "the players by colour alone, as the page names them: {panel}"
+    );
+    assert!(!panel.contains("Player 1"));
     assert!(panel.contains("Game 1 of a two-game match."));
     assert!(
         !Tara::panel(&full_board())
