@@ -1,7 +1,7 @@
 //! The engines' figures in **CPU time** of this thread (Linux `/proc/thread-self/schedstat`),
 //! for a loaded machine where criterion's wall-clock figures mostly measure the other
 //! processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
-//! `benches/tara.rs`), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
+//! `benches/tara.rs`; whole random Hirþ games as `benches/hirth.rs` plays them), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
 //! normal budget), and the JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
 //! the best of five rounds.
 //!
@@ -14,6 +14,7 @@ use actix_web::test::{self, TestRequest};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::hirth::Hirth;
+use moot::games::hirth::random_play::random_game;
 use moot::games::tara::{Tara, TaraOptions};
 use moot::games::{Game, Turn, random_opening};
 use rand::rngs::SmallRng;
@@ -127,6 +128,17 @@ fn main() {
             .unwrap();
             println!("{name}\t{:.0}", playouts::<Tara>(&start, 5_000));
         }
+    }
+    let name = "hirth random games/s (500-turn cap)";
+    if wanted(name) {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let per_second = rate(|| {
+            for _ in 0..500 {
+                black_box(random_game(&mut rng));
+            }
+            500
+        });
+        println!("{name}\t{per_second:.0}");
     }
     if wanted("analyse herfor") {
         println!(
