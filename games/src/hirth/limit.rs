@@ -354,12 +354,44 @@ pub fn step_keeps_limit(pos: &Position, step: &Move) -> bool {
     keeps_limit(pos, step, no_pile_up(pos), &mut None)
 }
 
+/// What is known of a position with a pile-up, found once for all its steps.
+pub struct Known {
+    /// The steps that repair it, if any.
+    repair: Option<Repair>,
+    /// The repair is one Karve step, after which no space counts two Karves (lines counted
+    /// where they attack from), and a step is left for it after one more.
+    one_karve_step: bool,
+}
+
+impl Known {
+    fn of(pos: &Position) -> Known {
+        let repair = repair(pos);
+        let one_karve_step = pos.steps + 2 <= STEPS_PER_TURN
+            && repair.as_ref().is_some_and(|r| match r.as_slice() {
+                [
+                    step @ Move::Go {
+                        unit: Unit::K(_), ..
+                    },
+                ] => {
+                    let mut after = pos.clone();
+                    after.apply_step(step);
+                    no_pile_up(&after)
+                }
+                _ => false,
+            });
+        Known {
+            repair,
+            one_karve_step,
+        }
+    }
+}
+
 /// Keeps, of the steps `steps[first..]` (steps of `pos`), those that keep the limit (H8), in
 /// their order.
 pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: usize) {
     let calm = no_pile_up(pos);
     // Found once, for the first step that needs it: the repair of the pile-up standing now.
-    let mut known: Option<Option<Repair>> = None;
+    let mut known: Option<Known> = None;
     let mut kept = first;
     for i in first..steps.len() {
         if keeps_limit(pos, &steps[i], calm, &mut known) {
@@ -372,12 +404,7 @@ pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: 
 
 /// [`step_keeps_limit`], told whether `pos` has no pile-up (`no_pile_up`); `known` caches the
 /// repair of `pos` (found when first needed).
-fn keeps_limit(
-    pos: &Position,
-    step: &Move,
-    calm: bool,
-    known: &mut Option<Option<Repair>>,
-) -> bool {
+fn keeps_limit(pos: &Position, step: &Move, calm: bool, known: &mut Option<Known>) -> bool {
     // Fast path: without a pile-up now, only a K stepping (not attacking) into a non-home space
     // that already counts a K of the mover can create one; every other step keeps none.
     if calm {
@@ -406,15 +433,29 @@ fn keeps_limit(
             return true;
         }
     }
+    let known = (!calm).then(|| &*known.get_or_insert_with(|| Known::of(pos)));
+    // A step that moves or enters no Karve but the mover's own at home (homes are outside the
+    // limit) changes no count, and cannot get in the way of a one-step Karve repair: the K is
+    // still there with its crew, and where it goes it still stands or attacks as before (the
+    // mover never changes who holds a space of the enemy's, and an own or empty space both
+    // leave it standing there).
+    if known.is_some_and(|k| k.one_karve_step)
+        && matches!(
+            step,
+            Move::Go {
+                unit: Unit::H | Unit::L,
+                ..
+            } | Move::Enter { .. }
+        )
+    {
+        return true;
+    }
     let mut next = pos.clone();
     next.apply_step(step);
     // Most steps leave a pile-up that the repair found before them still mends: a proof
     // without searching. Otherwise (the step was the repair, or got in its way) search.
-    if !calm {
-        let repair = known.get_or_insert_with(|| repair(pos));
-        if repair.as_ref().is_some_and(|r| repaired_by(&next, r)) {
-            return true;
-        }
+    if known.is_some_and(|k| k.repair.as_ref().is_some_and(|r| repaired_by(&next, r))) {
+        return true;
     }
     can_finish(&next) == Some(true)
 }
