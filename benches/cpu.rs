@@ -1,8 +1,9 @@
 //! The engines' figures in **CPU time** of this thread (Linux `/proc/thread-self/schedstat`),
 //! for a loaded machine where criterion's wall-clock figures mostly measure the other
 //! processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
-//! `benches/tara.rs`), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
-//! normal budget), and the JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
+//! `benches/tara.rs`; whole random Hirþ games as `benches/hirth.rs` plays them), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
+//! normal budget), the page computer's whole Hirþ turn at `strong` in CPU ms (`benches/ai.rs`'s
+//! `page_turn`), and the JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
 //! the best of five rounds.
 //!
 //! `cargo bench --bench cpu`
@@ -12,10 +13,14 @@ use std::hint::black_box;
 use actix_web::rt::{System, SystemRunner};
 use actix_web::test::{self, TestRequest};
 use moot::ai::{Budget, Player, Strength, analyse};
+use moot::games::fixtures::hirth::mid_game;
 use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::hirth::Hirth;
+use moot::games::hirth::random_play::random_game;
 use moot::games::tara::{Tara, TaraOptions};
 use moot::games::{Game, Turn, random_opening};
+use moot::web::opponent::{Opponent, play_computer};
+use moot::web::position::Position;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -127,6 +132,45 @@ fn main() {
             .unwrap();
             println!("{name}\t{:.0}", playouts::<Tara>(&start, 5_000));
         }
+    }
+    let name = "hirth random games/s (500-turn cap)";
+    if wanted(name) {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let per_second = rate(|| {
+            for _ in 0..500 {
+                black_box(random_game(&mut rng));
+            }
+            500
+        });
+        println!("{name}\t{per_second:.0}");
+    }
+    let name = "hirth page turn strong cpu ms";
+    if wanted(name) {
+        // The position of `benches/ai.rs`'s page_turn: 60 plies in, at the start of a turn.
+        let (moves, state) = mid_game(60, 5);
+        let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        position.moves = moves;
+        let Turn::ToAct(seat) = Hirth::turn(&state) else {
+            panic!("the game goes on")
+        };
+        let opponent = Opponent {
+            seat,
+            strength: Strength::Strong,
+        };
+        let per_second = rate(|| {
+            black_box(
+                play_computer(
+                    position.clone(),
+                    state.clone(),
+                    opponent,
+                    Strength::Strong.budget(),
+                    None,
+                )
+                .expect("a turn"),
+            );
+            1
+        });
+        println!("{name}\t{:.1}", 1e3 / per_second);
     }
     if wanted("analyse herfor") {
         println!(

@@ -69,6 +69,10 @@ struct Tree<'a, G: Player> {
     rng: SmallRng,
     buffer: Vec<G::Move>,
     path: Vec<usize>,
+    /// The node playouts start from: the root, or (planning a turn) the node reached by the
+    /// moves chosen so far, `top_depth` plies below the root.
+    top: usize,
+    top_depth: usize,
 }
 
 /// Searches `state` (a valid state) within `budget` and says what it found. Never panics on a
@@ -86,17 +90,125 @@ pub fn analyse_until<G: Player>(
     cutoff: Option<Instant>,
 ) -> Analysis<G::Move> {
     let started = Instant::now();
-    let mut tree = Tree::<G> {
-        root: state,
-        nodes: vec![Node::new(None)],
-        rng: SmallRng::seed_from_u64(seed),
-        buffer: Vec::new(),
-        path: Vec::new(),
+    let mut tree = Tree::<G>::new(state, seed);
+    let playouts = tree.run(state, budget, cutoff);
+    tree.report(playouts, started.elapsed())
+}
+
+/// The moves one search gives the seat to act for the rest of its turn (see [`plan_turn`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnPlan<M> {
+    /// The moves in order, while the same seat acts; empty only when the game is over.
+    pub moves: Vec<M>,
+    /// Playouts run, top-ups included.
+    pub playouts: u64,
+    /// How often a subtree on the way was too thin to choose from and was searched further
+    /// (in the same tree: what it had seen is kept).
+    pub top_ups: u32,
+}
+
+/// Plays a whole turn from one search tree (Hirþ's five steps and the end of the movement
+/// phase): the root is searched within `budget`, as by [`analyse_until`] (so the first move is
+/// the one `analyse` recommends with the same seed), then the walk goes down the tree to the
+/// most visited child while the same seat acts. Where the next choice rests on fewer than
+/// [`min_visits`] playouts, that subtree is searched further with a quarter of the budget
+/// first. Past `cutoff` no top-up starts; the plan stops where the tree has no child.
+pub fn plan_turn<G: Player>(
+    state: &G::State,
+    budget: Budget,
+    seed: u64,
+    cutoff: Option<Instant>,
+) -> TurnPlan<G::Move> {
+    let mut tree = Tree::<G>::new(state, seed);
+    let mut playouts = tree.run(state, budget, cutoff);
+    let mut plan = TurnPlan {
+        moves: Vec::new(),
+        playouts: 0,
+        top_ups: 0,
     };
-    let mut scratch = state.clone();
-    tree.open(0, &scratch);
-    let mut playouts = 0u64;
-    if tree.nodes[0].terminal.is_none() {
+    let Some(seat) = tree.nodes[0].actor else {
+        plan.playouts = playouts;
+        return plan;
+    };
+    let enough = min_visits(budget);
+    let mut at = state.clone();
+    let mut id = 0;
+    loop {
+        let thin = tree
+            .best_child(id)
+            .is_none_or(|c| tree.nodes[c].visits < enough);
+        // The root had the whole budget; below it, thin choices are searched further.
+        if thin && id != 0 && cutoff.is_none_or(|c| Instant::now() < c) {
+            tree.top = id;
+            tree.top_depth = plan.moves.len();
+            playouts += tree.run(&at, top_up(budget), cutoff);
+            plan.top_ups += 1;
+        }
+        let next = match tree.best_child(id) {
+            Some(child) => child,
+            // A root never expanded (no playout ran): its first move, as `analyse` says.
+            None if id == 0 => match tree.nodes[0].untried.as_ref().and_then(|u| u.last()) {
+                Some(mv) => {
+                    plan.moves.push(mv.clone());
+                    break;
+                }
+                None => break,
+            },
+            None => break,
+        };
+        let mv = tree.nodes[next].mv.clone().expect("a child has a move");
+        G::play_unchecked(&mut at, &mv);
+        plan.moves.push(mv);
+        id = next;
+        tree.open(id, &at);
+        if tree.nodes[id].actor != Some(seat) {
+            break;
+        }
+    }
+    plan.playouts = playouts;
+    plan
+}
+
+/// Visits below which a choice on the way through a turn is searched further: a hundredth of
+/// a playout budget (50 at `strong`), at least 8.
+pub fn min_visits(budget: Budget) -> u64 {
+    match budget {
+        Budget::Playouts(n) => (u64::from(n) / 100).max(8),
+        Budget::Millis(_) => 8,
+    }
+}
+
+/// The budget of one top-up: a quarter of the turn's.
+fn top_up(budget: Budget) -> Budget {
+    match budget {
+        Budget::Playouts(n) => Budget::Playouts((n / 4).max(1)),
+        Budget::Millis(ms) => Budget::Millis((ms / 4).max(1)),
+    }
+}
+
+impl<'a, G: Player> Tree<'a, G> {
+    fn new(root: &'a G::State, seed: u64) -> Self {
+        let mut tree = Tree {
+            root,
+            nodes: vec![Node::new(None)],
+            rng: SmallRng::seed_from_u64(seed),
+            buffer: Vec::new(),
+            path: Vec::new(),
+            top: 0,
+            top_depth: 0,
+        };
+        tree.open(0, root);
+        tree
+    }
+
+    /// Playouts from the top node (whose state is `top_state`) within `budget`, stopped at
+    /// `cutoff`: how many ran.
+    fn run(&mut self, top_state: &G::State, budget: Budget, cutoff: Option<Instant>) -> u64 {
+        let started = Instant::now();
+        let mut playouts = 0u64;
+        if self.nodes[self.top].terminal.is_some() {
+            return 0;
+        }
         let deadline = match budget {
             Budget::Millis(ms) => started + Duration::from_millis(ms),
             Budget::Playouts(_) => started,
@@ -112,16 +224,15 @@ pub fn analyse_until<G: Player>(
             Budget::Playouts(n) => playouts < u64::from(n) && (cutoff.is_none() || clock(playouts)),
             Budget::Millis(_) => clock(playouts),
         };
+        let mut scratch = top_state.clone();
         while more(playouts) {
-            scratch.clone_from(state);
-            tree.iterate(&mut scratch);
+            scratch.clone_from(top_state);
+            self.iterate(&mut scratch);
             playouts += 1;
         }
+        playouts
     }
-    tree.report(playouts, started.elapsed())
-}
 
-impl<G: Player> Tree<'_, G> {
     /// First visit of a node: is the search over here, and if not, who chooses among what.
     fn open(&mut self, id: usize, state: &G::State) {
         if self.nodes[id].untried.is_some() || self.nodes[id].terminal.is_some() {
@@ -149,8 +260,8 @@ impl<G: Player> Tree<'_, G> {
     /// One playout: select, expand, play out, back up.
     fn iterate(&mut self, state: &mut G::State) {
         self.path.clear();
-        self.path.push(0);
-        let mut id = 0;
+        self.path.push(self.top);
+        let mut id = self.top;
         let (value, playout_plies) = loop {
             self.open(id, state);
             if let Some(value) = self.nodes[id].terminal {
@@ -169,7 +280,7 @@ impl<G: Player> Tree<'_, G> {
             G::play_unchecked(state, &mv);
             self.path.push(id);
         };
-        let plies = self.path.len() - 1 + playout_plies;
+        let plies = self.top_depth + self.path.len() - 1 + playout_plies;
         let value = value * DISCOUNT.powi(plies as i32);
         let margin = G::margin(state).unwrap_or(0.0);
         for i in 1..self.path.len() {
@@ -180,9 +291,9 @@ impl<G: Player> Tree<'_, G> {
             node.total += first_view(chooser, value);
             node.margin_total += margin;
         }
-        let root = &mut self.nodes[0];
-        root.visits += 1;
-        root.margin_total += margin;
+        let top = &mut self.nodes[self.top];
+        top.visits += 1;
+        top.margin_total += margin;
     }
 
     /// The child with the best upper confidence bound (the first of equals).

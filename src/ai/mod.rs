@@ -22,7 +22,7 @@ pub mod tara;
 use std::time::Duration;
 
 pub use agent::Agent;
-pub use mcts::{analyse, analyse_until};
+pub use mcts::{TurnPlan, analyse, analyse_until, plan_turn};
 pub use player::Player;
 
 /// How much searching to do.

@@ -211,3 +211,69 @@ fn arena_results_do_not_depend_on_the_threads() {
     assert_eq!(one, two);
     assert_eq!(one.games(), 12);
 }
+
+/// A turn planned from one search tree: its first move is `analyse`'s with the same budget and
+/// seed, every move is legal in turn and chosen by the seat to act at the start, and the
+/// playouts are the budget plus a quarter of it per top-up.
+fn plan_starts_with_the_analysed_move<G: Player>(
+    state: &G::State,
+    playouts: u32,
+) -> TurnPlan<G::Move> {
+    let budget = Budget::Playouts(playouts);
+    let plan = plan_turn::<G>(state, budget, 42, None);
+    let analysis = analyse::<G>(state, budget, 42);
+    assert_eq!(plan.moves.first(), analysis.best_move.as_ref());
+    assert_eq!(
+        plan.playouts,
+        u64::from(playouts) * (4 + u64::from(plan.top_ups)) / 4
+    );
+    let Turn::ToAct(seat) = G::turn(state) else {
+        panic!("the game goes on")
+    };
+    let mut after = state.clone();
+    for mv in &plan.moves {
+        assert_eq!(G::turn(&after), Turn::ToAct(seat), "{:?}", plan.moves);
+        G::apply(&mut after, mv).expect("a legal move");
+    }
+    assert_ne!(G::turn(&after), Turn::ToAct(seat), "the turn is played out");
+    plan
+}
+
+#[test]
+fn a_herfor_or_tara_turn_is_one_move_from_one_search() {
+    let herfor = plan_starts_with_the_analysed_move::<Herfor>(&random_opening::<Herfor>(6, 1), 400);
+    let tara = plan_starts_with_the_analysed_move::<Tara>(&random_opening::<Tara>(8, 2), 400);
+    assert_eq!((herfor.moves.len(), herfor.top_ups), (1, 0));
+    assert_eq!((tara.moves.len(), tara.top_ups), (1, 0));
+}
+
+#[test]
+fn a_whole_hirth_turn_comes_from_one_search_tree() {
+    // The page-turn bench's position (benches/ai.rs).
+    let (_, state) = crate::games::fixtures::hirth::mid_game(60, 5);
+    let plan = plan_starts_with_the_analysed_move::<Hirth>(&state, 2000);
+    eprintln!("{plan:?}");
+    // Steps, then the end of the movement phase (or an offer, which the other seat answers).
+    assert!(plan.moves.len() >= 2, "{:?}", plan.moves);
+    assert!(
+        matches!(
+            plan.moves.last(),
+            Some(crate::games::hirth::Move::End { .. } | crate::games::hirth::Move::Offer)
+        ),
+        "{:?}",
+        plan.moves
+    );
+    // The choices deep in the turn rest on few playouts: searched further.
+    assert!(plan.top_ups >= 1, "{plan:?}");
+}
+
+#[test]
+fn a_finished_game_plans_no_move() {
+    let mut state = Hirth::new_game(&HirthOptions { target: 1 }).unwrap();
+    for text in ["offer", "give-up"] {
+        let mv = Hirth::parse_move(&state, text).unwrap();
+        Hirth::apply(&mut state, &mv).unwrap();
+    }
+    let plan = plan_turn::<Hirth>(&state, Budget::Playouts(50), 1, None);
+    assert_eq!((plan.moves.len(), plan.playouts, plan.top_ups), (0, 0, 0));
+}

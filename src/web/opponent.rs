@@ -12,7 +12,7 @@ use actix_web::http::StatusCode;
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Budget, Player, Strength, analyse_until};
+use crate::ai::{Analysis, Budget, Player, Strength, analyse_until, plan_turn};
 use crate::games::{Game, Seat, Turn};
 
 /// The parameter naming the seat the computer plays (`first` or `second`).
@@ -147,10 +147,11 @@ pub async fn reply<G: Player>(
 
 /// The computer's moves from this position while it is to act, within `budget` (its
 /// strength's, within the server's caps): the position after them. One search gives the whole
-/// of a turn: the computer follows the searched tree's best line (the principal variation)
-/// while it is still to act, so the tree is reused for every step of a Hirþ turn; it searches
-/// again only where that line ends before its turn does. Past `cutoff` (the wall-clock cap of
-/// the request) it starts no new search; the next request goes on.
+/// of a turn ([`plan_turn`]): the computer walks down the searched tree while it is still to
+/// act, searching a subtree further (in the same tree) where a choice rests on too few
+/// playouts; it starts a new search only if a turn goes on past the plan (cut short by
+/// `cutoff`, the wall-clock cap of the request). Past `cutoff` it starts no new search; the
+/// next request goes on.
 pub fn play_computer<G: Player>(
     position: Position<G>,
     state: G::State,
@@ -161,35 +162,43 @@ pub fn play_computer<G: Player>(
     play_turn(position, state, opponent, budget, cutoff).map(|(position, _)| position)
 }
 
-/// [`play_computer`], and how many searches it ran.
+/// How a computer turn was searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Searched {
+    /// Search trees built.
+    searches: usize,
+    /// Subtrees searched further inside them.
+    top_ups: u32,
+}
+
+/// [`play_computer`], and how it searched.
 fn play_turn<G: Player>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
     budget: Budget,
     cutoff: Option<Instant>,
-) -> Result<(Position<G>, usize), PageError> {
+) -> Result<(Position<G>, Searched), PageError> {
     let before = position.moves.len();
-    let mut searches = 0;
-    // The rest of the searched line, next move first.
-    let mut line: VecDeque<G::Move> = VecDeque::new();
+    let mut searched = Searched::default();
+    // The rest of the planned turn, next move first.
+    let mut plan: VecDeque<G::Move> = VecDeque::new();
     while position.moves.len() - before < MOVES_PER_REQUEST && opponent.to_act::<G>(&state) {
-        let mv = match line.pop_front() {
+        let mv = match plan.pop_front() {
             Some(mv) => mv,
             None => {
                 if position.moves.len() > before && cutoff.is_some_and(|c| Instant::now() >= c) {
                     break;
                 }
                 let root = G::search_root(&state);
-                let analysis = analyse_until::<G>(&root, budget, seed(&position), cutoff);
-                searches += 1;
-                let Some(best) = analysis.best_move else {
+                let turn = plan_turn::<G>(&root, budget, seed(&position), cutoff);
+                searched.searches += 1;
+                searched.top_ups += turn.top_ups;
+                plan.extend(turn.moves);
+                let Some(first) = plan.pop_front() else {
                     break;
                 };
-                if analysis.pv.first() == Some(&best) {
-                    line.extend(analysis.pv.into_iter().skip(1));
-                }
-                best
+                first
             }
         };
         let notation = G::format_move(&state, &mv);
@@ -210,7 +219,7 @@ fn play_turn<G: Player>(
             "The computer is to act but found no move.",
         ));
     }
-    Ok((position, searches))
+    Ok((position, searched))
 }
 
 /// The engine's advice for the player to act, at the normal strength (within the caps).
@@ -266,7 +275,7 @@ mod tests {
     }
 
     #[test]
-    fn a_hirth_turn_follows_the_searched_line_instead_of_searching_each_step() {
+    fn a_hirth_turn_is_played_from_one_search_tree() {
         let (position, state) = hirth_mid_game(40, 3);
         let Turn::ToAct(seat) = Hirth::turn(&state) else {
             panic!("the game goes on")
@@ -276,14 +285,15 @@ mod tests {
             strength: Strength::Strong,
         };
         let before = position.moves.len();
-        let (after, searches) =
+        let (after, searched) =
             play_turn(position, state, opponent, Strength::Strong.budget(), None).expect("a reply");
         let played = &after.moves[before..];
-        // Six moves from the tree: the first search's line gives the first steps, a second
-        // search (where that line ran out of visited moves) the rest; one search per step
-        // would be six.
-        assert_eq!(played.len(), 6, "{played:?}");
-        assert_eq!(searches, 2, "searches for the turn {played:?}");
+        // Every move of the turn from one tree: one search per step would be five here, and
+        // following only the principal variation ran out of visited moves after a few steps
+        // (it took two searches). The deeper choices were searched further in that tree.
+        assert!(played.len() >= 2, "{played:?}");
+        assert_eq!(searched.searches, 1, "searches for the turn {played:?}");
+        assert!(searched.top_ups >= 1, "{searched:?}");
         // The turn was played to its end: the other player acts now.
         let replayed = crate::web::replay::replay(&after)
             .expect("legal moves")

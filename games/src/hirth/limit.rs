@@ -215,14 +215,39 @@ pub(super) fn can_end_now_by_choices(pos: &Position) -> bool {
 /// `None` when the budget ran out before an answer.
 pub fn can_finish(pos: &Position) -> Option<bool> {
     let nodes = Cell::new(0u32);
-    search::<true>(pos, &nodes)
+    search::<true>(pos, &nodes, &mut Repair::new())
+}
+
+/// Steps that end a turn's pile-up: after them the movement phase can end with the limit kept.
+pub type Repair = SmallVec<[Move; STEPS_PER_TURN as usize]>;
+
+/// The steps the look-ahead finds that let the turn end with the limit kept (empty when it can
+/// end now); `None` when there are none (or the budget ran out).
+pub fn repair(pos: &Position) -> Option<Repair> {
+    let nodes = Cell::new(0u32);
+    let mut path = Repair::new();
+    (search::<true>(pos, &nodes, &mut path) == Some(true)).then_some(path)
+}
+
+/// Whether `repair` (found for the position before one more step) still works in `pos`: each
+/// of its steps can be taken in turn, and then the movement phase can end with the limit kept.
+/// A proof that the turn can finish; "no" proves nothing.
+fn repaired_by(pos: &Position, repair: &Repair) -> bool {
+    let mut p = pos.clone();
+    for step in repair {
+        if !p.can_step(step) {
+            return false;
+        }
+        p.apply_step(step);
+    }
+    can_end_now(&p)
 }
 
 /// [`can_finish`] without the shortcut of [`hopeless`]: the reference it is checked against.
 #[cfg(test)]
 pub(super) fn can_finish_unpruned(pos: &Position) -> Option<bool> {
     let nodes = Cell::new(0u32);
-    search::<false>(pos, &nodes)
+    search::<false>(pos, &nodes, &mut Repair::new())
 }
 
 /// A certain "cannot" without searching: the Karves standing in a space leave it only by
@@ -245,8 +270,9 @@ fn hopeless(pos: &Position) -> bool {
 /// The steps of one node of the look-ahead: held inline (a position offers a few dozen).
 type Steps = SmallVec<[Move; 48]>;
 
-/// The depth-first look-ahead; `PRUNE` stops early at [`hopeless`] positions.
-fn search<const PRUNE: bool>(pos: &Position, nodes: &Cell<u32>) -> Option<bool> {
+/// The depth-first look-ahead; `PRUNE` stops early at [`hopeless`] positions. On "yes", `path`
+/// holds the steps found (it is left as it came otherwise).
+fn search<const PRUNE: bool>(pos: &Position, nodes: &Cell<u32>, path: &mut Repair) -> Option<bool> {
     nodes.set(nodes.get() + 1);
     if nodes.get() > BUDGET {
         return None;
@@ -287,14 +313,14 @@ fn search<const PRUNE: bool>(pos: &Position, nodes: &Cell<u32>) -> Option<bool> 
     }
     let mut unknown = false;
     for step in &first {
-        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, &mut unknown) {
+        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, path, &mut unknown) {
             return answer;
         }
     }
     let mut steps = Steps::new();
     pos.raw_steps(&mut steps);
     for step in steps.iter().filter(|s| !first.contains(s)) {
-        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, &mut unknown) {
+        if let Some(answer) = try_step::<PRUNE>(pos, step, nodes, path, &mut unknown) {
             return answer;
         }
     }
@@ -307,31 +333,68 @@ fn try_step<const PRUNE: bool>(
     pos: &Position,
     step: &Move,
     nodes: &Cell<u32>,
+    path: &mut Repair,
     unknown: &mut bool,
 ) -> Option<Option<bool>> {
     let mut next = pos.clone();
     next.apply_step(step);
-    match search::<PRUNE>(&next, nodes) {
+    path.push(step.clone());
+    match search::<PRUNE>(&next, nodes, path) {
         Some(true) => return Some(Some(true)),
         Some(false) => {}
         None => *unknown = true,
     }
+    path.pop();
     (nodes.get() > BUDGET).then_some(None)
 }
 
 /// H8 for one step: legal only if the turn can still end with the limit kept after it.
 /// A look-ahead that runs out of budget counts as "cannot" (only crafted states get there).
 pub fn step_keeps_limit(pos: &Position, step: &Move) -> bool {
-    keeps_limit(pos, step, no_pile_up(pos))
+    keeps_limit(pos, step, no_pile_up(pos), &mut None)
+}
+
+/// What is known of a position with a pile-up, found once for all its steps.
+pub struct Known {
+    /// The steps that repair it, if any.
+    repair: Option<Repair>,
+    /// The repair is one Karve step, after which no space counts two Karves (lines counted
+    /// where they attack from), and a step is left for it after one more.
+    one_karve_step: bool,
+}
+
+impl Known {
+    fn of(pos: &Position) -> Known {
+        let repair = repair(pos);
+        let one_karve_step = pos.steps + 2 <= STEPS_PER_TURN
+            && repair.as_ref().is_some_and(|r| match r.as_slice() {
+                [
+                    step @ Move::Go {
+                        unit: Unit::K(_), ..
+                    },
+                ] => {
+                    let mut after = pos.clone();
+                    after.apply_step(step);
+                    no_pile_up(&after)
+                }
+                _ => false,
+            });
+        Known {
+            repair,
+            one_karve_step,
+        }
+    }
 }
 
 /// Keeps, of the steps `steps[first..]` (steps of `pos`), those that keep the limit (H8), in
 /// their order.
 pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: usize) {
     let calm = no_pile_up(pos);
+    // Found once, for the first step that needs it: the repair of the pile-up standing now.
+    let mut known: Option<Known> = None;
     let mut kept = first;
     for i in first..steps.len() {
-        if keeps_limit(pos, &steps[i], calm) {
+        if keeps_limit(pos, &steps[i], calm, &mut known) {
             steps.swap(kept, i);
             kept += 1;
         }
@@ -339,8 +402,9 @@ pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: 
     steps.truncate(kept);
 }
 
-/// [`step_keeps_limit`], told whether `pos` has no pile-up (`no_pile_up`).
-fn keeps_limit(pos: &Position, step: &Move, calm: bool) -> bool {
+/// [`step_keeps_limit`], told whether `pos` has no pile-up (`no_pile_up`); `known` caches the
+/// repair of `pos` (found when first needed).
+fn keeps_limit(pos: &Position, step: &Move, calm: bool, known: &mut Option<Known>) -> bool {
     // Fast path: without a pile-up now, only a K stepping (not attacking) into a non-home space
     // that already counts a K of the mover can create one; every other step keeps none.
     if calm {
@@ -363,8 +427,35 @@ fn keeps_limit(pos: &Position, step: &Move, calm: bool) -> bool {
         if !risky {
             return true;
         }
+        // A K that steps into its own space did not stop (H4): with a step left it may step
+        // back where it came from, and the counts are those of now, with no pile-up.
+        if pos.steps + 2 <= STEPS_PER_TURN {
+            return true;
+        }
+    }
+    let known = (!calm).then(|| &*known.get_or_insert_with(|| Known::of(pos)));
+    // A step that moves or enters no Karve but the mover's own at home (homes are outside the
+    // limit) changes no count, and cannot get in the way of a one-step Karve repair: the K is
+    // still there with its crew, and where it goes it still stands or attacks as before (the
+    // mover never changes who holds a space of the enemy's, and an own or empty space both
+    // leave it standing there).
+    if known.is_some_and(|k| k.one_karve_step)
+        && matches!(
+            step,
+            Move::Go {
+                unit: Unit::H | Unit::L,
+                ..
+            } | Move::Enter { .. }
+        )
+    {
+        return true;
     }
     let mut next = pos.clone();
     next.apply_step(step);
+    // Most steps leave a pile-up that the repair found before them still mends: a proof
+    // without searching. Otherwise (the step was the repair, or got in its way) search.
+    if known.is_some_and(|k| k.repair.as_ref().is_some_and(|r| repaired_by(&next, r))) {
+        return true;
+    }
     can_finish(&next) == Some(true)
 }

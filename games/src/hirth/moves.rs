@@ -1,7 +1,27 @@
 //! Moves (single steps and decisions) and the steps of the movement phase (H3, H4).
 
+use smallvec::SmallVec;
+
 use super::board::Space;
 use super::state::{Group, KARVE_CAPACITY, Karve, Position, STEPS_PER_TURN};
+
+/// Where [`Position::raw_steps`] puts the steps: a list, or the look-ahead's inline one. One
+/// plain push per step (extending by one-move arrays copied every move through `memcpy`).
+pub trait StepSink {
+    fn push_step(&mut self, mv: Move);
+}
+
+impl StepSink for Vec<Move> {
+    fn push_step(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+impl<const N: usize> StepSink for SmallVec<[Move; N]> {
+    fn push_step(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
 
 /// A piece that moves as one: a Hirþ, the Lofðungr, or a Karve with its crew.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,7 +95,7 @@ impl Position {
 
     /// Every step the mover may take now, before the Karve-limit check (H8), into `out` (a
     /// list, or the look-ahead's inline one).
-    pub fn raw_steps(&self, out: &mut impl Extend<Move>) {
+    pub fn raw_steps(&self, out: &mut impl StepSink) {
         if self.steps >= STEPS_PER_TURN {
             return;
         }
@@ -90,44 +110,44 @@ impl Position {
                 }
                 last = Some(k.crew);
                 for to in space.neighbours() {
-                    out.extend([Move::Go {
+                    out.push_step(Move::Go {
                         from: space,
                         unit: Unit::K(k.crew),
                         to,
-                    }]);
+                    });
                 }
             }
         }
         let reserve = self.reserve.get(me);
         if reserve.k > 0 {
-            out.extend([Move::Enter { karve: true }]);
+            out.push_step(Move::Enter { karve: true });
         }
         if reserve.h > 0 {
-            out.extend([Move::Enter { karve: false }]);
+            out.push_step(Move::Enter { karve: false });
         }
         for space in Space::all() {
             let group = self.board.group(space, me);
             if group.l {
                 for to in space.neighbours() {
-                    out.extend([Move::Go {
+                    out.push_step(Move::Go {
                         from: space,
                         unit: Unit::L,
                         to,
-                    }]);
+                    });
                 }
             }
             if group.h > 0 {
                 for to in space.neighbours() {
-                    out.extend([Move::Go {
+                    out.push_step(Move::Go {
                         from: space,
                         unit: Unit::H,
                         to,
-                    }]);
+                    });
                 }
                 let mut last: Option<Karve> = None;
                 for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
                     if last != Some(*k) {
-                        out.extend([Move::Board { space, karve: *k }]);
+                        out.push_step(Move::Board { space, karve: *k });
                         last = Some(*k);
                     }
                 }
@@ -135,18 +155,64 @@ impl Position {
             let mut last: Option<u8> = None;
             for k in group.karves.iter().filter(|k| !k.stopped && k.crew > 0) {
                 if last != Some(k.crew) {
-                    out.extend([Move::Disembark {
+                    out.push_step(Move::Disembark {
                         space,
                         crew: k.crew,
-                    }]);
+                    });
                     last = Some(k.crew);
                 }
             }
         }
     }
 
+    /// Whether a step can be taken now (ignoring H8): [`Position::step_error`] without the
+    /// words, for the look-ahead (the random-game test checks that the two agree).
+    pub fn can_step(&self, mv: &Move) -> bool {
+        if self.steps >= STEPS_PER_TURN {
+            return false;
+        }
+        let me = self.mover;
+        let free = |crew| Karve {
+            crew,
+            stopped: false,
+        };
+        match *mv {
+            Move::Enter { karve: true } => self.reserve.get(me).k > 0,
+            Move::Enter { karve: false } => self.reserve.get(me).h > 0,
+            Move::Go { from, unit, to } => {
+                let g = self.board.group(from, me);
+                from.is_adjacent(to)
+                    && match unit {
+                        Unit::H => g.h > 0,
+                        Unit::L => g.l,
+                        Unit::K(crew) => g.karves.contains(&free(crew)),
+                    }
+            }
+            Move::Board { space, karve } => {
+                let g = self.board.group(space, me);
+                g.h > 0 && karve.crew < KARVE_CAPACITY && g.karves.contains(&karve)
+            }
+            Move::Disembark { space, crew } => {
+                crew > 0 && self.board.group(space, me).karves.contains(&free(crew))
+            }
+            _ => false,
+        }
+    }
+
     /// Why a step cannot be taken now (ignoring H8), or `None` when it can.
     pub fn step_error(&self, mv: &Move) -> Option<(&'static str, String)> {
+        if self.can_step(mv) {
+            return None;
+        }
+        Some(
+            self.step_refusal(mv)
+                .unwrap_or(("H3", "this step cannot be taken now".into())),
+        )
+    }
+
+    /// The reason [`Position::step_error`] gives; `None` where [`Position::can_step`] should
+    /// have said yes (the test holds the two together).
+    pub(super) fn step_refusal(&self, mv: &Move) -> Option<(&'static str, String)> {
         if self.steps >= STEPS_PER_TURN {
             return Some((
                 "H3",

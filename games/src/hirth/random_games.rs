@@ -101,6 +101,20 @@ fn assert_counted_limit_matches_battles(state: &HirthState) {
 fn assert_h8_shortcuts_agree(pos: &super::state::Position) {
     let mut steps = Vec::new();
     pos.raw_steps(&mut steps);
+    // The steps legal_moves keeps (the shortcuts: no pile-up, a K stepping back, the repair
+    // found once for the position reused) are those the plain look-ahead keeps.
+    let mut kept = steps.clone();
+    limit::retain_steps_keeping_limit(pos, &mut kept, 0);
+    let plain: Vec<Move> = steps
+        .iter()
+        .filter(|step| {
+            let mut next = pos.clone();
+            next.apply_step(step);
+            limit::can_finish(&next) == Some(true)
+        })
+        .cloned()
+        .collect();
+    assert_eq!(kept, plain, "the steps kept by H8 in {pos:?}");
     for step in &steps {
         let mut next = pos.clone();
         next.apply_step(step);
@@ -164,6 +178,12 @@ pub fn checked_game(seed: u64, universe_samples: usize, h8_shortcuts: bool) -> H
         }
         for _ in 0..universe_samples {
             let mv = &pool[rng.random_range(0..pool.len())];
+            let pos = &state.position;
+            assert_eq!(
+                pos.can_step(mv),
+                pos.step_refusal(mv).is_none(),
+                "the quick step check and the reasons disagree on {mv:?} in {pos:?}"
+            );
             if !moves.contains(mv) {
                 let mut refused = state.clone();
                 assert!(
