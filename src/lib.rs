@@ -137,6 +137,7 @@ pub fn app_for(
         })
         // The last wrapped runs first: compression outermost, so the request id's middleware
         // sees problem bodies before they are compressed.
+        .wrap(from_fn(serve::url_limit::middleware))
         .wrap(from_fn(serve::security::middleware))
         .wrap(serve::cors::middleware(&site.origins))
         .wrap(from_fn(serve::access_log::middleware))

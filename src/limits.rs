@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// The most moves one request may carry or lead to: `moves` of `apply` and `replay`, the moves a
 /// `replay` record holds, and the moves of a play page's link. A game link of this many moves
-/// (about 7 characters each once URL-encoded) stays well under [`MAX_URL_BYTES`]; a longer list is
+/// (about 7 characters each once URL-encoded) stays well under [`MAX_LINK_BYTES`]; a longer list is
 /// refused with 422 `too_many_moves` (a friendly page for links) before any move is played.
 pub const MAX_MOVES: usize = 5_000;
 
@@ -13,9 +13,25 @@ pub const MAX_MOVES: usize = 5_000;
 /// or commas) than this: no game of [`MAX_MOVES`] moves needs more, and it bounds the reading.
 pub const MAX_RECORD_WORDS: usize = 4 * MAX_MOVES;
 
-/// The longest request target actix accepts (the `http` crate's limit on a URI: 65,534 bytes).
-/// A longer one is answered 400 with no body by the HTTP layer, before Moot sees it.
+/// The longest request target (path and query) the HTTP layer accepts: the `http` crate's limit
+/// on a URI. A longer one is answered 400 with no body, and the connection closed, before Moot
+/// sees the request: nothing can make that answer friendlier.
 pub const MAX_URL_BYTES: usize = 65_534;
+
+/// The longest request target Moot reads, set deliberately below [`MAX_URL_BYTES`]: a longer
+/// one gets 414, a friendly page for links, a problem `uri_too_long` under `/api`
+/// (`crate::serve::url_limit`).
+pub const MAX_LINK_BYTES: usize = 60 * 1024;
+
+/// The most a link written by a play page grows over the link of the page: the computer's
+/// moves of one request (32) or one composed Hirþ turn, each at most 68 bytes URL-encoded (an
+/// `end` listing five attackers that stay, `end+%3E6Kiiii%5E…`), a `.` each, and the
+/// `computer`, `strength` and `hint` parameters. [`MAX_LINK_BYTES`] plus this stays under
+/// [`MAX_URL_BYTES`]: every link a page writes reaches Moot, which answers the position or the
+/// friendly 414 page.
+pub const MAX_LINK_GROWTH: usize = 32 * (68 + 1) + 100;
+
+const _: () = assert!(MAX_LINK_BYTES + MAX_LINK_GROWTH <= MAX_URL_BYTES);
 
 /// The longest a client may take to send a request's body once its head has arrived: a body
 /// shorter than its `Content-Length`, or trickled, is answered 408 `request_timeout` after this.

@@ -200,7 +200,7 @@ fn main() -> std::io::Result<()> {
 
 #[actix_web::main]
 async fn serve(flags: Serve) -> std::io::Result<()> {
-    logging::init(flags.log_format);
+    let _log = logging::init(flags.log_format);
     let config = moot::AiConfig {
         max_playouts: flags.max_playouts,
         max_millis: flags.max_millis,

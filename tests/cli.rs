@@ -156,3 +156,56 @@ fn load_is_bounded_and_says_when_no_server_answers() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no server answers"), "{stderr}");
 }
+
+/// Sends `GET target` on a new connection and reads the whole answer.
+fn raw_get(port: u16, target: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nhost: moot\r\nconnection: close\r\n\r\n"
+    )
+    .expect("a request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("an answer");
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_400() {
+    use moot::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let _server = Server(
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            .args(["--bind", &format!("127.0.0.1:{port}")])
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("moot starts"),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "moot did not listen");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let target = |bytes: usize| {
+        let prefix = "/play/herfor?moves=";
+        format!("{prefix}{}", "a".repeat(bytes - prefix.len()))
+    };
+    // Between Moot's limit and the HTTP layer's, Moot answers with its page.
+    for bytes in [MAX_LINK_BYTES + 1, MAX_URL_BYTES] {
+        let answer = raw_get(port, &target(bytes));
+        assert!(answer.starts_with("HTTP/1.1 414"), "{bytes}: {answer:.200}");
+        assert!(answer.contains("This link is too long"), "{bytes}");
+    }
+    // Past the HTTP layer's limit the request never reaches Moot: an empty 400.
+    let answer = raw_get(port, &target(MAX_URL_BYTES + 1));
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer:.200}");
+    assert!(answer.ends_with("\r\n\r\n"), "no body: {answer:.400}");
+}

@@ -282,3 +282,70 @@ async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
     assert_eq!(bare["cached"], true, "the same key");
     assert_eq!(plain["best_move"], bare["best_move"]);
 }
+
+#[actix_web::test]
+async fn identical_hints_at_once_share_one_search() {
+    use moot::games::Game;
+    use moot::games::herfor::Herfor;
+    use moot::web::opponent;
+    use moot::web::position::Position;
+    let evaluator = evaluator(AiConfig::default());
+    let position = Position::<Herfor>::start(Default::default()).expect("the defaults");
+    let state = Herfor::new_game(&position.options).expect("a start");
+    // One client (no peer address) may run one page search at once: without the shared
+    // search the second hint would be refused as busy.
+    let (first, second) = futures_util::future::join(
+        opponent::hint(&evaluator, None, &position, state.clone()),
+        opponent::hint(&evaluator, None, &position, state.clone()),
+    )
+    .await;
+    let (first, second) = (first.expect("a hint"), second.expect("the same hint"));
+    assert_eq!(first, second);
+    assert_eq!(evaluator.stats().page_searches, 1);
+    assert_eq!(evaluator.hint_flights().in_flight(), 0);
+    // Once it is over, the same hint asked again is searched again (the count counts).
+    opponent::hint(&evaluator, None, &position, state)
+        .await
+        .expect("a hint");
+    assert_eq!(evaluator.stats().page_searches, 2);
+}
+
+/// A path with a query that makes the whole target `bytes` long.
+fn target_of(path: &str, bytes: usize) -> String {
+    let prefix = format!("{path}?moves=");
+    format!("{prefix}{}", "a".repeat(bytes - prefix.len()))
+}
+
+#[actix_web::test]
+async fn a_target_at_the_link_limit_is_read_and_one_byte_more_gets_414() {
+    use moot::limits::MAX_LINK_BYTES;
+    // At the limit Moot reads the link: this one holds no legal move, which its page says.
+    let at = target_of("/play/herfor", MAX_LINK_BYTES);
+    assert_eq!(at.len(), MAX_LINK_BYTES);
+    let read = common::get(&at).await;
+    assert!(
+        [400, 422].contains(&read.status.as_u16()),
+        "{}",
+        read.status
+    );
+    // One byte more: a friendly page for a link, small, pointing home.
+    let page = common::get(&target_of("/play/herfor", MAX_LINK_BYTES + 1)).await;
+    assert_eq!(page.status.as_u16(), 414);
+    assert!(page.content_type.starts_with("text/html"), "{page:?}");
+    let html = page.body.as_str().unwrap();
+    assert!(html.contains("This link is too long"), "{html}");
+    assert!(html.contains("href=\"/\""), "{html}");
+    assert!(html.len() < 20_000, "{} bytes", html.len());
+    // Under /api: a problem (declared in the contract, which `get` checks).
+    let api = target_of(&endpoint("herfor", "picture"), MAX_LINK_BYTES + 1);
+    let problem = common::get(&api).await;
+    problem.problem(414, "uri_too_long");
+    assert!(
+        problem.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&MAX_LINK_BYTES.to_string())
+    );
+    let api_at = common::get(&target_of(&endpoint("herfor", "picture"), MAX_LINK_BYTES)).await;
+    assert_ne!(api_at.status.as_u16(), 414, "{api_at:?}");
+}

@@ -126,6 +126,10 @@ impl CacheKey {
     }
 }
 
+/// A hint's analysis, shared by the requests that joined its search: of any game's moves (the
+/// flight's key names the game, whose page takes its own type back out).
+pub type HintAnswer = Arc<dyn std::any::Any + Send + Sync>;
+
 /// The computer player's share of the server: its limits, permits (the API's and the pages'),
 /// clients' shares, searches in flight and cache. Clones share them.
 #[derive(Clone, Debug)]
@@ -138,6 +142,7 @@ pub struct Evaluator {
     cache: Arc<DashMap<CacheKey, EvaluateResponse>>,
     flights: Flights<Result<EvaluateResponse, ApiError>>,
     page_flights: Flights<Result<String, PageError>>,
+    hint_flights: Flights<Result<HintAnswer, PageError>>,
     counts: Arc<Counts>,
 }
 
@@ -192,6 +197,7 @@ impl Evaluator {
             cache: Arc::new(DashMap::new()),
             flights: Flights::default(),
             page_flights: Flights::default(),
+            hint_flights: Flights::default(),
             counts: Arc::new(Counts::default()),
         }
     }
@@ -236,6 +242,11 @@ impl Evaluator {
     /// The page searches in flight, joined by identical requests (a double click, a reload).
     pub fn page_flights(&self) -> &Flights<Result<String, PageError>> {
         &self.page_flights
+    }
+
+    /// The play pages' hint searches in flight, joined by identical requests.
+    pub fn hint_flights(&self) -> &Flights<Result<HintAnswer, PageError>> {
+        &self.hint_flights
     }
 
     /// The instant a search started now must stop by.
@@ -358,7 +369,7 @@ impl Evaluator {
             ));
         }
         self.clients
-            .check_rate(client, Instant::now())
+            .check_rate(client)
             .map_err(|wait| self.refusal(wait))?;
         let Some(key) = key else {
             return self.search::<G>(state, budget, seed, client).await;
@@ -419,7 +430,8 @@ impl Evaluator {
                     self.config.client_burst, self.config.client_every_ms
                 ),
             )
-            .retry_after(wait.as_millis().div_ceil(1000) as u64),
+            // Whole seconds, rounded up: a client waiting that long is sure to pass.
+            .retry_after(u64::try_from(wait.as_nanos().div_ceil(1_000_000_000)).unwrap_or(u64::MAX).max(1)),
             Wait::Running => self.overloaded(format!(
                 "this client's searches fill its share ({} at once); retry when one ends",
                 self.clients.share().running

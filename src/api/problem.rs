@@ -33,6 +33,8 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// 408: the body did not arrive within the server's deadline.
     RequestTimeout,
+    /// 414: the request's target (path and query) is over the server's limit.
+    UriTooLong,
     /// 415: the body is not sent as `application/json`.
     UnsupportedMediaType,
     /// 422: the JSON lacks a required member, has an unknown one, or a member has the wrong type.
@@ -65,13 +67,14 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
         ErrorCode::MethodNotAllowed,
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
+        ErrorCode::UriTooLong,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidOptions,
@@ -96,6 +99,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::UriTooLong => "uri_too_long",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::InvalidRequest => "invalid_request",
             ErrorCode::InvalidOptions => "invalid_options",
@@ -120,6 +124,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::UriTooLong => StatusCode::URI_TOO_LONG,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::InvalidRequest
             | ErrorCode::InvalidOptions
@@ -146,6 +151,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "Method not allowed",
             ErrorCode::PayloadTooLarge => "The body is too large",
             ErrorCode::RequestTimeout => "The body took too long to arrive",
+            ErrorCode::UriTooLong => "The request target is too long",
             ErrorCode::UnsupportedMediaType => "The body must be JSON",
             ErrorCode::InvalidRequest => "The request does not have the expected shape",
             ErrorCode::InvalidOptions => "Invalid options",
@@ -392,6 +398,7 @@ mod tests {
                 | ErrorCode::MethodNotAllowed
                 | ErrorCode::PayloadTooLarge
                 | ErrorCode::RequestTimeout
+                | ErrorCode::UriTooLong
                 | ErrorCode::UnsupportedMediaType
                 | ErrorCode::InvalidRequest
                 | ErrorCode::InvalidOptions

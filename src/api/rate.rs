@@ -1,11 +1,16 @@
-//! Per-client fairness for searches: a rate limit (GCRA, the token bucket's arithmetic) and a
-//! limit on searches running at once, both keyed by the peer's IP address.
+//! Per-client fairness for searches: a rate limit (`governor`'s keyed GCRA) and a limit on
+//! searches running at once, both keyed by the client's IP address (see [`client_of`]).
 
 use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dashmap::DashMap;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DashMapStateStore;
+use governor::{Quota, RateLimiter};
 
 /// How much one client may ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,20 +23,37 @@ pub struct Share {
     pub running: usize,
 }
 
-/// The clients' shares: when each may next ask, and how many searches each runs.
-#[derive(Clone, Debug)]
-pub struct Clients {
+/// A client: its address, or none (a request with no peer address, as in the tests).
+type Client = Option<IpAddr>;
+
+/// `governor`'s keyed GCRA: each client's theoretical arrival time, on `C`.
+type Limiter<C> =
+    RateLimiter<Client, DashMapStateStore<Client>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
+/// The clients' shares: each one's rate, and how many searches each runs.
+#[derive(Clone)]
+pub struct Clients<C: Clock = DefaultClock> {
     share: Share,
-    /// GCRA: the theoretical arrival time of each client's next request.
-    next: Arc<DashMap<Option<IpAddr>, Instant>>,
-    running: Arc<DashMap<Option<IpAddr>, usize>>,
+    clock: C,
+    /// `None` when the share sets no rate (`every` of zero): every request passes.
+    rate: Option<Arc<Limiter<C>>>,
+    running: Arc<DashMap<Client, usize>>,
+}
+
+impl<C: Clock> std::fmt::Debug for Clients<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Clients")
+            .field("share", &self.share)
+            .field("running", &self.running.len())
+            .finish()
+    }
 }
 
 /// A search counted against its client; given back when dropped.
 #[derive(Debug)]
 pub struct ClientSlot {
-    running: Arc<DashMap<Option<IpAddr>, usize>>,
-    client: Option<IpAddr>,
+    running: Arc<DashMap<Client, usize>>,
+    client: Client,
 }
 
 impl Drop for ClientSlot {
@@ -52,14 +74,29 @@ pub enum Wait {
     Running,
 }
 
-/// Entries kept before forgetting the clients whose bucket is full again.
+/// Clients remembered before forgetting those whose burst is whole again.
 const PRUNE_AT: usize = 10_000;
 
 impl Clients {
     pub fn new(share: Share) -> Self {
+        Clients::with_clock(share, DefaultClock::default())
+    }
+}
+
+impl<C: Clock + Clone> Clients<C> {
+    /// Clients whose rate is kept on `clock` (a fake one in tests).
+    pub fn with_clock(share: Share, clock: C) -> Self {
+        let burst = NonZeroU32::new(share.burst).unwrap_or(NonZeroU32::MIN);
+        let rate = Quota::with_period(share.every).map(|quota| {
+            Arc::new(RateLimiter::dashmap_with_clock(
+                quota.allow_burst(burst),
+                clock.clone(),
+            ))
+        });
         Clients {
             share,
-            next: Arc::new(DashMap::new()),
+            clock,
+            rate,
             running: Arc::new(DashMap::new()),
         }
     }
@@ -68,24 +105,20 @@ impl Clients {
         self.share
     }
 
-    /// Counts one request of `client` at `now`: allowed, or how long to wait.
-    pub fn check_rate(&self, client: Option<IpAddr>, now: Instant) -> Result<(), Wait> {
-        let every = self.share.every;
-        let tolerance = every * self.share.burst.saturating_sub(1);
-        if self.next.len() >= PRUNE_AT {
-            self.next.retain(|_, next| *next > now);
+    /// Counts one request of `client` now: allowed, or how long to wait.
+    pub fn check_rate(&self, client: Client) -> Result<(), Wait> {
+        let Some(rate) = &self.rate else {
+            return Ok(());
+        };
+        if rate.len() >= PRUNE_AT {
+            rate.retain_recent();
         }
-        let mut next = self.next.entry(client).or_insert(now);
-        let arrival = (*next).max(now);
-        if arrival > now + tolerance {
-            return Err(Wait::Rate(arrival - tolerance - now));
-        }
-        *next = arrival + every;
-        Ok(())
+        rate.check_key(&client)
+            .map_err(|not_until| Wait::Rate(not_until.wait_time_from(self.clock.now())))
     }
 
     /// A slot for one more search of `client`, unless its share is running.
-    pub fn start(&self, client: Option<IpAddr>) -> Result<ClientSlot, Wait> {
+    pub fn start(&self, client: Client) -> Result<ClientSlot, Wait> {
         let mut running = self.running.entry(client).or_insert(0);
         if *running >= self.share.running {
             return Err(Wait::Running);
@@ -118,33 +151,59 @@ pub fn client_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use governor::clock::FakeRelativeClock;
 
-    fn clients() -> Clients {
-        Clients::new(Share {
+    fn share() -> Share {
+        Share {
             burst: 3,
             every: Duration::from_secs(1),
             running: 1,
-        })
+        }
+    }
+
+    fn clients() -> Clients {
+        Clients::new(share())
     }
 
     #[test]
     fn a_burst_passes_then_the_wait_is_until_the_next_token() {
-        let clients = clients();
+        let clock = FakeRelativeClock::default();
+        let clients = Clients::with_clock(share(), clock.clone());
         let me = Some(IpAddr::from([10, 0, 0, 1]));
-        let t0 = Instant::now();
         for _ in 0..3 {
-            assert_eq!(clients.check_rate(me, t0), Ok(()));
+            assert_eq!(clients.check_rate(me), Ok(()));
         }
         assert_eq!(
-            clients.check_rate(me, t0),
+            clients.check_rate(me),
             Err(Wait::Rate(Duration::from_secs(1)))
         );
-        // Another client is not held up; this one may go on a second later.
+        // Another client is not held up; this one may go on a second later, not before.
         assert_eq!(
-            clients.check_rate(Some(IpAddr::from([10, 0, 0, 2])), t0),
+            clients.check_rate(Some(IpAddr::from([10, 0, 0, 2]))),
             Ok(())
         );
-        assert_eq!(clients.check_rate(me, t0 + Duration::from_secs(1)), Ok(()));
+        clock.advance(Duration::from_millis(400));
+        assert_eq!(
+            clients.check_rate(me),
+            Err(Wait::Rate(Duration::from_millis(600)))
+        );
+        clock.advance(Duration::from_millis(600));
+        assert_eq!(clients.check_rate(me), Ok(()));
+        assert!(
+            clients.check_rate(me).is_err(),
+            "one token came back, not more"
+        );
+    }
+
+    #[test]
+    fn a_share_without_a_period_sets_no_rate() {
+        let clients = Clients::new(Share {
+            every: Duration::ZERO,
+            ..share()
+        });
+        for _ in 0..100 {
+            assert_eq!(clients.check_rate(None), Ok(()));
+        }
     }
 
     #[test]

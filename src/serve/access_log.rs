@@ -1,20 +1,61 @@
 //! One log line per request, and its metrics: method, route pattern, status, time taken and
 //! request id. Client errors add only their problem `code` (the detail is the client's to read,
 //! not the operator's); server errors log their detail at `error`.
+//!
+//! Cheap on purpose, it runs for every request: the route's pattern is looked up by the matched
+//! resource's name (no string built per request), the request id is borrowed, and the line is
+//! written by the log's own thread (see [`super::logging`]).
 
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
-use actix_web::{Error, web};
+use actix_web::{Error, HttpMessage, HttpRequest, web};
+use dashmap::DashMap;
 
 use super::metrics::Metrics;
-use super::request_id;
+use super::request_id::RequestId;
 use crate::api::ApiError;
 
 /// The route of a request no route took: one label, whatever the path.
 pub const UNMATCHED: &str = "unmatched";
+
+/// The pattern of the route that took `request` (`/api/v1/games/{game}/apply`), or
+/// [`UNMATCHED`]. Built once per route and kept under the resource's name: actix names every
+/// route declared with its macros after the handler, and those names are unique here (a debug
+/// build checks each lookup against the pattern actix builds).
+pub fn route_of(request: &HttpRequest) -> &'static str {
+    static PATTERNS: OnceLock<DashMap<String, &'static str>> = OnceLock::new();
+    let Some(name) = request.match_name() else {
+        return pattern_of(request);
+    };
+    let patterns = PATTERNS.get_or_init(DashMap::new);
+    if let Some(pattern) = patterns.get(name) {
+        debug_assert_eq!(*pattern, pattern_of(request), "two routes named {name}");
+        return *pattern;
+    }
+    *patterns
+        .entry(name.to_owned())
+        .or_insert_with(|| pattern_of(request))
+}
+
+/// The pattern as actix builds it (a new string): interned, since there are few routes; an
+/// unnamed route is looked up each time.
+fn pattern_of(request: &HttpRequest) -> &'static str {
+    static INTERNED: OnceLock<DashMap<String, &'static str>> = OnceLock::new();
+    let Some(pattern) = request.match_pattern() else {
+        return UNMATCHED;
+    };
+    let interned = INTERNED.get_or_init(DashMap::new);
+    if let Some(known) = interned.get(&pattern) {
+        return *known;
+    }
+    *interned
+        .entry(pattern.clone())
+        .or_insert_with(|| Box::leak(pattern.into_boxed_str()))
+}
 
 pub async fn middleware(
     request: ServiceRequest,
@@ -25,32 +66,31 @@ pub async fn middleware(
     let metrics = request.app_data::<web::Data<Metrics>>().cloned();
     let response = next.call(request).await?;
     let elapsed = start.elapsed();
-    let route = response.request().match_pattern();
-    let route = route.as_deref().unwrap_or(UNMATCHED);
+    let route = route_of(response.request());
     let status = response.status();
     if let Some(metrics) = metrics {
-        metrics.record(
-            method.as_str(),
-            route,
-            status.as_u16(),
-            elapsed.as_secs_f64(),
-        );
+        metrics.record(method.as_str(), route, status, elapsed.as_secs_f64());
     }
-    let id = request_id::of(response.request());
     let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
     let problem = response
         .response()
         .error()
         .and_then(|e| e.as_error::<ApiError>());
-    let status = status.as_u16();
-    if status >= 500 {
-        let detail = problem.map_or("", |p| p.0.detail.as_str());
-        tracing::error!(target: "moot::access", %method, route, status, micros, request_id = %id, detail, "request");
-    } else if let Some(problem) = problem {
-        let code = problem.code().as_str();
-        tracing::info!(target: "moot::access", %method, route, status, micros, request_id = %id, code, "request");
-    } else {
-        tracing::info!(target: "moot::access", %method, route, status, micros, request_id = %id, "request");
+    {
+        let extensions = response.request().extensions();
+        let id = extensions
+            .get::<RequestId>()
+            .map_or("-", |id| id.0.as_str());
+        let status = status.as_u16();
+        if status >= 500 {
+            let detail = problem.map_or("", |p| p.0.detail.as_str());
+            tracing::error!(target: "moot::access", %method, route, status, micros, request_id = %id, detail, "request");
+        } else if let Some(problem) = problem {
+            let code = problem.code().as_str();
+            tracing::info!(target: "moot::access", %method, route, status, micros, request_id = %id, code, "request");
+        } else {
+            tracing::info!(target: "moot::access", %method, route, status, micros, request_id = %id, "request");
+        }
     }
     Ok(response)
 }

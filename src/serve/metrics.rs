@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use actix_web::http::header;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, get, web};
 use prometheus::core::{Collector, Desc};
 use prometheus::proto::{Counter, Gauge, Metric, MetricFamily, MetricType};
@@ -73,8 +73,7 @@ impl Metrics {
     }
 
     /// Counts one answered request.
-    pub fn record(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        let status = status.to_string();
+    pub fn record(&self, method: &str, route: &str, status: StatusCode, seconds: f64) {
         self.requests
             .with_label_values(&[method, route, status.as_str()])
             .inc();

@@ -5,6 +5,7 @@
 //! - [`metrics`]: Prometheus metrics at `/metrics`;
 //! - [`cors`]: which other origins' pages may call the API;
 //! - [`security`]: security headers on pages;
+//! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal).
 //!
 //! Compression is actix's own `Compress`. [`Site`] holds what the workers share.
@@ -15,6 +16,7 @@ pub mod logging;
 pub mod metrics;
 pub mod request_id;
 pub mod security;
+pub mod url_limit;
 
 pub use cors::Origins;
 pub use metrics::Metrics;

@@ -32,14 +32,6 @@ pub fn made() -> String {
     format!("{:016x}", rand::random::<u64>())
 }
 
-/// The id of a request this middleware has seen ("-" before it).
-pub fn of(request: &actix_web::HttpRequest) -> String {
-    request
-        .extensions()
-        .get::<RequestId>()
-        .map_or_else(|| "-".to_owned(), |id| id.0.clone())
-}
-
 /// The middleware: reads or makes the id, answers it in `x-request-id` and in problem bodies.
 pub async fn middleware(
     request: ServiceRequest,

@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use actix_web::http::StatusCode;
@@ -13,6 +14,7 @@ use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
 use crate::ai::{Analysis, Budget, Player, Strength, analyse_until, plan_turn};
+use crate::api::evaluate::HintAnswer;
 use crate::games::{Game, Seat, Turn};
 
 /// The parameter naming the seat the computer plays (`first` or `second`).
@@ -223,6 +225,7 @@ fn play_turn<G: Player>(
 }
 
 /// The engine's advice for the player to act, at the normal strength (within the caps).
+/// Identical requests at once (a double click, a reload) share one search.
 pub async fn hint<G: Player>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
@@ -231,16 +234,29 @@ pub async fn hint<G: Player>(
 ) -> Result<Analysis<G::Move>, PageError> {
     let seed = seed(position);
     let budget = evaluator.capped(Strength::Normal.budget());
-    let cutoff = evaluator.cutoff();
-    search(evaluator, client, position.href(), move || {
-        Ok(analyse_until::<G>(
-            &G::search_root(&state),
-            budget,
-            seed,
-            Some(cutoff),
-        ))
-    })
-    .await
+    let back = position.href();
+    let key = format!("{}|{budget:?}|{back}", G::ID);
+    let evaluator_for_work = evaluator.clone();
+    let work = async move {
+        let cutoff = evaluator_for_work.cutoff();
+        search(&evaluator_for_work, client, back, move || {
+            let analysis = analyse_until::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
+            Ok(Arc::new(analysis) as HintAnswer)
+        })
+        .await
+    };
+    let shared = evaluator.hint_flights().run(key, work).await.0?;
+    // The key names the game, so the analysis is of this game's moves.
+    shared
+        .downcast_ref::<Analysis<G::Move>>()
+        .cloned()
+        .ok_or_else(|| {
+            PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                "The hint was searched for another game.",
+            )
+        })
 }
 
 #[cfg(test)]

@@ -8,13 +8,13 @@ use crate::api::problem::{ErrorCode, PROBLEM_JSON};
 /// The statuses an operation under `/api` may answer with a problem: a POST reads a body (400,
 /// 408 when it arrives too slowly, 413, 415, 422); `evaluate` also keeps each client to its
 /// share (429); a picture or animation of a link refuses a bad parameter or move (422); every
-/// operation may meet a bug (500).
+/// operation refuses a request target over the server's limit (414) and may meet a bug (500).
 fn statuses(path: &str, method: &str) -> &'static [u16] {
     match method {
-        "post" if path.ends_with("/evaluate") => &[400, 408, 413, 415, 422, 429, 500],
-        "post" => &[400, 408, 413, 415, 422, 500],
-        "get" if path.ends_with("/picture") || path.ends_with("/animation") => &[422, 500],
-        _ => &[500],
+        "post" if path.ends_with("/evaluate") => &[400, 408, 413, 414, 415, 422, 429, 500],
+        "post" => &[400, 408, 413, 414, 415, 422, 500],
+        "get" if path.ends_with("/picture") || path.ends_with("/animation") => &[414, 422, 500],
+        _ => &[414, 500],
     }
 }
 

@@ -1,0 +1,58 @@
+//! The limit on a request's target (path and query), set deliberately below the HTTP layer's so
+//! that Moot answers it: a target over [`MAX_LINK_BYTES`] gets 414 with a problem
+//! (`uri_too_long`) under `/api` and a friendly page elsewhere. Past the `http` crate's own
+//! limit ([`MAX_URL_BYTES`]) the request never reaches Moot: actix answers an empty 400 and
+//! closes the connection. The gap between the two is room for the links a page writes: a link
+//! it was given of at most [`MAX_LINK_BYTES`], plus the moves it adds, stays under
+//! [`MAX_URL_BYTES`], so every link a page writes gets an answer from Moot (see
+//! [`crate::limits::MAX_LINK_GROWTH`]).
+
+use actix_web::Error;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::middleware::Next;
+
+use crate::api::problem::{ApiError, ErrorCode};
+use crate::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
+use crate::web::error::PageError;
+
+/// The length of the request's target in bytes, as sent (path and query, URL-encoded).
+pub fn target_bytes(request: &ServiceRequest) -> usize {
+    let uri = request.uri();
+    uri.path_and_query()
+        .map_or(uri.path().len(), |target| target.as_str().len())
+}
+
+pub async fn middleware(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
+    let bytes = target_bytes(&request);
+    if bytes <= MAX_LINK_BYTES {
+        return Ok(next.call(request).await?.map_into_left_body());
+    }
+    let error: Error = if request.path().starts_with("/api") {
+        ApiError::new(
+            ErrorCode::UriTooLong,
+            format!(
+                "the request target is {bytes} bytes; this server reads at most {MAX_LINK_BYTES} (send long move lists in a POST body)"
+            ),
+        )
+        .into()
+    } else {
+        PageError::new(
+            StatusCode::URI_TOO_LONG,
+            "This link is too long",
+            format!(
+                "This link is {bytes} bytes long; Moot reads links of up to {MAX_LINK_BYTES} bytes \
+                 (and none at all past {MAX_URL_BYTES}). A game this long can go on through the \
+                 API, which takes its moves in the body of a request."
+            ),
+        )
+        .with_link("Choose a game", "/")
+        .into()
+    };
+    let (request, _) = request.into_parts();
+    Ok(ServiceResponse::from_err(error, request).map_into_right_body())
+}
