@@ -131,10 +131,25 @@ fn invasion(p: i32, step: i32, own: Wide, enemy: Wide) -> Option<(i32, i32)> {
 /// Whether placing at `p` forms at least one invading phalanx (F2).
 #[inline]
 pub fn forms_invasion(p: Point, own: Wide, enemy: Wide) -> bool {
-    let p = i32::from(cell_of(p));
+    forms_invasion_at(i32::from(cell_of(p)), own, enemy)
+}
+
+#[inline(always)]
+fn forms_invasion_at(p: i32, own: Wide, enemy: Wide) -> bool {
     LINE_STEPS
         .iter()
         .any(|&s| invasion(p, s as i32, own, enemy).is_some())
+}
+
+/// Whether the mover may place on the empty `cell` (F3), tested along its three lines only:
+/// for one point this is cheaper than the whole board's [`legal_placements`].
+#[inline(always)]
+pub fn allowed_at(cell: u8, own: Wide, enemy: Wide) -> bool {
+    let p = i32::from(cell);
+    let touches = LINE_STEPS
+        .iter()
+        .any(|&s| own.has(p + s as i32) || own.has(p - s as i32));
+    !touches || forms_invasion_at(p, own, enemy)
 }
 
 /// Whether `p` touches a friendly stone.
@@ -154,7 +169,13 @@ pub fn placement_allowed(p: Point, own: Wide, enemy: Wide) -> bool {
 /// the `N` stones of each closest to the invader, `N` being the shorter phalanx's length.
 #[inline]
 pub fn flips(p: Point, own: Wide, enemy: Wide, simple: bool) -> Wide {
-    let p = i32::from(cell_of(p));
+    flips_at(cell_of(p), own, enemy, simple)
+}
+
+/// [`flips`] for the point at `cell` of the padded grid.
+#[inline]
+pub fn flips_at(cell: u8, own: Wide, enemy: Wide, simple: bool) -> Wide {
+    let p = i32::from(cell);
     let mut flipped = Wide::EMPTY;
     for step in LINE_STEPS {
         let step = step as i32;
