@@ -68,7 +68,7 @@ fn invading<const STEP: u32>(open: Wide, own: Wide, enemy: Wide) -> Wide {
 
 /// The legal placements among the `empty` points (F3): every point away from friendly stones,
 /// and those next to them that form an invading phalanx.
-#[inline]
+#[inline(always)]
 pub fn legal_placements(empty: Wide, own: Wide, enemy: Wide) -> Wide {
     let near_own = empty & touching(own);
     let legal = empty & !near_own;
@@ -141,17 +141,6 @@ fn forms_invasion_at(p: i32, own: Wide, enemy: Wide) -> bool {
         .any(|&s| invasion(p, s as i32, own, enemy).is_some())
 }
 
-/// Whether the mover may place on the empty `cell` (F3), tested along its three lines only:
-/// for one point this is cheaper than the whole board's [`legal_placements`].
-#[inline(always)]
-pub fn allowed_at(cell: u8, own: Wide, enemy: Wide) -> bool {
-    let p = i32::from(cell);
-    let touches = LINE_STEPS
-        .iter()
-        .any(|&s| own.has(p + s as i32) || own.has(p - s as i32));
-    !touches || forms_invasion_at(p, own, enemy)
-}
-
 /// Whether `p` touches a friendly stone.
 #[inline]
 pub fn touches_own(p: Point, own: Wide) -> bool {
@@ -173,7 +162,7 @@ pub fn flips(p: Point, own: Wide, enemy: Wide, simple: bool) -> Wide {
 }
 
 /// [`flips`] for the point at `cell` of the padded grid.
-#[inline]
+#[inline(always)]
 pub fn flips_at(cell: u8, own: Wide, enemy: Wide, simple: bool) -> Wide {
     let p = i32::from(cell);
     let mut flipped = Wide::EMPTY;

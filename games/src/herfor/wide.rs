@@ -91,7 +91,7 @@ impl Wide {
 
     /// The `n`-th cell of the set, lowest first (`n < self.count_ones()`): a random element
     /// without listing them all.
-    #[inline]
+    #[inline(always)]
     pub fn nth(self, mut n: u32) -> Option<u8> {
         for (w, &word) in self.0.iter().enumerate() {
             let here = word.count_ones();
