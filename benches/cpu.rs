@@ -1,9 +1,11 @@
 //! The engines' figures in **CPU time** of this thread (Linux `/proc/thread-self/schedstat`),
 //! for a loaded machine where criterion's wall-clock figures mostly measure the other
 //! processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
-//! `benches/tara.rs`; whole random Hirþ games as `benches/hirth.rs` plays them), the search's playouts per CPU second (`benches/ai.rs`'s `analyse` at the
-//! normal budget), the page computer's whole Hirþ turn at `strong` in CPU ms (`benches/ai.rs`'s
-//! `page_turn`), and the JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
+//! `benches/tara.rs`; for Herfor both through the `Game` trait's move list and on the search's
+//! bit-set path; whole random Hirþ games as `benches/hirth.rs` plays them), the search's
+//! playouts per CPU second (`benches/ai.rs`'s `analyse` at the normal budget), the page
+//! computer's whole Hirþ turn at `strong` in CPU ms (`benches/ai.rs`'s `page_turn`), and the
+//! JSON API's CPU µs per legal-moves request (`benches/api.rs`), each
 //! the best of five rounds.
 //!
 //! `cargo bench --bench cpu`
@@ -14,7 +16,8 @@ use actix_web::rt::{System, SystemRunner};
 use actix_web::test::{self, TestRequest};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::fixtures::hirth::mid_game;
-use moot::games::herfor::{Herfor, HerforOptions};
+use moot::games::herfor::wide::with_popcount;
+use moot::games::herfor::{Herfor, HerforOptions, HerforState, Position as HerforPosition};
 use moot::games::hirth::Hirth;
 use moot::games::hirth::random_play::random_game;
 use moot::games::tara::{Tara, TaraOptions};
@@ -62,6 +65,40 @@ fn playouts<G: Game>(start: &G::State, rounds: u64) -> f64 {
     })
 }
 
+/// Random Herfor playouts from `start` per CPU second on the search's path: the compact
+/// [`HerforPosition`], the legal placements as one bit set sampled by index, no move list.
+fn herfor_mask_playouts(start: &HerforState, rounds: u64) -> f64 {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let first = start.position();
+    rate(|| {
+        with_popcount(|| herfor_mask_round(first, rounds, &mut rng));
+        rounds
+    })
+}
+
+/// One round of random playouts (inlined into [`with_popcount`]'s fast version).
+#[inline(always)]
+fn herfor_mask_round(first: HerforPosition, rounds: u64, rng: &mut SmallRng) {
+    for _ in 0..rounds {
+        let mut position = first;
+        while !position.is_over() {
+            let legal = position.placements();
+            let count = legal.count_ones();
+            if count == 0 {
+                position.pass();
+            } else {
+                // An index past the placements is the swap, when it is a move (F5).
+                let swap = u32::from(position.swap_available());
+                match legal.nth(rng.random_range(0..count + swap)) {
+                    Some(cell) => position.place(position.placement(cell)),
+                    None => position.swap(),
+                }
+            }
+        }
+        black_box(&position);
+    }
+}
+
 fn search<G: Player>(plies: usize) -> f64 {
     let Budget::Playouts(budget) = Strength::Normal.budget() else {
         unreachable!("the strengths use playout budgets")
@@ -107,18 +144,20 @@ fn main() {
     println!("figure\tvalue");
     for size in [5u8, 7] {
         for simple in [false, true] {
-            let name = format!(
-                "herfor n{size} {} playouts/s",
-                if simple { "simple" } else { "full" }
-            );
+            let variant = if simple { "simple" } else { "full" };
+            let start = Herfor::new_game(&HerforOptions {
+                size,
+                pie: true,
+                simple,
+            })
+            .unwrap();
+            let name = format!("herfor n{size} {variant} playouts/s");
             if wanted(&name) {
-                let start = Herfor::new_game(&HerforOptions {
-                    size,
-                    pie: true,
-                    simple,
-                })
-                .unwrap();
                 println!("{name}\t{:.0}", playouts::<Herfor>(&start, 2_000));
+            }
+            let name = format!("herfor n{size} {variant} mask playouts/s");
+            if wanted(&name) {
+                println!("{name}\t{:.0}", herfor_mask_playouts(&start, 2_000));
             }
         }
     }

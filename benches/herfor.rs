@@ -1,11 +1,12 @@
-//! Random Herfor playouts per second (the computer player's inner loop): legal moves into a
-//! reused buffer, a uniformly random one, `play_unchecked`, until both players have passed.
+//! Random Herfor playouts per second, until both players have passed: through the `Game`
+//! trait (legal moves into a reused buffer, a uniformly random one, `play_unchecked`), and on
+//! the search's path (the compact `Position`, legal placements as a bit set sampled by index).
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use moot::games::Game;
-use moot::games::herfor::{Herfor, HerforOptions, HerforState};
+use moot::games::herfor::{Herfor, HerforOptions, HerforState, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -21,6 +22,28 @@ fn playout(
         Herfor::legal_moves_into(&state, moves);
         let mv = moves[rng.random_range(0..moves.len())];
         Herfor::play_unchecked(&mut state, &mv);
+        plies += 1;
+    }
+    plies
+}
+
+/// The same random game on the search's path: no move list.
+fn mask_playout(start: &Position, rng: &mut SmallRng) -> u32 {
+    let mut position = *start;
+    let mut plies = 0;
+    while !position.is_over() {
+        let legal = position.placements();
+        let count = legal.count_ones();
+        if count == 0 {
+            position.pass();
+        } else {
+            // An index past the placements is the swap, when it is a move (F5).
+            let swap = u32::from(position.swap_available());
+            match legal.nth(rng.random_range(0..count + swap)) {
+                Some(cell) => position.place(position.placement(cell)),
+                None => position.swap(),
+            }
+        }
         plies += 1;
     }
     plies
@@ -44,6 +67,11 @@ fn playouts(c: &mut Criterion) {
                 BenchmarkId::new(format!("n{size}"), label),
                 &start,
                 |b, start| b.iter(|| black_box(playout(start, &mut rng, &mut moves))),
+            );
+            group.bench_with_input(
+                BenchmarkId::new(format!("n{size} mask"), label),
+                &start.position(),
+                |b, start| b.iter(|| black_box(mask_playout(start, &mut rng))),
             );
         }
     }

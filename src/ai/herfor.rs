@@ -6,7 +6,8 @@ use rand::rngs::SmallRng;
 
 use super::player::Player;
 use crate::games::Seat;
-use crate::games::herfor::{Herfor, HerforMove, HerforState};
+use crate::games::herfor::wide::with_popcount;
+use crate::games::herfor::{Herfor, HerforMove, HerforState, Placement, Position};
 
 /// How many random candidates a playout compares by the stones they flip.
 const CANDIDATES: usize = 2;
@@ -22,19 +23,26 @@ impl Player for Herfor {
         (4.0 * margin_of(state, Seat::First) / points).tanh()
     }
 
-    /// The most flipping of a few random moves: random play that still takes a big invasion
-    /// when it sees one.
-    fn playout_move(state: &HerforState, moves: &[HerforMove], rng: &mut SmallRng) -> usize {
-        let mut best = rng.random_range(0..moves.len());
-        let mut most = flips(state, &moves[best]);
-        for _ in 1..CANDIDATES {
-            let i = rng.random_range(0..moves.len());
-            let gain = flips(state, &moves[i]);
-            if gain > most {
-                (best, most) = (i, gain);
+    /// The most flipping of a few random moves (random play that still takes a big invasion
+    /// when it sees one), played on the compact position: the legal placements as one bit set
+    /// sampled by index, each candidate's flips computed once, nothing allocated.
+    fn play_out(
+        root: &HerforState,
+        state: &mut HerforState,
+        _buffer: &mut Vec<HerforMove>,
+        rng: &mut SmallRng,
+    ) -> (f64, usize) {
+        let mut position = state.position();
+        let mut plies = 0;
+        with_popcount(|| {
+            while !position.is_over() && plies < Self::PLAYOUT_CAP {
+                play_one(&mut position, rng);
+                plies += 1;
             }
-        }
-        best
+        });
+        state.set_position(&position);
+        let value = Self::outcome(root, state).unwrap_or_else(|| Self::evaluate(state));
+        (value, plies as usize)
     }
 
     /// The stone margin for `seat`: its stones minus the opponent's, ½ for the button.
@@ -54,10 +62,69 @@ fn margin_of(state: &HerforState, seat: Seat) -> f64 {
     doubled as f64 / 2.0
 }
 
-/// The enemy stones a placement flips.
-fn flips(state: &HerforState, mv: &HerforMove) -> u32 {
-    match *mv {
-        HerforMove::Place(p) => state.flip_count(p),
-        HerforMove::Pass | HerforMove::Swap => 0,
+/// One ply of the playout policy: a pass when forced; otherwise the more flipping of
+/// [`CANDIDATES`] moves drawn uniformly among the legal ones (the swap counts as one flipping
+/// nothing), the first drawn among equals.
+#[inline(always)]
+fn play_one(position: &mut Position, rng: &mut SmallRng) {
+    let legal = position.placements();
+    let placements = legal.count_ones();
+    if placements == 0 {
+        position.pass();
+        return;
+    }
+    // A drawn index past the placements is the swap.
+    let moves = placements + u32::from(position.swap_available());
+    let mut draw = || {
+        legal
+            .nth(rng.random_range(0..moves))
+            .map(|cell| position.placement(cell))
+    };
+    let flips = |drawn: &Option<Placement>| drawn.map_or(0, |p| p.flip_count());
+    let mut best = draw();
+    for _ in 1..CANDIDATES {
+        let candidate = draw();
+        if flips(&candidate) > flips(&best) {
+            best = candidate;
+        }
+    }
+    match best {
+        Some(placement) => position.place(placement),
+        None => position.swap(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::games::Game;
+    use crate::games::herfor::HerforOptions;
+
+    /// The playout on the compact position ends games the rules' way: whatever it played, the
+    /// end is a valid, finished state (passes only when forced, the button given, F4).
+    #[test]
+    fn f4_playouts_end_in_valid_finished_states() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for size in 3..=7 {
+            for (pie, simple) in [(true, false), (false, true)] {
+                let start = Herfor::new_game(&HerforOptions { size, pie, simple }).unwrap();
+                for _ in 0..20 {
+                    let mut state = start.clone();
+                    let (value, plies) =
+                        Herfor::play_out(&start, &mut state, &mut Vec::new(), &mut rng);
+                    Herfor::validate(&state).unwrap();
+                    assert!(state.is_over() && plies as u32 == state.moves_played());
+                    let winner = Herfor::score(&state).winner.expect("the button decides");
+                    let expected = if state.seat_of(winner) == Seat::First {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    assert_eq!(value, expected);
+                }
+            }
+        }
     }
 }

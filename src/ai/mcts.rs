@@ -313,24 +313,7 @@ impl<'a, G: Player> Tree<'a, G> {
 
     /// Plays on with the game's policy: the value for the first seat, and the plies played.
     fn playout(&mut self, state: &mut G::State) -> (f64, usize) {
-        let mut plies = 0;
-        loop {
-            if let Some(value) = G::outcome(self.root, state) {
-                return (value, plies as usize);
-            }
-            // Past the cap a playout waits (a little) for a quiet position to evaluate.
-            if plies >= G::PLAYOUT_CAP && (G::quiet(state) || plies >= 2 * G::PLAYOUT_CAP) {
-                return (G::evaluate(state), plies as usize);
-            }
-            self.buffer.clear();
-            G::legal_moves_into(state, &mut self.buffer);
-            if self.buffer.is_empty() {
-                return (G::evaluate(state), plies as usize);
-            }
-            let i = G::playout_move(state, &self.buffer, &mut self.rng);
-            G::play_unchecked(state, &self.buffer[i]);
-            plies += 1;
-        }
+        G::play_out(self.root, state, &mut self.buffer, &mut self.rng)
     }
 
     /// The most visited child (the better mean among equals).

@@ -43,6 +43,38 @@ pub trait Player: Game {
         rng.random_range(0..moves.len())
     }
 
+    /// Plays on from `state` with the game's policy, leaving `state` where the playout ended:
+    /// the value for the first seat, and the plies played. `root` is the position analysed
+    /// (see [`outcome`](Self::outcome)); `buffer` is scratch space for move lists. The default
+    /// lists the legal moves at every ply and lets [`playout_move`](Self::playout_move) pick
+    /// one, up to the cap, then evaluates.
+    fn play_out(
+        root: &Self::State,
+        state: &mut Self::State,
+        buffer: &mut Vec<Self::Move>,
+        rng: &mut SmallRng,
+    ) -> (f64, usize) {
+        let mut plies = 0;
+        loop {
+            if let Some(value) = Self::outcome(root, state) {
+                return (value, plies as usize);
+            }
+            // Past the cap a playout waits (a little) for a quiet position to evaluate.
+            if plies >= Self::PLAYOUT_CAP && (Self::quiet(state) || plies >= 2 * Self::PLAYOUT_CAP)
+            {
+                return (Self::evaluate(state), plies as usize);
+            }
+            buffer.clear();
+            Self::legal_moves_into(state, buffer);
+            if buffer.is_empty() {
+                return (Self::evaluate(state), plies as usize);
+            }
+            let i = Self::playout_move(state, buffer, rng);
+            Self::play_unchecked(state, &buffer[i]);
+            plies += 1;
+        }
+    }
+
     /// The greedy agent's measure of a position for `seat`, larger is better: the game's score
     /// as it stands (documented per game).
     fn immediate_score(state: &Self::State, seat: Seat) -> f64;

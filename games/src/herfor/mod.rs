@@ -5,7 +5,8 @@
 //!   central hexagon), point names (F1);
 //! - [`rules`]: placement legality and flips on bitboards (F2, F3, F6);
 //! - [`state`]: options, the state, its JSON form and `validate`;
-//! - [`moves`]: moves and their notation; [`report`]: events and the score.
+//! - [`moves`]: moves and their notation; [`report`]: events and the score;
+//! - [`playout`]: the search's compact position, legal placements as a bit set.
 //!
 //! Seats: [`Seat::First`] is the player who places first: Black, or White after a swap (F5).
 //! Colours in statuses and JSON are `"black"` and `"white"`.
@@ -24,6 +25,7 @@
 
 pub mod geometry;
 pub mod moves;
+pub mod playout;
 pub mod report;
 pub mod rules;
 pub mod state;
@@ -34,6 +36,7 @@ mod tests;
 
 pub use geometry::Point;
 pub use moves::HerforMove;
+pub use playout::{Placement, Position};
 pub use report::{HerforEvent, HerforScore};
 pub use state::{Colour, HerforOptions, HerforState};
 

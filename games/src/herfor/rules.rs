@@ -68,7 +68,7 @@ fn invading<const STEP: u32>(open: Wide, own: Wide, enemy: Wide) -> Wide {
 
 /// The legal placements among the `empty` points (F3): every point away from friendly stones,
 /// and those next to them that form an invading phalanx.
-#[inline]
+#[inline(always)]
 pub fn legal_placements(empty: Wide, own: Wide, enemy: Wide) -> Wide {
     let near_own = empty & touching(own);
     let legal = empty & !near_own;
@@ -131,7 +131,11 @@ fn invasion(p: i32, step: i32, own: Wide, enemy: Wide) -> Option<(i32, i32)> {
 /// Whether placing at `p` forms at least one invading phalanx (F2).
 #[inline]
 pub fn forms_invasion(p: Point, own: Wide, enemy: Wide) -> bool {
-    let p = i32::from(cell_of(p));
+    forms_invasion_at(i32::from(cell_of(p)), own, enemy)
+}
+
+#[inline(always)]
+fn forms_invasion_at(p: i32, own: Wide, enemy: Wide) -> bool {
     LINE_STEPS
         .iter()
         .any(|&s| invasion(p, s as i32, own, enemy).is_some())
@@ -154,7 +158,13 @@ pub fn placement_allowed(p: Point, own: Wide, enemy: Wide) -> bool {
 /// the `N` stones of each closest to the invader, `N` being the shorter phalanx's length.
 #[inline]
 pub fn flips(p: Point, own: Wide, enemy: Wide, simple: bool) -> Wide {
-    let p = i32::from(cell_of(p));
+    flips_at(cell_of(p), own, enemy, simple)
+}
+
+/// [`flips`] for the point at `cell` of the padded grid.
+#[inline(always)]
+pub fn flips_at(cell: u8, own: Wide, enemy: Wide, simple: bool) -> Wide {
+    let p = i32::from(cell);
     let mut flipped = Wide::EMPTY;
     for step in LINE_STEPS {
         let step = step as i32;

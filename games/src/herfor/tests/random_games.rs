@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 
 use super::reference::RefBoard;
 use crate::herfor::geometry::{Point, board_mask, points};
+use crate::herfor::wide;
 use crate::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
 use crate::{Game, MoveError, Turn};
 
@@ -96,6 +97,8 @@ fn check_ply(state: &HerforState, moves: &[HerforMove], reference: &RefBoard) {
         }
     }
 
+    check_position(state, moves, expected);
+
     for p in points(board_mask(state.size()) & !listed) {
         assert_refused(state, &HerforMove::Place(p), "F3");
     }
@@ -107,6 +110,44 @@ fn check_ply(state: &HerforState, moves: &[HerforMove], reference: &RefBoard) {
     }
     if let Some(p) = points(board_mask(7) & !board_mask(state.size())).next() {
         assert_refused(state, &HerforMove::Place(Point(p.0)), "F1");
+    }
+}
+
+/// The search's path agrees with `apply`: the placements as one set, and every move's effect.
+fn check_position(state: &HerforState, moves: &[HerforMove], expected: u128) {
+    let position = state.position();
+    let json = serde_json::to_string(state).unwrap();
+    let legal = position.placements();
+    assert_eq!(legal.to_bits(), expected, "placements as a set in {json}");
+    assert_eq!(position.swap_available(), state.swap_available());
+    assert_eq!(position.to_move(), state.to_move());
+    let listed: Vec<Point> = (0..legal.count_ones())
+        .map(|i| wide::point_of(legal.nth(i).expect("an index below the count")))
+        .collect();
+    assert_eq!(listed, points(expected).collect::<Vec<_>>(), "nth in order");
+    assert_eq!(legal.nth(legal.count_ones()), None);
+    for mv in moves {
+        let mut fast = position;
+        match *mv {
+            HerforMove::Place(p) => {
+                let placement = fast.placement_at(p);
+                assert_eq!(placement.point(), p);
+                assert_eq!(placement.flip_count(), state.flip_count(p));
+                fast.place(placement);
+            }
+            HerforMove::Pass => fast.pass(),
+            HerforMove::Swap => fast.swap(),
+        }
+        let mut checked = state.clone();
+        Herfor::apply(&mut checked, mv).unwrap();
+        assert_eq!(fast, checked.position(), "{mv:?} in {json}");
+        let mut written = state.clone();
+        written.set_position(&fast);
+        assert_eq!(written, checked, "{mv:?} written back in {json}");
+        for colour in Colour::BOTH {
+            assert_eq!(fast.doubled_score(colour), checked.doubled_score(colour));
+        }
+        assert_eq!(fast.is_over(), checked.is_over());
     }
 }
 
@@ -122,6 +163,7 @@ fn assert_refused(state: &HerforState, mv: &HerforMove, rule: &str) {
 fn check_end(state: &HerforState, reference: &RefBoard) {
     Herfor::validate(state).unwrap();
     assert!(Herfor::legal_moves(state).is_empty());
+    assert!(state.position().is_over() && state.position().placements().is_empty());
     assert_eq!(
         Herfor::apply(&mut state.clone(), &HerforMove::Pass),
         Err(MoveError::GameOver)
