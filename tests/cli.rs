@@ -156,3 +156,25 @@ fn load_is_bounded_and_says_when_no_server_answers() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no server answers"), "{stderr}");
 }
+
+#[test]
+fn solve_stops_at_its_limits_and_refuses_boards_over_size_4() {
+    let solve = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            .arg("solve")
+            .args(args)
+            .output()
+            .expect("moot runs")
+    };
+    let output = solve(&["--size", "4", "--max-positions", "1000"]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("not solved within the limits") && stdout.contains("(1000 searched)"),
+        "{stdout}"
+    );
+    let output = solve(&["--size", "5"]);
+    assert!(!output.status.success(), "size 5 was accepted");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("up to size 4"), "{stderr}");
+}

@@ -12,7 +12,7 @@ use actix_web::http::StatusCode;
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Budget, Player, Strength, analyse_until};
+use crate::ai::{Analysis, Budget, Strategy, Strength, search as decided_search, think};
 use crate::games::{Game, Seat, Turn};
 
 /// The parameter naming the seat the computer plays (`first` or `second`).
@@ -124,7 +124,7 @@ async fn search<T: Send + 'static>(
 
 /// The computer's moves from this position while it is to act, searched on the blocking pool:
 /// the link of the position after them. Identical requests at once share one search.
-pub async fn reply<G: Player>(
+pub async fn reply<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
     position: Position<G>,
@@ -151,7 +151,7 @@ pub async fn reply<G: Player>(
 /// while it is still to act, so the tree is reused for every step of a Hirþ turn; it searches
 /// again only where that line ends before its turn does. Past `cutoff` (the wall-clock cap of
 /// the request) it starts no new search; the next request goes on.
-pub fn play_computer<G: Player>(
+pub fn play_computer<G: Strategy>(
     position: Position<G>,
     state: G::State,
     opponent: Opponent,
@@ -162,7 +162,7 @@ pub fn play_computer<G: Player>(
 }
 
 /// [`play_computer`], and how many searches it ran.
-fn play_turn<G: Player>(
+fn play_turn<G: Strategy>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
@@ -181,7 +181,7 @@ fn play_turn<G: Player>(
                     break;
                 }
                 let root = G::search_root(&state);
-                let analysis = analyse_until::<G>(&root, budget, seed(&position), cutoff);
+                let analysis = decided_search::<G>(&root, budget, seed(&position), cutoff);
                 searches += 1;
                 let Some(best) = analysis.best_move else {
                     break;
@@ -213,8 +213,9 @@ fn play_turn<G: Player>(
     Ok((position, searches))
 }
 
-/// The engine's advice for the player to act, at the normal strength (within the caps).
-pub async fn hint<G: Player>(
+/// The engine's advice for the player to act: proven where the game is solved and the proof
+/// fits the request, else the search at the normal strength (within the caps).
+pub async fn hint<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
     position: &Position<G>,
@@ -224,12 +225,7 @@ pub async fn hint<G: Player>(
     let budget = evaluator.capped(Strength::Normal.budget());
     let cutoff = evaluator.cutoff();
     search(evaluator, client, position.href(), move || {
-        Ok(analyse_until::<G>(
-            &G::search_root(&state),
-            budget,
-            seed,
-            Some(cutoff),
-        ))
+        Ok(think::<G>(&G::search_root(&state), budget, seed, Some(cutoff)).analysis)
     })
     .await
 }
@@ -289,5 +285,30 @@ mod tests {
             .expect("legal moves")
             .state;
         assert_ne!(Hirth::turn(&replayed), Turn::ToAct(seat), "{played:?}");
+    }
+
+    #[test]
+    fn h11_the_page_computer_answers_an_offer_from_the_search_value() {
+        // Silfr (the second seat) is offered the Penningr with its Lofðungr trapped on Miðr:
+        // playing on is a Drepið at double stake, giving up costs one point.
+        let state: HirthState = serde_json::from_str(
+            r#"{"version":1,"options":{"target":5},
+            "position":{"board":{"0":{"gull":{"l":true}},"3":{"gull":{"h":2}},"4":{"gull":{"h":1}},
+              "5":{"gull":{"h":1}},"6":{"gull":{"h":1}},"m":{"silfr":{"l":true}},"9":{"silfr":{"h":2}}},
+              "reserve":{"gull":{"h":10,"k":3},"silfr":{"h":13,"k":3}},"removed":{"gull":0,"silfr":0},
+              "mover":"gull","steps":0},
+            "phase":{"kind":"offer"},"coin":{"factor":1,"holder":null},"gull":"first",
+            "points":[0,0],"round":9}"#,
+        )
+        .expect("a state");
+        let position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let opponent = Opponent {
+            seat: Seat::Second,
+            strength: Strength::Normal,
+        };
+        let after = play_computer(position, state, opponent, Strength::Normal.budget(), None)
+            .expect("a reply");
+        // The match goes on: in the next game the computer plays Gull and starts.
+        assert_eq!(after.moves[0], "give-up", "{:?}", after.moves);
     }
 }
