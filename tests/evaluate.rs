@@ -327,7 +327,7 @@ async fn f4_herfor_size_3_is_answered_exactly_as_the_solver_proves() {
 
 #[actix_web::test]
 async fn f4_the_empty_size_3_board_is_beyond_a_request_and_falls_back_to_the_search() {
-    // Its proof settles 11 million positions, over a request's 2 million.
+    // Its proof settles 11 million positions, over a request's million.
     let state = size_3_start(false).await;
     let answer = post_json(
         &endpoint("herfor", "evaluate"),

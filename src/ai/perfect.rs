@@ -2,7 +2,7 @@
 //! true`) and the `perfect` agent and strength.
 //!
 //! Each position is proven afresh by the [`Solver`]. With a cutoff (a server's request) the
-//! proof is bounded: at most [`MAX_NODES`] positions searched (a table of about 64 MB) and the
+//! proof is bounded: at most [`MAX_NODES`] positions searched (a table of about 70 MB) and the
 //! cutoff; a proof those limits stop is no proof, and the caller falls back to the search. The
 //! opening is where that happens: the empty board's proof settles 11 million positions (about
 //! 10 s of CPU in a release build), more than a request may take. Without a cutoff (the arena,
@@ -18,7 +18,7 @@ use crate::games::herfor::{Herfor, HerforMove, HerforOptions, HerforState};
 /// The largest board solved.
 pub const SOLVED_SIZE: u8 = 3;
 /// Positions a bounded proof may search.
-pub const MAX_NODES: u64 = 2_000_000;
+pub const MAX_NODES: u64 = 1_000_000;
 /// The longest perfect line told (a size-3 game is shorter).
 const MAX_LINE: usize = 64;
 
