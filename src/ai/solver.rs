@@ -128,13 +128,13 @@ impl Solver {
         let winning: Vec<HerforMove> = moves
             .iter()
             .filter(|(_, wins)| *wins)
-            .map(|(mv, _)| mv.clone())
+            .map(|(mv, _)| *mv)
             .collect();
         let wins = !winning.is_empty();
         let best = if wins {
             winning
         } else {
-            moves.iter().map(|(mv, _)| mv.clone()).collect()
+            moves.iter().map(|(mv, _)| *mv).collect()
         };
         Ok(Some(Solution { wins, best, moves }))
     }
