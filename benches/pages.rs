@@ -123,7 +123,7 @@ fn computer(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_reply<G: moot::ai::Player>(
+fn bench_reply<G: moot::ai::Strategy>(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     options: &str,

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use clap::{Args, Parser, Subcommand};
 use moot::ai::arena::{self, Matchup};
 use moot::ai::ladder;
-use moot::ai::{Agent, Budget, Player};
+use moot::ai::{Agent, Budget, Strategy};
 use moot::serve::logging::{self, LogFormat};
 use moot::serve::{Origins, Site};
 use moot::with_game;
@@ -156,6 +156,12 @@ struct SolveArgs {
     /// The simple variant (F6).
     #[arg(long)]
     simple: bool,
+    /// Give up after searching this many positions (bounds the table's memory).
+    #[arg(long)]
+    max_positions: Option<u64>,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    max_seconds: Option<u64>,
 }
 
 fn main() -> std::io::Result<()> {
@@ -240,7 +246,7 @@ fn arena_command(args: &ArenaArgs) -> Result<(), String> {
         else Err(format!("no game has the id {:?}; the games are: {}", args.game, moot::games::GAME_IDS.join(", "))))
 }
 
-fn arena_for<G: Player>(args: &ArenaArgs, agents: [Agent; 2]) -> Result<(), String> {
+fn arena_for<G: Strategy>(args: &ArenaArgs, agents: [Agent; 2]) -> Result<(), String> {
     let options: G::Options = match &args.options {
         None => G::Options::default(),
         Some(json) => serde_json::from_str(json).map_err(|e| format!("--options: {e}"))?,
@@ -296,7 +302,7 @@ fn ladder_command(args: &LadderArgs) -> Result<(), String> {
         else Err(format!("no game has the id {:?}; the games are: {}", args.game, moot::games::GAME_IDS.join(", "))))
 }
 
-fn ladder_for<G: Player>(
+fn ladder_for<G: Strategy>(
     args: &LadderArgs,
     names: &[&str],
     agents: &[Agent],
@@ -361,9 +367,12 @@ fn ladder_for<G: Player>(
 }
 
 fn solve_command(args: &SolveArgs) -> Result<(), String> {
-    use moot::ai::solver::Solver;
+    use moot::ai::solver::{MAX_SIZE, Solver};
     use moot::games::Game;
     use moot::games::herfor::{Herfor, HerforOptions};
+    if args.size > MAX_SIZE {
+        return Err(format!("the solver takes boards up to size {MAX_SIZE}"));
+    }
     let options = HerforOptions {
         size: args.size,
         pie: args.pie,
@@ -371,29 +380,39 @@ fn solve_command(args: &SolveArgs) -> Result<(), String> {
     };
     let start = Herfor::new_game(&options).map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
-    let mut solver = Solver::new();
-    let solution = solver
-        .solve(&start)
-        .ok_or("the game is over at the start")?;
+    let deadline = args
+        .max_seconds
+        .map(|s| started + std::time::Duration::from_secs(s));
+    let mut solver = Solver::bounded(args.max_positions.unwrap_or(u64::MAX), deadline);
+    let outcome = solver.try_solve(&start);
+    let rules = format!(
+        "herfor size {}, pie {}, simple {}",
+        args.size,
+        if args.pie { "on" } else { "off" },
+        if args.simple { "on" } else { "off" },
+    );
+    let measures = format!(
+        "{} positions settled ({} searched) in {:.1} s",
+        solver.settled(),
+        solver.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    let Ok(solution) = outcome else {
+        println!("{rules}: not solved within the limits; {measures}");
+        return Ok(());
+    };
+    let solution = solution.ok_or("the game is over at the start")?;
     let best: Vec<String> = solution
         .best
         .iter()
         .map(|mv| Herfor::format_move(&start, mv))
         .collect();
     println!(
-        "herfor size {}, pie {}, simple {}: the {} player wins with perfect play; {} first moves: {}",
-        args.size,
-        if args.pie { "on" } else { "off" },
-        if args.simple { "on" } else { "off" },
+        "{rules}: the {} player wins with perfect play; {} first moves: {}",
         if solution.wins { "first" } else { "second" },
         if solution.wins { "winning" } else { "all" },
         best.join(" ")
     );
-    println!(
-        "{} positions settled ({} searched) in {:.1} s",
-        solver.settled(),
-        solver.nodes,
-        started.elapsed().as_secs_f64()
-    );
+    println!("{measures}");
     Ok(())
 }

@@ -209,3 +209,25 @@ fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer:.200}");
     assert!(answer.ends_with("\r\n\r\n"), "no body: {answer:.400}");
 }
+
+#[test]
+fn solve_stops_at_its_limits_and_refuses_boards_over_size_4() {
+    let solve = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            .arg("solve")
+            .args(args)
+            .output()
+            .expect("moot runs")
+    };
+    let output = solve(&["--size", "4", "--max-positions", "1000"]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("not solved within the limits") && stdout.contains("(1000 searched)"),
+        "{stdout}"
+    );
+    let output = solve(&["--size", "5"]);
+    assert!(!output.status.success(), "size 5 was accepted");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("up to size 4"), "{stderr}");
+}

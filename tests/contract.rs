@@ -75,6 +75,7 @@ fn evaluate_requests_take_one_budget_a_strength_name_and_a_javascript_safe_seed(
     assert!(request.is_valid(&with(json!({"playouts": 100, "millis": null}))));
     assert!(!request.is_valid(&with(json!({"playouts": 100, "millis": 5}))));
     assert!(!request.is_valid(&with(json!({"strength": "normal", "millis": 5}))));
+    assert!(request.is_valid(&with(json!({"strength": "perfect"}))));
     assert!(!request.is_valid(&with(json!({"strength": "hard"}))));
     assert!(!request.is_valid(&with(json!({"seed": 9_007_199_254_740_992_u64}))));
     assert!(!request.is_valid(&with(json!({"playouts": 0}))));

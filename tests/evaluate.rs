@@ -244,3 +244,146 @@ fn capped_cuts_a_budget_down_to_the_servers_caps_and_keeps_one_within_them() {
     assert_eq!(evaluator.capped(Budget::Playouts(7)), Budget::Playouts(7));
     assert_eq!(evaluator.capped(Budget::Millis(2_000)), Budget::Millis(5));
 }
+
+async fn size_3_start(pie: bool) -> Value {
+    post_json(
+        &endpoint("herfor", "new"),
+        &json!({"options": {"size": 3, "pie": pie}}),
+    )
+    .await
+    .ok()["state"]
+        .clone()
+}
+
+/// `state` after `plies` more moves, each the first legal one.
+async fn played_on(mut state: Value, plies: usize) -> Value {
+    for _ in 0..plies {
+        let legal = post_json(
+            &endpoint("herfor", "legal-moves"),
+            &json!({ "state": state }),
+        )
+        .await;
+        let first = legal.ok()["moves"][0].clone();
+        let after = post_json(
+            &endpoint("herfor", "apply"),
+            &json!({"state": state, "move": first}),
+        )
+        .await;
+        state = after.ok()["state"].clone();
+    }
+    state
+}
+
+#[actix_web::test]
+async fn f4_herfor_size_3_is_answered_exactly_as_the_solver_proves() {
+    use moot::ai::solver::Solver;
+    use moot::games::Game;
+    use moot::games::herfor::{Herfor, HerforState};
+    for (pie, plies) in [(false, 8), (true, 7), (false, 11)] {
+        let state = played_on(size_3_start(pie).await, plies).await;
+        let answer = post_json(
+            &endpoint("herfor", "evaluate"),
+            &json!({"state": state, "playouts": 50, "seed": 4}),
+        )
+        .await;
+        let body = answer.ok();
+        assert_eq!(body["exact"], true, "{body}");
+        let engine: HerforState = serde_json::from_value(state.clone()).unwrap();
+        let proof = Solver::new().solve(&engine).expect("the game goes on");
+        assert_eq!(body["value"], if proof.wins { 1.0 } else { -1.0 }, "{body}");
+        let mut best: Vec<String> = body["best_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect();
+        best.sort();
+        let mut proven: Vec<String> = proof
+            .best
+            .iter()
+            .map(|mv| Herfor::format_move(&engine, mv))
+            .collect();
+        proven.sort();
+        assert_eq!(best, proven);
+        let best_move = body["best_move"].as_str().unwrap().to_owned();
+        assert!(best.contains(&best_move), "{body}");
+        assert_eq!(body["pv"][0], best_move.as_str());
+        assert_eq!(body["playouts"], 0);
+        assert!(body["margin"].is_null());
+        for m in body["moves"].as_array().unwrap() {
+            let wins = proof.wins && best.iter().any(|b| m["move"] == b.as_str());
+            assert_eq!(m["value"], if wins { 1.0 } else { -1.0 }, "{m}");
+        }
+        // `perfect` gives the same proof.
+        let perfect = post_json(
+            &endpoint("herfor", "evaluate"),
+            &json!({"state": state, "strength": "perfect", "seed": 4}),
+        )
+        .await;
+        assert_eq!(perfect.ok()["exact"], true);
+        assert_eq!(perfect.ok()["best_moves"], body["best_moves"]);
+    }
+}
+
+#[actix_web::test]
+async fn f4_the_empty_size_3_board_is_beyond_a_request_and_falls_back_to_the_search() {
+    // Its proof settles 11 million positions, over a request's million.
+    let state = size_3_start(false).await;
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "strength": "perfect"}),
+    )
+    .await;
+    let body = answer.ok();
+    assert!(body.get("exact").is_none(), "{body}");
+    assert!(body["playouts"].as_u64().unwrap() > 0, "{body}");
+}
+
+#[actix_web::test]
+async fn perfect_is_refused_where_the_game_is_not_solved() {
+    for game in ["herfor", "tara", "hirth"] {
+        let state = new_state(game).await;
+        let answer = post_json(
+            &endpoint(game, "evaluate"),
+            &json!({"state": state, "strength": "perfect"}),
+        )
+        .await;
+        let problem = answer.problem(422, "invalid_request");
+        assert_eq!(problem["field"], "strength", "{game}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("solved"),
+            "{game}: {problem}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn search_answers_are_not_marked_exact() {
+    let state = new_state("herfor").await;
+    let answer = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 30}),
+    )
+    .await;
+    let body = answer.ok();
+    assert!(body.get("exact").is_none(), "{body}");
+    assert!(body.get("best_moves").is_none(), "{body}");
+}
+
+#[actix_web::test]
+async fn h11_evaluate_gives_up_where_playing_on_loses_more() {
+    // Silfr's Lofðungr trapped on Miðr, Gull has offered: a Drepið at double stake ahead.
+    let state = json!({"version":1,"options":{"target":5},
+        "position":{"board":{"0":{"gull":{"l":true}},"3":{"gull":{"h":2}},"4":{"gull":{"h":1}},
+            "5":{"gull":{"h":1}},"6":{"gull":{"h":1}},"m":{"silfr":{"l":true}},"9":{"silfr":{"h":2}}},
+          "reserve":{"gull":{"h":10,"k":3},"silfr":{"h":13,"k":3}},"removed":{"gull":0,"silfr":0},
+          "mover":"gull","steps":0},
+        "phase":{"kind":"offer"},"coin":{"factor":1,"holder":null},"gull":"first",
+        "points":[0,0],"round":9});
+    let answer = post_json(
+        &endpoint("hirth", "evaluate"),
+        &json!({"state": state, "strength": "normal", "seed": 7}),
+    )
+    .await;
+    assert_eq!(answer.ok()["best_move"], "give-up", "{}", answer.ok());
+}

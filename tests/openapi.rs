@@ -439,7 +439,9 @@ fn evaluate_documents_its_strength_seed_budgets_501_and_503() {
     let schemas = &document["components"]["schemas"];
     let request = &schemas["HerforEvaluateRequest"];
     let strength = &schemas[target(&request["properties"]["strength"]["oneOf"][0])];
-    let names: Vec<&str> = moot::ai::Strength::ALL.map(|s| s.name()).to_vec();
+    // The play pages' strengths, and `perfect` (the proven answer, where a game is solved).
+    let mut names: Vec<&str> = moot::ai::Strength::ALL.map(|s| s.name()).to_vec();
+    names.push(moot::api::evaluate::PERFECT);
     assert_eq!(strength["enum"], serde_json::json!(names));
     assert_eq!(
         request["properties"]["seed"]["maximum"],

@@ -8,7 +8,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, RngCore};
 
 use super::player::{Player, first_view};
-use super::{Budget, analyse};
+use super::{Budget, Strategy, search};
 use crate::games::Turn;
 
 /// A way of choosing moves.
@@ -19,14 +19,17 @@ pub enum Agent {
     /// One ply: the move after which the game's immediate score ([`Player::immediate_score`])
     /// is best for the mover, a win above all; ties broken at random.
     Greedy,
-    /// The tree search with this budget.
+    /// The tree search with this budget, and the game's decisions made from its value.
     Mcts(Budget),
+    /// A proven best move, where the game is solved (the arena refuses it elsewhere); the
+    /// normal strength's search should a proof not end within its limits.
+    Perfect,
 }
 
 impl Agent {
     /// The move this agent plays, `None` once the game is over. `rng` breaks ties and seeds
     /// the search, so a seeded game replays exactly (with a playout budget).
-    pub fn choose<G: Player>(&self, state: &G::State, rng: &mut SmallRng) -> Option<G::Move> {
+    pub fn choose<G: Strategy>(&self, state: &G::State, rng: &mut SmallRng) -> Option<G::Move> {
         let moves = G::legal_moves(state);
         match self {
             Agent::Random => moves.choose(rng).cloned(),
@@ -35,7 +38,16 @@ impl Agent {
                 if moves.is_empty() {
                     return None;
                 }
-                analyse::<G>(state, *budget, rng.next_u64()).best_move
+                search::<G>(state, *budget, rng.next_u64(), None).best_move
+            }
+            Agent::Perfect => {
+                let seed = rng.next_u64();
+                G::prove(state, seed, None)
+                    .and_then(|proof| proof.line.first().cloned())
+                    .or_else(|| {
+                        let budget = super::Strength::Normal.budget();
+                        search::<G>(state, budget, seed, None).best_move
+                    })
             }
         }
     }
@@ -70,21 +82,22 @@ impl fmt::Display for Agent {
             Agent::Greedy => write!(f, "greedy"),
             Agent::Mcts(Budget::Playouts(n)) => write!(f, "mcts({n} playouts)"),
             Agent::Mcts(Budget::Millis(ms)) => write!(f, "mcts({ms} ms)"),
+            Agent::Perfect => write!(f, "perfect"),
         }
     }
 }
 
 /// `random`, `greedy`, a strength (`easy`, `normal`, `strong`: the search at that strength's
-/// budget), `mcts` (the normal strength's budget), `mcts:N` (N playouts) or `mcts:Nms` (N
-/// milliseconds, not reproducible).
+/// budget), `perfect` (proven moves, where the game is solved), `mcts` (the normal strength's
+/// budget), `mcts:N` (N playouts) or `mcts:Nms` (N milliseconds, not reproducible).
 impl FromStr for Agent {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Agent, String> {
         let refused = || {
             format!(
-                "{text:?} is not an agent: use random, greedy, easy, normal, strong, mcts, \
-                 mcts:N (N playouts) or mcts:Nms (N milliseconds), N at least 1"
+                "{text:?} is not an agent: use random, greedy, easy, normal, strong, perfect, \
+                 mcts, mcts:N (N playouts) or mcts:Nms (N milliseconds), N at least 1"
             )
         };
         if let Some(strength) = super::Strength::from_name(text) {
@@ -93,6 +106,7 @@ impl FromStr for Agent {
         match text {
             "random" => Ok(Agent::Random),
             "greedy" => Ok(Agent::Greedy),
+            "perfect" => Ok(Agent::Perfect),
             "mcts" => Ok(Agent::Mcts(super::Strength::Normal.budget())),
             _ => {
                 let budget = text.strip_prefix("mcts:").ok_or_else(refused)?;
@@ -118,6 +132,7 @@ mod tests {
         use super::super::Strength;
         assert_eq!("random".parse(), Ok(Agent::Random));
         assert_eq!("greedy".parse(), Ok(Agent::Greedy));
+        assert_eq!("perfect".parse(), Ok(Agent::Perfect));
         assert_eq!("strong".parse(), Ok(Agent::Mcts(Strength::Strong.budget())));
         assert_eq!("mcts".parse(), Ok(Agent::Mcts(Strength::Normal.budget())));
         assert_eq!("mcts:300".parse(), Ok(Agent::Mcts(Budget::Playouts(300))));

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::{Agent, Player};
+use super::{Agent, Strategy};
 use crate::games::{Seat, Turn};
 
 /// Plies after which an arena game is stopped and counted as a draw (none of the measured
@@ -75,8 +75,16 @@ pub enum GameEnd {
 
 /// Plays the matchup: game `i` gives the measured agent the first seat when `i` is even, and
 /// is seeded by the matchup's seed and `i`, so results do not depend on the threads.
-pub fn run<G: Player>(matchup: &Matchup<G::Options>) -> Result<(Tally, Duration), String> {
+pub fn run<G: Strategy>(matchup: &Matchup<G::Options>) -> Result<(Tally, Duration), String> {
     let start = G::new_game(&matchup.options).map_err(|e| format!("options: {e}"))?;
+    if matchup.agents.contains(&Agent::Perfect) && !G::solved(&start) {
+        return Err(format!(
+            "perfect plays only where the game is solved (Herfor on boards of size {}), not {} \
+             with these options",
+            super::perfect::SOLVED_SIZE,
+            G::ID
+        ));
+    }
     let started = Instant::now();
     let next = AtomicU32::new(0);
     let mut ends = Vec::new();
@@ -114,7 +122,7 @@ pub fn run<G: Player>(matchup: &Matchup<G::Options>) -> Result<(Tally, Duration)
     Ok((tally, started.elapsed()))
 }
 
-fn play_one<G: Player>(start: &G::State, matchup: &Matchup<G::Options>, i: u32) -> GameEnd {
+fn play_one<G: Strategy>(start: &G::State, matchup: &Matchup<G::Options>, i: u32) -> GameEnd {
     let measured = if i.is_multiple_of(2) {
         Seat::First
     } else {

@@ -51,6 +51,15 @@ impl Player for Hirth {
         (strength(state, first) - strength(state, first.other())).tanh()
     }
 
+    /// No offer after the first step of a turn: the computer offers only at the start of a
+    /// turn (see `penningr`), so the tree spends no playouts on them, and a turn planned from
+    /// the tree is not cut short by one.
+    fn prune(state: &HirthState, moves: &mut Vec<Move>) {
+        if state.phase == Phase::Movement && state.position.steps > 0 {
+            moves.retain(|m| *m != Move::Offer);
+        }
+    }
+
     fn quiet(state: &HirthState) -> bool {
         state.phase == Phase::Movement && state.position.steps == 0
     }

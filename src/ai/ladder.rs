@@ -11,7 +11,7 @@
 //! maximum (the inverse of the observed information), relative to the anchor.
 
 use super::arena::{self, Matchup, Tally};
-use super::{Agent, Player};
+use super::{Agent, Strategy};
 
 /// Elo points per natural-log unit of the strength ratio: `400 / ln 10`.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -51,7 +51,7 @@ pub struct Rating {
 
 /// Plays the round robin: `games` games between every pair of `agents`, each pair seeded from
 /// `seed` and its place in the schedule, so the results do not depend on the threads.
-pub fn play<G: Player>(
+pub fn play<G: Strategy>(
     options: &G::Options,
     agents: &[Agent],
     games: u32,

@@ -92,7 +92,7 @@ pub fn analyse_until<G: Player>(
     let started = Instant::now();
     let mut tree = Tree::<G>::new(state, seed);
     let playouts = tree.run(state, budget, cutoff);
-    tree.report(playouts, started.elapsed())
+    tree.analysis(playouts, started.elapsed())
 }
 
 /// The moves one search gives the seat to act for the rest of its turn (see [`plan_turn`]).
@@ -105,6 +105,9 @@ pub struct TurnPlan<M> {
     /// How often a subtree on the way was too thin to choose from and was searched further
     /// (in the same tree: what it had seen is kept).
     pub top_ups: u32,
+    /// What the root's search found, before any top-up: what [`analyse_until`] reports with
+    /// the same budget and seed (for decisions a game takes from the root's values).
+    pub root: Analysis<M>,
 }
 
 /// Plays a whole turn from one search tree (Hirþ's five steps and the end of the movement
@@ -119,12 +122,14 @@ pub fn plan_turn<G: Player>(
     seed: u64,
     cutoff: Option<Instant>,
 ) -> TurnPlan<G::Move> {
+    let started = Instant::now();
     let mut tree = Tree::<G>::new(state, seed);
     let mut playouts = tree.run(state, budget, cutoff);
     let mut plan = TurnPlan {
         moves: Vec::new(),
         playouts: 0,
         top_ups: 0,
+        root: tree.analysis(playouts, started.elapsed()),
     };
     let Some(seat) = tree.nodes[0].actor else {
         plan.playouts = playouts;
@@ -242,6 +247,9 @@ impl<'a, G: Player> Tree<'a, G> {
         let (actor, moves) = match (stop, G::turn(state)) {
             (None, Turn::ToAct(seat)) => {
                 let mut moves = G::legal_moves(state);
+                if id != 0 {
+                    G::prune(state, &mut moves);
+                }
                 moves.shuffle(&mut self.rng);
                 (Some(seat), moves)
             }
@@ -328,7 +336,8 @@ impl<'a, G: Player> Tree<'a, G> {
         })
     }
 
-    fn report(self, playouts: u64, elapsed: Duration) -> Analysis<G::Move> {
+    /// What the search found at the root so far.
+    fn analysis(&self, playouts: u64, elapsed: Duration) -> Analysis<G::Move> {
         let root = &self.nodes[0];
         let Some(actor) = root.actor else {
             // The game is over: nobody acts, so the result is told for the first seat.

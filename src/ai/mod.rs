@@ -3,6 +3,8 @@
 //! - [`mcts`]: one search for every game (UCT, playouts, a cut-off evaluation);
 //! - [`Player`]: what a game adds to it — the playout policy, the evaluation at the playout
 //!   cap, greedy's immediate score ([`herfor`], [`tara`], [`hirth`]);
+//! - [`strategy`]: what the computer plays beyond the most visited move — the game's decisions
+//!   read from the search's value ([`penningr`] for Hirþ), proofs where a game is solved;
 //! - [`agent`]: the agents of the arena (random, greedy, MCTS); [`arena`]: matches between them.
 //!
 //! Values are in −1…1 and always seen by the seat that acts in the position analysed. The same
@@ -15,8 +17,11 @@ pub mod herfor;
 pub mod hirth;
 pub mod ladder;
 pub mod mcts;
+pub mod penningr;
+pub mod perfect;
 mod player;
 pub mod solver;
+pub mod strategy;
 pub mod tara;
 
 use std::time::Duration;
@@ -24,6 +29,7 @@ use std::time::Duration;
 pub use agent::Agent;
 pub use mcts::{TurnPlan, analyse, analyse_until, plan_turn};
 pub use player::Player;
+pub use strategy::{Proof, Strategy, Thought, search, think};
 
 /// How much searching to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -38,6 +38,10 @@ pub trait Player: Game {
         true
     }
 
+    /// Drops from `moves` (the legal moves of `state`) those the search need not try below
+    /// its root, which always lists every legal move. Keeps at least one. None by default.
+    fn prune(_state: &Self::State, _moves: &mut Vec<Self::Move>) {}
+
     /// The index of the move a playout plays among `moves` (never empty). Uniform by default.
     fn playout_move(_state: &Self::State, moves: &[Self::Move], rng: &mut SmallRng) -> usize {
         rng.random_range(0..moves.len())

@@ -7,41 +7,45 @@
 //! position it settles, keyed by what the rest of the game depends on: the stones, the colour to
 //! move, the button, the passes in a row, and whether the pie's swap is still open. Which seat
 //! holds which colour is left out of the key: the result is the same for the player to act.
+//! The key is packed in 128 bits (sizes up to 4), so size 3's 11 million positions take about
+//! 0.8 GB. A bounded solver gives up ([`Unfinished`]) after so many positions or at a deadline,
+//! and keeps nothing it concluded after giving up.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
+use crate::games::herfor::geometry::{board_mask, points};
 use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState};
 use crate::games::{Game, Seat, Turn};
 
-/// What decides the rest of a Herfor game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    black: u128,
-    white: u128,
-    /// Colour to move, button holder, passes in a row, swap open, simple variant: packed.
-    flags: u8,
-    /// The board's size: an empty board is the same bits at every size.
-    size: u8,
-}
+/// The largest board the solver takes: its key holds a colour's stones in 40 bits.
+pub const MAX_SIZE: u8 = 4;
+/// Searched positions between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
 
-impl Key {
-    fn of(state: &HerforState) -> Key {
-        let colour = |c: Option<Colour>| match c {
-            None => 0,
-            Some(Colour::Black) => 1,
-            Some(Colour::White) => 2,
-        };
-        Key {
-            black: state.stones(Colour::Black),
-            white: state.stones(Colour::White),
-            flags: colour(Some(state.to_move()))
-                | colour(state.button()) << 2
-                | state.passes_in_a_row().min(3) << 4
-                | u8::from(state.swap_available()) << 6
-                | u8::from(state.options().simple) << 7,
-            size: state.size(),
-        }
+/// What decides the rest of a Herfor game, packed: each colour's stones on the board's points
+/// (40 bits each), the colour to move, button holder, passes in a row, swap open and simple
+/// variant (8 bits), and the board's size (an empty board is the same at every size).
+type Key = u128;
+
+fn key_of(state: &HerforState) -> Key {
+    let colour = |c: Option<Colour>| match c {
+        None => 0u128,
+        Some(Colour::Black) => 1,
+        Some(Colour::White) => 2,
+    };
+    let (black, white) = (state.stones(Colour::Black), state.stones(Colour::White));
+    let mut packed = [0u128; 2];
+    for (i, p) in points(board_mask(state.size())).enumerate() {
+        packed[0] |= u128::from(black & p.bit() != 0) << i;
+        packed[1] |= u128::from(white & p.bit() != 0) << i;
     }
+    let flags = colour(Some(state.to_move()))
+        | colour(state.button()) << 2
+        | u128::from(state.passes_in_a_row().min(3)) << 4
+        | u128::from(state.swap_available()) << 6
+        | u128::from(state.options().simple) << 7;
+    packed[0] | packed[1] << 40 | flags << 80 | u128::from(state.size()) << 88
 }
 
 /// The exact answer for the player to act.
@@ -52,20 +56,49 @@ pub struct Solution {
     /// The moves that keep the best result: every winning move when it wins, every move when
     /// it loses whatever it does.
     pub best: Vec<HerforMove>,
+    /// Every legal move, and whether it wins for the player to act.
+    pub moves: Vec<(HerforMove, bool)>,
 }
+
+/// The search stopped at its limit (positions or time) before settling the question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unfinished;
 
 /// A solver and the positions it has settled. Keep one for many questions: the answers are
 /// shared (the key holds each board's size and rules).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Solver {
     settled: HashMap<Key, bool>,
+    /// Positions searched before the search gives up, and the instant it gives up at.
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
     /// Positions searched (not answered from the table), for measurements.
     pub nodes: u64,
 }
 
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::bounded(u64::MAX, None)
+    }
+}
+
 impl Solver {
+    /// A solver without limits.
     pub fn new() -> Self {
         Solver::default()
+    }
+
+    /// A solver that gives up after `max_nodes` positions searched (which bounds its table)
+    /// or at `deadline`.
+    pub fn bounded(max_nodes: u64, deadline: Option<Instant>) -> Self {
+        Solver {
+            settled: HashMap::new(),
+            max_nodes,
+            deadline,
+            stopped: false,
+            nodes: 0,
+        }
     }
 
     /// Positions remembered.
@@ -73,46 +106,85 @@ impl Solver {
         self.settled.len()
     }
 
-    /// The exact answer for the player to act, `None` once the game is over.
+    /// The exact answer for the player to act, `None` once the game is over. Without limits.
     pub fn solve(&mut self, state: &HerforState) -> Option<Solution> {
-        let Turn::ToAct(me) = Herfor::turn(state) else {
-            return None;
-        };
-        let mut winning = Vec::new();
-        let moves = Herfor::legal_moves(state);
-        for mv in &moves {
-            if self.wins_after(state, mv, me) {
-                winning.push(mv.clone());
-            }
-        }
-        Some(match winning.is_empty() {
-            true => Solution {
-                wins: false,
-                best: moves,
-            },
-            false => Solution {
-                wins: true,
-                best: winning,
-            },
-        })
+        self.try_solve(state).ok().flatten()
     }
 
-    /// Whether the player to act wins with perfect play (`false` once the game is over).
+    /// The exact answer for the player to act (`None` once the game is over), or
+    /// [`Unfinished`] when the limits stopped the search first.
+    pub fn try_solve(&mut self, state: &HerforState) -> Result<Option<Solution>, Unfinished> {
+        let Turn::ToAct(me) = Herfor::turn(state) else {
+            return Ok(None);
+        };
+        let mut moves = Vec::new();
+        for mv in Herfor::legal_moves(state) {
+            let wins = self.wins_after(state, &mv, me);
+            moves.push((mv, wins));
+        }
+        if self.stopped {
+            return Err(Unfinished);
+        }
+        let winning: Vec<HerforMove> = moves
+            .iter()
+            .filter(|(_, wins)| *wins)
+            .map(|(mv, _)| *mv)
+            .collect();
+        let wins = !winning.is_empty();
+        let best = if wins {
+            winning
+        } else {
+            moves.iter().map(|(mv, _)| *mv).collect()
+        };
+        Ok(Some(Solution { wins, best, moves }))
+    }
+
+    /// Whether the player to act wins with perfect play (`false` once the game is over, and
+    /// meaningless once the limits stopped the search).
     pub fn wins(&mut self, state: &HerforState) -> bool {
         let Turn::ToAct(me) = Herfor::turn(state) else {
             return false;
         };
-        let key = Key::of(state);
+        let key = key_of(state);
         if let Some(&known) = self.settled.get(&key) {
             return known;
+        }
+        if self.stopped || self.out_of_limits() {
+            self.stopped = true;
+            return false;
         }
         self.nodes += 1;
         let mut moves = Herfor::legal_moves(state);
         // Big invasions first: they are the likeliest wins, and one win ends the search here.
         moves.sort_by_cached_key(|mv| std::cmp::Reverse(flips(state, mv)));
         let won = moves.iter().any(|mv| self.wins_after(state, mv, me));
-        self.settled.insert(key, won);
+        // An answer found after the search stopped may be wrong: it is not kept.
+        if !self.stopped {
+            self.settled.insert(key, won);
+        }
         won
+    }
+
+    /// One move that keeps the best result, `None` once the game is over: the first winning
+    /// move in the search's own order (the one it settled), or the first move of a lost
+    /// position.
+    pub fn one_best(&mut self, state: &HerforState) -> Result<Option<HerforMove>, Unfinished> {
+        let Turn::ToAct(me) = Herfor::turn(state) else {
+            return Ok(None);
+        };
+        let mut moves = Herfor::legal_moves(state);
+        moves.sort_by_cached_key(|mv| std::cmp::Reverse(flips(state, mv)));
+        let winning = moves.iter().position(|mv| self.wins_after(state, mv, me));
+        if self.stopped {
+            return Err(Unfinished);
+        }
+        Ok(Some(moves.swap_remove(winning.unwrap_or(0))))
+    }
+
+    fn out_of_limits(&self) -> bool {
+        self.nodes >= self.max_nodes
+            || self.nodes.is_multiple_of(CLOCK_EVERY)
+                && self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether `me` wins after playing `mv`.
@@ -249,6 +321,22 @@ mod tests {
             played += usize::from(loser_moved);
         }
         assert!(played >= 100, "{played} won positions played out");
+    }
+
+    #[test]
+    fn a_bounded_search_gives_up_at_its_limit_and_agrees_within_it() {
+        let start = start(false, false);
+        assert_eq!(
+            Solver::bounded(1_000, None).try_solve(&start),
+            Err(Unfinished)
+        );
+        let mut rng = SmallRng::seed_from_u64(8);
+        let mut exact = Solver::new();
+        for plies in (8..=12).cycle().take(20) {
+            let state = random_position(&start, plies, &mut rng);
+            let mut bounded = Solver::bounded(1_000_000, None);
+            assert_eq!(bounded.try_solve(&state), Ok(exact.solve(&state)));
+        }
     }
 
     #[test]

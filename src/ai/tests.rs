@@ -277,3 +277,59 @@ fn a_finished_game_plans_no_move() {
     let plan = plan_turn::<Hirth>(&state, Budget::Playouts(50), 1, None);
     assert_eq!((plan.moves.len(), plan.playouts, plan.top_ups), (0, 0, 0));
 }
+
+#[test]
+fn f4_perfect_keeps_every_proven_win_of_size_3_against_random() {
+    use crate::games::herfor::HerforOptions;
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let options = HerforOptions {
+        size: 3,
+        pie: true,
+        simple: false,
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+    let mut played = 0;
+    while played < 5 {
+        // A position six random plies in, won for the player to act.
+        let mut state = Herfor::new_game(&options).unwrap();
+        for _ in 0..6 {
+            let mv = Herfor::legal_moves(&state)
+                .choose(&mut rng)
+                .cloned()
+                .unwrap();
+            Herfor::apply(&mut state, &mv).unwrap();
+        }
+        let Turn::ToAct(perfect) = Herfor::turn(&state) else {
+            continue;
+        };
+        if !solver::Solver::new().wins(&state) {
+            continue;
+        }
+        let winner = loop {
+            let agent = match Herfor::turn(&state) {
+                Turn::ToAct(seat) if seat == perfect => Agent::Perfect,
+                Turn::ToAct(_) => Agent::Random,
+                Turn::Won(seat) => break seat,
+                Turn::Drawn => panic!("Herfor has no draws"),
+            };
+            let mv = agent.choose::<Herfor>(&state, &mut rng).unwrap();
+            Herfor::apply(&mut state, &mv).unwrap();
+        };
+        assert_eq!(winner, perfect);
+        played += 1;
+    }
+}
+
+#[test]
+fn the_arena_refuses_perfect_where_the_game_is_not_solved() {
+    let matchup = arena::Matchup {
+        options: crate::games::herfor::HerforOptions::default(),
+        agents: [Agent::Perfect, Agent::Random],
+        games: 2,
+        seed: 1,
+        threads: 1,
+    };
+    let refused = arena::run::<Herfor>(&matchup).unwrap_err();
+    assert!(refused.contains("solved"), "{refused}");
+}

@@ -22,7 +22,7 @@ use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
 use super::rate::{ClientSlot, Clients, Share, Wait};
 use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
-use crate::ai::{Analysis, Budget, Player, Strength, analyse_until};
+use crate::ai::{Budget, Player, Strategy, Strength, Thought, think};
 use crate::singleflight::Flights;
 use crate::web::error::PageError;
 
@@ -85,6 +85,9 @@ impl AiConfig {
         total.saturating_sub(1).max(1)
     }
 }
+
+/// The strength that asks for the proven answer.
+pub const PERFECT: &str = "perfect";
 
 /// The largest `seed`: the largest integer JavaScript holds exactly (2^53 − 1), so that every
 /// client can send every seed.
@@ -287,7 +290,8 @@ impl Evaluator {
     }
 
     /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
-    /// none means the normal strength. An error names the member sent, which the client can change.
+    /// none (and `perfect`, whose proof may fall back to a search) means the normal strength.
+    /// An error names the member sent, which the client can change.
     pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
         let max_playouts = u64::from(self.config.max_playouts);
         match (request.playouts, request.millis, &request.strength) {
@@ -301,13 +305,14 @@ impl Evaluator {
                 Ok(Budget::Millis(ms))
             }
             (None, None, name) => {
-                let strength = match name {
-                    None => Strength::Normal,
+                let strength = match name.as_deref() {
+                    None | Some(PERFECT) => Strength::Normal,
                     Some(name) => Strength::from_name(name).ok_or_else(|| {
                         ApiError::new(
                             ErrorCode::InvalidRequest,
                             format!(
-                                "strength: {name:?} is not a strength: use easy, normal or strong"
+                                "strength: {name:?} is not a strength: use easy, normal, strong \
+                                 or perfect"
                             ),
                         )
                         .with_field("strength")
@@ -330,7 +335,7 @@ impl Evaluator {
     }
 
     /// The whole operation for one game; `client` is the peer's address, whose share is kept.
-    pub async fn evaluate<G: Player>(
+    pub async fn evaluate<G: Strategy>(
         &self,
         request: EvaluateRequest,
         client: Option<IpAddr>,
@@ -340,6 +345,17 @@ impl Evaluator {
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
         // Hirþ's record and notes are history: not searched, not part of the key.
         let state = guarded(|| Ok(G::search_root(&state)))?;
+        if request.strength.as_deref() == Some(PERFECT) && !G::solved(&state) {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "strength: perfect play is known only where the game is solved (Herfor on \
+                     boards of size {}); use easy, normal or strong",
+                    crate::ai::perfect::SOLVED_SIZE
+                ),
+            )
+            .with_field("strength"));
+        }
         let key = match budget {
             Budget::Playouts(playouts) => Some(CacheKey {
                 game: G::ID,
@@ -379,7 +395,7 @@ impl Evaluator {
         let work = async move {
             let answer = this.search::<G>(state, budget, seed, client).await;
             if let Ok(answer) = &answer
-                && answer.playouts == u64::from(key.playouts)
+                && (answer.exact || answer.playouts == u64::from(key.playouts))
             {
                 // A search cut short by the wall-clock cap is not the reproducible answer.
                 this.remember(key, answer);
@@ -390,7 +406,7 @@ impl Evaluator {
     }
 
     /// Runs one search on the blocking pool under a permit and the client's slot.
-    async fn search<G: Player>(
+    async fn search<G: Strategy>(
         &self,
         state: G::State,
         budget: Budget,
@@ -411,8 +427,8 @@ impl Evaluator {
         web::block(move || {
             let _held = (permit, slot);
             guarded(|| {
-                let analysis = analyse_until::<G>(&state, budget, seed, Some(cutoff));
-                Ok(answer::<G>(&state, &analysis))
+                let thought = think::<G>(&state, budget, seed, Some(cutoff));
+                Ok(answer::<G>(&state, &thought))
             })
         })
         .await
@@ -468,8 +484,9 @@ fn within(field: &'static str, asked: u64, cap: u64, what: &str) -> Result<(), A
     Ok(())
 }
 
-/// The analysis with moves in the game's notation.
-pub fn answer<G: Player>(state: &G::State, analysis: &Analysis<G::Move>) -> EvaluateResponse {
+/// The analysis (and its proof, if any) with moves in the game's notation.
+pub fn answer<G: Player>(state: &G::State, thought: &Thought<G::Move>) -> EvaluateResponse {
+    let analysis = &thought.analysis;
     let mut line = state.clone();
     let pv = analysis
         .pv
@@ -500,6 +517,13 @@ pub fn answer<G: Player>(state: &G::State, analysis: &Analysis<G::Move>) -> Eval
         playouts: analysis.playouts,
         elapsed_ms: millis(analysis.elapsed),
         cached: false,
+        exact: thought.proof.is_some(),
+        best_moves: thought
+            .proof
+            .iter()
+            .flat_map(|p| &p.best)
+            .map(|mv| G::format_move(state, mv))
+            .collect(),
         status: G::status(state),
     }
 }

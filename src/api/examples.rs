@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::ops;
 use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
-use crate::ai::Player;
+use crate::ai::Strategy;
 use crate::games::{GAME_IDS, Game};
 use crate::with_game;
 
@@ -49,7 +49,7 @@ fn samples() -> Option<&'static Samples> {
 
 /// Plays a seeded random opening until some move stands out by what it causes (a capture, a
 /// flip), so the examples show one, and runs every operation on that position and move.
-fn play<G: Player>() -> Option<Samples> {
+fn play<G: Strategy>() -> Option<Samples> {
     let games = serde_json::to_value(ops::list_all().ok()?).ok()?;
     let options = serde_json::to_value(G::Options::default()).ok()?;
     let new_request = json!({ "options": options });
@@ -89,8 +89,12 @@ fn play<G: Player>() -> Option<Samples> {
     })
     .ok()?;
     let evaluate_request = json!({ "state": state_json, "playouts": EXAMPLE_PLAYOUTS, "seed": 1 });
-    let analysis =
-        crate::ai::analyse::<G>(&state, crate::ai::Budget::Playouts(EXAMPLE_PLAYOUTS), 1);
+    let analysis = crate::ai::think::<G>(
+        &state,
+        crate::ai::Budget::Playouts(EXAMPLE_PLAYOUTS),
+        1,
+        None,
+    );
     let mut evaluate_response = super::evaluate::answer::<G>(&state, &analysis);
     // The time taken is the one number a replayed search does not repeat: fixed here, so the
     // document is the same from build to build.

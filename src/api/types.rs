@@ -61,13 +61,16 @@ pub enum OptionValue {
     Name(String),
 }
 
-/// A strength of the computer player: the play pages' budgets (100, 1000 and 5000 playouts).
+/// A strength of the computer player: the play pages' budgets (100, 1000 and 5000 playouts),
+/// or `perfect`: the proven answer, only where the game is solved (Herfor on size 3; elsewhere
+/// 422 `invalid_request`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StrengthName {
     Easy,
     Normal,
     Strong,
+    Perfect,
 }
 
 /// `POST …/new`: start a game. An empty body, `{}` or a missing member means the defaults.
@@ -218,7 +221,10 @@ pub struct EvaluateRequest {
     #[serde(default)]
     #[schema(minimum = 1)]
     pub millis: Option<u64>,
-    /// `easy`, `normal` or `strong`: the budgets of the play pages.
+    /// `easy`, `normal` or `strong`: the budgets of the play pages; `perfect`: the proven
+    /// answer, only on boards the server has solved (Herfor size 3; elsewhere 422). Herfor
+    /// size 3 is answered exactly whatever the budget; should a proof not end within the
+    /// server's limits, the answer is the normal strength's search, without `exact`.
     #[serde(default)]
     #[schema(value_type = Option<StrengthName>, example = "normal")]
     pub strength: Option<String>,
@@ -253,6 +259,15 @@ pub struct EvaluateResponse {
     pub elapsed_ms: f64,
     /// Answered from the cache (the numbers are those of the first search).
     pub cached: bool,
+    /// The answer is proven with perfect play (Herfor on size 3): `value` is 1 (won) or −1
+    /// (lost), each move's `value` likewise, with no playouts and no `margin`. Absent when the
+    /// answer is the search's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
+    /// With `exact`: every best move (each winning move, or every move of a lost position);
+    /// `best_move` is one of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub best_moves: Vec<String>,
     pub status: Status,
 }
 

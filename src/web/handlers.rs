@@ -16,7 +16,7 @@ use super::preview::preview;
 use super::replay::{Replayed, replay};
 use super::view::{Extras, capitalised, play_view, undo_position};
 use crate::Evaluator;
-use crate::ai::Player;
+use crate::ai::Strategy;
 use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 
@@ -76,7 +76,7 @@ enum Step<G: Game> {
     Page(Position<G>, Replayed<G>),
 }
 
-async fn play_page<G: PageGame + Player>(
+async fn play_page<G: PageGame + Strategy>(
     query: Query,
     evaluator: &Evaluator,
     client: Option<std::net::IpAddr>,

@@ -13,7 +13,7 @@ use actix_web::http::StatusCode;
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Budget, Player, Strength, analyse_until, plan_turn};
+use crate::ai::{Analysis, Budget, Strategy, Strength, think};
 use crate::api::evaluate::HintAnswer;
 use crate::games::{Game, Seat, Turn};
 
@@ -126,7 +126,7 @@ async fn search<T: Send + 'static>(
 
 /// The computer's moves from this position while it is to act, searched on the blocking pool:
 /// the link of the position after them. Identical requests at once share one search.
-pub async fn reply<G: Player>(
+pub async fn reply<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
     position: Position<G>,
@@ -149,12 +149,12 @@ pub async fn reply<G: Player>(
 
 /// The computer's moves from this position while it is to act, within `budget` (its
 /// strength's, within the server's caps): the position after them. One search gives the whole
-/// of a turn ([`plan_turn`]): the computer walks down the searched tree while it is still to
-/// act, searching a subtree further (in the same tree) where a choice rests on too few
-/// playouts; it starts a new search only if a turn goes on past the plan (cut short by
-/// `cutoff`, the wall-clock cap of the request). Past `cutoff` it starts no new search; the
-/// next request goes on.
-pub fn play_computer<G: Player>(
+/// of a turn ([`Strategy::planned`]): the computer walks down the searched tree while it is
+/// still to act, searching a subtree further (in the same tree) where a choice rests on too
+/// few playouts; it starts a new search only if a turn goes on past the plan (cut short by
+/// `cutoff`, the wall-clock cap of the request, or by a Hirþ Penningr decision, which is made
+/// when it comes). Past `cutoff` it starts no new search; the next request goes on.
+pub fn play_computer<G: Strategy>(
     position: Position<G>,
     state: G::State,
     opponent: Opponent,
@@ -174,7 +174,7 @@ struct Searched {
 }
 
 /// [`play_computer`], and how it searched.
-fn play_turn<G: Player>(
+fn play_turn<G: Strategy>(
     mut position: Position<G>,
     mut state: G::State,
     opponent: Opponent,
@@ -193,7 +193,7 @@ fn play_turn<G: Player>(
                     break;
                 }
                 let root = G::search_root(&state);
-                let turn = plan_turn::<G>(&root, budget, seed(&position), cutoff);
+                let turn = G::planned(&root, budget, seed(&position), cutoff);
                 searched.searches += 1;
                 searched.top_ups += turn.top_ups;
                 plan.extend(turn.moves);
@@ -224,9 +224,10 @@ fn play_turn<G: Player>(
     Ok((position, searched))
 }
 
-/// The engine's advice for the player to act, at the normal strength (within the caps).
-/// Identical requests at once (a double click, a reload) share one search.
-pub async fn hint<G: Player>(
+/// The engine's advice for the player to act: proven where the game is solved and the proof
+/// fits the request, else the search at the normal strength (within the caps). Identical
+/// requests at once (a double click, a reload) share one search.
+pub async fn hint<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
     position: &Position<G>,
@@ -240,8 +241,8 @@ pub async fn hint<G: Player>(
     let work = async move {
         let cutoff = evaluator_for_work.cutoff();
         search(&evaluator_for_work, client, back, move || {
-            let analysis = analyse_until::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
-            Ok(Arc::new(analysis) as HintAnswer)
+            let thought = think::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
+            Ok(Arc::new(thought.analysis) as HintAnswer)
         })
         .await
     };
@@ -304,16 +305,46 @@ mod tests {
         let (after, searched) =
             play_turn(position, state, opponent, Strength::Strong.budget(), None).expect("a reply");
         let played = &after.moves[before..];
-        // Every move of the turn from one tree: one search per step would be five here, and
-        // following only the principal variation ran out of visited moves after a few steps
-        // (it took two searches). The deeper choices were searched further in that tree.
+        // Every move of the turn from one tree: one search per step would be six here. The
+        // deeper choices were searched further in that tree, which tries no offer after a
+        // turn's first step (the computer offers only at its start, H10), so the plan is not
+        // cut short by one.
         assert!(played.len() >= 2, "{played:?}");
         assert_eq!(searched.searches, 1, "searches for the turn {played:?}");
         assert!(searched.top_ups >= 1, "{searched:?}");
+        assert!(
+            !played.iter().skip(1).any(|m| m == "offer"),
+            "no offer mid-turn: {played:?}"
+        );
         // The turn was played to its end: the other player acts now.
         let replayed = crate::web::replay::replay(&after)
             .expect("legal moves")
             .state;
         assert_ne!(Hirth::turn(&replayed), Turn::ToAct(seat), "{played:?}");
+    }
+
+    #[test]
+    fn h11_the_page_computer_answers_an_offer_from_the_search_value() {
+        // Silfr (the second seat) is offered the Penningr with its Lofðungr trapped on Miðr:
+        // playing on is a Drepið at double stake, giving up costs one point.
+        let state: HirthState = serde_json::from_str(
+            r#"{"version":1,"options":{"target":5},
+            "position":{"board":{"0":{"gull":{"l":true}},"3":{"gull":{"h":2}},"4":{"gull":{"h":1}},
+              "5":{"gull":{"h":1}},"6":{"gull":{"h":1}},"m":{"silfr":{"l":true}},"9":{"silfr":{"h":2}}},
+              "reserve":{"gull":{"h":10,"k":3},"silfr":{"h":13,"k":3}},"removed":{"gull":0,"silfr":0},
+              "mover":"gull","steps":0},
+            "phase":{"kind":"offer"},"coin":{"factor":1,"holder":null},"gull":"first",
+            "points":[0,0],"round":9}"#,
+        )
+        .expect("a state");
+        let position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let opponent = Opponent {
+            seat: Seat::Second,
+            strength: Strength::Normal,
+        };
+        let after = play_computer(position, state, opponent, Strength::Normal.budget(), None)
+            .expect("a reply");
+        // The match goes on: in the next game the computer plays Gull and starts.
+        assert_eq!(after.moves[0], "give-up", "{:?}", after.moves);
     }
 }
