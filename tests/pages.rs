@@ -115,7 +115,7 @@ async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
     assert!(body.contains("<h2>Swap (the pie rule)</h2>"));
     assert!(body.contains("value=\"swap\">Swap: take Black"), "{body}");
     // The swap is a control of the turn (shown under the status line), not on the board.
-    assert!(turn_controls(&body).contains("value=\"swap\""), "{body}");
+    assert!(turn_controls(body).contains("value=\"swap\""), "{body}");
     let swapped = get("/play/herfor?size=3&moves=c3.swap").await;
     assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
 }
@@ -1010,7 +1010,7 @@ async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
     let answer = get("/play/hirth?target=1&moves=He").await;
     let body = page(&answer, 200);
     let board = body.find("<figure").expect("a board");
-    let controls = turn_controls(&body);
+    let controls = turn_controls(body);
     assert!(controls.contains(r#"value="end">"#), "{controls}");
     assert!(controls.contains(r#"name="undo""#), "{controls}");
     assert!(

@@ -89,8 +89,12 @@ pub fn fit(players: usize, pairings: &[Pairing]) -> Vec<Rating> {
     let mut covariance = vec![vec![0.0; free]; free];
     for _ in 0..100 {
         let (gradient, information) = derivatives(&theta, pairings);
-        let Some(inverse) = invert(&information[1..].iter().map(|r| r[1..].to_vec()).collect())
-        else {
+        let Some(inverse) = invert(
+            &information[1..]
+                .iter()
+                .map(|r| r[1..].to_vec())
+                .collect::<Vec<_>>(),
+        ) else {
             break;
         };
         let mut largest_step: f64 = 0.0;
@@ -164,7 +168,7 @@ fn derivatives(theta: &[f64], pairings: &[Pairing]) -> (Vec<f64>, Vec<Vec<f64>>)
 /// The inverse of a small symmetric positive-definite matrix (Gauss–Jordan with partial
 /// pivoting), `None` when it is singular. A ladder has a handful of agents: a linear-algebra
 /// crate would cost more to build than these lines.
-fn invert(matrix: &Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+fn invert(matrix: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let n = matrix.len();
     let mut a: Vec<Vec<f64>> = matrix
         .iter()
@@ -187,8 +191,9 @@ fn invert(matrix: &Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
             if row != col {
                 let factor = a[row][col];
                 if factor != 0.0 {
-                    for k in 0..2 * n {
-                        a[row][k] -= factor * a[col][k];
+                    let pivot_row = a[col].clone();
+                    for (v, p) in a[row].iter_mut().zip(&pivot_row) {
+                        *v -= factor * p;
                     }
                 }
             }
