@@ -82,18 +82,7 @@ fn herfor_mask_round(first: HerforPosition, rounds: u64, rng: &mut SmallRng) {
     for _ in 0..rounds {
         let mut position = first;
         while !position.is_over() {
-            let legal = position.placements();
-            let count = legal.count_ones();
-            if count == 0 {
-                position.pass();
-            } else {
-                // An index past the placements is the swap, when it is a move (F5).
-                let swap = u32::from(position.swap_available());
-                match legal.nth(rng.random_range(0..count + swap)) {
-                    Some(cell) => position.place(position.placement(cell)),
-                    None => position.swap(),
-                }
-            }
+            position.play_random(rng);
         }
         black_box(&position);
     }

@@ -32,18 +32,7 @@ fn mask_playout(start: &Position, rng: &mut SmallRng) -> u32 {
     let mut position = *start;
     let mut plies = 0;
     while !position.is_over() {
-        let legal = position.placements();
-        let count = legal.count_ones();
-        if count == 0 {
-            position.pass();
-        } else {
-            // An index past the placements is the swap, when it is a move (F5).
-            let swap = u32::from(position.swap_available());
-            match legal.nth(rng.random_range(0..count + swap)) {
-                Some(cell) => position.place(position.placement(cell)),
-                None => position.swap(),
-            }
-        }
+        position.play_random(rng);
         plies += 1;
     }
     plies

@@ -150,6 +150,24 @@ impl Position {
         self.moves_played += 1;
     }
 
+    /// Plays a legal move drawn uniformly, the swap counting as one when it is a move; a pass
+    /// when there is no placement: a random playout's ply.
+    #[inline(always)]
+    pub fn play_random(&mut self, rng: &mut impl rand::Rng) {
+        let legal = self.placements();
+        let count = legal.count_ones();
+        if count == 0 {
+            self.pass();
+            return;
+        }
+        // An index past the placements is the swap, when it is a move (F5).
+        let swap = u32::from(self.swap_available());
+        match legal.nth(rng.random_range(0..count + swap)) {
+            Some(cell) => self.place(self.placement(cell)),
+            None => self.swap(),
+        }
+    }
+
     fn end_move(&mut self) {
         self.to_move = self.to_move.other();
         self.moves_played += 1;
