@@ -17,30 +17,13 @@ use moot::web::opponent::{Opponent, play_computer};
 use moot::web::position::{Position, Query};
 use moot::web::replay::replay;
 use moot::web::view::{Extras, play_view};
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
 
 /// The link of a random game with these options, stopped `before_end` moves before its end
 /// (or after `cap` moves), so the page still offers moves.
 fn random_link<G: Game>(options: &str, cap: usize, before_end: usize) -> String {
     let query = Query::parse(&format!("{options}&moves="));
     let (position, _) = Position::<G>::read(&query).expect("valid options");
-    let mut state = G::new_game(&position.options).expect("valid options");
-    let mut rng = SmallRng::seed_from_u64(11);
-    let mut moves = Vec::new();
-    while moves.len() < cap {
-        // Random games, but nobody offers or gives up the doubling coin: games run long.
-        let legal: Vec<_> = G::legal_moves(&state)
-            .into_iter()
-            .filter(|mv| !matches!(G::format_move(&state, mv).as_str(), "offer" | "give-up"))
-            .collect();
-        let Some(mv) = legal.choose(&mut rng) else {
-            break;
-        };
-        moves.push(G::format_move(&state, mv));
-        G::apply(&mut state, mv).expect("a legal move");
-    }
+    let mut moves = moot::games::fixtures::random_game::<G>(&position.options, cap, 11);
     moves.truncate(moves.len().saturating_sub(before_end));
     eprintln!("{}: a link of {} moves", G::NAME, moves.len());
     format!("{options}&moves={}", moves.join("."))

@@ -807,33 +807,13 @@ async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
     assert_eq!(answers[1].status.as_u16(), 303);
 }
 
-/// A random game of `count` moves (nobody offers or gives up the doubling coin: it runs long).
-fn random_game<G: Game>(options: &G::Options, count: usize, seed: u64) -> Vec<String> {
-    use rand::SeedableRng;
-    use rand::seq::IndexedRandom;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut state = G::new_game(options).unwrap();
-    let mut moves = Vec::new();
-    while moves.len() < count {
-        let legal: Vec<_> = G::legal_moves(&state)
-            .into_iter()
-            .filter(|mv| !matches!(G::format_move(&state, mv).as_str(), "offer" | "give-up"))
-            .collect();
-        let Some(mv) = legal.choose(&mut rng) else {
-            break;
-        };
-        moves.push(G::format_move(&state, mv));
-        G::apply(&mut state, mv).unwrap();
-    }
-    moves
-}
-
 /// Issue 14: the page of a 5000-move game (the most a link holds) carries the moves once in
 /// the form and in the link preview's page and picture links, not once per legal move.
 #[actix_web::test]
 async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
     use moot::games::hirth::{Hirth, HirthOptions};
-    let moves = random_game::<Hirth>(&HirthOptions { target: 1000 }, 5000, 3);
+    let moves =
+        moot::games::fixtures::random_game::<Hirth>(&HirthOptions { target: 1000 }, 5000, 3);
     assert_eq!(moves.len(), 5000, "the match goes on");
     let joined = moves.join(".");
     let link = format!(
@@ -976,7 +956,7 @@ async fn end_scores_are_words() {
     use moot::games::hirth::{Hirth, HirthOptions};
     let options = HirthOptions { target: 1 };
     let moves = (0..20)
-        .map(|seed| random_game::<Hirth>(&options, 5000, seed))
+        .map(|seed| moot::games::fixtures::random_game::<Hirth>(&options, 5000, seed))
         .find(|moves| moves.len() < 5000)
         .expect("a random game that ends");
     let mut state = Hirth::new_game(&options).unwrap();

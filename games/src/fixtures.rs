@@ -111,3 +111,26 @@ pub mod hirth {
         }
     }
 }
+
+/// The moves, in notation, of a seeded random game of `count` moves or fewer (fewer when the
+/// game ends first). Nobody offers or gives up the Hirþ doubling coin, so Hirþ games run long:
+/// the long-game page tests and the page bench.
+pub fn random_game<G: crate::Game>(options: &G::Options, count: usize, seed: u64) -> Vec<String> {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut state = G::new_game(options).expect("valid options");
+    let mut moves = Vec::new();
+    while moves.len() < count {
+        let legal: Vec<_> = G::legal_moves(&state)
+            .into_iter()
+            .filter(|mv| !matches!(G::format_move(&state, mv).as_str(), "offer" | "give-up"))
+            .collect();
+        let Some(mv) = legal.choose(&mut rng) else {
+            break;
+        };
+        moves.push(G::format_move(&state, mv));
+        G::apply(&mut state, mv).expect("a legal move");
+    }
+    moves
+}
