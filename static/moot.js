@@ -79,7 +79,8 @@
     if (target) target.classList.add("chosen");
     drawAhead(target);
     var played = steps.concat([notation]).join(", ");
-    status("You played " + played + ". " + (section.getAttribute("data-waiting") || ""));
+    var mover = section.getAttribute("data-mover") || "You";
+    status(mover + " played " + played + ". " + (section.getAttribute("data-waiting") || ""));
     var buttons = document.querySelectorAll("button, input");
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
   }
@@ -181,8 +182,54 @@
 
   // The player's move drawn on the board at once: the stone a Herfor point's button places,
   // the king a Tara move puts on its hill (with its ringfort on a vacant hill) and lifts from
-  // the hill it leaves. The drawing holds the piece, in the player's colour, hidden.
+  // the hill it leaves. The drawing holds the piece, in the player's colour, hidden. What
+  // else the move changes the server wrote on its button: the stones and ringforts that turn
+  // to the other colour (`data-turns`), the kings it takes (`data-removes`).
   function drawAhead(target) {
+    var board = document.getElementById("board");
+    if (!target || !board || !board.contains(target)) return;
+    spots(target, "data-turns").forEach(turn);
+    spots(target, "data-removes").forEach(remove);
+    drawPiece(target);
+  }
+
+  function spots(target, attribute) {
+    var names = target.getAttribute(attribute);
+    return names ? names.split(" ") : [];
+  }
+
+  // A Herfor stone turns to the player's colour (the colour of the stone they place); a Tara
+  // ringfort to the other colour than it has, as the drawing holds both colours' forts.
+  function turn(name) {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var stone = board.querySelector('g[data-point="' + CSS.escape(name) + '"] circle.stone');
+    var own = document.getElementById("own-stone");
+    if (stone && own) {
+      stone.setAttribute("class", own.getAttribute("class"));
+      stone.setAttribute("fill", own.getAttribute("fill"));
+      return;
+    }
+    var place = hill(name);
+    var fort = place && place.querySelector("g.fort");
+    var ownFort = board.querySelector("#own-piece g.fort");
+    var theirFort = board.querySelector("#their-fort g.fort");
+    if (!fort || !ownFort || !theirFort) return;
+    var fill = function (f) { return f.querySelector("circle.ringfort").getAttribute("fill"); };
+    var turned = (fill(fort) === fill(ownFort) ? theirFort : ownFort).cloneNode(true);
+    var centre = place.querySelector("circle");
+    turned.setAttribute("transform", "translate(" + centre.getAttribute("cx") + " " + centre.getAttribute("cy") + ")");
+    turned.setAttribute("visibility", "visible");
+    fort.parentNode.replaceChild(turned, fort);
+  }
+
+  function remove(name) {
+    var place = hill(name);
+    var king = place && place.querySelector("g.crown");
+    if (king) king.setAttribute("visibility", "hidden");
+  }
+
+  function drawPiece(target) {
     var board = document.getElementById("board");
     if (!target || !board || !board.contains(target)) return;
     var choices = target.closest("g.choices");

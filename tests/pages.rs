@@ -1029,3 +1029,75 @@ async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it
     assert!(body.contains(r#"<option value="second" data-words="The computer; you move first ({})">The computer; you move first</option>"#), "{body}");
     assert!(body.contains(r#"<script src="/static/moot.js" defer></script>"#));
 }
+
+/// Issue 14, H11: a Hirþ page against the computer names the players one way, "You (…)" and
+/// "Computer (…)", never by seat: in the status line, the panel and "What happened", across
+/// the start of the match's second game, where the colours swap (the computer had Gull and
+/// has Silfr now; the events of the first game keep its colours).
+#[actix_web::test]
+async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_change() {
+    use moot::games::hirth::{Event, Hirth, HirthOptions};
+    let options = HirthOptions { target: 50 };
+    // The moves of a random match up to the one that ends the first game and begins the
+    // second, and who won it.
+    let first_game = |seed: u64| {
+        let moves = moot::games::fixtures::random_game::<Hirth>(&options, 5000, seed);
+        let mut state = Hirth::new_game(&options).unwrap();
+        for (index, m) in moves.iter().enumerate() {
+            let mv = Hirth::parse_move(&state, m).unwrap();
+            let events = Hirth::apply(&mut state, &mv).unwrap();
+            if let Some(winner) = events.iter().find_map(|e| match e {
+                Event::GameEnded { winner, .. } => Some(*winner),
+                _ => None,
+            }) {
+                return Some((moves[..=index].to_vec(), winner));
+            }
+        }
+        None
+    };
+    let (first_game, winner) = (0..20)
+        .find_map(first_game)
+        .expect("a random first game that ends");
+    // The computer plays the first seat: Gull in game 1, Silfr in game 2, where the player
+    // (Gull) moves first.
+    let link = form_urlencoded::Serializer::new(String::new())
+        .append_pair("target", "50")
+        .append_pair("computer", "first")
+        .append_pair("moves", &first_game.join("."))
+        .finish();
+    let answer = get(&format!("/play/hirth?{link}")).await;
+    let body = page(&answer, 200);
+    for seat_word in ["Player 1", "Player 2", "first player", "second player"] {
+        assert!(!body.contains(seat_word), "{seat_word}: {body}");
+    }
+    assert!(
+        body.contains("<strong>You (Gull) to play</strong>"),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#"<th scope="col">You (Gull)</th><th scope="col">Computer (Silfr)</th>"#),
+        "the panel: {body}"
+    );
+    assert!(
+        body.contains(
+            "Game 2 begins with the colours swapped: You (Gull) against Computer (Silfr); Gull moves first"
+        ),
+        "{body}"
+    );
+    let (game_1_winner, now) = match winner {
+        moot::games::Seat::First => ("Computer (Gull)", "Computer (Silfr), playing Gull then,"),
+        moot::games::Seat::Second => ("You (Silfr)", "You (Gull), playing Silfr then,"),
+    };
+    assert!(
+        body.contains(&format!("{game_1_winner} won the game by ")),
+        "the first game's end in its colours: {body}"
+    );
+    assert!(
+        body.contains(&format!("Last game: won by {now} by ")),
+        "the panel names the winner as now: {body}"
+    );
+    assert!(
+        body.contains(r#"data-mover="You (Gull)""#),
+        "the script says who played: {body}"
+    );
+}

@@ -7,12 +7,12 @@ use maud::{Markup, html};
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 
-use super::page_game::{PageGame, Playable};
+use super::page_game::{PageGame, Playable, Players, events_of};
 use super::replay::Ply;
 use super::view::capitalised;
-use crate::games::Game;
 use crate::games::herfor::geometry::{board_mask, point_coords, point_name, points};
 use crate::games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
+use crate::games::{Game, Seat};
 
 /// Distance between neighbouring points, and the margin around the board, in SVG units.
 const SPACING: f32 = 44.0;
@@ -44,6 +44,21 @@ fn last_marks(last: &[Ply<Herfor>]) -> HashMap<String, LastMark> {
         }
     }
     marks
+}
+
+/// The points whose stones a placement on the board flips (F3), by the engine: none on a
+/// picture, which has no buttons.
+fn flips(state: &HerforState, p: &Playable<HerforMove>) -> Vec<String> {
+    if p.play.is_empty() {
+        return Vec::new();
+    }
+    events_of::<Herfor>(state, &p.mv)
+        .into_iter()
+        .flat_map(|event| match event {
+            HerforEvent::Placed { flipped, .. } => flipped,
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// The board view: grid, row letters, stones, links on the points where a stone may go, and
@@ -99,6 +114,7 @@ pub fn board_view(
             },
             last: marks.get(name).copied(),
             hinted: false,
+            flips: link.map_or_else(Vec::new, |p| flips(state, p)),
         });
     }
     HexBoardView {
@@ -136,10 +152,67 @@ pub fn mark_hint(view: &mut HexBoardView, state: &HerforState, hint: &HerforMove
     }
 }
 
-fn seat_words(state: &HerforState, colour: Colour) -> &'static str {
-    match state.seat_of(colour) {
-        crate::games::Seat::First => "first player",
-        crate::games::Seat::Second => "second player",
+/// A colour's player as the panel names them: `You (Black)` against the computer; between
+/// two people the colour and the seat, which the swap (F5) changes: `Black (second player)`.
+fn player_words(state: &HerforState, colour: Colour, players: Players) -> String {
+    let seat = state.seat_of(colour);
+    match (players.computer, seat) {
+        (Some(_), _) => players.name(seat, colour.name()),
+        (None, Seat::First) => format!("{} (first player)", capitalised(colour.name())),
+        (None, Seat::Second) => format!("{} (second player)", capitalised(colour.name())),
+    }
+}
+
+/// What one event of a move by `seat`, who played `colour`, did in words; passes, the swap
+/// and the end name the players as `players` does.
+fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: Players) -> String {
+    // The seats keep their colours through the move, except across the swap, which names
+    // its seats itself.
+    let name = |c: Colour| {
+        let seat = if c == colour { seat } else { seat.other() };
+        players.name(seat, c.name())
+    };
+    match event {
+        HerforEvent::Placed {
+            colour,
+            point,
+            flipped,
+        } if flipped.is_empty() => format!("A {} stone on {point}", colour.name()),
+        HerforEvent::Placed {
+            colour,
+            point,
+            flipped,
+        } => format!(
+            "A {} stone on {point} flipped {} to {}",
+            colour.name(),
+            flipped.join(", "),
+            colour.name()
+        ),
+        HerforEvent::Passed {
+            colour,
+            button_to: Some(to),
+        } => format!(
+            "{} passed; the button (½ point) goes to {}",
+            name(*colour),
+            name(*to)
+        ),
+        HerforEvent::Passed { colour, .. } => format!("{} passed", name(*colour)),
+        HerforEvent::Swapped { black } if players.computer.is_some() => format!(
+            "{} swapped and took Black: {} moves next",
+            players.name(*black, "black"),
+            players.name(black.other(), "white")
+        ),
+        HerforEvent::Swapped { .. } => {
+            "The second player swapped and now plays Black; White moves next".into()
+        }
+        HerforEvent::GameOver {
+            winner,
+            black_total,
+            white_total,
+        } => format!(
+            "Both passed: black {black_total} – white {white_total}; {} wins",
+            name(*winner)
+        ),
     }
 }
 
@@ -179,56 +252,25 @@ impl PageGame for Herfor {
         .to_owned()
     }
 
-    fn describe(event: &HerforEvent) -> String {
-        match event {
-            HerforEvent::Placed {
-                colour,
-                point,
-                flipped,
-            } if flipped.is_empty() => format!("A {} stone on {point}", colour.name()),
-            HerforEvent::Placed {
-                colour,
-                point,
-                flipped,
-            } => format!(
-                "A {} stone on {point} flipped {} to {}",
-                colour.name(),
-                flipped.join(", "),
-                colour.name()
-            ),
-            HerforEvent::Passed {
-                colour,
-                button_to: Some(to),
-            } => format!(
-                "{} passed; the button (½ point) goes to {}",
-                capitalised(colour.name()),
-                to.name()
-            ),
-            HerforEvent::Passed { colour, .. } => {
-                format!("{} passed", capitalised(colour.name()))
-            }
-            HerforEvent::Swapped { .. } => {
-                "The second player swapped and now plays Black; White moves next".into()
-            }
-            HerforEvent::GameOver {
-                winner,
-                black_total,
-                white_total,
-            } => format!(
-                "Both passed: black {black_total} – white {white_total}; {} wins",
-                winner.name()
-            ),
-        }
+    fn describe(ply: &Ply<Herfor>, players: Players) -> Vec<String> {
+        let colour = match ply.colour.as_str() {
+            "white" => Colour::White,
+            _ => Colour::Black,
+        };
+        ply.events
+            .iter()
+            .map(|event| describe_event(event, ply.seat, colour, players))
+            .collect()
     }
 
-    fn panel(state: &HerforState) -> Markup {
+    fn panel(state: &HerforState, players: Players) -> Markup {
         let options = state.options();
         html! {
             table.facts {
                 tbody {
                     @for colour in Colour::BOTH {
                         tr {
-                            th scope="row" { (capitalised(colour.name())) " (" (seat_words(state, colour)) ")" }
+                            th scope="row" { (player_words(state, colour, players)) }
                             td { (stones(state.stones(colour).count_ones())) }
                         }
                     }
@@ -249,7 +291,7 @@ impl PageGame for Herfor {
         }
     }
 
-    fn score_words(state: &HerforState) -> Vec<(String, String)> {
+    fn score_words(state: &HerforState, players: Players) -> Vec<(String, String)> {
         let score = Herfor::score(state);
         let line = |colour: Colour, stones: u32, total: f64| {
             let button = if score.button == Some(colour) {
@@ -258,7 +300,7 @@ impl PageGame for Herfor {
                 ""
             };
             (
-                capitalised(colour.name()),
+                players.name(state.seat_of(colour), colour.name()),
                 format!("{stones} stones{button} = {total}"),
             )
         };
@@ -337,6 +379,44 @@ mod tests {
             Herfor::apply(&mut state, &mv).unwrap();
         }
         state
+    }
+
+    /// F3: White's c3 between the black stones on c2 and c4 flips both: its button says so,
+    /// for the script to draw at once; a placement that flips nothing says nothing, and a
+    /// picture (no buttons) carries none.
+    #[test]
+    fn f3_a_board_button_names_the_stones_its_placement_flips() {
+        let options = HerforOptions {
+            size: 3,
+            pie: false,
+            simple: false,
+        };
+        let state = play(options, &RULES_EXAMPLE[..3]);
+        let playable = crate::web::view::playable::<Herfor>(&state);
+        let view = board_view(&state, &playable, &[]);
+        let flips = |name: &str| {
+            view.points
+                .iter()
+                .find(|p| p.name == name)
+                .map(|p| p.flips.clone())
+                .unwrap()
+        };
+        assert_eq!(flips("c3"), ["c2", "c4"]);
+        assert!(flips("a2").is_empty(), "a2 flips nothing");
+        let svg = Herfor::board(&state, &playable, &[], None).into_string();
+        assert!(
+            svg.contains(r#"value="c3" data-point="c3" title="Place a white stone on c3" data-turns="c2 c4">"#),
+            "{svg}"
+        );
+        let pictured: Vec<_> = playable
+            .into_iter()
+            .map(|p| Playable {
+                play: String::new(),
+                ..p
+            })
+            .collect();
+        let picture = board_view(&state, &pictured, &[]);
+        assert!(picture.points.iter().all(|p| p.flips.is_empty()));
     }
 
     #[test]
@@ -448,7 +528,7 @@ mod tests {
             flipped: vec!["b3".into(), "c3".into()],
         };
         assert_eq!(
-            Herfor::describe(&event),
+            describe_event(&event, Seat::Second, Colour::White, Players::default()),
             "A white stone on b2 flipped b3, c3 to white"
         );
         let pass = HerforEvent::Passed {
@@ -456,8 +536,8 @@ mod tests {
             button_to: Some(Colour::White),
         };
         assert_eq!(
-            Herfor::describe(&pass),
-            "Black passed; the button (½ point) goes to white"
+            describe_event(&pass, Seat::First, Colour::Black, Players::default()),
+            "Black passed; the button (½ point) goes to White"
         );
     }
 

@@ -5,7 +5,37 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look, page_svg};
 
 use super::replay::Ply;
-use crate::games::Game;
+use super::view::capitalised;
+use crate::games::{Game, Seat};
+
+/// Who plays on a page: against the computer, the seat it plays. A page names each player
+/// one way everywhere (status, panel, events, end): by colour between two people at one
+/// screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Players {
+    pub computer: Option<Seat>,
+}
+
+impl Players {
+    /// The player in `seat`, who plays `colour` (a colour word such as `gull`): `Gull`,
+    /// `You (Gull)`, `Computer (Silfr)`.
+    pub fn name(self, seat: Seat, colour: &str) -> String {
+        match self.computer {
+            Some(computer) if computer == seat => format!("Computer ({})", capitalised(colour)),
+            Some(_) => format!("You ({})", capitalised(colour)),
+            None => capitalised(colour),
+        }
+    }
+
+    /// The player's, before a thing of theirs: `Gull's`, `your`, `the computer's`.
+    pub fn whose(self, seat: Seat, colour: &str) -> String {
+        match self.computer {
+            Some(computer) if computer == seat => "the computer's".to_owned(),
+            Some(_) => "your".to_owned(),
+            None => format!("{}'s", capitalised(colour)),
+        }
+    }
+}
 
 /// A legal move as a page offers it: the move, its notation, and what its button on the board
 /// sends.
@@ -16,6 +46,14 @@ pub struct Playable<M> {
     /// The value of the move's button on the board: its notation on a page; empty in a
     /// picture, which draws the move's target without a button.
     pub play: String,
+}
+
+/// What a move would do, by the engine: its events, played on a copy of the position. The
+/// board's buttons say what they change from these, so the script draws a move at once
+/// without knowing the rules.
+pub fn events_of<G: Game>(state: &G::State, mv: &G::Move) -> Vec<G::Event> {
+    let mut after = state.clone();
+    G::apply(&mut after, mv).unwrap_or_default()
 }
 
 /// The game-specific parts of the play pages. Implementations turn engine data into view data
@@ -54,20 +92,23 @@ pub trait PageGame: Game {
     /// The heading under which a move's button is listed (`Placements`, `Answer the offer`).
     fn group(state: &Self::State, mv: &Self::Move) -> String;
 
-    /// What one event of a move did, in words (`Flipped b2, b3 to black`).
-    fn describe(event: &Self::Event) -> String;
+    /// What each event of a played move did, in words (`A black stone on b2 flipped b3`);
+    /// events that name a player name them as `players` does, in the colours of the game
+    /// the event belongs to.
+    fn describe(ply: &Ply<Self>, players: Players) -> Vec<String>;
 
     /// The facts beside the board that the picture does not show at a glance (reserves, steps
-    /// left this turn, the doubling factor, the match score…).
-    fn panel(state: &Self::State) -> Markup;
+    /// left this turn, the doubling factor, the match score…), the players named as
+    /// `players` does.
+    fn panel(state: &Self::State, players: Players) -> Markup;
 
     /// The rules for players: short, with a picture of the board.
     fn rules() -> Markup;
 
     /// The score at the end in words, as (what, how much) rows: by default every member of
     /// the engine's score; games whose score holds codes (a victory's kind, seats) say it
-    /// in words.
-    fn score_words(state: &Self::State) -> Vec<(String, String)> {
+    /// in words, the players named as `players` does.
+    fn score_words(state: &Self::State, _players: Players) -> Vec<(String, String)> {
         super::view::score_rows(&Self::score(state))
     }
 }

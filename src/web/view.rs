@@ -6,11 +6,11 @@ use moot_templates::play::{
 use serde_json::Value;
 
 use super::opponent::HINT;
-use super::page_game::{PageGame, Playable};
+use super::page_game::{PageGame, Playable, Players};
 use super::position::{PLAY, Position, UNDO, play_path};
 use super::replay::Replayed;
 use crate::ai::Analysis;
-use crate::games::{Game, Seat, Status};
+use crate::games::{Game, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
@@ -79,11 +79,12 @@ pub fn play_view<G: PageGame>(
     let board = G::board(state, &playable, game.last_turn(), hinted);
     let on_board = drawn_on_board(&board.0, &playable);
     let groups = groups::<G>(state, &playable);
+    let players = players(position);
     PlayView {
         game_name: G::NAME.to_owned(),
         status: players_status(position, &status),
         notice,
-        panel: G::panel(state),
+        panel: G::panel(state, players),
         opponent: opponent_words(position, game, &status),
         last: happened(
             position,
@@ -110,7 +111,7 @@ pub fn play_view<G: PageGame>(
         can_undo: undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
         rules_href: format!("/rules/{}", G::ID),
-        score: finished.then(|| G::score_words(state)),
+        score: finished.then(|| G::score_words(state, players)),
         record: record_view(game),
         preview: None,
         waiting: match position.opponent {
@@ -118,6 +119,10 @@ pub fn play_view<G: PageGame>(
             None => "Playing…",
         }
         .to_owned(),
+        mover: match &status {
+            Status::Ongoing { to_act, colour, .. } => players.name(*to_act, colour),
+            Status::Finished { .. } => String::new(),
+        },
     }
 }
 
@@ -312,13 +317,10 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
-/// A player as the page names them, the one way for the whole page: by colour between two at
-/// one screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
-fn player_name<G: Game>(position: &Position<G>, seat: Seat, colour: &str) -> String {
-    match position.opponent {
-        Some(computer) if computer.seat == seat => format!("Computer ({})", capitalised(colour)),
-        Some(_) => format!("You ({})", capitalised(colour)),
-        None => capitalised(colour),
+/// Who plays on the page: the computer's seat, if it plays.
+pub fn players<G: Game>(position: &Position<G>) -> Players {
+    Players {
+        computer: position.opponent.map(|o| o.seat),
     }
 }
 
@@ -331,7 +333,7 @@ fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLin
     };
     match status {
         Status::Ongoing { to_act, colour, .. } => {
-            line.headline = format!("{} to play", player_name(position, *to_act, colour));
+            line.headline = format!("{} to play", players(position).name(*to_act, colour));
         }
         Status::Finished {
             winner,
@@ -346,7 +348,7 @@ fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLin
             if let (Some(seat), Some(colour)) = (winner, winner_colour) {
                 line.detail = format!(
                     "{} won — {}",
-                    player_name(position, *seat, colour),
+                    players(position).name(*seat, colour),
                     line.detail
                 );
             }
@@ -375,12 +377,13 @@ fn happened<G: PageGame>(
         }
         start -= 1;
     }
+    let players = players(position);
     plies[start..]
         .iter()
         .map(|ply| HappenedView {
-            by: player_name(position, ply.seat, &ply.colour),
+            by: players.name(ply.seat, &ply.colour),
             notation: ply.notation.clone(),
-            events: ply.events.iter().map(G::describe).collect(),
+            events: G::describe(ply, players),
         })
         .collect()
 }

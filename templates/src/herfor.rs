@@ -3,7 +3,7 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{FIELD, FORM};
+use crate::parts::{FIELD, FORM, spots};
 
 /// The board picture, in SVG user units.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,6 +40,9 @@ pub struct HexPoint {
     pub last: Option<LastMark>,
     /// The computer's hint places its stone here.
     pub hinted: bool,
+    /// The points whose stones the move on this point flips (F3), for the script to draw at
+    /// once with the stone; empty in a picture.
+    pub flips: Vec<String>,
 }
 
 /// A stone the last move placed, or flipped.
@@ -210,7 +213,7 @@ fn point_button(point: &HexPoint, spacing: f32) -> Markup {
     let r = spacing * 0.51;
     html! {
         foreignObject x=(point.x - r) y=(point.y - r) width=(2.0 * r) height=(2.0 * r) {
-            button.move type="submit" form=(FORM) name=(FIELD) value=(play) data-point=(point.name) title=(point_title(point)) {}
+            button.move type="submit" form=(FORM) name=(FIELD) value=(play) data-point=(point.name) title=(point_title(point)) data-turns=[spots(&point.flips)] {}
         }
     }
 }
@@ -250,6 +253,7 @@ mod tests {
                     title: "Place a black stone on a1".into(),
                     last: None,
                     hinted: false,
+                    flips: Vec::new(),
                 },
                 HexPoint {
                     name: "a2".into(),
@@ -260,6 +264,7 @@ mod tests {
                     title: "a2: white".into(),
                     last: None,
                     hinted: false,
+                    flips: Vec::new(),
                 },
             ],
             placing: Some(Stone::Black),
@@ -279,6 +284,12 @@ mod tests {
         assert!(svg.contains(r##"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle></g>"##), "{svg}");
         assert!(svg.contains(r#"viewBox="0 0 100 80""#));
         assert!(!svg.contains("last"), "no move, no mark");
+        assert!(!svg.contains("data-turns"), "no flips, no word of them");
+        let mut flipping = view.clone();
+        flipping.points[0].flips = vec!["a2".into(), "b1".into()];
+        assert!(board(&flipping).into_string().contains(
+            r#"data-point="a1" title="Place a black stone on a1" data-turns="a2 b1"></button>"#
+        ));
     }
 
     #[test]

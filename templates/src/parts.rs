@@ -16,6 +16,11 @@ pub struct BoardLink {
     /// Empty where the board does not draw moves ahead.
     pub from: String,
     pub to: String,
+    /// What else the move changes, where the board draws it ahead: the spots whose piece turns
+    /// to the other side's colour (a captured or sacrificed ringfort) and those whose piece it
+    /// takes off (captured kings). The server says it: the script knows no rules.
+    pub turns: Vec<String>,
+    pub removes: Vec<String>,
 }
 
 /// One row of a side panel: a fact and its value for each player (or one value for both).
@@ -109,9 +114,16 @@ pub fn move_button(class: &str, area: (f32, f32, f32, f32), link: &BoardLink) ->
     html! {
         foreignObject x=(x) y=(y) width=(width) height=(height) {
             button class=(class) type="submit" form=(FORM) name=(FIELD) value=(link.play) title=(link.title)
-                data-from=[(!link.from.is_empty()).then_some(&link.from)] data-to=[(!link.to.is_empty()).then_some(&link.to)] {}
+                data-from=[(!link.from.is_empty()).then_some(&link.from)] data-to=[(!link.to.is_empty()).then_some(&link.to)]
+                data-turns=[spots(&link.turns)] data-removes=[spots(&link.removes)] {}
         }
     }
+}
+
+/// Spots for a button's data attribute, space-separated; none where there are none, so that a
+/// page pays only for the moves that change something.
+pub fn spots(names: &[String]) -> Option<String> {
+    (!names.is_empty()).then(|| names.join(" "))
 }
 
 /// Draws the links of one spot of a board: one link covers the whole spot; several tile it
@@ -288,9 +300,19 @@ mod tests {
             to: "E5".into(),
             ..link("D7")
         };
-        let out = spot_links(&[mv], &BADGES).into_string();
+        let out = spot_links(&[mv.clone()], &BADGES).into_string();
         assert!(
             out.contains(r#"title="Move D7" data-from="D7" data-to="E5">"#),
+            "{out}"
+        );
+        let capture = BoardLink {
+            turns: vec!["E5".into()],
+            removes: vec!["E4".into(), "F5".into()],
+            ..mv
+        };
+        let out = spot_links(&[capture], &BADGES).into_string();
+        assert!(
+            out.contains(r#"data-to="E5" data-turns="E5" data-removes="E4 F5">"#),
             "{out}"
         );
     }

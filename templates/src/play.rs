@@ -44,6 +44,9 @@ pub struct PlayView {
     pub preview: Option<Preview>,
     /// What the page says while a move is sent (`The computer is thinking…`).
     pub waiting: String,
+    /// Who moves now, as the page names them (`Black`, `You (Black)`): the script says
+    /// who played the move it sends.
+    pub mover: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -131,7 +134,7 @@ pub fn page(view: &PlayView) -> Markup {
         view.preview.as_ref(),
         Skip::BOARD,
         html! {
-            section.play data-waiting=(view.waiting) {
+            section.play data-waiting=(view.waiting) data-mover=(view.mover) {
                 h1 { (view.game_name) }
                 div #game {
                     p #turn.status.finished[view.status.finished] role="status" {

@@ -22,6 +22,13 @@ impl Side {
         }
     }
 
+    fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Blue,
+            Side::Blue => Side::Red,
+        }
+    }
+
     fn ink(self) -> &'static str {
         match self {
             Side::Red => "#b3261e",
@@ -173,13 +180,15 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
     }
 }
 
-/// A ringfort centred on (`x`, `y`).
+/// A ringfort centred on (`x`, `y`), one group the script can swap for the other colour's.
 fn ringfort(side: Side, x: f32, y: f32) -> Markup {
     html! {
-        circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
-        // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
-        @if side == Side::Blue {
-            circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
+        g.fort {
+            circle.ringfort cx=(x) cy=(y) r="18" fill=(side.tint()) stroke=(side.ink()) stroke-width="7" {}
+            // Blue's ringfort is walled twice (a white ring in its wall): a cue besides colour.
+            @if side == Side::Blue {
+                circle cx=(x) cy=(y) r="15.5" fill="none" stroke="#fff" stroke-width="1.5" {}
+            }
         }
     }
 }
@@ -318,11 +327,13 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
         @for h in &view.hills { (hill(h)) }
         @if let (Some(side), true) = (view.moving, controls) {
             // The player's king (and ringfort, for a vacant hill), for the script to put on
-            // the hill they choose (not shown until then).
+            // the hill they choose (not shown until then), and the other side's ringfort for
+            // the ringforts a move turns to that colour.
             g #own-piece visibility="hidden" {
-                g.fort { (ringfort(side, 0.0, 0.0)) }
+                (ringfort(side, 0.0, 0.0))
                 (crown(side, 0.0, 0.0))
             }
+            g #their-fort visibility="hidden" { (ringfort(side.other(), 0.0, 0.0)) }
         }
         @for h in view.hills.iter().filter(|h| crowded(h)) { (choice_overlay(&h.links, &choice(h))) }
         @if look.coordinates {
@@ -425,6 +436,7 @@ mod tests {
             tag: tag.into(),
             from: tag.into(),
             to: "E5".into(),
+            ..BoardLink::default()
         };
         let view = TaraBoardView {
             title: "t".into(),
@@ -457,6 +469,8 @@ mod tests {
         // The mover's king and ringfort, hidden, for the script to draw on the chosen hill;
         // the hills name themselves for it.
         assert!(svg.contains(r##"<g id="own-piece" visibility="hidden"><g class="fort"><circle class="ringfort" cx="0" cy="0" r="18" fill="#c6d5f0""##), "{svg}");
+        // The other side's ringfort, hidden, for the ringforts a move turns to that colour.
+        assert!(svg.contains(r##"<g id="their-fort" visibility="hidden"><g class="fort"><circle class="ringfort" cx="0" cy="0" r="18" fill="#f3c9c2""##), "{svg}");
         assert!(svg.contains(r#"<g class="hill" data-hill="E5">"#));
         // The choices come after every hill: drawn over the board.
         assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"class="hill""#));

@@ -335,7 +335,7 @@ async fn a_double_click_against_the_computer_starts_one_search() {
     let status = status.as_str().unwrap_or_default().to_owned();
     if browser.url().await == before {
         assert!(
-            status.contains("You played d4.") && status.contains("thinking"),
+            status.contains("You (Black) played d4.") && status.contains("thinking"),
             "{status}"
         );
         browser.screenshot("play-thinking").await;
@@ -377,14 +377,50 @@ async fn click_and_probe(browser: &Browser, css: &str, probe: &str) -> serde_jso
         .expect("a script runs")
 }
 
+/// A Herfor position (size 5, no pie rule) with Black to move and a placement that flips
+/// white stones (F3): the moves to it, the point, and the points it flips.
+fn herfor_flipping_position() -> (Vec<String>, String, Vec<String>) {
+    use moot::games::herfor::{Colour, Herfor, HerforEvent, HerforOptions};
+    let options = HerforOptions {
+        size: 5,
+        pie: false,
+        simple: false,
+    };
+    let mut state = Herfor::new_game(&options).expect("a game");
+    let mut moves = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(11);
+    loop {
+        let legal = Herfor::legal_moves(&state);
+        if state.to_move() == Colour::Black {
+            for mv in &legal {
+                let mut after = state.clone();
+                let events = Herfor::apply(&mut after, mv).expect("a legal move");
+                if let Some(HerforEvent::Placed { point, flipped, .. }) = events.first()
+                    && !flipped.is_empty()
+                {
+                    return (moves, point.clone(), flipped.clone());
+                }
+            }
+        }
+        let mv = *legal.choose(&mut rng).expect("the game goes on");
+        moves.push(Herfor::format_move(&state, &mv));
+        Herfor::apply(&mut state, &mv).expect("a legal move");
+    }
+}
+
 /// Issue 14: against the computer, the player's own stone is drawn at once where they
-/// clicked, while the computer thinks; then the computer's answer arrives.
+/// clicked, and the stones it flips (F3) turn to the player's colour, while the computer
+/// thinks; then the computer's answer arrives. The status says who played.
 #[actix_web::test]
 async fn herfor_the_players_stone_is_drawn_at_once_while_the_computer_thinks() {
+    let (moves, point, flipped) = herfor_flipping_position();
     let _one = ONE_AT_A_TIME.lock().await;
     let browser = Browser::start("play-own-stone").await;
     browser
-        .open("/play/herfor?size=5&pie=false&computer=second&moves=")
+        .open(&format!(
+            "/play/herfor?size=5&pie=false&computer=second&moves={}",
+            moves.join(".")
+        ))
         .await;
     let before = browser.url().await;
     assert_eq!(
@@ -392,15 +428,42 @@ async fn herfor_the_players_stone_is_drawn_at_once_while_the_computer_thinks() {
         1,
         "the stone waits, hidden"
     );
+    let stones = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| format!(r#"g[data-point="{n}"] circle.stone"#))
+            .collect::<Vec<_>>()
+    };
+    let flipped_css = serde_json::to_string(&stones(&flipped)).expect("json");
+    let classes = format!(
+        "return {flipped_css}.map(function (c) {{ return document.querySelector(c).getAttribute('class'); }});"
+    );
+    let white = browser
+        .client
+        .execute(&classes, vec![])
+        .await
+        .expect("a script runs");
+    assert!(
+        white
+            .as_array()
+            .is_some_and(|a| a.iter().all(|c| c == "stone white")),
+        "white before the move: {white}"
+    );
     let drawn = click_and_probe(
         &browser,
-        r#"svg.herfor button[data-point="c3"]"#,
-        r#"var s = document.getElementById("own-stone");
-           var f = document.querySelector('svg.herfor button[data-point="c3"]').parentNode;
-           return [s.getAttribute("visibility"), s.getAttribute("class"),
-                   parseFloat(s.getAttribute("cx")) - parseFloat(f.getAttribute("x")) - parseFloat(f.getAttribute("width")) / 2,
-                   parseFloat(s.getAttribute("cy")) - parseFloat(f.getAttribute("y")) - parseFloat(f.getAttribute("height")) / 2,
-                   document.getElementById("turn").textContent];"#,
+        &format!(r#"svg.herfor button[data-point="{point}"]"#),
+        &format!(
+            r#"var s = document.getElementById("own-stone");
+               var f = document.querySelector('svg.herfor button[data-point="{point}"]').parentNode;
+               var flipped = {flipped_css}.map(function (c) {{
+                   var stone = document.querySelector(c);
+                   return stone.getAttribute("class") + " " + stone.getAttribute("fill"); }});
+               return [s.getAttribute("visibility"), s.getAttribute("class"),
+                       parseFloat(s.getAttribute("cx")) - parseFloat(f.getAttribute("x")) - parseFloat(f.getAttribute("width")) / 2,
+                       parseFloat(s.getAttribute("cy")) - parseFloat(f.getAttribute("y")) - parseFloat(f.getAttribute("height")) / 2,
+                       document.getElementById("turn").textContent,
+                       flipped, s.getAttribute("class") + " " + s.getAttribute("fill")];"#
+        ),
     )
     .await;
     assert_eq!(drawn[0], "visible", "{drawn}");
@@ -408,14 +471,25 @@ async fn herfor_the_players_stone_is_drawn_at_once_while_the_computer_thinks() {
     assert_eq!(
         (drawn[2].as_f64(), drawn[3].as_f64()),
         (Some(0.0), Some(0.0)),
-        "on c3: {drawn}"
+        "on {point}: {drawn}"
     );
     assert!(
         drawn[4]
             .as_str()
             .unwrap_or_default()
-            .contains("You played c3."),
+            .contains(&format!("You (Black) played {point}.")),
         "{drawn}"
+    );
+    assert_eq!(
+        drawn[5].as_array().map(Vec::len),
+        Some(flipped.len()),
+        "{drawn}"
+    );
+    assert!(
+        drawn[5]
+            .as_array()
+            .is_some_and(|a| a.iter().all(|c| *c == drawn[6])),
+        "{flipped:?} flipped to black at once: {drawn}"
     );
     browser.wait_until_left(&before).await;
     browser.finish().await;
@@ -458,13 +532,99 @@ async fn tara_the_players_king_is_drawn_on_its_hill_at_once() {
                var from = document.querySelector('g.hill[data-hill="{from}"] g.crown');
                return [p.getAttribute("visibility"), p.getAttribute("transform"),
                        "translate(" + to.getAttribute("cx") + " " + to.getAttribute("cy") + ")",
-                       from.getAttribute("opacity")];"#
+                       from.getAttribute("opacity"), document.getElementById("turn").textContent];"#
         ),
     )
     .await;
     assert_eq!(drawn[0], "visible", "{step}: {drawn}");
     assert_eq!(drawn[1], drawn[2], "{step}: the king on {to}: {drawn}");
     assert_eq!(drawn[3], "0.25", "{step}: the king leaves {from}: {drawn}");
+    // Between two at one screen the status names the colour that played, not "You".
+    let mover = state.to_move.title();
+    assert!(
+        drawn[4]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("{mover} played {step}.")),
+        "{drawn}"
+    );
+    browser.wait_until_left(&before).await;
+    browser.finish().await;
+}
+
+/// Issue 14: a Tara king's move that captures a ringfort (T7) turns it to the player's colour
+/// at once, and the kings it captures leave the board, as the server wrote on its button.
+#[actix_web::test]
+async fn tara_a_captured_ringfort_turns_to_the_players_colour_at_once() {
+    use moot::games::tara::{Tara, TaraEvent, TaraOptions};
+    let mut state = Tara::new_game(&TaraOptions::default()).expect("a game");
+    let mut moves = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let (capture, to, kings) = 'search: loop {
+        let legal = Tara::legal_moves(&state);
+        for mv in &legal {
+            let mut after = state.clone();
+            let events = Tara::apply(&mut after, mv).expect("a legal move");
+            if let Some(to) = events.iter().find_map(|e| match e {
+                TaraEvent::RingfortCaptured { to, .. } => Some(to.to_string()),
+                _ => None,
+            }) {
+                let kings: Vec<String> = events
+                    .iter()
+                    .flat_map(|e| match e {
+                        TaraEvent::KingsCaptured { hills, .. } => {
+                            hills.iter().map(ToString::to_string).collect()
+                        }
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                break 'search (Tara::format_move(&state, mv), to, kings);
+            }
+        }
+        let mv = *legal.choose(&mut rng).expect("the game goes on");
+        moves.push(Tara::format_move(&state, &mv));
+        Tara::apply(&mut state, &mv).expect("a legal move");
+        if Tara::legal_moves(&state).is_empty() {
+            state = Tara::new_game(&TaraOptions::default()).expect("a game");
+            moves.clear();
+        }
+    };
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-capture").await;
+    browser
+        .open(&format!("/play/tara?moves={}", moves.join(".")))
+        .await;
+    let before = browser.url().await;
+    let fill = format!(
+        r#"document.querySelector('g.hill[data-hill="{to}"] circle.ringfort').getAttribute("fill")"#
+    );
+    let kings_css = serde_json::to_string(
+        &kings
+            .iter()
+            .map(|h| format!(r#"g.hill[data-hill="{h}"] g.crown"#))
+            .collect::<Vec<_>>(),
+    )
+    .expect("json");
+    let drawn = click_and_probe(
+        &browser,
+        &format!(r#"figure.board svg button[value="{capture}"]"#),
+        &format!(
+            r#"var own = document.querySelector('#own-piece circle.ringfort').getAttribute("fill");
+               var kings = {kings_css}.map(function (c) {{ return document.querySelector(c).getAttribute("visibility"); }});
+               return [{fill}, own, kings];"#
+        ),
+    )
+    .await;
+    assert_eq!(
+        drawn[0], drawn[1],
+        "{capture}: the ringfort on {to} in the player's colour: {drawn}"
+    );
+    assert!(
+        drawn[2]
+            .as_array()
+            .is_some_and(|a| a.len() == kings.len() && a.iter().all(|v| v == "hidden")),
+        "{capture}: the kings captured on {kings:?} are gone: {drawn}"
+    );
     browser.wait_until_left(&before).await;
     browser.finish().await;
 }

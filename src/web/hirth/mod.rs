@@ -24,9 +24,9 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::hirth as view;
 
-use super::page_game::{PageGame, Playable};
+use super::page_game::{PageGame, Playable, Players};
 use super::replay::Ply;
-use crate::games::hirth::{Event, Hirth, HirthState, Move};
+use crate::games::hirth::{Hirth, HirthState, Move};
 
 impl PageGame for Hirth {
     fn drawing(
@@ -51,19 +51,19 @@ impl PageGame for Hirth {
         words::group(state, mv)
     }
 
-    fn describe(event: &Event) -> String {
-        words::describe(event)
+    fn describe(ply: &Ply<Hirth>, players: Players) -> Vec<String> {
+        words::describe(ply, players)
     }
 
-    fn panel(state: &HirthState) -> Markup {
-        panel::panel(state)
+    fn panel(state: &HirthState, players: Players) -> Markup {
+        panel::panel(state, players)
     }
 
     fn rules() -> Markup {
         rules::rules()
     }
 
-    fn score_words(state: &HirthState) -> Vec<(String, String)> {
-        words::score_words(state)
+    fn score_words(state: &HirthState, players: Players) -> Vec<(String, String)> {
+        words::score_words(state, players)
     }
 }

@@ -3,17 +3,19 @@
 use maud::Markup;
 use moot_templates::parts::{Fact, facts_table};
 
-use super::words::{seat_word, title, victory_words};
+use super::words::{Sides, last_game_words};
 use crate::games::hirth::{Colour, HirthState, Phase, STEPS_PER_TURN};
+use crate::web::page_game::Players;
 
-pub(super) fn panel(state: &HirthState) -> Markup {
+pub(super) fn panel(state: &HirthState, players: Players) -> Markup {
     let pos = &state.position;
-    let players = Colour::BOTH.map(|c| format!("{} ({})", title(c), seat_word(state.seat_of(c))));
+    let sides = Sides::of(state, players);
+    let names = Colour::BOTH.map(|c| sides.name_of(c));
     let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f).to_vec();
     let mut facts = vec![
         Fact::new(
             "Match points",
-            both(&|c| state.points[state.seat_of(c).index()].to_string()),
+            both(&|c| state.points[sides.seat(c).index()].to_string()),
         ),
         Fact::new(
             "Reserve",
@@ -33,7 +35,7 @@ pub(super) fn panel(state: &HirthState) -> Markup {
             [format!(
                 "{} of {STEPS_PER_TURN} ({} moving)",
                 STEPS_PER_TURN.saturating_sub(pos.steps),
-                title(pos.mover)
+                sides.name_of(pos.mover)
             )],
         ));
     }
@@ -41,7 +43,7 @@ pub(super) fn panel(state: &HirthState) -> Markup {
         Some(c) => format!(
             "×{}; the Penningr is held by {}",
             state.coin.factor,
-            title(c)
+            sides.name_of(c)
         ),
         None => format!("×{}; the Penningr is neutral", state.coin.factor),
     };
@@ -57,15 +59,8 @@ pub(super) fn panel(state: &HirthState) -> Markup {
     ));
     // Who acts is the page's status line; the notes say what else is going on.
     let mut notes = Vec::new();
-    if let Some(last) = state.results.last() {
-        notes.push(format!(
-            "Last game: {} ({}) won by {}, {} point{}.",
-            title(last.winner_colour),
-            seat_word(last.winner),
-            victory_words(last.victory, last.factor),
-            last.points,
-            if last.points == 1 { "" } else { "s" }
-        ));
+    if !state.results.is_empty() {
+        notes.push(format!("Last game: {}.", last_game_words(state, players)));
     }
-    facts_table(&players, &facts, &notes)
+    facts_table(&names, &facts, &notes)
 }

@@ -2,13 +2,13 @@
 
 use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
-use super::words::item_words;
+use super::words::{Sides, describe_event, item_words, score_words};
 use crate::games::fixtures::hirth::fill_reserves;
 use crate::games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
 };
 use crate::games::{Game, Seat};
-use crate::web::page_game::{PageGame, Playable};
+use crate::web::page_game::{PageGame, Playable, Players};
 use crate::web::position::{Position, Query};
 use crate::web::replay::{Ply, replay};
 
@@ -38,6 +38,21 @@ fn values(svg: &str) -> Vec<String> {
                 .replace("&amp;", "&")
         })
         .collect()
+}
+
+/// Two people at one screen, Gull in the first seat: the players are named by colour.
+const TWO: Sides = Sides {
+    gull: Seat::First,
+    players: Players { computer: None },
+};
+
+/// Against the computer, which plays the second seat, Silfr in the first game.
+const VS_COMPUTER: Players = Players {
+    computer: Some(Seat::Second),
+};
+
+fn in_words(event: &Event) -> String {
+    describe_event(event, TWO)
 }
 
 fn sp(name: char) -> Space {
@@ -402,20 +417,37 @@ fn every_event_is_described() {
             Event::NextGame { .. } => "next game",
             Event::MatchEnded { .. } => "match ended",
         });
-        assert!(Hirth::describe(event).len() > 10, "{event:?}");
+        assert!(in_words(event).len() > 10, "{event:?}");
     }
     assert_eq!(kinds.len(), events.len());
     assert_eq!(
-        Hirth::describe(&events[0]),
+        in_words(&events[0]),
         "Gull attacked 1 from Gull's home with the K with 2 H aboard"
     );
     assert_eq!(
-        Hirth::describe(&events[4]),
-        "Battle on 6: attack 3 against defence 2; Player 1 (the attacker) wins. Lost: Silfr's K with 2 H aboard (back to the reserve), Silfr's H (out of the game). Entered 6: Gull's H"
+        in_words(&events[4]),
+        "Battle on 6: attack 3 against defence 2; Gull won it as the attacker. Lost: Silfr's K with 2 H aboard (back to the reserve), Silfr's H (out of the game). Entered 6: Gull's H"
     );
     assert_eq!(
-        Hirth::describe(&events[8]),
-        "Player 2 (Silfr) won the game by Drepið, doubled: 10 points"
+        in_words(&events[8]),
+        "Silfr won the game by Drepið, doubled: 10 points"
+    );
+    assert_eq!(
+        in_words(&events[10]),
+        "Silfr won the match, 10 to 0",
+        "the winner's points first"
+    );
+    let vs = Sides {
+        gull: Seat::First,
+        players: VS_COMPUTER,
+    };
+    assert_eq!(
+        describe_event(&events[4], vs),
+        "Battle on 6: attack 3 against defence 2; You (Gull) won it as the attacker. Lost: the computer's K with 2 H aboard (back to the reserve), the computer's H (out of the game). Entered 6: your H"
+    );
+    assert_eq!(
+        describe_event(&events[5], vs),
+        "Computer (Silfr) retreated the Lofðungr from 6 to 8"
     );
 }
 
@@ -425,7 +457,7 @@ fn every_step_the_engine_writes_reads_as_words() {
     let mut written = Vec::new();
     for text in ["He", "Ke", "H0i", "Hr0", "L01"] {
         for event in play(&mut state, text) {
-            written.push(Hirth::describe(&event));
+            written.push(in_words(&event));
         }
     }
     assert_eq!(
@@ -443,8 +475,8 @@ fn every_step_the_engine_writes_reads_as_words() {
 #[test]
 fn odd_step_notations_are_described_without_panicking() {
     let step = |notation: &str| {
-        Hirth::describe(&Event::Step {
-            seat: Seat::First,
+        in_words(&Event::Step {
+            seat: Seat::Second,
             colour: Colour::Silfr,
             notation: notation.into(),
         })
@@ -457,27 +489,21 @@ fn odd_step_notations_are_described_without_panicking() {
     for odd in ["", "Z", "K", "Kiii", "L1>", "L1>z", "H1?", "Hr", "ééé"] {
         assert_eq!(step(odd), format!("Silfr took the step {odd}"));
     }
-    assert_eq!(item_words("??"), "??");
+    assert_eq!(item_words("??", TWO), "??");
 }
 
 #[test]
 fn the_played_battle_and_retreat_are_described() {
     let mut state = battle_position();
-    let words: Vec<String> = play(&mut state, "end")
-        .iter()
-        .map(Hirth::describe)
-        .collect();
+    let words: Vec<String> = play(&mut state, "end").iter().map(in_words).collect();
     assert_eq!(
         words,
         [
-            "Battle on Miðr: attack 2 against defence 1; Player 1 (the attacker) wins. Entered Miðr: Gull's H, Gull's H"
+            "Battle on Miðr: attack 2 against defence 1; Gull won it as the attacker. Entered Miðr: Gull's H, Gull's H"
         ]
     );
-    let words: Vec<String> = play(&mut state, "retreat 6")
-        .iter()
-        .map(Hirth::describe)
-        .collect();
-    assert_eq!(words, ["Player 2's Lofðungr retreated from Miðr to 6"]);
+    let words: Vec<String> = play(&mut state, "retreat 6").iter().map(in_words).collect();
+    assert_eq!(words, ["Silfr retreated the Lofðungr from Miðr to 6"]);
 }
 
 #[test]
@@ -487,23 +513,20 @@ fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
         state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
     }
     fill_reserves(&mut state);
-    let words: Vec<String> = play(&mut state, "end")
-        .iter()
-        .map(Hirth::describe)
-        .collect();
+    let words: Vec<String> = play(&mut state, "end").iter().map(in_words).collect();
     assert!(
         words.contains(
-            &"Player 2's Lofðungr had nowhere to retreat and was killed on Miðr: Drepið"
+            &"Silfr lost the Lofðungr: with nowhere to retreat, it was killed on Miðr: Drepið"
                 .to_string()
         ),
         "{words:?}"
     );
     assert!(
-        words.contains(&"Player 1 (Gull) won the game by Drepið: 5 points".to_string()),
+        words.contains(&"Gull won the game by Drepið: 5 points".to_string()),
         "{words:?}"
     );
     assert!(
-        words.contains(&"Player 1 won the match, 5 to 0".to_string()),
+        words.contains(&"Gull won the match, 5 to 0".to_string()),
         "{words:?}"
     );
     assert!(playable(&state).is_empty());
@@ -511,9 +534,9 @@ fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
     assert!(svg.contains(">The match is over</text>"));
     assert!(!svg.contains("<a "));
     assert!(
-        Hirth::panel(&state)
+        Hirth::panel(&state, Players::default())
             .into_string()
-            .contains("Last game: Gull (Player 1) won by Drepið, 5 points.")
+            .contains("Last game: won by Gull by Drepið: 5 points.")
     );
 }
 
@@ -523,7 +546,7 @@ fn the_panel_shows_reserves_steps_doubling_and_score() {
     state.points = [3, 1];
     state.coin.factor = 2;
     state.coin.holder = Some(Colour::Silfr);
-    let panel = Hirth::panel(&state).into_string();
+    let panel = Hirth::panel(&state, Players::default()).into_string();
     assert!(
         panel.contains(r#"<th scope="row">Match points</th><td>3</td><td>1</td>"#),
         "{panel}"
@@ -534,7 +557,93 @@ fn the_panel_shows_reserves_steps_doubling_and_score() {
     );
     assert!(panel.contains("3 of 5 (Gull moving)"));
     assert!(panel.contains("×2; the Penningr is held by Silfr"));
-    assert!(panel.contains("Gull (Player 1)"));
+    assert!(
+        panel.contains(r#"<th scope="col">Gull</th><th scope="col">Silfr</th>"#),
+        "{panel}"
+    );
+    let panel = Hirth::panel(&state, VS_COMPUTER).into_string();
+    assert!(
+        panel.contains(r#"<th scope="col">You (Gull)</th><th scope="col">Computer (Silfr)</th>"#),
+        "{panel}"
+    );
+    assert!(panel.contains("3 of 5 (You (Gull) moving)"));
+    assert!(panel.contains("×2; the Penningr is held by Computer (Silfr)"));
+}
+
+/// H11: the players swap colours from game to game. A move that ends a game and begins the
+/// next names the players in the colours of the game each event belongs to, and the panel
+/// and the score afterwards in the new game's colours, the last winner with the colour they
+/// had.
+#[test]
+fn h11_events_panel_and_score_name_the_players_in_the_colours_of_their_game() {
+    let mut state = battle_position();
+    for space in ['5', '6'] {
+        state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
+    }
+    state.options.target = 10;
+    fill_reserves(&mut state);
+    let mv = Hirth::parse_move(&state, "end").unwrap();
+    let notation = Hirth::format_move(&state, &mv);
+    let events = Hirth::apply(&mut state, &mv).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Event::NextGame {
+                gull: Seat::Second,
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    let ply = Ply {
+        mv,
+        notation,
+        seat: Seat::First,
+        colour: "gull".into(),
+        events,
+    };
+    let words = Hirth::describe(&ply, VS_COMPUTER);
+    assert!(
+        words.contains(&"You (Gull) won the game by Drepið: 5 points".to_string()),
+        "{words:?}"
+    );
+    assert!(
+        words.contains(
+            &"Game 2 begins with the colours swapped: Computer (Gull) against You (Silfr); Gull moves first"
+                .to_string()
+        ),
+        "{words:?}"
+    );
+    let two = Hirth::describe(&ply, Players::default());
+    assert!(
+        two.contains(
+            &"Game 2 begins with the colours swapped: the player who had Silfr plays Gull now and moves first"
+                .to_string()
+        ),
+        "{two:?}"
+    );
+    let panel = Hirth::panel(&state, VS_COMPUTER).into_string();
+    assert!(
+        panel.contains(r#"<th scope="col">Computer (Gull)</th><th scope="col">You (Silfr)</th>"#),
+        "{panel}"
+    );
+    assert!(
+        panel.contains(r#"<th scope="row">Match points</th><td>0</td><td>5</td>"#),
+        "{panel}"
+    );
+    assert!(
+        panel.contains("Last game: won by You (Silfr), playing Gull then, by Drepið: 5 points."),
+        "{panel}"
+    );
+    let score = score_words(&state, VS_COMPUTER);
+    assert_eq!(
+        score[0],
+        (
+            "Computer (Gull)".to_owned(),
+            "0 match points, 0 H out of the game".to_owned()
+        )
+    );
+    assert_eq!(score[1].0, "You (Silfr)");
 }
 
 #[test]

@@ -4,7 +4,9 @@
 use moot_templates::hirth::Side;
 
 use crate::games::Seat;
-use crate::games::hirth::{Colour, Event, HirthState, Move, Space, Stay, Unit, Victory};
+use crate::games::hirth::{Colour, Event, Hirth, HirthState, Move, Space, Stay, Unit, Victory};
+use crate::web::page_game::Players;
+use crate::web::replay::Ply;
 
 /// The side of the board picture a colour plays.
 pub(super) fn side(colour: Colour) -> Side {
@@ -18,10 +20,51 @@ pub(super) fn title(colour: Colour) -> &'static str {
     side(colour).word()
 }
 
-pub(super) fn seat_word(seat: Seat) -> &'static str {
-    match seat {
-        Seat::First => "Player 1",
-        Seat::Second => "Player 2",
+/// The players of one game of a match, named as the page names them: Gull and Silfr swap
+/// seats from game to game (H11), so a seat's colour is the one of the game an event
+/// belongs to.
+#[derive(Clone, Copy)]
+pub(super) struct Sides {
+    pub gull: Seat,
+    pub players: Players,
+}
+
+impl Sides {
+    /// The sides of the game `state` is in.
+    pub fn of(state: &HirthState, players: Players) -> Sides {
+        Sides {
+            gull: state.gull,
+            players,
+        }
+    }
+
+    pub fn colour(self, seat: Seat) -> Colour {
+        if seat == self.gull {
+            Colour::Gull
+        } else {
+            Colour::Silfr
+        }
+    }
+
+    pub fn seat(self, colour: Colour) -> Seat {
+        match colour {
+            Colour::Gull => self.gull,
+            Colour::Silfr => self.gull.other(),
+        }
+    }
+
+    /// `Gull`, `You (Gull)`, `Computer (Silfr)`.
+    pub fn name(self, seat: Seat) -> String {
+        self.players.name(seat, self.colour(seat).word())
+    }
+
+    pub fn name_of(self, colour: Colour) -> String {
+        self.name(self.seat(colour))
+    }
+
+    /// `Gull's`, `your`, `the computer's`.
+    pub fn whose(self, colour: Colour) -> String {
+        self.players.whose(self.seat(colour), colour.word())
     }
 }
 
@@ -124,14 +167,14 @@ fn step_words(notation: &str) -> Option<String> {
     }
 }
 
-/// A battle note item (`SHx`, `GKii^`, `GH6`) in words.
-pub(super) fn item_words(item: &str) -> String {
+/// A battle note item (`SHx`, `GKii^`, `GH6`) in words: `Silfr's H (out of the game)`,
+/// `your H`.
+pub(super) fn item_words(item: &str, sides: Sides) -> String {
     let mut chars = item.chars();
-    let colour = match chars.next() {
-        Some('G') => "Gull's",
-        Some('S') => "Silfr's",
-        _ => return item.to_string(),
+    let Some(colour) = chars.next().and_then(Colour::from_letter) else {
+        return item.to_string();
     };
+    let colour = sides.whose(colour);
     let rest: String = chars.collect();
     let crew = rest.matches('i').count();
     let piece = match rest.chars().next() {
@@ -227,8 +270,7 @@ pub(super) fn label(state: &HirthState, mv: &Move) -> String {
         Move::GiveUp => {
             let points = if state.coin.factor == 2 { 2 } else { 1 };
             format!(
-                "Give up the game ({} scores {points} point{})",
-                title(pos.mover),
+                "Give up the game (your opponent scores {points} point{})",
                 if points == 1 { "" } else { "s" }
             )
         }
@@ -248,24 +290,48 @@ pub(super) fn group(_state: &HirthState, mv: &Move) -> String {
     }
 }
 
-pub(super) fn describe(event: &Event) -> String {
+/// What each event of a played move did, in words, naming the players as `players` does in
+/// the colours of the game each event belongs to (a move that ends a game and begins the
+/// next holds events of both).
+pub(super) fn describe(ply: &Ply<Hirth>, players: Players) -> Vec<String> {
+    let mover = if ply.colour == Colour::Gull.word() {
+        ply.seat
+    } else {
+        ply.seat.other()
+    };
+    let mut sides = Sides {
+        gull: mover,
+        players,
+    };
+    ply.events
+        .iter()
+        .map(|event| {
+            let words = describe_event(event, sides);
+            if let Event::NextGame { gull, .. } = event {
+                sides.gull = *gull;
+            }
+            words
+        })
+        .collect()
+}
+
+/// One event in words, the players named by `sides`: those of the game the event belongs to
+/// (for the start of the next game, the one that ended).
+pub(super) fn describe_event(event: &Event, sides: Sides) -> String {
     match event {
-        Event::Step {
-            colour, notation, ..
-        } => match step_words(notation) {
-            Some(words) => format!("{} {words}", title(*colour)),
-            None => format!("{} took the step {notation}", title(*colour)),
+        Event::Step { seat, notation, .. } => match step_words(notation) {
+            Some(words) => format!("{} {words}", sides.name(*seat)),
+            None => format!("{} took the step {notation}", sides.name(*seat)),
         },
         Event::Offered { seat, factor } => format!(
             "{} offered the Penningr: accepting makes the game worth ×{factor}",
-            seat_word(*seat)
+            sides.name(*seat)
         ),
         Event::Accepted { seat, factor } => format!(
-            "{} accepted: the game is worth ×{factor}, and {} holds the Penningr",
-            seat_word(*seat),
-            seat_word(*seat)
+            "{} accepted and took the Penningr: the game is worth ×{factor}",
+            sides.name(*seat)
         ),
-        Event::GaveUp { seat } => format!("{} gave up the game", seat_word(*seat)),
+        Event::GaveUp { seat } => format!("{} gave up the game", sides.name(*seat)),
         Event::Battle {
             space,
             attacker,
@@ -282,71 +348,84 @@ pub(super) fn describe(event: &Event) -> String {
                 "the defender"
             };
             let mut words = format!(
-                "Battle on {}: attack {attack} against defence {defence}; {} ({side}) wins",
+                "Battle on {}: attack {attack} against defence {defence}; {} won it as {side}",
                 at(*space),
-                seat_word(*winner)
+                sides.name(*winner)
             );
             if !losses.is_empty() {
-                let lost: Vec<String> = losses.iter().map(|i| item_words(i)).collect();
+                let lost: Vec<String> = losses.iter().map(|i| item_words(i, sides)).collect();
                 words.push_str(&format!(". Lost: {}", lost.join(", ")));
             }
             if !entries.is_empty() {
-                let entered: Vec<String> = entries.iter().map(|i| item_words(i)).collect();
+                let entered: Vec<String> = entries.iter().map(|i| item_words(i, sides)).collect();
                 words.push_str(&format!(". Entered {}: {}", at(*space), entered.join(", ")));
             }
             words
         }
         Event::Retreat { seat, from, to } => format!(
-            "{}'s Lofðungr retreated from {} to {}",
-            seat_word(*seat),
+            "{} retreated the Lofðungr from {} to {}",
+            sides.name(*seat),
             at(*from),
             at(*to)
         ),
         Event::Killed { seat, space } => format!(
-            "{}'s Lofðungr had nowhere to retreat and was killed on {}: Drepið",
-            seat_word(*seat),
+            "{} lost the Lofðungr: with nowhere to retreat, it was killed on {}: Drepið",
+            sides.name(*seat),
             at(*space)
         ),
         Event::ForcedOff { seat, from } => format!(
-            "{}'s Lofðungr had nowhere to retreat from {} and left the board: Þungur Hnífur",
-            seat_word(*seat),
+            "{} lost the Lofðungr: with nowhere to retreat from {}, it left the board: Þungur Hnífur",
+            sides.name(*seat),
             at(*from)
         ),
         Event::GameEnded {
             winner,
-            winner_colour,
             victory,
             factor,
             points,
+            ..
         } => format!(
-            "{} ({}) won the game by {}: {points} point{}",
-            seat_word(*winner),
-            title(*winner_colour),
+            "{} won the game by {}: {points} point{}",
+            sides.name(*winner),
             victory_words(*victory, *factor),
             if *points == 1 { "" } else { "s" }
         ),
-        Event::NextGame { game, gull } => format!(
-            "Game {game} begins: {} plays Gull and moves first",
-            seat_word(*gull)
-        ),
+        Event::NextGame { game, gull } => {
+            let next = Sides {
+                gull: *gull,
+                ..sides
+            };
+            match sides.players.computer {
+                Some(_) => format!(
+                    "Game {game} begins with the colours swapped: {} against {}; Gull moves first",
+                    next.name(*gull),
+                    next.name(gull.other())
+                ),
+                None => format!(
+                    "Game {game} begins with the colours swapped: the player who had {} plays Gull now and moves first",
+                    title(sides.colour(*gull))
+                ),
+            }
+        }
         Event::MatchEnded { winner, points } => format!(
             "{} won the match, {} to {}",
-            seat_word(*winner),
-            points[0],
-            points[1]
+            sides.name(*winner),
+            points[winner.index()],
+            points[winner.other().index()]
         ),
     }
 }
 
-/// The match's score in words: each side's points and Hirþ out of the game, the last game's
-/// result (no codes such as `yfirrad`).
-pub(super) fn score_words(state: &HirthState) -> Vec<(String, String)> {
+/// The match's score in words: each player's points and Hirþ out of the game, the last
+/// game's result (no codes such as `yfirrad`), the players named as `players` does.
+pub(super) fn score_words(state: &HirthState, players: Players) -> Vec<(String, String)> {
+    let sides = Sides::of(state, players);
     let mut rows: Vec<(String, String)> = Colour::BOTH
         .iter()
         .map(|&c| {
-            let points = state.points[state.seat_of(c).index()];
+            let points = state.points[sides.seat(c).index()];
             (
-                format!("{} (now)", title(c)),
+                sides.name_of(c),
                 format!(
                     "{points} match point{}, {} H out of the game",
                     if points == 1 { "" } else { "s" },
@@ -359,18 +438,29 @@ pub(super) fn score_words(state: &HirthState) -> Vec<(String, String)> {
         "The match".to_owned(),
         format!("goes to {} points", state.options.target),
     ));
-    if let Some(last) = state.results.last() {
-        rows.push((
-            "Last game".to_owned(),
-            format!(
-                "won by {} ({}), {}: {} point{}",
-                title(last.winner_colour),
-                seat_word(last.winner),
-                victory_words(last.victory, last.factor),
-                last.points,
-                if last.points == 1 { "" } else { "s" }
-            ),
-        ));
+    if !state.results.is_empty() {
+        rows.push(("Last game".to_owned(), last_game_words(state, players)));
     }
     rows
+}
+
+/// The last game's result: `won by You (Silfr), playing Gull then, by Drepið: 5 points`; the
+/// winner is named as now, with the colour they had if it has changed since.
+pub(super) fn last_game_words(state: &HirthState, players: Players) -> String {
+    let Some(last) = state.results.last() else {
+        return String::new();
+    };
+    let sides = Sides::of(state, players);
+    let then = if sides.colour(last.winner) == last.winner_colour {
+        String::new()
+    } else {
+        format!(", playing {} then,", title(last.winner_colour))
+    };
+    format!(
+        "won by {}{then} by {}: {} point{}",
+        sides.name(last.winner),
+        victory_words(last.victory, last.factor),
+        last.points,
+        if last.points == 1 { "" } else { "s" }
+    )
 }

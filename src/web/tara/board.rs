@@ -7,9 +7,9 @@ use moot_templates::tara::{Bridge, HillView, LastMark, Side, TaraBoardView};
 use super::words::label;
 use crate::games::tara::board::Board;
 use crate::games::tara::geometry::{HILLS, Hill, hills_of};
-use crate::games::tara::{Colour, Tara, TaraMove, TaraState};
+use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
 use crate::games::{Game, Status};
-use crate::web::page_game::Playable;
+use crate::web::page_game::{Playable, events_of};
 use crate::web::replay::Ply;
 
 fn side(colour: Colour) -> Side {
@@ -84,6 +84,29 @@ fn last_marks(last: &[Ply<Tara>]) -> Vec<(Hill, LastMark)> {
     }
 }
 
+/// What a move on the board changes besides its king, by the engine: the ringforts it turns
+/// to the other colour (captured, or sacrificed) and the hills whose kings it captures. None
+/// on a picture, which has no buttons.
+fn changes(state: &TaraState, p: &Playable<TaraMove>) -> (Vec<String>, Vec<String>) {
+    let (mut turns, mut removes) = (Vec::new(), Vec::new());
+    if p.play.is_empty() {
+        return (turns, removes);
+    }
+    for event in events_of::<Tara>(state, &p.mv) {
+        match event {
+            TaraEvent::RingfortCaptured { to, .. } | TaraEvent::Sacrificed { to, .. } => {
+                turns.push(to.to_string());
+            }
+            TaraEvent::KingsCaptured { hills, .. } => {
+                removes.extend(hills.iter().map(Hill::to_string));
+            }
+            TaraEvent::KingTrapped { hill, .. } => removes.push(hill.to_string()),
+            _ => {}
+        }
+    }
+    (turns, removes)
+}
+
 pub(super) fn board_view(
     state: &TaraState,
     playable: &[Playable<TaraMove>],
@@ -108,12 +131,17 @@ pub(super) fn board_view(
             links: playable
                 .iter()
                 .filter(|p| target(&p.mv) == Some(hill))
-                .map(|p| BoardLink {
-                    play: p.play.clone(),
-                    title: label(state, &p.mv),
-                    tag: tag(&p.mv),
-                    from: from(&p.mv).map(|h| h.to_string()).unwrap_or_default(),
-                    to: hill.to_string(),
+                .map(|p| {
+                    let (turns, removes) = changes(state, p);
+                    BoardLink {
+                        play: p.play.clone(),
+                        title: label(state, &p.mv),
+                        tag: tag(&p.mv),
+                        from: from(&p.mv).map(|h| h.to_string()).unwrap_or_default(),
+                        to: hill.to_string(),
+                        turns,
+                        removes,
+                    }
                 })
                 .collect(),
             last: marks.iter().find(|(h, _)| *h == hill).map(|(_, m)| *m),

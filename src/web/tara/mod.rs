@@ -20,10 +20,10 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::tara as view;
 
-use super::page_game::{PageGame, Playable};
+use super::page_game::{PageGame, Playable, Players};
 use super::replay::Ply;
 use crate::games::Game;
-use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
+use crate::games::tara::{Colour, Tara, TaraMove, TaraState};
 
 impl PageGame for Tara {
     fn drawing(
@@ -48,19 +48,21 @@ impl PageGame for Tara {
         words::group(state, mv)
     }
 
-    fn describe(event: &TaraEvent) -> String {
-        words::describe(event)
+    /// Tara's events name the players by colour (`Red's king`), which stays with a seat for
+    /// the whole match; the "What happened" list says whose move it was.
+    fn describe(ply: &Ply<Tara>, _players: Players) -> Vec<String> {
+        ply.events.iter().map(words::describe).collect()
     }
 
-    fn panel(state: &TaraState) -> Markup {
-        panel::panel(state)
+    fn panel(state: &TaraState, players: Players) -> Markup {
+        panel::panel(state, players)
     }
 
     fn rules() -> Markup {
         rules::rules()
     }
 
-    fn score_words(state: &TaraState) -> Vec<(String, String)> {
+    fn score_words(state: &TaraState, players: Players) -> Vec<(String, String)> {
         let score = Tara::score(state);
         let mut rows: Vec<(String, String)> =
             [(Colour::Red, &score.red), (Colour::Blue, &score.blue)]
@@ -82,7 +84,10 @@ impl PageGame for Tara {
                     if let Some(points) = s.match_points {
                         words.push_str(&format!(" ({points} in the match)"));
                     }
-                    (super::view::capitalised(colour.name()), words)
+                    (
+                        players.name(state.options.seat_of(colour), colour.name()),
+                        words,
+                    )
                 })
                 .collect();
         if let Some(result) = &score.result {

@@ -7,13 +7,14 @@ use crate::games::Game;
 use crate::games::tara::moves::forced_king;
 use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
 use crate::games::tara::{Colour, Tara, TaraState};
+use crate::web::page_game::Players;
 
-pub(super) fn panel(state: &TaraState) -> Markup {
+pub(super) fn panel(state: &TaraState, players: Players) -> Markup {
     let score = Tara::score(state);
     let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f);
-    // The players by colour, as the rest of the page names them (a colour keeps its seat
-    // for the whole game and match).
-    let players = both(&|c| c.title().to_string());
+    // The players as the rest of the page names them (a colour keeps its seat for the whole
+    // game and match).
+    let players = both(&|c| players.name(state.options.seat_of(c), c.title()));
     let side_of = |c: Colour| match c {
         Colour::Red => &score.red,
         Colour::Blue => &score.blue,

@@ -8,7 +8,7 @@ use crate::games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
 use crate::games::tara::{
     Colour, Hill, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState,
 };
-use crate::web::page_game::{PageGame, Playable};
+use crate::web::page_game::{PageGame, Playable, Players};
 use crate::web::position::{Position, Query};
 use crate::web::replay::replay;
 
@@ -136,6 +136,53 @@ fn every_legal_move_has_words_and_a_heading() {
     );
 }
 
+/// T7: a capture's button says the ringfort it turns to the mover's colour (and a sacrifice's
+/// the one it gives away), for the script to draw at once; a plain step says nothing more.
+#[test]
+fn t7_a_board_button_names_the_ringfort_its_move_turns_and_the_kings_it_takes() {
+    let state = full_board();
+    let capture = Tara::parse_move(&state, "C3xB1").unwrap();
+    let mut after = state.clone();
+    let events = Tara::apply(&mut after, &capture).unwrap();
+    let kings: Vec<String> = events
+        .iter()
+        .flat_map(|e| match e {
+            TaraEvent::KingsCaptured { hills, .. } => hills.iter().map(Hill::to_string).collect(),
+            TaraEvent::KingTrapped { hill, .. } => vec![hill.to_string()],
+            _ => Vec::new(),
+        })
+        .collect();
+    let view = board_view(&state, &playable(&state), &[]);
+    let link = |state_view: &moot_templates::tara::TaraBoardView, play: &str| {
+        state_view
+            .hills
+            .iter()
+            .flat_map(|h| h.links.iter())
+            .find(|l| l.play == play)
+            .cloned()
+            .unwrap_or_else(|| panic!("{play} is on the board"))
+    };
+    let captured = link(&view, "C3xB1");
+    assert_eq!(captured.turns, ["B1"]);
+    assert_eq!(captured.removes, kings);
+    let sacrifice = sacrifice_position();
+    let view = board_view(&sacrifice, &playable(&sacrifice), &[]);
+    assert_eq!(link(&view, "C5sB3").turns, ["B3"]);
+    // The backtrack to B3 takes the king on B2, as the engine plays it.
+    let backtrack = link(&view, "C5-B3");
+    assert!(backtrack.turns.is_empty(), "{backtrack:?}");
+    assert_eq!(backtrack.removes, ["B2"]);
+    let state = manoeuvres();
+    let view = board_view(&state, &playable(&state), &[]);
+    assert!(
+        view.hills
+            .iter()
+            .flat_map(|h| h.links.iter())
+            .any(|l| l.play.contains('-') && l.turns.is_empty() && l.removes.is_empty()),
+        "a plain step changes nothing more"
+    );
+}
+
 #[test]
 fn the_board_has_buttons_for_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
@@ -218,7 +265,7 @@ fn a_sacrificed_ringfort_shows_the_king_on_the_enemy_ring_and_its_immunity() {
     assert!(svg.contains(
         "<title>B3: Red king on a Blue ringfort (this king sacrificed its ringfort: immune for a turn)</title>"
     ));
-    let panel = Tara::panel(&state).into_string();
+    let panel = Tara::panel(&state, Players::default()).into_string();
     assert!(
         panel.contains("<th scope=\"row\">Enemy kings captured</th><td>1</td><td>1</td>"),
         "{panel}"
@@ -299,15 +346,15 @@ fn every_event_is_described() {
             TaraEvent::GameOver { .. } => "over",
             TaraEvent::GameStarted { .. } => "started",
         });
-        assert!(Tara::describe(event).len() > 10, "{event:?}");
+        assert!(super::words::describe(event).len() > 10, "{event:?}");
     }
     assert_eq!(kinds.len(), events.len());
     assert_eq!(
-        Tara::describe(&events[5]),
+        super::words::describe(&events[5]),
         "Red's king on E5 captured the Blue kings on D4, E4"
     );
     assert_eq!(
-        Tara::describe(&events[10]),
+        super::words::describe(&events[10]),
         "Game over, Red wins: Red has fewer kingdoms (6 to 7). Points: Red 4, Blue 1"
     );
 }
@@ -317,7 +364,7 @@ fn events_of_played_moves_are_described() {
     let mut state = full_board();
     let capture = Tara::parse_move(&state, "C3xB1").unwrap();
     let events = Tara::apply(&mut state, &capture).unwrap();
-    let words: Vec<String> = events.iter().map(Tara::describe).collect();
+    let words: Vec<String> = events.iter().map(super::words::describe).collect();
     assert!(
         words.contains(
             &"Red's king moved from C3 to B1 and captured Blue's ringfort there".to_string()
@@ -334,7 +381,7 @@ fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
     })
     .unwrap();
     Tara::apply(&mut state, &TaraMove::Place(hill("D4"))).unwrap();
-    let panel = Tara::panel(&state).into_string();
+    let panel = Tara::panel(&state, Players::default()).into_string();
     assert!(
         panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
         "{panel}"
@@ -346,7 +393,7 @@ fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
     assert!(!panel.contains("Player 1"));
     assert!(panel.contains("Game 1 of a two-game match."));
     assert!(
-        !Tara::panel(&full_board())
+        !Tara::panel(&full_board(), Players::default())
             .into_string()
             .contains("Kings still to place")
     );
