@@ -4,7 +4,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -249,7 +249,7 @@ fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
 async fn off_workers(
     work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
 ) -> Result<Vec<u8>, ApiError> {
-    web::block(move || guarded(work))
+    crate::serve::priority::off_workers(move || guarded(work))
         .await
         .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
 }
