@@ -352,8 +352,19 @@ async fn a_target_at_the_link_limit_is_read_and_one_byte_more_gets_414() {
             .unwrap()
             .contains(&MAX_LINK_BYTES.to_string())
     );
-    let api_at = common::get(&target_of(&endpoint("herfor", "picture"), MAX_LINK_BYTES)).await;
+    // At the limit, with the options written out (the link as a page would write it is shorter).
+    let picture = format!(
+        "{}?pie=true&simple=false&size=5",
+        endpoint("herfor", "picture")
+    );
+    let api_at = format!(
+        "{picture}&moves={}",
+        "a".repeat(MAX_LINK_BYTES - picture.len() - 7)
+    );
+    assert_eq!(api_at.len(), MAX_LINK_BYTES);
+    let api_at = common::get(&api_at).await;
     assert_ne!(api_at.status.as_u16(), 414, "{api_at:?}");
+    assert!(api_at.status.is_client_error(), "{api_at:?}");
 }
 
 #[actix_web::test]
@@ -381,4 +392,11 @@ async fn a_link_the_page_would_write_back_longer_than_the_limit_gets_414() {
     );
     let read = common::get(&encoded).await;
     assert!([400, 422].contains(&read.status.as_u16()), "{read:?}");
+    // The picture links of the API read links the same way: a problem, never a 500.
+    let picture = format!(
+        "{}?moves={}",
+        endpoint("herfor", "picture"),
+        "[".repeat(brackets)
+    );
+    common::get(&picture).await.problem(414, "uri_too_long");
 }

@@ -227,12 +227,14 @@ fn game_animation<G: PageGame>(
 }
 
 /// A link's problem as the API's problem: a link that holds no game is an invalid request, a
-/// move the rules refuse an illegal move.
+/// move the rules refuse an illegal move, a link too long once written out `uri_too_long`.
 fn from_page(error: PageError) -> ApiError {
     let code = match error.status {
         StatusCode::NOT_FOUND => ErrorCode::UnknownGame,
         StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::IllegalMove,
         StatusCode::BAD_REQUEST => ErrorCode::InvalidRequest,
+        // A link whose written form is over the link limit (`crate::web::position`).
+        StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
         _ => ErrorCode::InternalError,
     };
     ApiError::new(code, error.detail)
