@@ -2,11 +2,14 @@
 //! while a well-behaved client measures `GET /healthz` and a normal `legal-moves` (p50, p99)
 //! and a player on a play page asks for the computer's move. First the same measures idle.
 //!
-//! A small HTTP/1.1 client over `std::net` (one connection per request, `Connection: close`):
-//! no client library, and the slow-body pattern needs a raw socket anyway.
+//! The well-behaved client measures both ways: a new connection per request (the time includes
+//! connect and accept) and over one kept-alive connection, as a real client or proxy talks.
+//!
+//! A small HTTP/1.1 client over `std::net`: no client library, and the slow-body pattern needs a
+//! raw socket anyway. The abusive patterns open a connection per request (`Connection: close`).
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,6 +72,114 @@ fn send(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Reply {
         status,
         bytes,
         took: started.elapsed(),
+    }
+}
+
+/// One connection kept alive across requests; reconnects (within the request's time) when the
+/// server closed it.
+struct KeptAlive {
+    addr: SocketAddr,
+    connection: Option<BufReader<TcpStream>>,
+}
+
+impl KeptAlive {
+    fn new(addr: SocketAddr) -> Self {
+        KeptAlive {
+            addr,
+            connection: None,
+        }
+    }
+
+    fn send(&mut self, method: &str, path: &str, body: &[u8]) -> Reply {
+        let started = Instant::now();
+        // A kept connection the server closed meanwhile fails at once: one retry on a new one.
+        let answer = self
+            .attempt(method, path, body)
+            .or_else(|_| self.attempt(method, path, body));
+        let (status, bytes) = answer.unwrap_or_else(|_| {
+            self.connection = None;
+            (0, 0)
+        });
+        Reply {
+            status,
+            bytes,
+            took: started.elapsed(),
+        }
+    }
+
+    fn attempt(&mut self, method: &str, path: &str, body: &[u8]) -> std::io::Result<(u16, usize)> {
+        if self.connection.is_none() {
+            let stream = TcpStream::connect_timeout(&self.addr, Duration::from_secs(5))?;
+            stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+            stream.set_nodelay(true)?;
+            self.connection = Some(BufReader::new(stream));
+        }
+        let connection = self.connection.as_mut().expect("connected above");
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        let mut request = head.into_bytes();
+        request.extend_from_slice(body);
+        connection.get_mut().write_all(&request)?;
+        let answer = read_answer(connection);
+        if !matches!(answer, Ok((_, _, true))) {
+            self.connection = None;
+        }
+        answer.map(|(status, bytes, _)| (status, bytes))
+    }
+}
+
+/// Reads one HTTP/1.1 answer (`Content-Length` or chunked): status, body bytes, and whether the
+/// connection stays open.
+fn read_answer(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, usize, bool)> {
+    let broken = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Err(broken("closed"));
+    }
+    let status = line
+        .get(9..12)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| broken("no status"))?;
+    let (mut length, mut chunked, mut open) = (0usize, false, true);
+    loop {
+        line.clear();
+        reader.read_line(&mut line)?;
+        let header = line.trim_end().to_ascii_lowercase();
+        if header.is_empty() {
+            break;
+        }
+        if let Some(value) = header.strip_prefix("content-length:") {
+            length = value.trim().parse().map_err(|_| broken("content-length"))?;
+        } else if header.starts_with("transfer-encoding:") && header.ends_with("chunked") {
+            chunked = true;
+        } else if header.starts_with("connection:") && header.ends_with("close") {
+            open = false;
+        }
+    }
+    if !chunked {
+        std::io::copy(
+            &mut reader.by_ref().take(length as u64),
+            &mut std::io::sink(),
+        )?;
+        return Ok((status, length, open));
+    }
+    let mut total = 0;
+    loop {
+        line.clear();
+        reader.read_line(&mut line)?;
+        let size = usize::from_str_radix(line.trim(), 16).map_err(|_| broken("chunk size"))?;
+        // The chunk and the line end after it.
+        std::io::copy(
+            &mut reader.by_ref().take(size as u64 + 2),
+            &mut std::io::sink(),
+        )?;
+        total += size;
+        if size == 0 {
+            return Ok((status, total, open));
+        }
     }
 }
 
@@ -167,38 +278,47 @@ fn percentile(times: &[Duration], p: usize) -> Duration {
 }
 
 fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
-/// What the well-behaved client saw in one phase.
+/// What the well-behaved client saw in one phase: each measure on new connections and on one
+/// kept-alive connection.
 struct Probe {
     healthz: Vec<Duration>,
     legal: Vec<Duration>,
+    healthz_kept: Vec<Duration>,
+    legal_kept: Vec<Duration>,
     failures: usize,
     player: (usize, usize),
 }
 
 fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
     let legal_body = format!("{{\"state\": {state}}}");
+    let legal_path = "/api/v1/games/herfor/legal-moves";
     let until = Instant::now() + Duration::from_secs(seconds);
     let mut probe = Probe {
         healthz: Vec::new(),
         legal: Vec::new(),
+        healthz_kept: Vec::new(),
+        legal_kept: Vec::new(),
         failures: 0,
         player: (0, 0),
     };
+    let mut kept = KeptAlive::new(addr);
     let mut next_player = Instant::now();
     while Instant::now() < until {
         let health = send(addr, "GET", "/healthz", b"");
-        let legal = send(
-            addr,
-            "POST",
-            "/api/v1/games/herfor/legal-moves",
-            legal_body.as_bytes(),
-        );
-        probe.failures += usize::from(health.status != 200) + usize::from(legal.status != 200);
+        let legal = send(addr, "POST", legal_path, legal_body.as_bytes());
+        let health_kept = kept.send("GET", "/healthz", b"");
+        let legal_kept = kept.send("POST", legal_path, legal_body.as_bytes());
+        probe.failures += [health, legal, health_kept, legal_kept]
+            .iter()
+            .filter(|reply| reply.status != 200)
+            .count();
         probe.healthz.push(health.took);
         probe.legal.push(legal.took);
+        probe.healthz_kept.push(health_kept.took);
+        probe.legal_kept.push(legal_kept.took);
         if Instant::now() >= next_player {
             // A player who just placed c3 against the computer (second seat) at normal strength.
             let (status, to, _) = location(
@@ -217,16 +337,29 @@ fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
 }
 
 fn report(name: &str, probe: &Probe) {
+    let measure = |times: &[Duration]| {
+        format!(
+            "p50 {} p99 {}",
+            ms(percentile(times, 50)),
+            ms(percentile(times, 99))
+        )
+    };
     println!(
-        "{name}: healthz p50 {} p99 {} ({} requests) | legal-moves p50 {} p99 {} | failures {} | page computer moves {}/{}",
-        ms(percentile(&probe.healthz, 50)),
-        ms(percentile(&probe.healthz, 99)),
+        "{name} ({} rounds): failures {} | page computer moves {}/{}",
         probe.healthz.len(),
-        ms(percentile(&probe.legal, 50)),
-        ms(percentile(&probe.legal, 99)),
         probe.failures,
         probe.player.0,
         probe.player.1
+    );
+    println!(
+        "  new connection: healthz {} | legal-moves {}",
+        measure(&probe.healthz),
+        measure(&probe.legal)
+    );
+    println!(
+        "  kept alive:     healthz {} | legal-moves {}",
+        measure(&probe.healthz_kept),
+        measure(&probe.legal_kept)
     );
 }
 
@@ -314,9 +447,14 @@ pub fn run(plan: &Plan) -> Result<(), String> {
         percentile(loaded, 50).as_secs_f64() / percentile(idle, 50).as_secs_f64().max(1e-6)
     };
     println!(
-        "p50 under load / idle: healthz {:.1}×, legal-moves {:.1}×",
+        "p50 under load / idle, new connection: healthz {:.1}×, legal-moves {:.1}×",
         ratio(&loaded.healthz, &idle.healthz),
         ratio(&loaded.legal, &idle.legal)
+    );
+    println!(
+        "p50 under load / idle, kept alive:     healthz {:.1}×, legal-moves {:.1}×",
+        ratio(&loaded.healthz_kept, &idle.healthz_kept),
+        ratio(&loaded.legal_kept, &idle.legal_kept)
     );
     Ok(())
 }

@@ -316,11 +316,17 @@ fn target_of(path: &str, bytes: usize) -> String {
     format!("{prefix}{}", "a".repeat(bytes - prefix.len()))
 }
 
+/// Herfor's play path with its default options written out, as a page writes its links.
+const HERFOR_PLAY: &str = "/play/herfor?pie=true&simple=false&size=5";
+
 #[actix_web::test]
 async fn a_target_at_the_link_limit_is_read_and_one_byte_more_gets_414() {
     use moot::limits::MAX_LINK_BYTES;
     // At the limit Moot reads the link: this one holds no legal move, which its page says.
-    let at = target_of("/play/herfor", MAX_LINK_BYTES);
+    let at = format!(
+        "{HERFOR_PLAY}&moves={}",
+        "a".repeat(MAX_LINK_BYTES - HERFOR_PLAY.len() - 7)
+    );
     assert_eq!(at.len(), MAX_LINK_BYTES);
     let read = common::get(&at).await;
     assert!(
@@ -346,6 +352,51 @@ async fn a_target_at_the_link_limit_is_read_and_one_byte_more_gets_414() {
             .unwrap()
             .contains(&MAX_LINK_BYTES.to_string())
     );
-    let api_at = common::get(&target_of(&endpoint("herfor", "picture"), MAX_LINK_BYTES)).await;
+    // At the limit, with the options written out (the link as a page would write it is shorter).
+    let picture = format!(
+        "{}?pie=true&simple=false&size=5",
+        endpoint("herfor", "picture")
+    );
+    let api_at = format!(
+        "{picture}&moves={}",
+        "a".repeat(MAX_LINK_BYTES - picture.len() - 7)
+    );
+    assert_eq!(api_at.len(), MAX_LINK_BYTES);
+    let api_at = common::get(&api_at).await;
     assert_ne!(api_at.status.as_u16(), 414, "{api_at:?}");
+    assert!(api_at.status.is_client_error(), "{api_at:?}");
+}
+
+#[actix_web::test]
+async fn a_link_the_page_would_write_back_longer_than_the_limit_gets_414() {
+    use moot::limits::MAX_LINK_BYTES;
+    // A hand-made link with `[` sent as itself: under the limit as sent, but the page writes
+    // every `[` back as `%5B`, and its links must still reach Moot (MAX_LINK_GROWTH).
+    let brackets = MAX_LINK_BYTES / 2;
+    let sent = format!("{HERFOR_PLAY}&moves={}", "[".repeat(brackets));
+    assert!(sent.len() <= MAX_LINK_BYTES);
+    let page = common::get(&sent).await;
+    assert_eq!(page.status.as_u16(), 414, "{page:?}");
+    let html = page.body.as_str().unwrap();
+    assert!(html.contains("This link is too long"), "{html}");
+    // As written back, the length the page reports.
+    let written = HERFOR_PLAY.len() + "&moves=".len() + 3 * brackets;
+    assert!(html.contains(&written.to_string()), "{html}");
+    // Defaults left out are written out too: a link at the limit without them is over it.
+    let bare = target_of("/play/herfor", MAX_LINK_BYTES);
+    assert_eq!(common::get(&bare).await.status.as_u16(), 414);
+    // The same moves percent-encoded as Moot writes them, at the limit, are read.
+    let encoded = format!(
+        "{HERFOR_PLAY}&moves={}",
+        "%5B".repeat((MAX_LINK_BYTES - HERFOR_PLAY.len() - 7) / 3)
+    );
+    let read = common::get(&encoded).await;
+    assert!([400, 422].contains(&read.status.as_u16()), "{read:?}");
+    // The picture links of the API read links the same way: a problem, never a 500.
+    let picture = format!(
+        "{}?moves={}",
+        endpoint("herfor", "picture"),
+        "[".repeat(brackets)
+    );
+    common::get(&picture).await.problem(414, "uri_too_long");
 }

@@ -14,7 +14,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use actix_web::web;
 use dashmap::DashMap;
 
 use super::handlers::guarded;
@@ -424,7 +423,7 @@ impl Evaluator {
             ))
         })?;
         let cutoff = self.cutoff();
-        web::block(move || {
+        crate::serve::priority::off_workers(move || {
             let _held = (permit, slot);
             guarded(|| {
                 let thought = think::<G>(&state, budget, seed, Some(cutoff));

@@ -49,7 +49,7 @@ macro_rules! run_blocking {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let GameId(id) = $game;
         let body = $body;
-        let answer = web::block(move || {
+        let answer = crate::serve::priority::off_workers(move || {
             let request: $request = envelope(body)?;
             guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
         })

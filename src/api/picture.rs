@@ -4,7 +4,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -227,12 +227,14 @@ fn game_animation<G: PageGame>(
 }
 
 /// A link's problem as the API's problem: a link that holds no game is an invalid request, a
-/// move the rules refuse an illegal move.
+/// move the rules refuse an illegal move, a link too long once written out `uri_too_long`.
 fn from_page(error: PageError) -> ApiError {
     let code = match error.status {
         StatusCode::NOT_FOUND => ErrorCode::UnknownGame,
         StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::IllegalMove,
         StatusCode::BAD_REQUEST => ErrorCode::InvalidRequest,
+        // A link whose written form is over the link limit (`crate::web::position`).
+        StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
         _ => ErrorCode::InternalError,
     };
     ApiError::new(code, error.detail)
@@ -249,7 +251,7 @@ fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
 async fn off_workers(
     work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
 ) -> Result<Vec<u8>, ApiError> {
-    web::block(move || guarded(work))
+    crate::serve::priority::off_workers(move || guarded(work))
         .await
         .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
 }

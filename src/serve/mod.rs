@@ -6,7 +6,8 @@
 //! - [`cors`]: which other origins' pages may call the API;
 //! - [`security`]: security headers on pages;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
-//! - [`logging`]: the log format (pretty or JSON, colour only on a terminal).
+//! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
+//! - [`priority`]: work off the async workers runs on the blocking pool at a lower priority.
 //!
 //! Compression is actix's own `Compress`. [`Site`] holds what the workers share.
 
@@ -14,6 +15,7 @@ pub mod access_log;
 pub mod cors;
 pub mod logging;
 pub mod metrics;
+pub mod priority;
 pub mod request_id;
 pub mod security;
 pub mod url_limit;

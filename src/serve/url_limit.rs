@@ -5,7 +5,9 @@
 //! closes the connection. The gap between the two is room for the links a page writes: a link
 //! it was given of at most [`MAX_LINK_BYTES`], plus the moves it adds, stays under
 //! [`MAX_URL_BYTES`], so every link a page writes gets an answer from Moot (see
-//! [`crate::limits::MAX_LINK_GROWTH`]).
+//! [`crate::limits::MAX_LINK_GROWTH`]). A page writes its link re-encoded (a `[` sent as itself
+//! comes back as `%5B`), so the pages also refuse a link whose written form is over
+//! [`MAX_LINK_BYTES`] with the same page ([`link_too_long`], `crate::web::position`).
 
 use actix_web::Error;
 use actix_web::body::{EitherBody, MessageBody};
@@ -41,18 +43,22 @@ pub async fn middleware(
         )
         .into()
     } else {
-        PageError::new(
-            StatusCode::URI_TOO_LONG,
-            "This link is too long",
-            format!(
-                "This link is {bytes} bytes long; Moot reads links of up to {MAX_LINK_BYTES} bytes \
-                 (and none at all past {MAX_URL_BYTES}). A game this long can go on through the \
-                 API, which takes its moves in the body of a request."
-            ),
-        )
-        .with_link("Choose a game", "/")
-        .into()
+        link_too_long(bytes).into()
     };
     let (request, _) = request.into_parts();
     Ok(ServiceResponse::from_err(error, request).map_into_right_body())
+}
+
+/// The friendly 414 page for a link of `bytes` (as sent, or as Moot would write it back).
+pub fn link_too_long(bytes: usize) -> PageError {
+    PageError::new(
+        StatusCode::URI_TOO_LONG,
+        "This link is too long",
+        format!(
+            "This link is {bytes} bytes long; Moot reads links of up to {MAX_LINK_BYTES} bytes \
+             (and none at all past {MAX_URL_BYTES}). A game this long can go on through the \
+             API, which takes its moves in the body of a request."
+        ),
+    )
+    .with_link("Choose a game", "/")
 }

@@ -110,7 +110,7 @@ async fn search<T: Send + 'static>(
     };
     let slot = evaluator.page_slot(client).ok_or_else(busy)?;
     let permit = evaluator.try_acquire_page().ok_or_else(busy)?;
-    actix_web::web::block(move || {
+    crate::serve::priority::off_workers(move || {
         let _held = (permit, slot);
         guarded(work)
     })

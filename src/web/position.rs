@@ -122,6 +122,12 @@ impl<G: Game> Position<G> {
         if let Some(text) = moves {
             position.moves = split_moves(text)?;
         }
+        // The page writes this link back re-encoded (`[` as `%5B`, defaults written out): that
+        // length is what must stay under the limit, so every link it writes reaches Moot.
+        let written = position.href().len();
+        if written > crate::limits::MAX_LINK_BYTES {
+            return Err(crate::serve::url_limit::link_too_long(written));
+        }
         Ok((position, moves.is_some()))
     }
 
