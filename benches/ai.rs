@@ -18,7 +18,7 @@ use moot::web::opponent::{Opponent, play_computer};
 use moot::web::position::Position;
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
-    let Budget::Playouts(playouts) = Strength::Normal.budget() else {
+    let Budget::Playouts(playouts) = Strength::Normal.budget::<G>() else {
         unreachable!("the strengths use playout budgets")
     };
     let state = random_opening::<G>(plies, 5);
@@ -63,7 +63,7 @@ fn page_turn(c: &mut Criterion) {
                     position.clone(),
                     state.clone(),
                     opponent,
-                    Strength::Strong.budget(),
+                    Strength::Strong.budget::<Hirth>(),
                     None,
                 )
                 .expect("a turn"),

@@ -27,6 +27,33 @@ use moot::web::position::Position;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+/// The page computer's first turn of a game with `options`, at strong, in CPU ms.
+fn page_turn_ms<G: moot::ai::Strategy>(options: G::Options) -> f64 {
+    let state = G::new_game(&options).expect("valid options");
+    let position = Position::<G>::start(options).expect("valid options");
+    let Turn::ToAct(seat) = G::turn(&state) else {
+        panic!("the game goes on")
+    };
+    let opponent = Opponent {
+        seat,
+        strength: Strength::Strong,
+    };
+    let per_second = rate(|| {
+        black_box(
+            play_computer(
+                position.clone(),
+                state.clone(),
+                opponent,
+                Strength::Strong.budget::<G>(),
+                None,
+            )
+            .expect("a turn"),
+        );
+        1
+    });
+    1e3 / per_second
+}
+
 /// CPU nanoseconds this thread has run.
 fn cpu_ns() -> u64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
@@ -89,7 +116,7 @@ fn herfor_mask_round(first: HerforPosition, rounds: u64, rng: &mut SmallRng) {
 }
 
 fn search<G: Player>(plies: usize) -> f64 {
-    let Budget::Playouts(budget) = Strength::Normal.budget() else {
+    let Budget::Playouts(budget) = Strength::Normal.budget::<G>() else {
         unreachable!("the strengths use playout budgets")
     };
     let state = random_opening::<G>(plies, 5);
@@ -191,7 +218,7 @@ fn main() {
                     position.clone(),
                     state.clone(),
                     opponent,
-                    Strength::Strong.budget(),
+                    Strength::Strong.budget::<Hirth>(),
                     None,
                 )
                 .expect("a turn"),
@@ -199,6 +226,25 @@ fn main() {
             1
         });
         println!("{name}\t{:.1}", 1e3 / per_second);
+    }
+    // The first move at strong (the widest root) from the start, where each game's page turn
+    // is longest for these budgets.
+    for size in [5, 7] {
+        let name = format!("herfor size {size} page turn strong cpu ms");
+        if wanted(&name) {
+            let options = HerforOptions {
+                size,
+                ..HerforOptions::default()
+            };
+            println!("{name}\t{:.1}", page_turn_ms::<Herfor>(options));
+        }
+    }
+    let name = "tara page turn strong cpu ms";
+    if wanted(name) {
+        println!(
+            "{name}\t{:.1}",
+            page_turn_ms::<Tara>(TaraOptions::default())
+        );
     }
     if wanted("analyse herfor") {
         println!(

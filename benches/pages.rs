@@ -121,7 +121,7 @@ fn bench_reply<G: moot::ai::Strategy>(
                 position.clone(),
                 state.clone(),
                 opponent,
-                opponent.strength.budget(),
+                opponent.strength.budget::<G>(),
                 None,
             )
             .expect("a reply")

@@ -162,6 +162,17 @@ struct SolveArgs {
     /// Give up after this many seconds.
     #[arg(long)]
     max_seconds: Option<u64>,
+    /// Instead, write the opening book of every position within `--book-plies` plies of each
+    /// set of rules' start (size 3: src/ai/herfor3.book), then check that a request's bounded
+    /// proof, with the book, settles every position up to one ply past it.
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
+    /// The plies the book covers.
+    #[arg(long, default_value_t = moot::ai::book::BOOK_PLIES)]
+    book_plies: usize,
+    /// Positions of each ply the book's check tries (a seeded sample where there are more).
+    #[arg(long, default_value_t = 100)]
+    book_check: usize,
 }
 
 fn main() -> std::io::Result<()> {
@@ -238,7 +249,7 @@ fn arena_command(args: &ArenaArgs) -> Result<(), String> {
         _ => None,
     };
     let with_budget = |agent: Agent| match (agent, budget) {
-        (Agent::Mcts(_), Some(budget)) => Agent::Mcts(budget),
+        (Agent::Mcts(_) | Agent::Strength(_), Some(budget)) => Agent::Mcts(budget),
         _ => agent,
     };
     let agents = [with_budget(args.first), with_budget(args.second)];
@@ -316,7 +327,8 @@ fn ladder_for<G: Strategy>(
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
     let pairings = ladder::play::<G>(&options, agents, args.games, args.seed, threads)?;
-    let ratings = ladder::fit(agents.len(), &pairings);
+    let fitted = ladder::fit(agents.len(), &pairings);
+    let ratings = &fitted.ratings;
     println!(
         "{} ladder: {} games a pair, seed {}, {} threads, {:.1} min",
         G::ID,
@@ -354,6 +366,17 @@ fn ladder_for<G: Strategy>(
         );
     }
     println!();
+    println!("| step | difference | 95% interval |");
+    println!("|---|---:|---:|");
+    for (above, below) in fitted.neighbours() {
+        if let Some((below, d)) = below {
+            println!(
+                "| {} over {} | {:.0} | {:.0} to {:.0} |",
+                names[above], names[below], d.elo, d.low, d.high
+            );
+        }
+    }
+    println!();
     println!("| pair | wins | draws | losses |");
     println!("|---|---:|---:|---:|");
     for pairing in &pairings {
@@ -378,6 +401,9 @@ fn solve_command(args: &SolveArgs) -> Result<(), String> {
         pie: args.pie,
         simple: args.simple,
     };
+    if let Some(path) = &args.book {
+        return book_command(args, path);
+    }
     let start = Herfor::new_game(&options).map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
     let deadline = args
@@ -414,5 +440,53 @@ fn solve_command(args: &SolveArgs) -> Result<(), String> {
         best.join(" ")
     );
     println!("{measures}");
+    Ok(())
+}
+
+fn book_command(args: &SolveArgs, path: &std::path::Path) -> Result<(), String> {
+    use moot::ai::book;
+    use moot::ai::perfect::MAX_NODES;
+    use moot::ai::solver::Solver;
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let (size, plies) = (args.size, args.book_plies);
+    let started = std::time::Instant::now();
+    let bytes = book::build(size, plies)?;
+    std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "herfor size {size}: {} positions within {plies} plies, {} bytes, in {:.1} s",
+        bytes.len() / 16,
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    // The check: each position up to one ply past the book proven as a request would, with
+    // the book and at most MAX_NODES positions.
+    let book: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    let levels = book::positions_by_ply(size, plies + 1)?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    for (ply, level) in levels.iter().enumerate() {
+        let started = std::time::Instant::now();
+        let (mut most, mut unfinished) = (0, 0);
+        let sample: Vec<_> = level.choose_multiple(&mut rng, args.book_check).collect();
+        for state in &sample {
+            let mut solver = Solver::bounded(MAX_NODES, None).with_book(book);
+            if solver.try_solve(state).is_err() {
+                unfinished += 1;
+            }
+            most = most.max(solver.nodes);
+        }
+        println!(
+            "ply {ply}: {} positions, {} tried: a bounded proof searched at most {most} \
+             positions, {unfinished} unfinished, in {:.1} s",
+            level.len(),
+            sample.len(),
+            started.elapsed().as_secs_f64()
+        );
+        if unfinished > 0 {
+            return Err(format!(
+                "{unfinished} positions at ply {ply} need more plies in the book"
+            ));
+        }
+    }
     Ok(())
 }

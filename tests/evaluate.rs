@@ -144,12 +144,16 @@ async fn a_strength_or_no_budget_uses_the_strength_budget() {
     let state = new_state("herfor").await;
     let url = endpoint("herfor", "evaluate");
     let easy = post_json(&url, &json!({"state": state, "strength": "easy"})).await;
-    let moot::ai::Budget::Playouts(n) = moot::ai::Strength::Easy.budget() else {
+    let moot::ai::Budget::Playouts(n) =
+        moot::ai::Strength::Easy.budget::<moot::games::herfor::Herfor>()
+    else {
         panic!("strengths use playouts");
     };
     assert_eq!(easy.ok()["playouts"], n);
     let default = post_json(&url, &json!({"state": state})).await;
-    let moot::ai::Budget::Playouts(n) = moot::ai::Strength::Normal.budget() else {
+    let moot::ai::Budget::Playouts(n) =
+        moot::ai::Strength::Normal.budget::<moot::games::herfor::Herfor>()
+    else {
         panic!("strengths use playouts");
     };
     assert_eq!(default.ok()["playouts"], n);
@@ -326,17 +330,45 @@ async fn f4_herfor_size_3_is_answered_exactly_as_the_solver_proves() {
 }
 
 #[actix_web::test]
-async fn f4_the_empty_size_3_board_is_beyond_a_request_and_falls_back_to_the_search() {
-    // Its proof settles 11 million positions, over a request's million.
-    let state = size_3_start(false).await;
-    let answer = post_json(
-        &endpoint("herfor", "evaluate"),
-        &json!({"state": state, "strength": "perfect"}),
-    )
-    .await;
-    let body = answer.ok();
-    assert!(body.get("exact").is_none(), "{body}");
-    assert!(body["playouts"].as_u64().unwrap() > 0, "{body}");
+async fn f4_the_empty_size_3_board_is_answered_exactly_from_the_book() {
+    // Its proof alone settles 11 million positions, over a request's million: the opening
+    // book answers it. Plain rules: the first player wins by a corner or the centre; with the
+    // pie rule every first stone loses.
+    for (pie, winning) in [
+        (false, vec!["a1", "a3", "c1", "c3", "c5", "e1", "e3"]),
+        (true, vec![]),
+    ] {
+        let state = size_3_start(pie).await;
+        let answer = post_json(
+            &endpoint("herfor", "evaluate"),
+            &json!({"state": state, "strength": "perfect"}),
+        )
+        .await;
+        let body = answer.ok();
+        assert_eq!(body["exact"], true, "{body}");
+        assert_eq!(body["playouts"], 0, "{body}");
+        let value = if winning.is_empty() { -1.0 } else { 1.0 };
+        assert_eq!(body["value"], value, "{body}");
+        let mut won: Vec<&str> = body["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["value"] == 1.0)
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        won.sort();
+        assert_eq!(won, winning, "pie {pie}: {body}");
+        if !winning.is_empty() {
+            let mut best: Vec<&str> = body["best_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            best.sort();
+            assert_eq!(best, winning, "{body}");
+        }
+    }
 }
 
 #[actix_web::test]

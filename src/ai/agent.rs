@@ -8,7 +8,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, RngCore};
 
 use super::player::{Player, first_view};
-use super::{Budget, Strategy, search};
+use super::{Budget, Strategy, Strength, search};
 use crate::games::Turn;
 
 /// A way of choosing moves.
@@ -21,6 +21,8 @@ pub enum Agent {
     Greedy,
     /// The tree search with this budget, and the game's decisions made from its value.
     Mcts(Budget),
+    /// The tree search at this strength's budget in the game played.
+    Strength(Strength),
     /// A proven best move, where the game is solved (the arena refuses it elsewhere); the
     /// normal strength's search should a proof not end within its limits.
     Perfect,
@@ -40,12 +42,15 @@ impl Agent {
                 }
                 search::<G>(state, *budget, rng.next_u64(), None).best_move
             }
+            Agent::Strength(strength) => {
+                Agent::Mcts(strength.budget::<G>()).choose::<G>(state, rng)
+            }
             Agent::Perfect => {
                 let seed = rng.next_u64();
                 G::prove(state, seed, None)
                     .and_then(|proof| proof.line.first().cloned())
                     .or_else(|| {
-                        let budget = super::Strength::Normal.budget();
+                        let budget = Strength::Normal.budget::<G>();
                         search::<G>(state, budget, seed, None).best_move
                     })
             }
@@ -82,14 +87,15 @@ impl fmt::Display for Agent {
             Agent::Greedy => write!(f, "greedy"),
             Agent::Mcts(Budget::Playouts(n)) => write!(f, "mcts({n} playouts)"),
             Agent::Mcts(Budget::Millis(ms)) => write!(f, "mcts({ms} ms)"),
+            Agent::Strength(strength) => write!(f, "{}", strength.name()),
             Agent::Perfect => write!(f, "perfect"),
         }
     }
 }
 
 /// `random`, `greedy`, a strength (`easy`, `normal`, `strong`: the search at that strength's
-/// budget), `perfect` (proven moves, where the game is solved), `mcts` (the normal strength's
-/// budget), `mcts:N` (N playouts) or `mcts:Nms` (N milliseconds, not reproducible).
+/// budget in the game played), `perfect` (proven moves, where the game is solved), `mcts` (the
+/// normal strength), `mcts:N` (N playouts) or `mcts:Nms` (N milliseconds, not reproducible).
 impl FromStr for Agent {
     type Err = String;
 
@@ -100,14 +106,14 @@ impl FromStr for Agent {
                  mcts, mcts:N (N playouts) or mcts:Nms (N milliseconds), N at least 1"
             )
         };
-        if let Some(strength) = super::Strength::from_name(text) {
-            return Ok(Agent::Mcts(strength.budget()));
+        if let Some(strength) = Strength::from_name(text) {
+            return Ok(Agent::Strength(strength));
         }
         match text {
             "random" => Ok(Agent::Random),
             "greedy" => Ok(Agent::Greedy),
             "perfect" => Ok(Agent::Perfect),
-            "mcts" => Ok(Agent::Mcts(super::Strength::Normal.budget())),
+            "mcts" => Ok(Agent::Strength(Strength::Normal)),
             _ => {
                 let budget = text.strip_prefix("mcts:").ok_or_else(refused)?;
                 let budget = match budget.strip_suffix("ms") {
@@ -129,12 +135,11 @@ mod tests {
 
     #[test]
     fn agents_are_read_by_name_strength_or_budget() {
-        use super::super::Strength;
         assert_eq!("random".parse(), Ok(Agent::Random));
         assert_eq!("greedy".parse(), Ok(Agent::Greedy));
         assert_eq!("perfect".parse(), Ok(Agent::Perfect));
-        assert_eq!("strong".parse(), Ok(Agent::Mcts(Strength::Strong.budget())));
-        assert_eq!("mcts".parse(), Ok(Agent::Mcts(Strength::Normal.budget())));
+        assert_eq!("strong".parse(), Ok(Agent::Strength(Strength::Strong)));
+        assert_eq!("mcts".parse(), Ok(Agent::Strength(Strength::Normal)));
         assert_eq!("mcts:300".parse(), Ok(Agent::Mcts(Budget::Playouts(300))));
         assert_eq!("mcts:50ms".parse(), Ok(Agent::Mcts(Budget::Millis(50))));
         for bad in ["mcts:0", "mcts:", "mcts:x", "mcts:-3", "expert", ""] {

@@ -13,6 +13,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod book;
 pub mod herfor;
 pub mod hirth;
 pub mod ladder;
@@ -51,13 +52,31 @@ pub enum Strength {
 impl Strength {
     pub const ALL: [Strength; 3] = [Strength::Easy, Strength::Normal, Strength::Strong];
 
-    /// The search budget of this strength: playouts, so a game against the computer replays
-    /// the same way from the same seed. Normal answers well within a second in every game.
-    pub fn budget(self) -> Budget {
+    /// The search budget of this strength in game `G`: playouts, so a game against the computer
+    /// replays the same way from the same seed. See [`Strength::playouts`].
+    pub fn budget<G: crate::games::Game>(self) -> Budget {
+        self.budget_in(G::ID)
+    }
+
+    /// [`Strength::budget`] for the game with this id.
+    pub fn budget_in(self, game: &str) -> Budget {
+        Budget::Playouts(self.playouts(game))
+    }
+
+    /// The playouts of this strength in the game with this id. Each game's budgets are chosen
+    /// on its Elo ladder so that each strength is at least 150 Elo above the one below, with
+    /// strong's page turn within a second (README, "Strength, rated"). Herfor gains less per
+    /// playout than Tara or Hirþ, so its steps are wider. An unknown id gets Tara's.
+    pub fn playouts(self, game: &str) -> u32 {
+        let [easy, normal, strong] = match game {
+            "herfor" => HERFOR_PLAYOUTS,
+            "hirth" => HIRTH_PLAYOUTS,
+            _ => TARA_PLAYOUTS,
+        };
         match self {
-            Strength::Easy => Budget::Playouts(EASY_PLAYOUTS),
-            Strength::Normal => Budget::Playouts(NORMAL_PLAYOUTS),
-            Strength::Strong => Budget::Playouts(STRONG_PLAYOUTS),
+            Strength::Easy => easy,
+            Strength::Normal => normal,
+            Strength::Strong => strong,
         }
     }
 
@@ -75,9 +94,10 @@ impl Strength {
     }
 }
 
-const EASY_PLAYOUTS: u32 = 100;
-const NORMAL_PLAYOUTS: u32 = 1_000;
-const STRONG_PLAYOUTS: u32 = 5_000;
+/// Playouts for easy, normal and strong.
+const HERFOR_PLAYOUTS: [u32; 3] = [50, 600, 20_000];
+const TARA_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
+const HIRTH_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
 
 /// What the search found in a position.
 #[derive(Clone, Debug, PartialEq)]

@@ -338,7 +338,7 @@ mod tests {
     }
 
     fn decided(state: &HirthState, strength: Strength) -> Move {
-        search::<Hirth>(state, strength.budget(), 7, None)
+        search::<Hirth>(state, strength.budget::<Hirth>(), 7, None)
             .best_move
             .expect("a move")
     }
@@ -414,7 +414,7 @@ mod tests {
             for strength in [Strength::Easy, Strength::Normal] {
                 for seed in 0..4 {
                     let mut rng = SmallRng::seed_from_u64(seed);
-                    let mv = Agent::Mcts(strength.budget())
+                    let mv = Agent::Mcts(strength.budget::<Hirth>())
                         .choose::<Hirth>(&state, &mut rng)
                         .expect("a move");
                     assert_ne!(

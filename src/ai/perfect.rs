@@ -1,11 +1,13 @@
 //! Perfect play on the Herfor boards that are solved (size 3), for `evaluate` (`"exact":
 //! true`) and the `perfect` agent and strength.
 //!
-//! Each position is proven afresh by the [`Solver`]. With a cutoff (a server's request) the
-//! proof is bounded: at most [`MAX_NODES`] positions searched (a table of about 70 MB) and the
-//! cutoff; a proof those limits stop is no proof, and the caller falls back to the search. The
-//! opening is where that happens: the empty board's proof settles 11 million positions (about
-//! 10 s of CPU in a release build), more than a request may take. Without a cutoff (the arena,
+//! Each position is proven afresh by the [`Solver`], which takes the opening book's answers
+//! ([`book`](super::book)) as proven. With a cutoff (a server's request) the proof is bounded:
+//! at most [`MAX_NODES`] positions searched (a table of about 70 MB) and the cutoff; a proof
+//! those limits stop is no proof, and the caller falls back to the search. Without the book
+//! the opening would be beyond them (the empty board's proof settles 11 million positions,
+//! about 10 s of CPU in a release build); with it, every position up to one ply past the book
+//! is proven within them (checked when the book is written). Without a cutoff (the arena,
 //! offline) the proof is unbounded.
 
 use std::time::Instant;
@@ -39,7 +41,7 @@ pub fn prove(state: &HerforState, seed: u64, cutoff: Option<Instant>) -> Option<
     } else {
         u64::MAX
     };
-    let mut solver = Solver::bounded(max_nodes, cutoff);
+    let mut solver = Solver::bounded(max_nodes, cutoff).with_book(super::book::HERFOR_3);
     let solution = solver.try_solve(state).ok()??;
     let mut line = Vec::new();
     let mut at = state.clone();

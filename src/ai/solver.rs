@@ -25,10 +25,12 @@ const CLOCK_EVERY: u64 = 4096;
 
 /// What decides the rest of a Herfor game, packed: each colour's stones on the board's points
 /// (40 bits each), the colour to move, button holder, passes in a row, swap open and simple
-/// variant (8 bits), and the board's size (an empty board is the same at every size).
-type Key = u128;
+/// variant (8 bits), the board's size (an empty board is the same at every size), and whether
+/// the pie's swap is still to come.
+pub type Key = u128;
 
-fn key_of(state: &HerforState) -> Key {
+/// The key of a position, for [`book`](super::book).
+pub fn key_of(state: &HerforState) -> Key {
     let colour = |c: Option<Colour>| match c {
         None => 0u128,
         Some(Colour::Black) => 1,
@@ -45,7 +47,14 @@ fn key_of(state: &HerforState) -> Key {
         | u128::from(state.passes_in_a_row().min(3)) << 4
         | u128::from(state.swap_available()) << 6
         | u128::from(state.options().simple) << 7;
-    packed[0] | packed[1] << 40 | flags << 80 | u128::from(state.size()) << 88
+    // The pie's swap still to come: the empty boards with and without the pie rule differ
+    // (the swap opens after the first move), later positions do not.
+    let pie_to_come = state.options().pie && state.moves_played() == 0;
+    packed[0]
+        | packed[1] << 40
+        | flags << 80
+        | u128::from(state.size()) << 88
+        | u128::from(pie_to_come) << 96
 }
 
 /// The exact answer for the player to act.
@@ -73,6 +82,8 @@ pub struct Solver {
     max_nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Proven answers looked up before searching (an opening book; empty: none).
+    book: &'static [u8],
     /// Positions searched (not answered from the table), for measurements.
     pub nodes: u64,
 }
@@ -97,8 +108,15 @@ impl Solver {
             max_nodes,
             deadline,
             stopped: false,
+            book: &[],
             nodes: 0,
         }
+    }
+
+    /// This solver, taking the answers of `book` (see [`book`](super::book)) as proven.
+    pub fn with_book(mut self, book: &'static [u8]) -> Self {
+        self.book = book;
+        self
     }
 
     /// Positions remembered.
@@ -147,6 +165,9 @@ impl Solver {
         };
         let key = key_of(state);
         if let Some(&known) = self.settled.get(&key) {
+            return known;
+        }
+        if let Some(known) = super::book::lookup(self.book, key) {
             return known;
         }
         if self.stopped || self.out_of_limits() {
@@ -337,6 +358,24 @@ mod tests {
             let mut bounded = Solver::bounded(1_000_000, None);
             assert_eq!(bounded.try_solve(&state), Ok(exact.solve(&state)));
         }
+    }
+
+    #[test]
+    fn f5_the_empty_boards_with_and_without_the_pie_rule_are_told_apart() {
+        // The swap opens only after the first move, yet the pie rule turns the empty board
+        // from a win into a loss: one table holding both must not confuse them.
+        assert_ne!(key_of(&start(true, false)), key_of(&start(false, false)));
+        assert_ne!(key_of(&start(true, true)), key_of(&start(false, true)));
+        // Once the swap is declined by playing on, the same stones are the same position.
+        let on = |pie| {
+            let mut state = start(pie, false);
+            for mv in ["c3", "a1"] {
+                let mv = Herfor::parse_move(&state, mv).expect("a move");
+                Herfor::play_unchecked(&mut state, &mv);
+            }
+            state
+        };
+        assert_eq!(key_of(&on(true)), key_of(&on(false)));
     }
 
     #[test]

@@ -70,14 +70,26 @@ fn a_finished_game_has_its_result_and_no_move() {
 fn strengths_have_names_and_growing_budgets() {
     let names: Vec<_> = Strength::ALL.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["easy", "normal", "strong"]);
-    let playouts: Vec<u32> = Strength::ALL
-        .iter()
-        .map(|s| match s.budget() {
-            Budget::Playouts(n) => n,
-            Budget::Millis(_) => panic!("strengths use playout budgets"),
-        })
-        .collect();
-    assert!(playouts.windows(2).all(|w| w[0] < w[1]), "{playouts:?}");
+    let cap = crate::AiConfig::default().max_playouts;
+    for game in crate::games::GAME_IDS {
+        let playouts: Vec<u32> = Strength::ALL
+            .iter()
+            .map(|s| match s.budget_in(game) {
+                Budget::Playouts(n) => n,
+                Budget::Millis(_) => panic!("strengths use playout budgets"),
+            })
+            .collect();
+        assert!(
+            playouts.windows(2).all(|w| w[0] < w[1]),
+            "{game}: {playouts:?}"
+        );
+        // The API's default cap admits every strength.
+        assert!(playouts[2] <= cap, "{game}: {playouts:?} over {cap}");
+    }
+    // Herfor gains less per playout: its strengths are further apart than Tara's.
+    let herfor = [Strength::Easy, Strength::Strong].map(|s| s.playouts("herfor"));
+    let tara = [Strength::Easy, Strength::Strong].map(|s| s.playouts("tara"));
+    assert!(herfor[1] / herfor[0] > tara[1] / tara[0]);
     assert_eq!(Strength::from_name("strong"), Some(Strength::Strong));
 }
 
@@ -88,7 +100,7 @@ fn state_of<G: Game>(json: &str) -> G::State {
 }
 
 fn best<G: Player>(state: &G::State) -> String {
-    let analysis = analyse::<G>(state, Strength::Normal.budget(), 7);
+    let analysis = analyse::<G>(state, Strength::Normal.budget::<G>(), 7);
     G::format_move(state, analysis.best_move.as_ref().unwrap())
 }
 
@@ -102,7 +114,7 @@ const HERFOR_LAST_PLACEMENT: &str = r#"{"version":1,"options":{"size":3,"pie":fa
 #[test]
 fn herfor_finds_the_last_placement_that_flips_the_result() {
     let state = state_of::<Herfor>(HERFOR_LAST_PLACEMENT);
-    let analysis = analyse::<Herfor>(&state, Strength::Normal.budget(), 7);
+    let analysis = analyse::<Herfor>(&state, Strength::Normal.budget::<Herfor>(), 7);
     let mv = analysis.best_move.as_ref().unwrap();
     assert_eq!(Herfor::format_move(&state, mv), "c3");
     assert!(analysis.value > 0.9, "value {}", analysis.value);
@@ -126,7 +138,7 @@ const TARA_DOUBLE_CAPTURE: &str = r#"{"version":1,"options":{"first":"red","leve
 fn tara_finds_the_double_capture() {
     let state = state_of::<Tara>(TARA_DOUBLE_CAPTURE);
     assert_eq!(best::<Tara>(&state), "B5-A3");
-    let analysis = analyse::<Tara>(&state, Strength::Normal.budget(), 7);
+    let analysis = analyse::<Tara>(&state, Strength::Normal.budget::<Tara>(), 7);
     assert!(analysis.value > 0.9, "value {}", analysis.value);
 }
 
@@ -153,7 +165,7 @@ fn hirth_finds_the_drepid_within_the_turn() {
             Colour::Gull,
             "Gull's turn ended without the win"
         );
-        let a = analyse::<Hirth>(&state, Strength::Normal.budget(), 7);
+        let a = analyse::<Hirth>(&state, Strength::Normal.budget::<Hirth>(), 7);
         let mv = a.best_move.unwrap();
         Hirth::apply(&mut state, &mv).unwrap();
     }

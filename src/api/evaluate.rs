@@ -288,10 +288,11 @@ impl Evaluator {
         self.cache.insert(key, answer.clone());
     }
 
-    /// The budget asked for, within the caps: at most one of `playouts`, `millis`, `strength`;
-    /// none (and `perfect`, whose proof may fall back to a search) means the normal strength.
-    /// An error names the member sent, which the client can change.
-    pub fn budget(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
+    /// The budget asked for in game `G`, within the caps: at most one of `playouts`, `millis`,
+    /// `strength` (whose playouts depend on the game); none (and `perfect`, whose proof may fall
+    /// back to a search) means the normal strength. An error names the member sent, which the
+    /// client can change.
+    pub fn budget<G: Strategy>(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
         let max_playouts = u64::from(self.config.max_playouts);
         match (request.playouts, request.millis, &request.strength) {
             (Some(n), None, None) => {
@@ -317,7 +318,7 @@ impl Evaluator {
                         .with_field("strength")
                     })?,
                 };
-                let budget = strength.budget();
+                let budget = strength.budget::<G>();
                 let (asked, cap, unit) = match budget {
                     Budget::Playouts(n) => (u64::from(n), max_playouts, "playouts"),
                     Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
@@ -339,7 +340,7 @@ impl Evaluator {
         request: EvaluateRequest,
         client: Option<IpAddr>,
     ) -> Result<EvaluateResponse, ApiError> {
-        let budget = self.budget(&request)?;
+        let budget = self.budget::<G>(&request)?;
         let seed = seed(&request)?;
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
         // Hirþ's record and notes are history: not searched, not part of the key.

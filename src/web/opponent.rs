@@ -133,7 +133,7 @@ pub async fn reply<G: Strategy>(
     state: G::State,
     opponent: Opponent,
 ) -> Result<String, PageError> {
-    let budget = evaluator.capped(opponent.strength.budget());
+    let budget = evaluator.capped(opponent.strength.budget::<G>());
     let back = position.href();
     let key = format!("{}|{budget:?}|{back}", G::ID);
     let evaluator_for_work = evaluator.clone();
@@ -234,7 +234,7 @@ pub async fn hint<G: Strategy>(
     state: G::State,
 ) -> Result<Analysis<G::Move>, PageError> {
     let seed = seed(position);
-    let budget = evaluator.capped(Strength::Normal.budget());
+    let budget = evaluator.capped(Strength::Normal.budget::<G>());
     let back = position.href();
     let key = format!("{}|{budget:?}|{back}", G::ID);
     let evaluator_for_work = evaluator.clone();
@@ -302,8 +302,14 @@ mod tests {
             strength: Strength::Strong,
         };
         let before = position.moves.len();
-        let (after, searched) =
-            play_turn(position, state, opponent, Strength::Strong.budget(), None).expect("a reply");
+        let (after, searched) = play_turn(
+            position,
+            state,
+            opponent,
+            Strength::Strong.budget::<Hirth>(),
+            None,
+        )
+        .expect("a reply");
         let played = &after.moves[before..];
         // Every move of the turn from one tree: one search per step would be six here. The
         // deeper choices were searched further in that tree, which tries no offer after a
@@ -342,8 +348,14 @@ mod tests {
             seat: Seat::Second,
             strength: Strength::Normal,
         };
-        let after = play_computer(position, state, opponent, Strength::Normal.budget(), None)
-            .expect("a reply");
+        let after = play_computer(
+            position,
+            state,
+            opponent,
+            Strength::Normal.budget::<Hirth>(),
+            None,
+        )
+        .expect("a reply");
         // The match goes on: in the next game the computer plays Gull and starts.
         assert_eq!(after.moves[0], "give-up", "{:?}", after.moves);
     }
