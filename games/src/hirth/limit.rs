@@ -410,8 +410,19 @@ pub fn retain_steps_told(pos: &Position, steps: &mut Vec<Move>, first: usize, ca
     let mut known: Option<Known> = None;
     let mut kept = first;
     for i in first..steps.len() {
-        if keeps_limit(pos, &steps[i], calm, &mut known) {
-            steps.swap(kept, i);
+        // Without a pile-up only a Karve's move can need a look (see `keeps_limit`).
+        let plain = calm
+            && !matches!(
+                steps[i],
+                Move::Go {
+                    unit: Unit::K(_),
+                    ..
+                }
+            );
+        if plain || keeps_limit(pos, &steps[i], calm, &mut known) {
+            if kept != i {
+                steps.swap(kept, i);
+            }
             kept += 1;
         }
     }
