@@ -189,6 +189,79 @@ impl Position {
         }
     }
 
+    /// [`Position::raw_steps`] by looking at every space for every kind of step: the reference
+    /// the random-game test holds it to.
+    #[cfg(test)]
+    pub(super) fn raw_steps_by_scan(&self, out: &mut Vec<Move>) {
+        if self.steps >= STEPS_PER_TURN {
+            return;
+        }
+        let me = self.mover;
+        // Karve moves first: the H8 look-ahead finds its repairs sooner.
+        for space in Space::all() {
+            let group = self.board.group(space, me);
+            let mut last: Option<u8> = None;
+            for k in group.karves.iter().filter(|k| !k.stopped) {
+                if last == Some(k.crew) {
+                    continue;
+                }
+                last = Some(k.crew);
+                for to in space.neighbours() {
+                    out.push_step(Move::Go {
+                        from: space,
+                        unit: Unit::K(k.crew),
+                        to,
+                    });
+                }
+            }
+        }
+        let reserve = self.reserve.get(me);
+        if reserve.k > 0 {
+            out.push_step(Move::Enter { karve: true });
+        }
+        if reserve.h > 0 {
+            out.push_step(Move::Enter { karve: false });
+        }
+        for space in Space::all() {
+            let group = self.board.group(space, me);
+            if group.l {
+                for to in space.neighbours() {
+                    out.push_step(Move::Go {
+                        from: space,
+                        unit: Unit::L,
+                        to,
+                    });
+                }
+            }
+            if group.h > 0 {
+                for to in space.neighbours() {
+                    out.push_step(Move::Go {
+                        from: space,
+                        unit: Unit::H,
+                        to,
+                    });
+                }
+                let mut last: Option<Karve> = None;
+                for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
+                    if last != Some(*k) {
+                        out.push_step(Move::Board { space, karve: *k });
+                        last = Some(*k);
+                    }
+                }
+            }
+            let mut last: Option<u8> = None;
+            for k in group.karves.iter().filter(|k| !k.stopped && k.crew > 0) {
+                if last != Some(k.crew) {
+                    out.push_step(Move::Disembark {
+                        space,
+                        crew: k.crew,
+                    });
+                    last = Some(k.crew);
+                }
+            }
+        }
+    }
+
     /// Whether a step can be taken now (ignoring H8): [`Position::step_error`] without the
     /// words, for the look-ahead (the random-game test checks that the two agree).
     pub fn can_step(&self, mv: &Move) -> bool {
