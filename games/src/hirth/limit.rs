@@ -75,7 +75,7 @@ pub(super) fn limit_kept_after_counting(pos: &Position, stays: &[Stay]) -> bool 
 
 /// Cheap sufficient test: with every line's K counted where it attacked from, no pile-up. Then
 /// letting everything but one K (or a non-K) enter keeps the limit.
-fn no_pile_up(pos: &Position) -> bool {
+pub fn no_pile_up(pos: &Position) -> bool {
     let counts = karve_counts(pos);
     Space::all()
         .filter(|s| !s.is_home())
@@ -98,16 +98,17 @@ fn karve_counts(pos: &Position) -> [u8; Space::COUNT] {
 
 /// Pushes the moves that end the movement phase with the limit kept (H8): one per choice of
 /// entries; without a battle, the plain `end` if the limit allows it, nothing listed.
-pub fn push_legal_ends(pos: &Position, out: &mut Vec<Move>) {
+/// (`calm`: whether `pos` has no pile-up, see `no_pile_up`.)
+pub fn push_legal_ends_told(pos: &Position, out: &mut Vec<Move>, calm: bool) {
     if pos.lines.is_empty() {
         // No battle: the Karves stand where they are.
-        if no_pile_up(pos) {
+        if calm {
             out.push(Move::End { stays: Vec::new() });
         }
         return;
     }
     out.extend(
-        legal_entry_choices(pos)
+        entry_choices_told(pos, calm)
             .into_iter()
             .map(|stays| Move::End { stays }),
     );
@@ -115,10 +116,15 @@ pub fn push_legal_ends(pos: &Position, out: &mut Vec<Move>) {
 
 /// The entry choices that end the movement phase with the limit kept (H8).
 pub fn legal_entry_choices(pos: &Position) -> Vec<Vec<Stay>> {
+    entry_choices_told(pos, no_pile_up(pos))
+}
+
+/// [`legal_entry_choices`], told whether `pos` has no pile-up (`no_pile_up`).
+fn entry_choices_told(pos: &Position, calm: bool) -> Vec<Vec<Stay>> {
     let won = won_battles(pos);
     let choices = battle::entry_choices(pos, &won);
     let karve_attacks = pos.lines.iter().any(|l| !l.pieces.karves.is_empty());
-    if no_pile_up(pos) && !karve_attacks {
+    if calm && !karve_attacks {
         return choices;
     }
     choices
@@ -388,14 +394,35 @@ impl Known {
 
 /// Keeps, of the steps `steps[first..]` (steps of `pos`), those that keep the limit (H8), in
 /// their order.
+#[cfg(test)]
 pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: usize) {
-    let calm = no_pile_up(pos);
+    retain_steps_told(pos, steps, first, no_pile_up(pos));
+}
+
+/// [`retain_steps_keeping_limit`], told whether `pos` has no pile-up (`no_pile_up`).
+pub fn retain_steps_told(pos: &Position, steps: &mut Vec<Move>, first: usize, calm: bool) {
+    // Without a pile-up and with two steps left, `keeps_limit` keeps every step (see there):
+    // the common case needs no look at the steps.
+    if calm && pos.steps + 2 <= STEPS_PER_TURN {
+        return;
+    }
     // Found once, for the first step that needs it: the repair of the pile-up standing now.
     let mut known: Option<Known> = None;
     let mut kept = first;
     for i in first..steps.len() {
-        if keeps_limit(pos, &steps[i], calm, &mut known) {
-            steps.swap(kept, i);
+        // Without a pile-up only a Karve's move can need a look (see `keeps_limit`).
+        let plain = calm
+            && !matches!(
+                steps[i],
+                Move::Go {
+                    unit: Unit::K(_),
+                    ..
+                }
+            );
+        if plain || keeps_limit(pos, &steps[i], calm, &mut known) {
+            if kept != i {
+                steps.swap(kept, i);
+            }
             kept += 1;
         }
     }

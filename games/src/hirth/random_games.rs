@@ -194,6 +194,10 @@ pub fn checked_game(seed: u64, universe_samples: usize, h8_shortcuts: bool) -> H
             }
         }
         if state.phase == Phase::Movement {
+            let (mut steps, mut scanned) = (Vec::new(), Vec::new());
+            state.position.raw_steps(&mut steps);
+            state.position.raw_steps_by_scan(&mut scanned);
+            assert_eq!(steps, scanned, "the steps in {:?}", state.position);
             assert_counted_limit_matches_battles(&state);
             if h8_shortcuts {
                 assert_h8_shortcuts_agree(&state.position);
@@ -228,9 +232,10 @@ pub fn checked_game(seed: u64, universe_samples: usize, h8_shortcuts: bool) -> H
 #[test]
 fn random_games_keep_every_invariant() {
     // 1,000 games (capped at 500 turns), every listed move applied in every position; the
-    // first 50 games try 40 unlisted moves per position, the others 4. All check the move
-    // played, conservation, H8 after every turn, serde and validate; every ply is played on a
-    // copy by the fast path too and compared; the first 200 check H8's shortcuts.
+    // first 50 games try 40 unlisted moves per position, the others 4. All check the steps
+    // listed against a scan of every space, the move played, conservation, H8 after every
+    // turn, serde and validate; every ply is played on a copy by the fast path too and
+    // compared; the first 200 check H8's shortcuts.
     for seed in 0..1000 {
         let samples = if seed < 50 { 40 } else { 4 };
         let state = checked_game(seed, samples, seed < 200);

@@ -15,7 +15,7 @@ pub const TURN_CAP: u32 = 500;
 /// A random choice among `moves` (the legal moves of a position): uniform, but offers are rare
 /// and mostly accepted, so that games end on the board more often than by refusals.
 pub fn pick(rng: &mut SmallRng, moves: &[Move]) -> Move {
-    if moves.contains(&Move::Accept) {
+    if moves.iter().any(|m| matches!(m, Move::Accept)) {
         return if rng.random_bool(0.8) {
             Move::Accept
         } else {
@@ -24,7 +24,7 @@ pub fn pick(rng: &mut SmallRng, moves: &[Move]) -> Move {
     }
     loop {
         let mv = &moves[rng.random_range(0..moves.len())];
-        if *mv != Move::Offer || rng.random_bool(0.05) {
+        if !matches!(mv, Move::Offer) || rng.random_bool(0.05) {
             return mv.clone();
         }
     }

@@ -107,11 +107,13 @@ pub fn legal_moves(state: &HirthState, out: &mut Vec<Move>) {
         Phase::Movement => {
             let first = out.len();
             pos.raw_steps(out);
-            limit::retain_steps_keeping_limit(pos, out, first);
+            // Whether a pile-up stands now: both the steps and the ends ask.
+            let calm = limit::no_pile_up(pos);
+            limit::retain_steps_told(pos, out, first, calm);
             if may_offer(state) {
                 out.push(Move::Offer);
             }
-            limit::push_legal_ends(pos, out);
+            limit::push_legal_ends_told(pos, out, calm);
         }
         Phase::Offer => {
             out.push(Move::Accept);

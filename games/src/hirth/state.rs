@@ -137,6 +137,9 @@ impl Group {
         self.h_stopped = 0;
         self.l |= self.l_stopped;
         self.l_stopped = false;
+        if self.karves.is_empty() {
+            return;
+        }
         for k in &mut self.karves {
             k.stopped = false;
         }

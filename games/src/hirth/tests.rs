@@ -745,6 +745,30 @@ fn h8_karves_over_the_limit_with_too_few_steps_left_cannot_be_repaired() {
 }
 
 #[test]
+fn h8_a_karve_steps_into_an_own_karve_space_only_with_a_step_left_to_leave() {
+    // Karves on 1 and 3, no pile-up: the one on 1 may join the other on 3 while a step is left
+    // after it (it did not stop on its own space and can step on or back), not as the fifth.
+    let pieces = [
+        ('0', Gull, "L"),
+        ('1', Gull, "K0"),
+        ('3', Gull, "K1"),
+        ('9', Silfr, "L"),
+    ];
+    for steps in 0..=3 {
+        let state = build(Gull, steps, &pieces);
+        assert!(
+            legal_texts(&state).contains(&"K13".to_string()),
+            "{steps} steps"
+        );
+    }
+    let last = build(Gull, 4, &pieces);
+    assert!(!legal_texts(&last).contains(&"K13".to_string()));
+    assert_eq!(rule_of(refused(&last, "K13")), "H8");
+    // The Karve on 3 leaving as the fifth step is no pile-up: listed.
+    assert!(legal_texts(&last).contains(&"Ki35".to_string()));
+}
+
+#[test]
 fn h10_doubling_accepted_moves_the_coin_to_the_accepter() {
     let mut state = build(Gull, 0, &[('0', Gull, "L"), ('9', Silfr, "L")]);
     play(&mut state, "offer");
