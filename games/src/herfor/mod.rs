@@ -6,7 +6,8 @@
 //! - [`rules`]: placement legality and flips on bitboards (F2, F3, F6);
 //! - [`state`]: options, the state, its JSON form and `validate`;
 //! - [`moves`]: moves and their notation; [`report`]: events and the score;
-//! - [`playout`]: the search's compact position, legal placements as a bit set.
+//! - [`playout`]: the search's compact position, legal placements as a bit set;
+//!   [`cells`]: its sets in two widths, [`wide`]: the padded grid they use.
 //!
 //! Seats: [`Seat::First`] is the player who places first: Black, or White after a swap (F5).
 //! Colours in statuses and JSON are `"black"` and `"white"`.
@@ -23,6 +24,7 @@
 //! - A point name that is well formed but off the board (`k9` on size 5) is an illegal move
 //!   (F1), not an unreadable one.
 
+pub mod cells;
 pub mod geometry;
 pub mod moves;
 pub mod playout;

@@ -6,19 +6,21 @@
 //! moves and their effects are exactly those of [`Herfor`](super::Herfor)'s `apply`: the random
 //! games of the tests check it ply by ply.
 
+use super::cells::Cells;
 use super::geometry::Point;
-use super::rules;
+use super::rules::{self, Legal};
 use super::state::{Colour, HerforState};
-use super::wide::{self, Wide, cell_of};
+use super::wide::Wide;
 
 /// A position of Herfor as the search plays it: the stones, the side to move, the pass and
-/// swap state; `Copy`.
+/// swap state; `Copy`. Its sets are [`Wide`] (every board) or, for boards of side 5 or less,
+/// [`Narrow`](super::cells::Narrow) (one `u128`, cheaper to shift).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct Position<C = Wide> {
     /// The stones of each colour, indexed by [`Colour::index`].
-    stones: [Wide; 2],
+    stones: [C; 2],
     /// The empty points of the board.
-    empty: Wide,
+    empty: C,
     to_move: Colour,
     button: Option<Colour>,
     passes_in_a_row: u8,
@@ -31,15 +33,15 @@ pub struct Position {
 
 /// A legal placement of the mover's with the stones it flips, ready to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placement {
+pub struct Placement<C = Wide> {
     cell: u8,
-    flipped: Wide,
+    flipped: C,
 }
 
-impl Placement {
+impl<C: Cells> Placement<C> {
     /// The point placed on.
     pub fn point(&self) -> Point {
-        wide::point_of(self.cell)
+        C::point_of(self.cell)
     }
 
     /// How many enemy stones it flips (F3).
@@ -51,9 +53,17 @@ impl Placement {
 impl HerforState {
     /// The compact copy of this state for playouts.
     pub fn position(&self) -> Position {
-        Position {
-            stones: self.stones,
-            empty: self.empty_cells(),
+        self.position_in().expect("a wide set holds every board")
+    }
+
+    /// The compact copy of this state with sets of type `C`, when they hold its board.
+    pub fn position_in<C: Cells>(&self) -> Option<Position<C>> {
+        if self.size() > C::MAX_SIZE {
+            return None;
+        }
+        Some(Position {
+            stones: self.stones.map(C::from_wide),
+            empty: C::from_wide(self.empty_cells()),
             to_move: self.to_move,
             button: self.button,
             passes_in_a_row: self.passes_in_a_row,
@@ -61,13 +71,13 @@ impl HerforState {
             swapped: self.swapped,
             simple: self.options.simple,
             moves_played: self.moves_played,
-        }
+        })
     }
 
     /// Takes the stones, turn and counters of `position`, which must come from this state by
     /// playing (the options are not part of a position).
-    pub fn set_position(&mut self, position: &Position) {
-        self.stones = position.stones;
+    pub fn set_position<C: Cells>(&mut self, position: &Position<C>) {
+        self.stones = position.stones.map(C::to_wide);
         self.to_move = position.to_move;
         self.button = position.button;
         self.passes_in_a_row = position.passes_in_a_row;
@@ -76,7 +86,7 @@ impl HerforState {
     }
 }
 
-impl Position {
+impl<C: Cells> Position<C> {
     pub fn to_move(&self) -> Colour {
         self.to_move
     }
@@ -96,21 +106,43 @@ impl Position {
         2 * self.stones[colour.index()].count_ones() + u32::from(self.button == Some(colour))
     }
 
-    /// The mover's legal placements (F3) as cells of the padded grid: pick one with
-    /// [`Wide::nth`] and read it with [`placement`](Self::placement). Empty when the mover
+    /// The mover's legal placements (F3) as cells of the set's numbering: pick one with
+    /// [`Cells::nth`] and read it with [`placement`](Self::placement). Empty when the mover
     /// must pass (or the game is over).
     #[inline(always)]
-    pub fn placements(&self) -> Wide {
+    pub fn placements(&self) -> C {
+        self.legal().cells
+    }
+
+    /// The mover's legal placements with the lines along which each invades: read one with
+    /// [`placement_of`](Self::placement_of), which walks only those lines.
+    #[inline(always)]
+    pub fn legal(&self) -> Legal<C> {
         if self.is_over() {
-            return Wide::EMPTY;
+            return Legal {
+                cells: C::EMPTY,
+                invading: [C::EMPTY; 3],
+            };
         }
         let mover = self.to_move.index();
-        rules::legal_placements(self.empty, self.stones[mover], self.stones[1 - mover])
+        rules::legal(self.empty, self.stones[mover], self.stones[1 - mover])
+    }
+
+    /// The placement of the mover's on `cell`, one of `legal`'s, which must be this
+    /// position's [`legal`](Self::legal).
+    #[inline(always)]
+    pub fn placement_of(&self, legal: &Legal<C>, cell: u8) -> Placement<C> {
+        let mover = self.to_move.index();
+        let (own, enemy) = (self.stones[mover], self.stones[1 - mover]);
+        Placement {
+            cell,
+            flipped: rules::flips_of_legal(legal, cell, own, enemy, self.simple),
+        }
     }
 
     /// The placement of the mover's on `cell`, one of [`placements`](Self::placements).
     #[inline(always)]
-    pub fn placement(&self, cell: u8) -> Placement {
+    pub fn placement(&self, cell: u8) -> Placement<C> {
         let mover = self.to_move.index();
         let (own, enemy) = (self.stones[mover], self.stones[1 - mover]);
         Placement {
@@ -120,15 +152,15 @@ impl Position {
     }
 
     /// The placement on point `p` (see [`placement`](Self::placement)).
-    pub fn placement_at(&self, p: Point) -> Placement {
-        self.placement(cell_of(p))
+    pub fn placement_at(&self, p: Point) -> Placement<C> {
+        self.placement(C::cell_of(p))
     }
 
     /// Plays a placement read from this position.
     #[inline(always)]
-    pub fn place(&mut self, placement: Placement) {
+    pub fn place(&mut self, placement: Placement<C>) {
         let mover = self.to_move.index();
-        let stone = Wide::cell(placement.cell);
+        let stone = C::cell(placement.cell);
         self.stones[mover] |= stone | placement.flipped;
         self.stones[1 - mover] &= !placement.flipped;
         self.empty &= !stone;
@@ -154,16 +186,16 @@ impl Position {
     /// when there is no placement: a random playout's ply.
     #[inline(always)]
     pub fn play_random(&mut self, rng: &mut impl rand::Rng) {
-        let legal = self.placements();
-        let count = legal.count_ones();
+        let legal = self.legal();
+        let count = legal.cells.count_ones();
         if count == 0 {
             self.pass();
             return;
         }
         // An index past the placements is the swap, when it is a move (F5).
         let swap = u32::from(self.swap_available());
-        match legal.nth(rng.random_range(0..count + swap)) {
-            Some(cell) => self.place(self.placement(cell)),
+        match legal.cells.nth(rng.random_range(0..count + swap)) {
+            Some(cell) => self.place(self.placement_of(&legal, cell)),
             None => self.swap(),
         }
     }

@@ -9,76 +9,107 @@
 //! each a few shifts of the bit sets); a single placement's invasions and flips are short walks
 //! cell by cell.
 
+use super::cells::Cells;
 use super::geometry::Point;
 use super::wide::{LINE_STEPS, STRIDE, Wide, cell_of};
 
-/// The cells whose neighbour one `step` up starts a run of `own` stones (possibly empty)
+/// The cells whose neighbour one `STEP` up starts a run of `own` stones (possibly empty)
 /// ended by an `enemy` stone: from there, a new stone's friendly run in that direction has an
-/// enemy beyond it. A Kogge–Stone fill: runs up to 15 stones long, more than a line holds.
+/// enemy beyond it. A Kogge–Stone fill of [`Cells::FILL_STEPS`] (3 or 4) doubling steps, enough
+/// for the longest run a line of the set's largest board holds. `own_down` is `own` moved one
+/// step down, which the caller has for the neighbours already.
 #[inline(always)]
-fn enemy_beyond_up<const STEP: u32>(own: Wide, enemy: Wide) -> Wide {
-    let step = STEP;
-    let (mut reach, mut run) = (enemy, own);
-    reach |= run & reach.down(step);
-    run &= run.down(step);
-    reach |= run & reach.down(2 * step);
-    run &= run.down(2 * step);
-    reach |= run & reach.down(4 * step);
-    run &= run.down(4 * step);
-    reach |= run & reach.down(8 * step);
-    reach.down(step)
+fn enemy_beyond_up<C: Cells, const STEP: u32>(own: C, own_down: C, enemy: C) -> C {
+    // Written out step by step: every shift is then by a constant.
+    let mut reach = enemy | (own & enemy.down(STEP));
+    let mut run = own & own_down;
+    reach |= run & reach.down(2 * STEP);
+    run &= run.down(2 * STEP);
+    reach |= run & reach.down(4 * STEP);
+    if C::FILL_STEPS > 3 {
+        run &= run.down(4 * STEP);
+        reach |= run & reach.down(8 * STEP);
+    }
+    reach.down(STEP)
 }
 
-/// The same, one `step` down.
+/// The same, one `STEP` down (`own_up` is `own` moved one step up).
 #[inline(always)]
-fn enemy_beyond_down<const STEP: u32>(own: Wide, enemy: Wide) -> Wide {
-    let step = STEP;
-    let (mut reach, mut run) = (enemy, own);
-    reach |= run & reach.up(step);
-    run &= run.up(step);
-    reach |= run & reach.up(2 * step);
-    run &= run.up(2 * step);
-    reach |= run & reach.up(4 * step);
-    run &= run.up(4 * step);
-    reach |= run & reach.up(8 * step);
-    reach.up(step)
+fn enemy_beyond_down<C: Cells, const STEP: u32>(own: C, own_up: C, enemy: C) -> C {
+    let mut reach = enemy | (own & enemy.up(STEP));
+    let mut run = own & own_up;
+    reach |= run & reach.up(2 * STEP);
+    run &= run.up(2 * STEP);
+    reach |= run & reach.up(4 * STEP);
+    if C::FILL_STEPS > 3 {
+        run &= run.up(4 * STEP);
+        reach |= run & reach.up(8 * STEP);
+    }
+    reach.up(STEP)
 }
 
 /// The points touching any of `stones` (cells that are no point included: callers intersect).
 #[inline(always)]
-fn touching(stones: Wide) -> Wide {
-    stones.up(1)
-        | stones.down(1)
-        | stones.up(STRIDE)
-        | stones.down(STRIDE)
-        | stones.up(STRIDE + 1)
-        | stones.down(STRIDE + 1)
+fn touching<C: Cells>(stones: C) -> C {
+    let (up, down) = moved(stones);
+    up[0] | up[1] | up[2] | down[0] | down[1] | down[2]
 }
 
-/// The points of `open` that form an invading phalanx along the line with step `STEP`.
-/// (A const parameter, so that every shift is by a constant.)
+/// `stones` moved one step up and one step down each line (in the order of [`LINE_STEPS`]).
 #[inline(always)]
-fn invading<const STEP: u32>(open: Wide, own: Wide, enemy: Wide) -> Wide {
-    let up = enemy_beyond_up::<STEP>(own, enemy) & open;
+fn moved<C: Cells>(stones: C) -> ([C; 3], [C; 3]) {
+    (
+        [stones.up(1), stones.up(STRIDE), stones.up(STRIDE + 1)],
+        [stones.down(1), stones.down(STRIDE), stones.down(STRIDE + 1)],
+    )
+}
+
+/// The points of `open` that form an invading phalanx along the line with step `STEP`, given
+/// `own` moved one step up and one step down it. (A const parameter, so that every shift is
+/// by a constant.)
+#[inline(always)]
+fn invading<C: Cells, const STEP: u32>(open: C, own: C, own_up: C, own_down: C, enemy: C) -> C {
+    let up = enemy_beyond_up::<C, STEP>(own, own_down, enemy) & open;
     if up.is_empty() {
         return up;
     }
-    up & enemy_beyond_down::<STEP>(own, enemy)
+    up & enemy_beyond_down::<C, STEP>(own, own_up, enemy)
+}
+
+/// The legal placements of a position (F3), and which of them invade along each line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Legal<C> {
+    /// Every legal placement.
+    pub cells: C,
+    /// The placements forming an invading phalanx along each line (in the order of
+    /// [`LINE_STEPS`]): a placement on none of them flips nothing.
+    pub invading: [C; 3],
 }
 
 /// The legal placements among the `empty` points (F3): every point away from friendly stones,
-/// and those next to them that form an invading phalanx.
+/// and those next to them that form an invading phalanx. The invasions are found at every
+/// empty point, away from friendly stones too: a lone stone between two enemy ones invades.
 #[inline(always)]
-pub fn legal_placements(empty: Wide, own: Wide, enemy: Wide) -> Wide {
-    let near_own = empty & touching(own);
-    let legal = empty & !near_own;
-    if near_own.is_empty() {
-        return legal;
+pub fn legal<C: Cells>(empty: C, own: C, enemy: C) -> Legal<C> {
+    // The neighbours serve twice: for the points touching friendly stones, and as the first
+    // step of each line's fills.
+    let (up, down) = moved(own);
+    let away = empty & !(up[0] | up[1] | up[2] | down[0] | down[1] | down[2]);
+    let invading = [
+        invading::<C, 1>(empty, own, up[0], down[0], enemy),
+        invading::<C, STRIDE>(empty, own, up[1], down[1], enemy),
+        invading::<C, { STRIDE + 1 }>(empty, own, up[2], down[2], enemy),
+    ];
+    Legal {
+        cells: away | invading[0] | invading[1] | invading[2],
+        invading,
     }
-    legal
-        | invading::<1>(near_own, own, enemy)
-        | invading::<STRIDE>(near_own, own, enemy)
-        | invading::<{ STRIDE + 1 }>(near_own, own, enemy)
+}
+
+/// The legal placements among the `empty` points (F3), as one set.
+#[inline(always)]
+pub fn legal_placements<C: Cells>(empty: C, own: C, enemy: C) -> C {
+    legal(empty, own, enemy).cells
 }
 
 /// Whether any empty point is a legal placement.
@@ -89,7 +120,7 @@ pub fn any_placement(empty: Wide, own: Wide, enemy: Wide) -> bool {
 
 /// The first cell from `p` along `step` (signed) that holds no `own` stone.
 #[inline(always)]
-fn end_of_run(p: i32, step: i32, own: Wide) -> i32 {
+fn end_of_run<C: Cells>(p: i32, step: i32, own: C) -> i32 {
     let mut q = p + step;
     while own.has(q) {
         q += step;
@@ -100,11 +131,11 @@ fn end_of_run(p: i32, step: i32, own: Wide) -> i32 {
 /// The cells of the enemy phalanx from `start` along `step`, at most `limit` of them, and how
 /// many the whole phalanx has.
 #[inline(always)]
-fn phalanx(start: i32, step: i32, enemy: Wide, limit: u32) -> (Wide, u32) {
-    let (mut cells, mut len, mut q) = (Wide::EMPTY, 0, start);
+fn phalanx<C: Cells>(start: i32, step: i32, enemy: C, limit: u32) -> (C, u32) {
+    let (mut cells, mut len, mut q) = (C::EMPTY, 0, start);
     while enemy.has(q) {
         if len < limit {
-            cells |= Wide::cell(q as u8);
+            cells |= C::cell(q as u8);
         }
         len += 1;
         q += step;
@@ -114,7 +145,7 @@ fn phalanx(start: i32, step: i32, enemy: Wide, limit: u32) -> (Wide, u32) {
 
 /// The enemy stones bounding an invading phalanx along the line with `step`, if it is one.
 #[inline(always)]
-fn invasion(p: i32, step: i32, own: Wide, enemy: Wide) -> Option<(i32, i32)> {
+fn invasion<C: Cells>(p: i32, step: i32, own: C, enemy: C) -> Option<(i32, i32)> {
     // Both neighbours along the line must hold stones: a quick test that rules most lines out.
     let occupied = own | enemy;
     if !occupied.has(p + step) || !occupied.has(p - step) {
@@ -161,24 +192,47 @@ pub fn flips(p: Point, own: Wide, enemy: Wide, simple: bool) -> Wide {
     flips_at(cell_of(p), own, enemy, simple)
 }
 
-/// [`flips`] for the point at `cell` of the padded grid.
+/// [`flips`] for the point at `cell` of a set's numbering.
 #[inline(always)]
-pub fn flips_at(cell: u8, own: Wide, enemy: Wide, simple: bool) -> Wide {
+pub fn flips_at<C: Cells>(cell: u8, own: C, enemy: C, simple: bool) -> C {
     let p = i32::from(cell);
-    let mut flipped = Wide::EMPTY;
+    let mut flipped = C::EMPTY;
     for step in LINE_STEPS {
         let step = step as i32;
-        let Some((a, b)) = invasion(p, step, own, enemy) else {
-            continue;
-        };
-        let (up, up_len) = phalanx(a, step, enemy, u32::MAX);
-        let (down, down_len) = phalanx(b, -step, enemy, u32::MAX);
-        if simple && up_len != down_len {
-            let n = up_len.min(down_len);
-            flipped |= phalanx(a, step, enemy, n).0 | phalanx(b, -step, enemy, n).0;
-        } else {
-            flipped |= up | down;
+        if let Some((a, b)) = invasion(p, step, own, enemy) {
+            flipped |= invaded(a, b, step, enemy, simple);
         }
     }
     flipped
+}
+
+/// [`flips`] for a legal placement at `cell` whose invading lines `legal` has found: no walk
+/// along the lines where it invades nothing (most placements invade nowhere).
+#[inline(always)]
+pub fn flips_of_legal<C: Cells>(legal: &Legal<C>, cell: u8, own: C, enemy: C, simple: bool) -> C {
+    let p = i32::from(cell);
+    let mut flipped = C::EMPTY;
+    for (line, step) in LINE_STEPS.into_iter().enumerate() {
+        if legal.invading[line].has(p) {
+            let step = step as i32;
+            let (a, b) = (end_of_run(p, step, own), end_of_run(p, -step, own));
+            flipped |= invaded(a, b, step, enemy, simple);
+        }
+    }
+    flipped
+}
+
+/// The stones flipped by an invading phalanx along the line with `step` whose ends are held
+/// by the enemy stones at `a` (up) and `b` (down): both phalanxes whole, or with `simple`
+/// (F6) the `N` stones of each closest to the invader.
+#[inline(always)]
+fn invaded<C: Cells>(a: i32, b: i32, step: i32, enemy: C, simple: bool) -> C {
+    let (up, up_len) = phalanx(a, step, enemy, u32::MAX);
+    let (down, down_len) = phalanx(b, -step, enemy, u32::MAX);
+    if simple && up_len != down_len {
+        let n = up_len.min(down_len);
+        phalanx(a, step, enemy, n).0 | phalanx(b, -step, enemy, n).0
+    } else {
+        up | down
+    }
 }

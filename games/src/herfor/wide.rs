@@ -16,8 +16,6 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::geometry::{Bits, MAX_SIZE, MIN_SIZE, POINTS, Point};
 
-/// Cells the three words hold (the grid's 169 and unused ones above).
-const WORD_CELLS: u32 = 192;
 /// Cells per row of the padded grid, and rows.
 pub const STRIDE: u32 = 13;
 /// Cells of the padded grid.
@@ -35,9 +33,15 @@ impl Wide {
     /// The one-cell set.
     #[inline(always)]
     pub const fn cell(i: u8) -> Wide {
-        let mut words = [0; 3];
-        words[(i / 64) as usize] = 1 << (i % 64);
-        Wide(words)
+        // Each word chosen by comparison rather than by an index into an array, which would
+        // put the set in memory: these run inside the playout's walks.
+        let bit = 1 << (i % 64);
+        let word = i / 64;
+        Wide([
+            if word == 0 { bit } else { 0 },
+            if word == 1 { bit } else { 0 },
+            if word == 2 { bit } else { 0 },
+        ])
     }
 
     #[inline(always)]
@@ -55,7 +59,13 @@ impl Wide {
     pub fn has(self, i: i32) -> bool {
         // A negative index wraps to a huge one: one comparison rules out both ends.
         let i = i as u32;
-        i < WORD_CELLS && (self.0[(i / 64) as usize] >> (i % 64)) & 1 != 0
+        let word = match i / 64 {
+            0 => self.0[0],
+            1 => self.0[1],
+            2 => self.0[2],
+            _ => 0,
+        };
+        (word >> (i % 64)) & 1 != 0
     }
 
     /// The set moved `n` cells up (towards higher indices), `n < 192`: bits leaving the grid

@@ -4,8 +4,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::reference::RefBoard;
+use crate::herfor::cells::{Cells, Narrow};
 use crate::herfor::geometry::{Point, board_mask, points};
-use crate::herfor::wide;
+use crate::herfor::wide::Wide;
 use crate::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
 use crate::{Game, MoveError, Turn};
 
@@ -97,7 +98,10 @@ fn check_ply(state: &HerforState, moves: &[HerforMove], reference: &RefBoard) {
         }
     }
 
-    check_position(state, moves, expected);
+    check_position::<Wide>(state, moves, expected);
+    if state.size() <= Narrow::MAX_SIZE {
+        check_position::<Narrow>(state, moves, expected);
+    }
 
     for p in points(board_mask(state.size()) & !listed) {
         assert_refused(state, &HerforMove::Place(p), "F3");
@@ -113,16 +117,21 @@ fn check_ply(state: &HerforState, moves: &[HerforMove], reference: &RefBoard) {
     }
 }
 
-/// The search's path agrees with `apply`: the placements as one set, and every move's effect.
-fn check_position(state: &HerforState, moves: &[HerforMove], expected: u128) {
-    let position = state.position();
+/// The search's path agrees with `apply`, in sets of either width: the placements as one set,
+/// and every move's effect.
+fn check_position<C: Cells>(state: &HerforState, moves: &[HerforMove], expected: u128) {
+    let position = state.position_in::<C>().expect("a board the sets hold");
     let json = serde_json::to_string(state).unwrap();
     let legal = position.placements();
-    assert_eq!(legal.to_bits(), expected, "placements as a set in {json}");
+    assert_eq!(
+        legal.to_wide().to_bits(),
+        expected,
+        "placements as a set in {json}"
+    );
     assert_eq!(position.swap_available(), state.swap_available());
     assert_eq!(position.to_move(), state.to_move());
     let listed: Vec<Point> = (0..legal.count_ones())
-        .map(|i| wide::point_of(legal.nth(i).expect("an index below the count")))
+        .map(|i| C::point_of(legal.nth(i).expect("an index below the count")))
         .collect();
     assert_eq!(listed, points(expected).collect::<Vec<_>>(), "nth in order");
     assert_eq!(legal.nth(legal.count_ones()), None);
@@ -133,6 +142,16 @@ fn check_position(state: &HerforState, moves: &[HerforMove], expected: u128) {
                 let placement = fast.placement_at(p);
                 assert_eq!(placement.point(), p);
                 assert_eq!(placement.flip_count(), state.flip_count(p));
+                // The walk along the invading lines the legal set found gives the same.
+                let legal = fast.legal();
+                let cell = C::cell_of(p);
+                assert_eq!(
+                    fast.placement_of(&legal, cell),
+                    placement,
+                    "{mv:?} in {json}"
+                );
+                let invades = legal.invading.iter().any(|line| line.has(i32::from(cell)));
+                assert_eq!(invades, placement.flip_count() > 0, "{mv:?} in {json}");
                 fast.place(placement);
             }
             HerforMove::Pass => fast.pass(),
@@ -140,7 +159,7 @@ fn check_position(state: &HerforState, moves: &[HerforMove], expected: u128) {
         }
         let mut checked = state.clone();
         Herfor::apply(&mut checked, mv).unwrap();
-        assert_eq!(fast, checked.position(), "{mv:?} in {json}");
+        assert_eq!(fast, checked.position_in().unwrap(), "{mv:?} in {json}");
         let mut written = state.clone();
         written.set_position(&fast);
         assert_eq!(written, checked, "{mv:?} written back in {json}");
