@@ -47,6 +47,12 @@ fn ladder_rates_every_agent_and_lists_every_pair() {
     for pair in ["random vs greedy", "random vs mcts:20", "greedy vs mcts:20"] {
         assert!(table.contains(pair), "{pair} missing: {table}");
     }
+    // Two steps between the three agents by rating, each with its interval.
+    let steps = table
+        .lines()
+        .filter(|line| line.contains(" over ") && line.contains(" to "))
+        .count();
+    assert_eq!(steps, 2, "{table}");
 }
 
 #[test]
