@@ -1,6 +1,6 @@
-//! The engines' figures in **CPU time** of this thread (Linux `/proc/thread-self/schedstat`),
-//! for a loaded machine where criterion's wall-clock figures mostly measure the other
-//! processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
+//! The engines' figures in **CPU time** of this thread
+//! (`CLOCK_THREAD_CPUTIME_ID`), for a loaded machine where criterion's wall-clock figures
+//! mostly measure the other processes: random playouts per CPU second (the loops of `benches/herfor.rs` and
 //! `benches/tara.rs`; for Herfor both through the `Game` trait's move list and on the search's
 //! bit-set path; whole random Hirþ games as `benches/hirth.rs` plays them), the search's
 //! playouts per CPU second (`benches/ai.rs`'s `analyse` at the normal budget), the page
@@ -16,6 +16,7 @@ use actix_web::rt::{System, SystemRunner};
 use actix_web::test::{self, TestRequest};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::fixtures::hirth::mid_game;
+use moot::games::herfor::cells::{Cells, Narrow};
 use moot::games::herfor::wide::with_popcount;
 use moot::games::herfor::{Herfor, HerforOptions, HerforState, Position as HerforPosition};
 use moot::games::hirth::Hirth;
@@ -26,6 +27,7 @@ use moot::web::opponent::{Opponent, play_computer};
 use moot::web::position::Position;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use rustix::time::{ClockId, clock_gettime};
 
 /// The page computer's first turn of a game with `options`, at strong, in CPU ms.
 fn page_turn_ms<G: moot::ai::Strategy>(options: G::Options) -> f64 {
@@ -54,12 +56,12 @@ fn page_turn_ms<G: moot::ai::Strategy>(options: G::Options) -> f64 {
     1e3 / per_second
 }
 
-/// CPU nanoseconds this thread has run.
+/// CPU nanoseconds this thread has run: its CPU-time clock, to the nanosecond
+/// (`/proc/thread-self/schedstat` moves only at the scheduler's ticks, 4 ms here, so a round
+/// of 20 ms read there was off by up to a fifth).
 fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .expect("Linux schedstat")
+    let t = clock_gettime(ClockId::ThreadCPUTime);
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
 }
 
 /// The best of five rounds of `work` (which returns how many units it did): units per CPU second.
@@ -93,10 +95,17 @@ fn playouts<G: Game>(start: &G::State, rounds: u64) -> f64 {
 }
 
 /// Random Herfor playouts from `start` per CPU second on the search's path: the compact
-/// [`HerforPosition`], the legal placements as one bit set sampled by index, no move list.
+/// [`HerforPosition`], the legal placements as one bit set sampled by index, no move list; in
+/// the narrower sets where they hold the board, as the search plays.
 fn herfor_mask_playouts(start: &HerforState, rounds: u64) -> f64 {
+    match start.position_in::<Narrow>() {
+        Some(first) => herfor_mask_rate(first, rounds),
+        None => herfor_mask_rate(start.position(), rounds),
+    }
+}
+
+fn herfor_mask_rate<C: Cells>(first: HerforPosition<C>, rounds: u64) -> f64 {
     let mut rng = SmallRng::seed_from_u64(7);
-    let first = start.position();
     rate(|| {
         with_popcount(|| herfor_mask_round(first, rounds, &mut rng));
         rounds
@@ -105,7 +114,7 @@ fn herfor_mask_playouts(start: &HerforState, rounds: u64) -> f64 {
 
 /// One round of random playouts (inlined into [`with_popcount`]'s fast version).
 #[inline(always)]
-fn herfor_mask_round(first: HerforPosition, rounds: u64, rng: &mut SmallRng) {
+fn herfor_mask_round<C: Cells>(first: HerforPosition<C>, rounds: u64, rng: &mut SmallRng) {
     for _ in 0..rounds {
         let mut position = first;
         while !position.is_over() {

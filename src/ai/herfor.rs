@@ -6,6 +6,7 @@ use rand::rngs::SmallRng;
 
 use super::player::Player;
 use crate::games::Seat;
+use crate::games::herfor::cells::{Cells, Narrow};
 use crate::games::herfor::wide::with_popcount;
 use crate::games::herfor::{Herfor, HerforMove, HerforState, Placement, Position};
 
@@ -25,22 +26,18 @@ impl Player for Herfor {
 
     /// The most flipping of a few random moves (random play that still takes a big invasion
     /// when it sees one), played on the compact position: the legal placements as one bit set
-    /// sampled by index, each candidate's flips computed once, nothing allocated.
+    /// sampled by index, each candidate's flips computed once, nothing allocated. Boards of
+    /// side 5 or less play on the narrower sets.
     fn play_out(
         root: &HerforState,
         state: &mut HerforState,
         _buffer: &mut Vec<HerforMove>,
         rng: &mut SmallRng,
     ) -> (f64, usize) {
-        let mut position = state.position();
-        let mut plies = 0;
-        with_popcount(|| {
-            while !position.is_over() && plies < Self::PLAYOUT_CAP {
-                play_one(&mut position, rng);
-                plies += 1;
-            }
-        });
-        state.set_position(&position);
+        let plies = match state.position_in::<Narrow>() {
+            Some(position) => play_on(position, state, rng),
+            None => play_on(state.position(), state, rng),
+        };
         let value = Self::outcome(root, state).unwrap_or_else(|| Self::evaluate(state));
         (value, plies as usize)
     }
@@ -55,6 +52,24 @@ impl Player for Herfor {
     }
 }
 
+/// Plays `position` (taken from `state`) on with the playout policy up to the cap, and writes
+/// the end back to `state`: the plies played.
+fn play_on<C: Cells>(
+    mut position: Position<C>,
+    state: &mut HerforState,
+    rng: &mut SmallRng,
+) -> u32 {
+    let mut plies = 0;
+    with_popcount(|| {
+        while !position.is_over() && plies < Herfor::PLAYOUT_CAP {
+            play_one(&mut position, rng);
+            plies += 1;
+        }
+    });
+    state.set_position(&position);
+    plies
+}
+
 /// Stones (and the button's half point) of `seat` minus the opponent's.
 fn margin_of(state: &HerforState, seat: Seat) -> f64 {
     let own = state.colour_of(seat);
@@ -66,9 +81,9 @@ fn margin_of(state: &HerforState, seat: Seat) -> f64 {
 /// [`CANDIDATES`] moves drawn uniformly among the legal ones (the swap counts as one flipping
 /// nothing), the first drawn among equals.
 #[inline(always)]
-fn play_one(position: &mut Position, rng: &mut SmallRng) {
-    let legal = position.placements();
-    let placements = legal.count_ones();
+fn play_one<C: Cells>(position: &mut Position<C>, rng: &mut SmallRng) {
+    let legal = position.legal();
+    let placements = legal.cells.count_ones();
     if placements == 0 {
         position.pass();
         return;
@@ -77,10 +92,11 @@ fn play_one(position: &mut Position, rng: &mut SmallRng) {
     let moves = placements + u32::from(position.swap_available());
     let mut draw = || {
         legal
+            .cells
             .nth(rng.random_range(0..moves))
-            .map(|cell| position.placement(cell))
+            .map(|cell| position.placement_of(&legal, cell))
     };
-    let flips = |drawn: &Option<Placement>| drawn.map_or(0, |p| p.flip_count());
+    let flips = |drawn: &Option<Placement<C>>| drawn.map_or(0, |p| p.flip_count());
     let mut best = draw();
     for _ in 1..CANDIDATES {
         let candidate = draw();

@@ -25,11 +25,29 @@ const DISCOUNT: f64 = 0.995;
 /// Time budgets look at the clock every this many playouts.
 const CLOCK_EVERY: u64 = 8;
 
+/// A node's slice of one of the tree's arenas.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// A node of the tree. Its move lists live in the tree's arenas (`moves`, `child_ids`), set
+/// aside when the node is opened, so that growing the tree allocates nothing per node.
 struct Node<M> {
     mv: Option<M>,
-    children: Vec<usize>,
-    /// Moves not yet expanded; `None` until the node is first walked through.
-    untried: Option<Vec<M>>,
+    /// The children, in the order they were expanded: ids in the tree's `child_ids`, which
+    /// keeps room there for every move the node has.
+    children: Span,
+    /// Moves not yet expanded, in the tree's `moves`, taken from the end; `None` until the
+    /// node is first walked through.
+    untried: Option<Span>,
     /// Who chooses here; `None` once the search stops here (`terminal` is its value).
     actor: Option<Seat>,
     terminal: Option<f64>,
@@ -44,7 +62,7 @@ impl<M> Node<M> {
     fn new(mv: Option<M>) -> Self {
         Node {
             mv,
-            children: Vec::new(),
+            children: Span::default(),
             untried: None,
             actor: None,
             terminal: None,
@@ -66,7 +84,12 @@ impl<M> Node<M> {
 struct Tree<'a, G: Player> {
     root: &'a G::State,
     nodes: Vec<Node<G::Move>>,
+    /// Every opened node's moves, shuffled, its untried ones at the end of its span.
+    moves: Vec<G::Move>,
+    /// Every opened node's children (ids in `nodes`) with room for the rest.
+    child_ids: Vec<u32>,
     rng: SmallRng,
+    /// Scratch space for move lists: the playouts', and a node's legal moves as it opens.
     buffer: Vec<G::Move>,
     path: Vec<usize>,
     /// The node playouts start from: the root, or (planning a turn) the node reached by the
@@ -152,7 +175,7 @@ pub fn plan_turn<G: Player>(
         let next = match tree.best_child(id) {
             Some(child) => child,
             // A root never expanded (no playout ran): its first move, as `analyse` says.
-            None if id == 0 => match tree.nodes[0].untried.as_ref().and_then(|u| u.last()) {
+            None if id == 0 => match tree.untried(0).last() {
                 Some(mv) => {
                     plan.moves.push(mv.clone());
                     break;
@@ -196,6 +219,8 @@ impl<'a, G: Player> Tree<'a, G> {
         let mut tree = Tree {
             root,
             nodes: vec![Node::new(None)],
+            moves: Vec::new(),
+            child_ids: Vec::new(),
             rng: SmallRng::seed_from_u64(seed),
             buffer: Vec::new(),
             path: Vec::new(),
@@ -244,25 +269,64 @@ impl<'a, G: Player> Tree<'a, G> {
             return;
         }
         let stop = G::outcome(self.root, state);
-        let (actor, moves) = match (stop, G::turn(state)) {
+        let actor = match (stop, G::turn(state)) {
             (None, Turn::ToAct(seat)) => {
-                let mut moves = G::legal_moves(state);
+                self.buffer.clear();
+                G::legal_moves_into(state, &mut self.buffer);
                 if id != 0 {
-                    G::prune(state, &mut moves);
+                    G::prune(state, &mut self.buffer);
                 }
-                moves.shuffle(&mut self.rng);
-                (Some(seat), moves)
+                self.buffer.shuffle(&mut self.rng);
+                Some(seat)
             }
-            _ => (None, Vec::new()),
+            _ => None,
         };
-        let node = &mut self.nodes[id];
-        if actor.is_none() || moves.is_empty() {
+        if actor.is_none() || self.buffer.is_empty() {
             // A game that goes on without a legal move would be an engine bug: judge it as is.
-            node.terminal = Some(stop.unwrap_or_else(|| G::evaluate(state)));
-        } else {
-            node.actor = actor;
-            node.untried = Some(moves);
+            self.nodes[id].terminal = Some(stop.unwrap_or_else(|| G::evaluate(state)));
+            return;
         }
+        let count = self.buffer.len() as u32;
+        let node = &mut self.nodes[id];
+        node.actor = actor;
+        node.untried = Some(Span {
+            start: self.moves.len() as u32,
+            len: count,
+        });
+        node.children = Span {
+            start: self.child_ids.len() as u32,
+            len: 0,
+        };
+        self.moves.extend(self.buffer.drain(..));
+        self.child_ids
+            .resize(self.child_ids.len() + count as usize, 0);
+    }
+
+    /// The untried moves of a node (none before it is opened); the next to try is the last.
+    fn untried(&self, id: usize) -> &[G::Move] {
+        self.nodes[id]
+            .untried
+            .map_or(&[], |span| &self.moves[span.range()])
+    }
+
+    /// The children of a node, in the order they were expanded.
+    fn children(&self, id: usize) -> &[u32] {
+        &self.child_ids[self.nodes[id].children.range()]
+    }
+
+    /// Expands the next untried move of `id` into a new child: the move, or `None` when every
+    /// move has a child.
+    fn expand(&mut self, id: usize) -> Option<G::Move> {
+        let child = self.nodes.len();
+        let node = &mut self.nodes[id];
+        let untried = node.untried.as_mut().filter(|span| span.len > 0)?;
+        untried.len -= 1;
+        let mv = self.moves[(untried.start + untried.len) as usize].clone();
+        self.child_ids[(node.children.start + node.children.len) as usize] = child as u32;
+        node.children.len += 1;
+        self.nodes.push(Node::new(Some(mv.clone())));
+        self.path.push(child);
+        Some(mv)
     }
 
     /// One playout: select, expand, play out, back up.
@@ -275,12 +339,8 @@ impl<'a, G: Player> Tree<'a, G> {
             if let Some(value) = self.nodes[id].terminal {
                 break (value, 0);
             }
-            if let Some(mv) = self.nodes[id].untried.as_mut().and_then(Vec::pop) {
+            if let Some(mv) = self.expand(id) {
                 G::play_unchecked(state, &mv);
-                let child = self.nodes.len();
-                self.nodes.push(Node::new(Some(mv)));
-                self.nodes[id].children.push(child);
-                self.path.push(child);
                 break self.playout(state);
             }
             id = self.select(id);
@@ -306,17 +366,17 @@ impl<'a, G: Player> Tree<'a, G> {
 
     /// The child with the best upper confidence bound (the first of equals).
     fn select(&self, id: usize) -> usize {
-        let node = &self.nodes[id];
-        let log_n = (node.visits.max(1) as f64).ln();
-        let mut best = (f64::NEG_INFINITY, node.children[0]);
-        for &child in &node.children {
-            let c = &self.nodes[child];
+        let log_n = (self.nodes[id].visits.max(1) as f64).ln();
+        let children = self.children(id);
+        let mut best = (f64::NEG_INFINITY, children[0]);
+        for &child in children {
+            let c = &self.nodes[child as usize];
             let bound = c.mean() + EXPLORATION * (log_n / c.visits as f64).sqrt();
             if bound > best.0 {
                 best = (bound, child);
             }
         }
-        best.1
+        best.1 as usize
     }
 
     /// Plays on with the game's policy: the value for the first seat, and the plies played.
@@ -326,14 +386,15 @@ impl<'a, G: Player> Tree<'a, G> {
 
     /// The most visited child (the better mean among equals).
     fn best_child(&self, id: usize) -> Option<usize> {
-        self.nodes[id].children.iter().copied().max_by(|&a, &b| {
-            let (a, b) = (&self.nodes[a], &self.nodes[b]);
+        let best = self.children(id).iter().copied().max_by(|&a, &b| {
+            let (a, b) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             a.visits
                 .cmp(&b.visits)
                 .then(a.mean().total_cmp(&b.mean()))
                 // Equal in both: the earlier child, so the choice is stable.
                 .then(std::cmp::Ordering::Greater)
-        })
+        });
+        best.map(|id| id as usize)
     }
 
     /// What the search found at the root so far.
@@ -351,11 +412,11 @@ impl<'a, G: Player> Tree<'a, G> {
                 elapsed,
             };
         };
-        let mut moves: Vec<MoveStat<G::Move>> = root
-            .children
+        let mut moves: Vec<MoveStat<G::Move>> = self
+            .children(0)
             .iter()
             .map(|&c| {
-                let node = &self.nodes[c];
+                let node = &self.nodes[c as usize];
                 MoveStat {
                     mv: node.mv.clone().expect("a child has a move"),
                     visits: node.visits,
@@ -363,7 +424,7 @@ impl<'a, G: Player> Tree<'a, G> {
                 }
             })
             .collect();
-        let untried = root.untried.iter().flatten().rev();
+        let untried = self.untried(0).iter().rev();
         moves.extend(untried.map(|mv| MoveStat {
             mv: mv.clone(),
             visits: 0,
@@ -400,5 +461,39 @@ impl<'a, G: Player> Tree<'a, G> {
             playouts,
             elapsed,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::herfor::Herfor;
+    use crate::games::{Game, random_opening};
+
+    /// The arenas give every opened node its own moves: a node's children and untried moves
+    /// together are its legal moves (the root's unpruned), each once, and every child is a
+    /// later node whose move is one of them.
+    #[test]
+    fn the_arenas_hold_each_nodes_moves_and_children() {
+        let state = random_opening::<Herfor>(6, 3);
+        let mut tree = Tree::<Herfor>::new(&state, 11);
+        assert_eq!(tree.run(&state, Budget::Playouts(400), None), 400);
+        let mut legal = Herfor::legal_moves(&state);
+        let mut seen: Vec<_> = tree.untried(0).to_vec();
+        for &child in tree.children(0) {
+            assert!(child as usize > 0);
+            seen.extend(tree.nodes[child as usize].mv);
+        }
+        legal.sort_by_key(|m| format!("{m:?}"));
+        seen.sort_by_key(|m| format!("{m:?}"));
+        assert_eq!(seen, legal);
+        let mut parents = vec![0usize; tree.nodes.len()];
+        for id in 0..tree.nodes.len() {
+            for &child in tree.children(id) {
+                assert!(child as usize > id, "children come after their parent");
+                parents[child as usize] += 1;
+            }
+        }
+        assert!(parents[1..].iter().all(|&p| p == 1), "one parent each");
     }
 }
