@@ -432,13 +432,13 @@ async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts()
     assert_eq!(problem["field"], "strength");
     assert_eq!(
         problem["detail"],
-        "strength: strong is 5000 playouts, over this server's cap of 500"
+        "strength: strong is 20000 playouts, over this server's cap of 500"
     );
     let problem = answers[1].problem(422, "budget_too_large");
     assert_eq!(problem["field"], "strength");
     assert_eq!(
         problem["detail"],
-        "strength: normal is 1000 playouts, over this server's cap of 500"
+        "strength: normal is 600 playouts, over this server's cap of 500"
     );
 }
 

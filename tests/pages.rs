@@ -403,7 +403,8 @@ async fn a_hint_shows_the_engines_best_move_with_its_value_and_a_button_to_play_
         body.contains("The computer suggests: Place a white stone on "),
         "{body}"
     );
-    assert!(body.contains("for white, from −1 lost to +1 won"));
+    // Size 3 is solved: the hint is the proof's (its value in words is pinned below).
+    assert!(body.contains("(proven: white loses"), "{body}");
     assert!(body.contains("Play the hint <code>"));
     // The hinted point is marked on the board, and only there: the point the hint names.
     let hinted = body
@@ -796,15 +797,30 @@ async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
     let answers = get_all(
         &capped,
         &[
-            &format!("{SMALL}&moves=c3&hint=1"),
+            // Size 5: size 3 is solved, and its hints are proven with no playouts.
+            "/play/herfor?pie=false&simple=false&size=5&moves=c3&hint=1",
             // The computer, at the strong strength, still answers within the cap.
             &format!("{SMALL}&computer=first&strength=strong&moves="),
         ],
     )
     .await;
     let body = page(&answers[0], 200);
+    assert!(body.contains("for white, from −1 lost to +1 won"), "{body}");
     assert!(body.contains("; 10 playouts)."), "{body}");
     assert_eq!(answers[1].status.as_u16(), 303);
+}
+
+/// F4: size 3 is solved, so a hint there is the proof's move and says so. After Black's c3 (the
+/// centre, a winning first stone) White loses whatever it plays.
+#[actix_web::test]
+async fn f4_a_hint_on_the_solved_size_3_board_says_it_is_proven() {
+    let answer = get(&format!("{SMALL}&moves=c3&hint=1")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains("(proven: white loses against perfect play, whatever it plays)."),
+        "{body}"
+    );
+    assert!(!body.contains("playouts)."), "{body}");
 }
 
 /// Issue 14: the page of a 5000-move game (the most a link holds) carries the moves once in

@@ -13,7 +13,7 @@ use actix_web::http::StatusCode;
 use super::error::{PageError, guarded};
 use super::position::Position;
 use crate::Evaluator;
-use crate::ai::{Analysis, Budget, Strategy, Strength, think};
+use crate::ai::{Budget, Strategy, Strength, Thought, think};
 use crate::api::evaluate::HintAnswer;
 use crate::games::{Game, Seat, Turn};
 
@@ -232,7 +232,7 @@ pub async fn hint<G: Strategy>(
     client: Option<IpAddr>,
     position: &Position<G>,
     state: G::State,
-) -> Result<Analysis<G::Move>, PageError> {
+) -> Result<Thought<G::Move>, PageError> {
     let seed = seed(position);
     let budget = evaluator.capped(Strength::Normal.budget::<G>());
     let back = position.href();
@@ -242,14 +242,14 @@ pub async fn hint<G: Strategy>(
         let cutoff = evaluator_for_work.cutoff();
         search(&evaluator_for_work, client, back, move || {
             let thought = think::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
-            Ok(Arc::new(thought.analysis) as HintAnswer)
+            Ok(Arc::new(thought) as HintAnswer)
         })
         .await
     };
     let shared = evaluator.hint_flights().run(key, work).await.0?;
-    // The key names the game, so the analysis is of this game's moves.
+    // The key names the game, so the thought is of this game's moves.
     shared
-        .downcast_ref::<Analysis<G::Move>>()
+        .downcast_ref::<Thought<G::Move>>()
         .cloned()
         .ok_or_else(|| {
             PageError::new(

@@ -9,7 +9,7 @@ use super::opponent::HINT;
 use super::page_game::{PageGame, Playable, Players};
 use super::position::{PLAY, Position, UNDO, play_path};
 use super::replay::Replayed;
-use crate::ai::Analysis;
+use crate::ai::Thought;
 use crate::games::{Game, Status};
 
 /// At most this many moves are listed under "What happened".
@@ -43,7 +43,7 @@ pub struct Extras<M> {
     pub notice: Option<Notice>,
     /// The move typed in the notation form (kept after a refusal).
     pub typed: String,
-    pub hint: Option<Analysis<M>>,
+    pub hint: Option<Thought<M>>,
     /// Whether the server runs the computer player, which gives hints.
     pub hints_offered: bool,
 }
@@ -75,7 +75,7 @@ pub fn play_view<G: PageGame>(
         hint,
         hints_offered,
     } = extras;
-    let hinted = hint.as_ref().and_then(|h| h.best_move.as_ref());
+    let hinted = hint.as_ref().and_then(|h| h.analysis.best_move.as_ref());
     let board = G::board(state, &playable, game.last_turn(), hinted);
     let on_board = drawn_on_board(&board.0, &playable);
     let groups = groups::<G>(state, &playable);
@@ -219,9 +219,9 @@ fn opponent_words<G: Game>(
 fn hint_view<G: PageGame>(
     state: &G::State,
     playable: &[Playable<G::Move>],
-    hint: Option<&Analysis<G::Move>>,
+    hint: Option<&Thought<G::Move>>,
 ) -> HintView {
-    let Some(analysis) = hint else {
+    let Some(Thought { analysis, proof }) = hint else {
         return HintView {
             ask: true,
             ..HintView::default()
@@ -242,13 +242,19 @@ fn hint_view<G: PageGame>(
         .margin
         .map(|m| format!(", expected margin {m:+.1}"))
         .unwrap_or_default();
+    let why = match proof {
+        Some(proof) if proof.wins => format!("proven: {colour} wins with it, whatever the reply"),
+        Some(_) => format!("proven: {colour} loses against perfect play, whatever it plays"),
+        None => format!(
+            "value {:+.2} for {colour}, from −1 lost to +1 won{margin}; {} playouts",
+            analysis.value, analysis.playouts
+        ),
+    };
     HintView {
         ask: false,
         advice: Some(format!(
-            "The computer suggests: {} (value {:+.2} for {colour}, from −1 lost to +1 won{margin}; {} playouts).",
-            G::label(state, best),
-            analysis.value,
-            analysis.playouts
+            "The computer suggests: {} ({why}).",
+            G::label(state, best)
         )),
         play: Some(Action {
             label: "Play the hint".to_owned(),
