@@ -297,7 +297,7 @@ impl<'a, G: Player> Tree<'a, G> {
             start: self.child_ids.len() as u32,
             len: 0,
         };
-        self.moves.extend(self.buffer.drain(..));
+        self.moves.append(&mut self.buffer);
         self.child_ids
             .resize(self.child_ids.len() + count as usize, 0);
     }

@@ -300,7 +300,7 @@ mod tests {
             to: "E5".into(),
             ..link("D7")
         };
-        let out = spot_links(&[mv.clone()], &BADGES).into_string();
+        let out = spot_links(std::slice::from_ref(&mv), &BADGES).into_string();
         assert!(
             out.contains(r#"title="Move D7" data-from="D7" data-to="E5">"#),
             "{out}"
