@@ -14,9 +14,10 @@ use super::solver::{Key, Solver, key_of};
 use crate::games::herfor::{Herfor, HerforOptions, HerforState};
 use crate::games::{Game, Turn};
 
-/// The book of Herfor size 3, and the plies from the start it covers.
+/// The book of Herfor size 3, and the plies from the start it covers (it was written with
+/// these: 5150 positions, every one up to 3 plies in).
 pub static HERFOR_3: &[u8] = include_bytes!("herfor3.book");
-pub const BOOK_PLIES: usize = 2;
+pub const BOOK_PLIES: usize = 3;
 
 const RECORD: usize = 16;
 const WINS: u128 = 1 << 127;

@@ -463,6 +463,7 @@ async fn every_board_target_is_a_finger_wide_on_a_phone() {
     let mut small = Vec::new();
     for (name, path) in &pages {
         browser.open(path).await;
+        browser.wait_for_styles().await;
         let mut found = targets(
             &browser,
             "figure.board svg button.move:not(g.choices button), figure.board a.chooser",

@@ -129,6 +129,29 @@ impl Browser {
             .expect("the page opens");
     }
 
+    /// Waits until the page has loaded with Moot's stylesheet applied: measurements of boxes
+    /// taken before it would measure unstyled elements (a bare button is 16 × 6 px).
+    pub async fn wait_for_styles(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let styled = self
+                .client
+                .execute(
+                    r#"return document.readyState === "complete"
+                         && [...document.styleSheets].some(s =>
+                              (s.href || "").endsWith("/static/moot.css") && s.cssRules.length > 0);"#,
+                    vec![],
+                )
+                .await
+                .expect("a script runs");
+            if styled == serde_json::Value::Bool(true) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the stylesheet never applied");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     pub async fn url(&self) -> String {
         self.client.current_url().await.expect("a URL").to_string()
     }
