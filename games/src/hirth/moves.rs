@@ -113,7 +113,19 @@ impl Position {
             with_karves |= u16::from(karves) << i;
             with_movers |= u16::from(karves | (g.h > 0) | g.l) << i;
         }
-        for space in spaces_in(with_karves) {
+        self.steps_from(spaces_in(with_karves), spaces_in(with_movers), out);
+    }
+
+    /// The steps of [`Position::raw_steps`] from the mover's Karves on `karve_spaces` and
+    /// from its pieces on `mover_spaces` (spaces holding none add nothing), in that order.
+    fn steps_from(
+        &self,
+        karve_spaces: impl Iterator<Item = Space>,
+        mover_spaces: impl Iterator<Item = Space>,
+        out: &mut impl StepSink,
+    ) {
+        let me = self.mover;
+        for space in karve_spaces {
             let group = self.board.group(space, me);
             let mut last: Option<u8> = None;
             for k in group.karves.iter().filter(|k| !k.stopped) {
@@ -137,7 +149,7 @@ impl Position {
         if reserve.h > 0 {
             out.push_step(Move::Enter { karve: false });
         }
-        for space in spaces_in(with_movers) {
+        for space in mover_spaces {
             let group = self.board.group(space, me);
             if group.l {
                 for to in space.neighbours() {
@@ -189,76 +201,12 @@ impl Position {
         }
     }
 
-    /// [`Position::raw_steps`] by looking at every space for every kind of step: the reference
-    /// the random-game test holds it to.
+    /// [`Position::raw_steps`] from every space, not only those found holding the mover's pieces:
+    /// the reference the random-game test holds that choice of spaces to.
     #[cfg(test)]
     pub(super) fn raw_steps_by_scan(&self, out: &mut Vec<Move>) {
-        if self.steps >= STEPS_PER_TURN {
-            return;
-        }
-        let me = self.mover;
-        // Karve moves first: the H8 look-ahead finds its repairs sooner.
-        for space in Space::all() {
-            let group = self.board.group(space, me);
-            let mut last: Option<u8> = None;
-            for k in group.karves.iter().filter(|k| !k.stopped) {
-                if last == Some(k.crew) {
-                    continue;
-                }
-                last = Some(k.crew);
-                for to in space.neighbours() {
-                    out.push_step(Move::Go {
-                        from: space,
-                        unit: Unit::K(k.crew),
-                        to,
-                    });
-                }
-            }
-        }
-        let reserve = self.reserve.get(me);
-        if reserve.k > 0 {
-            out.push_step(Move::Enter { karve: true });
-        }
-        if reserve.h > 0 {
-            out.push_step(Move::Enter { karve: false });
-        }
-        for space in Space::all() {
-            let group = self.board.group(space, me);
-            if group.l {
-                for to in space.neighbours() {
-                    out.push_step(Move::Go {
-                        from: space,
-                        unit: Unit::L,
-                        to,
-                    });
-                }
-            }
-            if group.h > 0 {
-                for to in space.neighbours() {
-                    out.push_step(Move::Go {
-                        from: space,
-                        unit: Unit::H,
-                        to,
-                    });
-                }
-                let mut last: Option<Karve> = None;
-                for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
-                    if last != Some(*k) {
-                        out.push_step(Move::Board { space, karve: *k });
-                        last = Some(*k);
-                    }
-                }
-            }
-            let mut last: Option<u8> = None;
-            for k in group.karves.iter().filter(|k| !k.stopped && k.crew > 0) {
-                if last != Some(k.crew) {
-                    out.push_step(Move::Disembark {
-                        space,
-                        crew: k.crew,
-                    });
-                    last = Some(k.crew);
-                }
-            }
+        if self.steps < STEPS_PER_TURN {
+            self.steps_from(Space::all(), Space::all(), out);
         }
     }
 
