@@ -33,6 +33,11 @@ use rustix::time::{ClockId, clock_gettime};
 fn page_turn_ms<G: moot::ai::Strategy>(options: G::Options) -> f64 {
     let state = G::new_game(&options).expect("valid options");
     let position = Position::<G>::start(options).expect("valid options");
+    turn_ms(position, state)
+}
+
+/// The page computer's turn in `state` (reached by `position`'s moves), at strong, in CPU ms.
+fn turn_ms<G: moot::ai::Strategy>(position: Position<G>, state: G::State) -> f64 {
     let Turn::ToAct(seat) = G::turn(&state) else {
         panic!("the game goes on")
     };
@@ -214,27 +219,7 @@ fn main() {
         let (moves, state) = mid_game(60, 5);
         let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
         position.moves = moves;
-        let Turn::ToAct(seat) = Hirth::turn(&state) else {
-            panic!("the game goes on")
-        };
-        let opponent = Opponent {
-            seat,
-            strength: Strength::Strong,
-        };
-        let per_second = rate(|| {
-            black_box(
-                play_computer(
-                    position.clone(),
-                    state.clone(),
-                    opponent,
-                    Strength::Strong.budget::<Hirth>(),
-                    None,
-                )
-                .expect("a turn"),
-            );
-            1
-        });
-        println!("{name}\t{:.1}", 1e3 / per_second);
+        println!("{name}\t{:.1}", turn_ms(position, state));
     }
     // The first move at strong (the widest root) from the start, where each game's page turn
     // is longest for these budgets.
