@@ -1,10 +1,10 @@
 //! Writes seed corpora for the state targets: JSON states of random games at several lengths.
 //! `cargo run --example seeds` (from `fuzz/`, no nightly needed).
 
-use moot::games::herfor::Herfor;
-use moot::games::hirth::Hirth;
-use moot::games::tara::Tara;
-use moot::games::{Game, random_opening};
+use moot_games::herfor::Herfor;
+use moot_games::hirth::Hirth;
+use moot_games::tara::Tara;
+use moot_games::{Game, random_opening};
 
 fn write<G: Game>(target: &str) {
     let dir = format!("corpus/{target}");

@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use moot::games::herfor::Herfor;
+use moot_games::herfor::Herfor;
 
 fuzz_target!(|data: &[u8]| moot_fuzz::state::<Herfor>(data));

@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use moot::games::hirth::Hirth;
+use moot_games::hirth::Hirth;
 
 fuzz_target!(|data: &[u8]| moot_fuzz::state::<Hirth>(data));

@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use moot::games::tara::Tara;
+use moot_games::tara::Tara;
 
 fuzz_target!(|data: &[u8]| moot_fuzz::state::<Tara>(data));

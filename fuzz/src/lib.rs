@@ -7,8 +7,8 @@
 //! - [`record_hirth`]: text as a Hirþ record (H12): reading never panics; a record that reads
 //!   replays, and the record the engine then writes reads back to the same state.
 
-use moot::games::hirth::{Hirth, HirthOptions};
-use moot::games::{Game, Turn, json};
+use moot_games::hirth::{Hirth, HirthOptions};
+use moot_games::{Game, Turn, json};
 use serde_json::Value;
 
 /// The most legal moves tried per state (Hirþ positions can offer hundreds of steps).
