@@ -421,7 +421,7 @@ fn end_turn(state: &mut HirthState, keep: bool, emit: &mut impl FnMut(Event)) {
 /// Appends the H12 line of the turn just finished and clears the turn log (the fast path
 /// keeps neither).
 fn write_line(state: &mut HirthState, keep: bool) {
-    if !keep {
+    if !keep || !history_kept(state) {
         return;
     }
     let log = std::mem::take(&mut state.log);
@@ -438,6 +438,14 @@ fn write_line(state: &mut HirthState, keep: bool) {
     };
     let line = format!("{}{} {steps} {tail}\n", mover.letter(), state.round);
     state.record.push_str(&line);
+}
+
+/// Whether the record holds the match's whole history: it has lines, or this is the match's
+/// very first turn. A hand-built state's empty record is a history left out (`history`), and it
+/// stays left out: a line appended to it would start mid-match and contradict the state.
+fn history_kept(state: &HirthState) -> bool {
+    !state.record.is_empty()
+        || (state.results.is_empty() && state.round == 1 && state.position.mover == Colour::Gull)
 }
 
 /// H9/H10/H11: scores the game, then ends the match or starts the next game.
@@ -485,7 +493,7 @@ fn end_game(
     };
     state.round = 1;
     state.phase = Phase::Movement;
-    if keep {
+    if keep && !state.record.is_empty() {
         state.record.push('\n');
     }
     emit(Event::NextGame {

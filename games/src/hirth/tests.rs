@@ -1142,3 +1142,29 @@ fn h6_a_record_whose_battle_notes_let_no_attacker_enter_a_won_battle_is_refused(
     let record = Hirth::read_record(&options, &text).unwrap();
     assert!(record.warnings.is_empty(), "{:?}", record.warnings);
 }
+
+/// Found by the `state_hirth` fuzz target: a hand-built state in round 2 with no record was
+/// valid, but after one turn its record began with `G2`, which the next request refused.
+#[test]
+fn h12_a_history_left_out_stays_left_out_after_a_turn() {
+    let mut state = build(
+        Colour::Gull,
+        0,
+        &[('0', Colour::Gull, "L"), ('7', Colour::Silfr, "L")],
+    );
+    state.round = 2;
+    Hirth::validate(&state).expect("an empty record is a history left out");
+    play(&mut state, "end");
+    assert_eq!(state.record, "", "no line starting mid-match");
+    Hirth::validate(&state).expect("the state after the turn is valid");
+
+    // At the match's first turn an empty record is the whole history: the line is written.
+    let mut first = build(
+        Colour::Gull,
+        0,
+        &[('0', Colour::Gull, "L"), ('7', Colour::Silfr, "L")],
+    );
+    play(&mut first, "end");
+    assert!(first.record.starts_with("G1 "), "{:?}", first.record);
+    Hirth::validate(&first).expect("the state after the first turn is valid");
+}
