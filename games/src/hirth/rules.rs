@@ -245,12 +245,13 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
         }
         Move::Accept => {
             let accepter = mover.other();
-            state.coin.factor += 1;
-            state.coin.holder = Some(accepter);
             if keep {
+                note_offer_left_out(state);
                 state.log.doubling.push(accepter.letter());
                 state.log.doubling.push('a');
             }
+            state.coin.factor += 1;
+            state.coin.holder = Some(accepter);
             state.phase = Phase::Movement;
             emit(Event::Accepted {
                 seat: state.seat_of(accepter),
@@ -260,6 +261,7 @@ pub fn play(state: &mut HirthState, mv: &Move, mut events: Option<&mut Vec<Event
         Move::GiveUp => {
             let quitter = mover.other();
             if keep {
+                note_offer_left_out(state);
                 state.log.doubling.push(quitter.letter());
                 state.log.doubling.push('g');
             }
@@ -421,10 +423,13 @@ fn end_turn(state: &mut HirthState, keep: bool, emit: &mut impl FnMut(Event)) {
 /// Appends the H12 line of the turn just finished and clears the turn log (the fast path
 /// keeps neither).
 fn write_line(state: &mut HirthState, keep: bool) {
-    if !keep || !history_kept(state) {
+    if !keep {
         return;
     }
     let log = std::mem::take(&mut state.log);
+    if !history_kept(state) {
+        return;
+    }
     let mover = state.position.mover;
     let steps = if log.steps.is_empty() {
         "/".to_string()
@@ -438,6 +443,17 @@ fn write_line(state: &mut HirthState, keep: bool) {
     };
     let line = format!("{}{} {steps} {tail}\n", mover.letter(), state.round);
     state.record.push_str(&line);
+}
+
+/// Notes the open offer when a hand-built state left it out of the log (`history` takes an
+/// empty log as left out), so that the answer written next follows its offer (H12). The offer
+/// is the mover's, a double or a triple as the coin says.
+fn note_offer_left_out(state: &mut HirthState) {
+    if state.log.doubling.is_empty() {
+        let offer = if state.coin.factor == 2 { 't' } else { 'd' };
+        state.log.doubling.push(state.position.mover.letter());
+        state.log.doubling.push(offer);
+    }
 }
 
 /// Whether the record holds the match's whole history: it has lines, or this is the match's

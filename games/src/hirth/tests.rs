@@ -1156,6 +1156,11 @@ fn h12_a_history_left_out_stays_left_out_after_a_turn() {
     Hirth::validate(&state).expect("an empty record is a history left out");
     play(&mut state, "end");
     assert_eq!(state.record, "", "no line starting mid-match");
+    assert_eq!(
+        state.log,
+        Default::default(),
+        "the turn's log is cleared all the same"
+    );
     Hirth::validate(&state).expect("the state after the turn is valid");
 
     // At the match's first turn an empty record is the whole history: the line is written.
@@ -1167,4 +1172,33 @@ fn h12_a_history_left_out_stays_left_out_after_a_turn() {
     play(&mut first, "end");
     assert!(first.record.starts_with("G1 "), "{:?}", first.record);
     Hirth::validate(&first).expect("the state after the first turn is valid");
+}
+
+/// Found by the `state_hirth` fuzz target: a hand-built state with an offer open and no log was
+/// valid, but after `accept` its log held an answer without its offer, which the next request
+/// refused. The answer now follows the offer, noted from the coin.
+#[test]
+fn h10_an_answer_to_an_offer_left_out_of_the_log_is_noted_after_it() {
+    let mut state = build(
+        Colour::Silfr,
+        0,
+        &[('0', Colour::Gull, "LK0"), ('9', Colour::Silfr, "L")],
+    );
+    state.phase = Phase::Offer;
+    Hirth::validate(&state).expect("an empty log is a log left out");
+    play(&mut state, "accept");
+    assert_eq!(state.log.doubling, "SdGa");
+    Hirth::validate(&state).expect("the state after the answer is valid");
+
+    // Refused instead: the game ends, and the next one starts with an empty log.
+    let mut refused = build(
+        Colour::Silfr,
+        0,
+        &[('0', Colour::Gull, "LK0"), ('9', Colour::Silfr, "L")],
+    );
+    refused.phase = Phase::Offer;
+    play(&mut refused, "give-up");
+    assert_eq!(refused.results.len(), 1);
+    assert_eq!(refused.log, Default::default());
+    Hirth::validate(&refused).expect("the state after the refusal is valid");
 }
