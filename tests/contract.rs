@@ -303,3 +303,29 @@ async fn f1_t13_moves_and_points_off_their_patterns_are_refused_by_schema_and_se
         answer.problem(422, "unreadable_move");
     }
 }
+
+/// Each game's picture and animation operations carry an example link the server draws.
+#[actix_web::test]
+async fn every_link_example_draws() {
+    let document = moot::contract();
+    for game in moot::games::GAME_IDS {
+        for operation in ["picture", "animation"] {
+            let path = format!("/api/v1/games/{game}/{operation}");
+            let parameters = document["paths"][&path]["get"]["parameters"]
+                .as_array()
+                .expect("the operation has parameters");
+            let moves = parameters
+                .iter()
+                .find(|p| p["name"] == "moves")
+                .expect("a moves parameter");
+            let example = moves["example"].as_str().expect("an example link");
+            // Raw: the contract check reads JSON bodies, and a picture is a PNG.
+            let app = actix_web::test::init_service(moot::app()).await;
+            let request = actix_web::test::TestRequest::get()
+                .uri(&format!("{path}?moves={example}"))
+                .to_request();
+            let answer = actix_web::test::call_service(&app, request).await;
+            assert_eq!(answer.status(), 200, "{path}?moves={example}");
+        }
+    }
+}

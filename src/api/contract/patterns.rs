@@ -43,6 +43,42 @@ pub fn move_pattern(game: &str) -> Option<String> {
     }
 }
 
+/// A link's moves (the picture and animation `moves` parameter) that each game plays: the
+/// generic example (`c3.b2`, Herfor's) is not a Hirþ game.
+fn example_link(game: &str) -> Option<&'static str> {
+    match game {
+        "herfor" => Some("c3.b2"),
+        "tara" => Some("D4.C5"),
+        "hirth" => Some("He.end"),
+        _ => None,
+    }
+}
+
+/// Gives each game's picture and animation operations an example link of that game (after
+/// [`super::per_game`]).
+pub fn link_examples(document: &mut Value) {
+    let Some(paths) = document["paths"].as_object_mut() else {
+        return;
+    };
+    for game in crate::games::GAME_IDS {
+        let Some(example) = example_link(game) else {
+            continue;
+        };
+        for operation in ["picture", "animation"] {
+            let path = format!("/api/v1/games/{game}/{operation}");
+            let Some(parameters) = paths
+                .get_mut(&path)
+                .and_then(|item| item["get"]["parameters"].as_array_mut())
+            else {
+                continue;
+            };
+            for parameter in parameters.iter_mut().filter(|p| p["name"] == "moves") {
+                parameter["example"] = Value::String(example.to_owned());
+            }
+        }
+    }
+}
+
 /// Puts the point pattern on a Herfor state's stone lists (before [`super::per_game`]).
 pub fn herfor_points(document: &mut Value) {
     let Some(properties) = super::schemas(document)
