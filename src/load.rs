@@ -7,6 +7,13 @@
 //!
 //! A small HTTP/1.1 client over `std::net`: no client library, and the slow-body pattern needs a
 //! raw socket anyway. The abusive patterns open a connection per request (`Connection: close`).
+//!
+//! Real abusers run on other machines; here their threads share the cores with the server and
+//! the measuring client, and their own CPU use would be measured as the server's unfairness. So
+//! by default ([`Abusers::Idle`]) the abusive client threads run under `SCHED_IDLE` (Linux): the
+//! server and the measuring client come first, and the abusers send as fast as what is left
+//! lets them. [`Abusers::Normal`] runs them at the normal priority, as before. The output says
+//! which.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -24,6 +31,39 @@ pub struct Plan {
     pub seconds: u64,
     /// Clients per abusive pattern.
     pub clients: usize,
+    /// The priority of the abusive patterns' client threads.
+    pub abusers: Abusers,
+}
+
+/// The priority the abusive patterns' client threads run at (see the module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abusers {
+    /// Under `SCHED_IDLE` (Linux): as if they ran on other machines.
+    Idle,
+    /// At the priority `moot load` runs at, competing for the cores with the server.
+    Normal,
+}
+
+impl Abusers {
+    /// Lowers the calling (abusive client) thread as asked.
+    fn lower_this_thread(self) -> Result<(), String> {
+        match self {
+            Abusers::Normal => Ok(()),
+            #[cfg(target_os = "linux")]
+            Abusers::Idle => idle_this_thread(),
+            #[cfg(not(target_os = "linux"))]
+            Abusers::Idle => Err("SCHED_IDLE is Linux's".to_owned()),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Abusers::Idle => {
+                "under SCHED_IDLE (standing in for clients on other machines: the server and the measuring client come first)"
+            }
+            Abusers::Normal => "at the normal priority, on the same cores as the server",
+        }
+    }
 }
 
 /// One answer: status (0: no answer), bytes of body, time taken.
@@ -236,6 +276,24 @@ fn slow_body(addr: SocketAddr, stop: &AtomicBool) -> Reply {
     }
 }
 
+/// Puts the calling thread under `SCHED_IDLE`: it runs only when no other thread wants the core.
+#[cfg(target_os = "linux")]
+fn idle_this_thread() -> Result<(), String> {
+    use thread_priority::{
+        NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
+        set_thread_priority_and_policy, thread_native_id, thread_schedule_policy,
+    };
+    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+    // The crate also sets the nice value (to 0, which `SCHED_IDLE` ignores); that part may be
+    // refused for a niced process while the policy itself took: the policy decides.
+    let asked = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle);
+    match (thread_schedule_policy(), asked) {
+        (Ok(now), _) if now == idle => Ok(()),
+        (_, Err(e)) => Err(format!("{e:?}")),
+        (_, Ok(())) => Err("the policy did not change".to_owned()),
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     statuses: BTreeMap<u16, usize>,
@@ -289,7 +347,10 @@ struct Probe {
     healthz_kept: Vec<Duration>,
     legal_kept: Vec<Duration>,
     failures: usize,
+    /// Computer moves the play page gave, of the times asked.
     player: (usize, usize),
+    /// How long each play-page turn took.
+    player_took: Vec<Duration>,
 }
 
 fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
@@ -303,6 +364,7 @@ fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
         legal_kept: Vec::new(),
         failures: 0,
         player: (0, 0),
+        player_took: Vec::new(),
     };
     let mut kept = KeptAlive::new(addr);
     let mut next_player = Instant::now();
@@ -321,11 +383,12 @@ fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
         probe.legal_kept.push(legal_kept.took);
         if Instant::now() >= next_player {
             // A player who just placed c3 against the computer (second seat) at normal strength.
-            let (status, to, _) = location(
+            let (status, to, took) = location(
                 addr,
                 "/play/herfor?pie=false&simple=false&size=5&computer=second&strength=normal&moves=c3",
             );
             probe.player.1 += 1;
+            probe.player_took.push(took);
             if status == 303 && to.is_some_and(|l| l.contains("moves=c3.")) {
                 probe.player.0 += 1;
             }
@@ -345,11 +408,12 @@ fn report(name: &str, probe: &Probe) {
         )
     };
     println!(
-        "{name} ({} rounds): failures {} | page computer moves {}/{}",
+        "{name} ({} rounds): failures {} | page computer moves {}/{} ({})",
         probe.healthz.len(),
         probe.failures,
         probe.player.0,
-        probe.player.1
+        probe.player.1,
+        measure(&probe.player_took)
     );
     println!(
         "  new connection: healthz {} | legal-moves {}",
@@ -417,11 +481,20 @@ pub fn run(plan: &Plan) -> Result<(), String> {
         ),
     ];
     let tallies: Vec<Arc<Mutex<Tally>>> = patterns.iter().map(|_| Arc::default()).collect();
+    println!(
+        "abusive clients: {} threads {}",
+        patterns.len() * plan.clients,
+        plan.abusers.describe()
+    );
     let mut threads = Vec::new();
     for ((_, pattern), tally) in patterns.iter().zip(&tallies) {
         for _ in 0..plan.clients {
             let (pattern, tally, stop) = (pattern.clone(), tally.clone(), stop.clone());
+            let abusers = plan.abusers;
             threads.push(thread::spawn(move || {
+                if let Err(e) = abusers.lower_this_thread() {
+                    eprintln!("moot load: an abusive client runs at the normal priority: {e}");
+                }
                 while !stop.load(Ordering::Relaxed) {
                     let reply = pattern(addr, &stop);
                     tally.lock().expect("tally").add(reply);
@@ -476,4 +549,31 @@ fn state_of(addr: SocketAddr, game: &str) -> Result<String, String> {
     let value: serde_json::Value =
         serde_json::from_str(body).map_err(|e| format!("{game}: {e}"))?;
     Ok(value["state"].to_string())
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    fn policy_of_a_thread_lowered_as(abusers: Abusers) -> thread_priority::ThreadSchedulePolicy {
+        thread::spawn(move || {
+            abusers.lower_this_thread().expect("lowered");
+            thread_priority::thread_schedule_policy().expect("the policy reads")
+        })
+        .join()
+        .expect("the thread ends")
+    }
+
+    #[test]
+    fn abusive_clients_run_under_sched_idle_unless_asked_for_normal() {
+        use thread_priority::{NormalThreadSchedulePolicy, ThreadSchedulePolicy};
+        assert_eq!(
+            policy_of_a_thread_lowered_as(Abusers::Idle),
+            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle)
+        );
+        assert_eq!(
+            policy_of_a_thread_lowered_as(Abusers::Normal),
+            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other)
+        );
+    }
 }

@@ -48,6 +48,18 @@ struct LoadArgs {
     /// Clients per pattern (at most 16).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
     clients: u64,
+    /// The priority of the abusive clients' threads: `idle` (Linux SCHED_IDLE, standing in for
+    /// abusers on other machines, so their own CPU use does not count as the server's) or
+    /// `normal` (on the same cores as the server, at this command's priority).
+    #[arg(long, value_enum, default_value_t = AbusersAt::Idle)]
+    abusers: AbusersAt,
+}
+
+/// `--abusers` (see [`moot::load::Abusers`]).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum AbusersAt {
+    Idle,
+    Normal,
 }
 
 /// Serving (the default).
@@ -204,6 +216,10 @@ fn main() -> std::io::Result<()> {
                 addr,
                 seconds: args.seconds,
                 clients: args.clients as usize,
+                abusers: match args.abusers {
+                    AbusersAt::Idle => moot::load::Abusers::Idle,
+                    AbusersAt::Normal => moot::load::Abusers::Normal,
+                },
             });
             if let Err(e) = plan.and_then(|plan| moot::load::run(&plan)) {
                 eprintln!("moot load: {e}");

@@ -264,3 +264,68 @@ async fn tara_states_say_their_hills_and_counts() {
     assert!(tara_state.is_valid(&with("/ringforts/red", json!(["a2", "G6", "D4"]))));
     assert!(tara_state.is_valid(&with("/captured/red", json!(3))));
 }
+
+/// F1, T13: a move off its game's pattern, or a Herfor state's point name off the point
+/// pattern, is refused by the schema and by the server (422): the patterns refuse nothing the
+/// server takes. (The patterns' agreement with the engines, string by string, is pinned in
+/// `src/api/contract/patterns.rs`.)
+#[actix_web::test]
+async fn f1_t13_moves_and_points_off_their_patterns_are_refused_by_schema_and_server() {
+    let herfor = common::new_state("herfor").await;
+    let apply = compile(&schema("HerforApplyRequest")).unwrap();
+    assert!(apply.is_valid(&json!({"state": herfor, "move": " C3 "})));
+    for (off, code) in [
+        ("", "unreadable_move"),
+        ("c0", "unreadable_move"),
+        ("c3 c4", "unreadable_move"),
+        ("n1", "illegal_move"),
+    ] {
+        let body = json!({"state": herfor, "moves": [off]});
+        assert!(!apply.is_valid(&body), "{off:?}");
+        let answer = post_json(&endpoint("herfor", "apply"), &body).await;
+        answer.problem(422, code);
+    }
+    let mut off_board = herfor.clone();
+    off_board["black"] = json!(["z1"]);
+    let herfor_state = compile(&schema("HerforState")).unwrap();
+    assert!(!herfor_state.is_valid(&off_board));
+    assert!(herfor_state.is_valid(&herfor));
+    let answer = post_json(&endpoint("herfor", "score"), &json!({"state": off_board})).await;
+    answer.problem(422, "invalid_state");
+
+    let tara = common::new_state("tara").await;
+    let apply = compile(&schema("TaraApplyRequest")).unwrap();
+    assert!(apply.is_valid(&json!({"state": tara, "move": "d4"})));
+    for off in ["A1", "D4+E5", "D4 E5", "pas"] {
+        let body = json!({"state": tara, "move": off});
+        assert!(!apply.is_valid(&body), "{off:?}");
+        let answer = post_json(&endpoint("tara", "apply"), &body).await;
+        answer.problem(422, "unreadable_move");
+    }
+}
+
+/// Each game's picture and animation operations carry an example link the server draws.
+#[actix_web::test]
+async fn every_link_example_draws() {
+    let document = moot::contract();
+    for game in moot::games::GAME_IDS {
+        for operation in ["picture", "animation"] {
+            let path = format!("/api/v1/games/{game}/{operation}");
+            let parameters = document["paths"][&path]["get"]["parameters"]
+                .as_array()
+                .expect("the operation has parameters");
+            let moves = parameters
+                .iter()
+                .find(|p| p["name"] == "moves")
+                .expect("a moves parameter");
+            let example = moves["example"].as_str().expect("an example link");
+            // Raw: the contract check reads JSON bodies, and a picture is a PNG.
+            let app = actix_web::test::init_service(moot::app()).await;
+            let request = actix_web::test::TestRequest::get()
+                .uri(&format!("{path}?moves={example}"))
+                .to_request();
+            let answer = actix_web::test::call_service(&app, request).await;
+            assert_eq!(answer.status(), 200, "{path}?moves={example}");
+        }
+    }
+}

@@ -3,6 +3,13 @@
 //! saturated machine the kernel then runs the workers first, so cheap requests (`/healthz`,
 //! `legal-moves`) are answered at once while expensive ones wait their turn. Expensive work only
 //! slows down: a search's wall-clock cap still ends it, with fewer playouts.
+//!
+//! Not `SCHED_IDLE`: measured with `moot load` (README, "Abuse, measured"), a pool under it made
+//! the workers far slower (kept-alive `/healthz` p50 44 ms instead of 0.05 ms on a machine at
+//! load 25), most likely by priority inversion: a pool thread preempted while holding a lock the
+//! workers also take (the pool's queue, the allocator's) stays off the core for as long as any
+//! other program wants it. And page searches starved behind unrelated programs (a normal-strength
+//! page turn took 5 s instead of 0.13 s).
 
 use actix_web::error::BlockingError;
 

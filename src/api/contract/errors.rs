@@ -18,6 +18,14 @@ fn statuses(path: &str, method: &str) -> &'static [u16] {
     }
 }
 
+/// The contract of a 422, beyond its codes: what the schema cannot state.
+const UNPROCESSABLE: &str = ".\n\n422 is the answer to a request that is well-formed, as this \
+document describes requests, but breaks a rule of the game that no schema can state: a move \
+that is not legal in this position (`illegal_move`, `rule` and `rule_url` name the rule), a \
+point or hill that is not on this board, a state whose members contradict each other or that no \
+game reaches (`invalid_state`, `field`), a record that does not read (`invalid_record`, \
+`line`), a move after the end (`game_over`). The body names the rule or the member at fault.";
+
 pub fn declare(document: &mut Value) {
     let Some(paths) = document["paths"].as_object_mut() else {
         return;
@@ -49,8 +57,12 @@ fn problem_response(status: u16) -> Value {
         .filter(|code| code.status().as_u16() == status)
         .map(|code| format!("`{}`", code.as_str()))
         .collect();
+    let mut description = format!("A problem: {}", codes.join(", "));
+    if status == 422 {
+        description.push_str(UNPROCESSABLE);
+    }
     json!({
-        "description": format!("A problem: {}", codes.join(", ")),
+        "description": description,
         "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     })
 }

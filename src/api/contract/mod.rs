@@ -8,11 +8,14 @@
 //! 1. [`integers`]: every unsigned integer gets its exact range (`u8`: 0–255);
 //! 2. [`nullable`]: a member that may be `null` may be left out, as serde reads it;
 //!    [`tara`]: a Tara state's hills, list lengths and captures are bounded as `validate` has them;
+//!    [`patterns`]: Herfor's point names in a state are patterned;
 //! 3. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
 //!    body for `new`);
 //! 4. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
 //!    operation `herfor_apply`), whose bodies are copies of the generic ones typed with that
-//!    game's schemas (`HerforApplyRequest` holds a `HerforState`);
+//!    game's schemas (`HerforApplyRequest` holds a `HerforState`); then [`patterns`] gives each
+//!    game's moves the pattern of its notation, where one states it exactly (Herfor, Tara),
+//!    and each game's picture links an example of that game;
 //! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
 //!    and the union gets a discriminator;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
@@ -25,6 +28,7 @@ mod errors;
 mod integers;
 mod notation;
 mod nullable;
+mod patterns;
 mod per_game;
 mod prune;
 mod refs;
@@ -43,8 +47,11 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     integers::exact_ranges(&mut document);
     nullable::optional(&mut document);
     tara::bounds(&mut document);
+    patterns::herfor_points(&mut document);
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
+    patterns::moves(&mut document);
+    patterns::link_examples(&mut document);
     variants::name_variants(&mut document);
     errors::declare(&mut document);
     text::plain_descriptions(&mut document);

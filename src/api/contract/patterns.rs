@@ -1,0 +1,265 @@
+//! The move and point notations JSON Schema can state exactly, as patterns: Herfor's point names
+//! (in a state's `black` and `white`, and in moves), Tara's moves. The engines trim white space
+//! around a move or a point name, so the patterns allow it (Rust's `trim`: Unicode White_Space).
+//!
+//! What a pattern cannot say stays a 422 of the server: whether a well-formed name is on this
+//! board's size, whether the point is free, whether the move is legal in the position (the
+//! rule it breaks is named in the problem). Hirþ's step notation (`H3i[Kii*]`, `end >6Lm`) is
+//! only described: its readers check more than a pattern could.
+
+use serde_json::Value;
+
+/// Unicode White_Space, which `str::trim` removes (ECMA's `\s` differs: it has U+FEFF and lacks
+/// U+0085).
+const SPACE: &str = r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*";
+
+/// A point name on some Herfor board: a row letter, `a`–`m` (13 rows on size 7), and a number
+/// from 1 to 13 without leading zero, either case.
+const HERFOR_POINT: &str = "[a-mA-M](1[0-3]|[1-9])";
+
+/// A Tara hill, either case (as [`super::tara::HILL_PATTERN`], unanchored).
+const TARA_HILL: &str = "([B-Fb-f][1-7]|[AaGg][2-6])";
+
+/// Both ends anchored, white space allowed around `inner`.
+fn trimmed(inner: &str) -> String {
+    format!("^{SPACE}({inner}){SPACE}$")
+}
+
+/// The pattern of a Herfor point name as a state lists it.
+pub fn herfor_point() -> String {
+    trimmed(HERFOR_POINT)
+}
+
+/// The pattern of a move of `game`, when its notation is regular enough to state exactly.
+pub fn move_pattern(game: &str) -> Option<String> {
+    match game {
+        "herfor" => Some(trimmed(&format!(
+            "{HERFOR_POINT}|[pP][aA][sS][sS]|[sS][wW][aA][pP]"
+        ))),
+        "tara" => Some(trimmed(&format!(
+            "{TARA_HILL}|{TARA_HILL}[-xXsS]{TARA_HILL}|[pP][aA][sS][sS]|[nN][eE][xX][tT]"
+        ))),
+        _ => None,
+    }
+}
+
+/// A link's moves (the picture and animation `moves` parameter) that each game plays: the
+/// generic example (`c3.b2`, Herfor's) is not a Hirþ game.
+fn example_link(game: &str) -> Option<&'static str> {
+    match game {
+        "herfor" => Some("c3.b2"),
+        "tara" => Some("D4.C5"),
+        "hirth" => Some("He.end"),
+        _ => None,
+    }
+}
+
+/// Gives each game's picture and animation operations an example link of that game (after
+/// [`super::per_game`]).
+pub fn link_examples(document: &mut Value) {
+    let Some(paths) = document["paths"].as_object_mut() else {
+        return;
+    };
+    for game in crate::games::GAME_IDS {
+        let Some(example) = example_link(game) else {
+            continue;
+        };
+        for operation in ["picture", "animation"] {
+            let path = format!("/api/v1/games/{game}/{operation}");
+            let Some(parameters) = paths
+                .get_mut(&path)
+                .and_then(|item| item["get"]["parameters"].as_array_mut())
+            else {
+                continue;
+            };
+            for parameter in parameters.iter_mut().filter(|p| p["name"] == "moves") {
+                parameter["example"] = Value::String(example.to_owned());
+            }
+        }
+    }
+}
+
+/// Puts the point pattern on a Herfor state's stone lists (before [`super::per_game`]).
+pub fn herfor_points(document: &mut Value) {
+    let Some(properties) = super::schemas(document)
+        .get_mut("HerforState")
+        .and_then(|state| state.get_mut("properties"))
+    else {
+        return;
+    };
+    for colour in ["black", "white"] {
+        if let Some(items) = properties
+            .get_mut(colour)
+            .and_then(|list| list.get_mut("items"))
+        {
+            items["pattern"] = Value::String(herfor_point());
+        }
+    }
+}
+
+/// Puts each game's move pattern on its requests' `move` and `moves` (after
+/// [`super::per_game`], which names them `HerforApplyRequest`, `TaraReplayRequest`, …).
+pub fn moves(document: &mut Value) {
+    for game in crate::games::GAME_IDS {
+        let Some(pattern) = move_pattern(game) else {
+            continue;
+        };
+        let prefix = crate::api::schemas::schema_prefix(game);
+        for request in ["ApplyRequest", "ReplayRequest"] {
+            let Some(properties) = super::schemas(document)
+                .get_mut(&format!("{prefix}{request}"))
+                .and_then(|schema| schema.get_mut("properties"))
+            else {
+                continue;
+            };
+            if let Some(one) = properties.get_mut("move") {
+                one["pattern"] = Value::String(pattern.clone());
+            }
+            if let Some(items) = properties
+                .get_mut("moves")
+                .and_then(|list| list.get_mut("items"))
+            {
+                items["pattern"] = Value::String(pattern.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::herfor::{Herfor, HerforOptions};
+    use crate::games::tara::{Tara, TaraOptions};
+    use serde_json::json;
+
+    fn matches(pattern: &str, text: &str) -> bool {
+        jsonschema::is_valid(&json!({"type": "string", "pattern": pattern}), &json!(text))
+    }
+
+    /// Moves off the pattern that the engine must refuse too (422): the schema may only refuse
+    /// what the server refuses.
+    fn refused_off_the_pattern<G: Game>(state: &G::State, pattern: &str, texts: &[&str]) {
+        for text in texts {
+            assert!(!matches(pattern, text), "{text:?} matches {pattern}");
+            assert!(
+                G::parse_move(state, text).is_err(),
+                "{text:?} is off the pattern but the engine reads it"
+            );
+        }
+    }
+
+    #[test]
+    fn f1_every_herfor_point_and_move_matches_the_patterns_on_every_size() {
+        let pattern = move_pattern("herfor").expect("Herfor moves have a pattern");
+        for size in 3..=7 {
+            let options = HerforOptions {
+                size,
+                ..HerforOptions::default()
+            };
+            let state = Herfor::new_game(&options).expect("a valid size");
+            let moves = Herfor::legal_moves(&state);
+            assert_eq!(
+                moves.len(),
+                3 * usize::from(size) * (usize::from(size) - 1) + 1
+            );
+            for mv in &moves {
+                let text = Herfor::format_move(&state, mv);
+                assert!(matches(&pattern, &text), "{text} (size {size})");
+                assert!(matches(&herfor_point(), &text), "{text} (size {size})");
+                let shouted = format!(" {} \t", text.to_uppercase());
+                assert!(matches(&pattern, &shouted), "{shouted:?}");
+                assert!(Herfor::parse_move(&state, &shouted).is_ok(), "{shouted:?}");
+            }
+        }
+        for text in ["pass", "PASS", "Swap", "\u{85}swap\u{3000}"] {
+            assert!(matches(&pattern, text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn f1_strings_off_the_herfor_patterns_are_refused_by_the_engine() {
+        let largest = HerforOptions {
+            size: 7,
+            ..HerforOptions::default()
+        };
+        let state = Herfor::new_game(&largest).expect("size 7");
+        let pattern = move_pattern("herfor").expect("a pattern");
+        let off = [
+            "",
+            " ",
+            "c",
+            "3c",
+            "c0",
+            "c03",
+            "c14",
+            "n1",
+            "z5",
+            "c3c",
+            "c 3",
+            "pas",
+            "passes",
+            "\u{feff}c3",
+            "c3.",
+            "e5,e6",
+        ];
+        refused_off_the_pattern::<Herfor>(&state, &pattern, &off);
+        for text in off {
+            assert!(!matches(&herfor_point(), text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn t13_every_tara_move_of_a_played_game_matches_the_pattern() {
+        let pattern = move_pattern("tara").expect("Tara moves have a pattern");
+        for level in [1, 2] {
+            let options = TaraOptions {
+                level,
+                ..TaraOptions::default()
+            };
+            let mut state = Tara::new_game(&options).expect("valid options");
+            // The first listed move each turn, through setup and into the kings' moves.
+            for _ in 0..80 {
+                let moves = Tara::legal_moves(&state);
+                let Some(first) = moves.first().cloned() else {
+                    break;
+                };
+                for mv in &moves {
+                    let text = Tara::format_move(&state, mv);
+                    assert!(matches(&pattern, &text), "{text}");
+                    let lower = format!("\n{}", text.to_lowercase());
+                    assert!(matches(&pattern, &lower), "{lower:?}");
+                }
+                Tara::apply(&mut state, &first).expect("a listed move is legal");
+            }
+        }
+        for text in ["pass", "Next", " D4 ", "d7-e5", "D7xE5", "C5sB3"] {
+            assert!(matches(&pattern, text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn t13_strings_off_the_tara_pattern_are_refused_by_the_engine() {
+        let state = Tara::new_game(&TaraOptions::default()).expect("defaults");
+        let pattern = move_pattern("tara").expect("a pattern");
+        let off = [
+            "",
+            "D",
+            "A1",
+            "G7",
+            "H4",
+            "D8",
+            "D0",
+            "D4-",
+            "D4-E",
+            "D4+E5",
+            "D4 E5",
+            "D4-E5-F6",
+            "pas",
+            "nextt",
+            "D44",
+            "\u{feff}D4",
+        ];
+        refused_off_the_pattern::<Tara>(&state, &pattern, &off);
+    }
+}
