@@ -220,6 +220,18 @@ mod tests {
             assert_eq!(ks, reference);
         }
         assert!(ks.is_empty());
+        assert_eq!(ks.len(), 0);
+        for (i, crew) in [(0, 1), (0, 2), (2, 3), (1, 4), (4, 0), (2, 1)] {
+            ks.insert(i, k(crew));
+            reference.insert(i, k(crew));
+            assert_eq!(ks, reference);
+            assert_eq!(ks.len(), reference.len());
+        }
+        // Freeing every slot frees the Karves in use and changes nothing else.
+        ks[1].stopped = true;
+        ks[4].stopped = true;
+        ks.free_all();
+        assert_eq!(ks, reference);
         let two = Karves::from(vec![k(0), k(2)]);
         let json = serde_json::to_string(&two).unwrap();
         assert_eq!(json, serde_json::to_string(&vec![k(0), k(2)]).unwrap());
