@@ -273,6 +273,14 @@ type BattleUnits = (Space, Option<Space>, Unit, u8);
 /// in which the choices are listed), keeping those that let at least one attacker enter each
 /// battle (H6).
 pub fn entry_choices(pos: &Position, won: &[Space]) -> Vec<Vec<Stay>> {
+    let mut choices = Vec::new();
+    for_each_entry_choice(pos, won, |stays| choices.push(stays));
+    choices
+}
+
+/// [`entry_choices`] handed one by one to `visit`, in the same order (legal moves are pushed
+/// straight into the move list, without a list of lists between).
+pub fn for_each_entry_choice(pos: &Position, won: &[Space], mut visit: impl FnMut(Vec<Stay>)) {
     // The units of every won battle, and each battle's number of attackers.
     let mut units: SmallVec<[BattleUnits; 12]> = SmallVec::new();
     let mut totals: SmallVec<[(Space, u32); STEPS_PER_TURN as usize]> = SmallVec::new();
@@ -282,7 +290,6 @@ pub fn entry_choices(pos: &Position, won: &[Space]) -> Vec<Vec<Stay>> {
         units.extend(attackers.iter().map(|&(from, unit, n)| (b, from, unit, n)));
     }
     let mut staying: SmallVec<[u8; 12]> = smallvec::smallvec![0; units.len()];
-    let mut choices = Vec::new();
     loop {
         let enters_each = totals.iter().all(|&(b, total)| {
             let stay: u32 = units
@@ -306,13 +313,13 @@ pub fn entry_choices(pos: &Position, won: &[Space]) -> Vec<Vec<Stay>> {
                 })
                 .collect();
             stays.sort();
-            choices.push(stays);
+            visit(stays);
         }
         // The next count: the last unit's turns fastest.
         let mut i = units.len();
         loop {
             if i == 0 {
-                return choices;
+                return;
             }
             i -= 1;
             if staying[i] < units[i].3 {

@@ -25,20 +25,39 @@ const ADJACENT: [&[u8]; 11] = [
     &[8, 9],       // 9: 7 8
 ];
 
+/// [`ADJACENT`] as fixed arrays, each with its length: step generation copies from these.
+const NEIGHBOURS: [([Space; 4], u8); 11] = {
+    let mut out = [([Space(0); 4], 0u8); 11];
+    let mut i = 0;
+    while i < 11 {
+        let mut j = 0;
+        while j < ADJACENT[i].len() {
+            out[i].0[j] = Space(ADJACENT[i][j]);
+            j += 1;
+        }
+        out[i].1 = j as u8;
+        i += 1;
+    }
+    out
+};
+
 impl Space {
     pub const COUNT: usize = 11;
     pub const MIDR: Space = Space(5);
     /// The archipelago: the five middle spaces of Yfirráð (H9).
     pub const MIDDLE: [Space; 5] = [Space(3), Space(4), Space(5), Space(6), Space(7)];
 
+    #[inline]
     pub fn all() -> impl Iterator<Item = Space> {
         (0..Self::COUNT as u8).map(Space)
     }
 
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    #[inline]
     pub fn from_index(index: usize) -> Option<Space> {
         (index < Self::COUNT).then_some(Space(index as u8))
     }
@@ -51,14 +70,24 @@ impl Space {
         NAMES.iter().position(|&n| n == c).map(|i| Space(i as u8))
     }
 
+    #[inline]
     pub fn neighbours(self) -> impl Iterator<Item = Space> {
-        ADJACENT[self.index()].iter().map(|&i| Space(i))
+        self.neighbour_list().iter().copied()
     }
 
+    /// The adjacent spaces, in board order.
+    #[inline]
+    pub fn neighbour_list(self) -> &'static [Space] {
+        let (spaces, n) = &NEIGHBOURS[self.index()];
+        &spaces[..*n as usize]
+    }
+
+    #[inline]
     pub fn is_adjacent(self, other: Space) -> bool {
         ADJACENT[self.index()].contains(&other.0)
     }
 
+    #[inline]
     pub fn is_home(self) -> bool {
         self == Colour::Gull.home() || self == Colour::Silfr.home()
     }
@@ -114,6 +143,7 @@ pub enum Colour {
 impl Colour {
     pub const BOTH: [Colour; 2] = [Colour::Gull, Colour::Silfr];
 
+    #[inline]
     pub fn other(self) -> Colour {
         match self {
             Colour::Gull => Colour::Silfr,
@@ -121,10 +151,12 @@ impl Colour {
         }
     }
 
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
+    #[inline]
     pub fn home(self) -> Space {
         match self {
             Colour::Gull => Space(0),

@@ -33,6 +33,7 @@ impl Default for Karves {
 }
 
 impl Karves {
+    #[inline]
     pub const fn new() -> Self {
         Karves {
             len: 0,
@@ -41,6 +42,7 @@ impl Karves {
     }
 
     /// Adds a Karve (panics past [`CAPACITY`]: the rules never put more than three together).
+    #[inline]
     pub fn push(&mut self, karve: Karve) {
         assert!(
             (self.len as usize) < CAPACITY,
@@ -50,12 +52,50 @@ impl Karves {
         self.len += 1;
     }
 
+    /// How many (read without making a slice, as the step generation does for every space).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Frees every Karve (the end of a turn, H4): all the slots at once, without a branch on
+    /// how many are in use (the unused ones are never read).
+    #[inline]
+    pub fn free_all(&mut self) {
+        for k in &mut self.items {
+            k.stopped = false;
+        }
+    }
+
+    /// Puts a Karve at `index`, moving the later ones up (panics past [`CAPACITY`] or when
+    /// `index` is beyond the end, as `Vec::insert`).
+    #[inline]
+    pub fn insert(&mut self, index: usize, karve: Karve) {
+        let n = self.len as usize;
+        assert!(n < CAPACITY, "more than {CAPACITY} Karves in one place");
+        assert!(index <= n, "Karve index {index} out of range");
+        // Element by element: `copy_within` calls `memmove` for a few bytes.
+        for i in (index..n).rev() {
+            self.items[i + 1] = self.items[i];
+        }
+        self.items[index] = karve;
+        self.len += 1;
+    }
+
     /// Removes and returns the Karve at `index` (panics when out of range, as `Vec::remove`).
+    #[inline]
     pub fn remove(&mut self, index: usize) -> Karve {
         let n = self.len as usize;
         assert!(index < n, "Karve index {index} out of range");
         let karve = self.items[index];
-        self.items.copy_within(index + 1..n, index);
+        for i in index..n - 1 {
+            self.items[i] = self.items[i + 1];
+        }
         self.items[n - 1] = NONE;
         self.len -= 1;
         karve
@@ -65,14 +105,17 @@ impl Karves {
 impl Deref for Karves {
     type Target = [Karve];
 
+    #[inline]
     fn deref(&self) -> &[Karve] {
-        &self.items[..self.len as usize]
+        // `min`: `len` never passes the capacity, and saying so spares a check on every use.
+        &self.items[..(self.len as usize).min(CAPACITY)]
     }
 }
 
 impl DerefMut for Karves {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [Karve] {
-        &mut self.items[..self.len as usize]
+        &mut self.items[..(self.len as usize).min(CAPACITY)]
     }
 }
 
@@ -80,6 +123,7 @@ impl<'a> IntoIterator for &'a Karves {
     type Item = &'a Karve;
     type IntoIter = std::slice::Iter<'a, Karve>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
@@ -89,6 +133,7 @@ impl<'a> IntoIterator for &'a mut Karves {
     type Item = &'a mut Karve;
     type IntoIter = std::slice::IterMut<'a, Karve>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
     }
@@ -175,6 +220,18 @@ mod tests {
             assert_eq!(ks, reference);
         }
         assert!(ks.is_empty());
+        assert_eq!(ks.len(), 0);
+        for (i, crew) in [(0, 1), (0, 2), (2, 3), (1, 4), (4, 0), (2, 1)] {
+            ks.insert(i, k(crew));
+            reference.insert(i, k(crew));
+            assert_eq!(ks, reference);
+            assert_eq!(ks.len(), reference.len());
+        }
+        // Freeing every slot frees the Karves in use and changes nothing else.
+        ks[1].stopped = true;
+        ks[4].stopped = true;
+        ks.free_all();
+        assert_eq!(ks, reference);
         let two = Karves::from(vec![k(0), k(2)]);
         let json = serde_json::to_string(&two).unwrap();
         assert_eq!(json, serde_json::to_string(&vec![k(0), k(2)]).unwrap());

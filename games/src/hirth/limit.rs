@@ -11,7 +11,7 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use super::battle;
-use super::board::Space;
+use super::board::{Colour, Space};
 use super::moves::{Arrival, Move, Stay, Unit};
 use super::state::{Position, STEPS_PER_TURN};
 
@@ -44,9 +44,7 @@ fn limit_kept_after(pos: &Position, won: &[Space], stays: &[Stay]) -> bool {
         }
         counts[line.to.index()] += n - staying;
     }
-    Space::all()
-        .filter(|s| !s.is_home())
-        .all(|s| counts[s.index()] <= 1)
+    within_limit(counts)
 }
 
 /// The same answer by playing the battles: the reference the counted test is checked against.
@@ -76,10 +74,18 @@ pub(super) fn limit_kept_after_counting(pos: &Position, stays: &[Stay]) -> bool 
 /// Cheap sufficient test: with every line's K counted where it attacked from, no pile-up. Then
 /// letting everything but one K (or a non-K) enter keeps the limit.
 pub fn no_pile_up(pos: &Position) -> bool {
-    let counts = karve_counts(pos);
-    Space::all()
-        .filter(|s| !s.is_home())
-        .all(|s| counts[s.index()] <= 1)
+    within_limit(karve_counts(pos))
+}
+
+/// Whether no space but a home counts more than one Karve (H8). Asked for every ply: the
+/// homes are zeroed, and a count over one leaves a bit after a shift; one OR of them all,
+/// without a branch per space.
+#[inline]
+fn within_limit(mut counts: [u8; Space::COUNT]) -> bool {
+    for colour in Colour::BOTH {
+        counts[colour.home().index()] = 0;
+    }
+    counts.into_iter().fold(0, |over, n| over | n >> 1) == 0
 }
 
 /// The mover's Karves per space, a K on a line counted where it attacked from.
@@ -107,30 +113,27 @@ pub fn push_legal_ends_told(pos: &Position, out: &mut Vec<Move>, calm: bool) {
         }
         return;
     }
-    out.extend(
-        entry_choices_told(pos, calm)
-            .into_iter()
-            .map(|stays| Move::End { stays }),
-    );
+    for_each_legal_entry_choice(pos, calm, |stays| out.push(Move::End { stays }));
 }
 
 /// The entry choices that end the movement phase with the limit kept (H8).
 pub fn legal_entry_choices(pos: &Position) -> Vec<Vec<Stay>> {
-    entry_choices_told(pos, no_pile_up(pos))
+    let mut choices = Vec::new();
+    for_each_legal_entry_choice(pos, no_pile_up(pos), |stays| choices.push(stays));
+    choices
 }
 
-/// [`legal_entry_choices`], told whether `pos` has no pile-up (`no_pile_up`).
-fn entry_choices_told(pos: &Position, calm: bool) -> Vec<Vec<Stay>> {
+/// [`legal_entry_choices`] handed one by one to `visit`, told whether `pos` has no pile-up
+/// (`no_pile_up`).
+fn for_each_legal_entry_choice(pos: &Position, calm: bool, mut visit: impl FnMut(Vec<Stay>)) {
     let won = won_battles(pos);
-    let choices = battle::entry_choices(pos, &won);
     let karve_attacks = pos.lines.iter().any(|l| !l.pieces.karves.is_empty());
-    if calm && !karve_attacks {
-        return choices;
-    }
-    choices
-        .into_iter()
-        .filter(|c| limit_kept_after(pos, &won, c))
-        .collect()
+    let every_choice_keeps = calm && !karve_attacks;
+    battle::for_each_entry_choice(pos, &won, |stays| {
+        if every_choice_keeps || limit_kept_after(pos, &won, &stays) {
+            visit(stays);
+        }
+    });
 }
 
 /// The mover's Karves standing in each space (lines left out).
@@ -159,7 +162,7 @@ pub fn can_end_now(pos: &Position) -> bool {
     // Battles move only the Karves on lines: a space whose standing Karves already break the
     // limit stays broken whatever the entries.
     let standing = standing_karves(pos);
-    if Space::all().any(|s| !s.is_home() && standing[s.index()] > 1) {
+    if !within_limit(standing) {
         return false;
     }
     let won = won_battles(pos);
@@ -192,9 +195,7 @@ pub fn can_end_now(pos: &Position) -> bool {
                 entering[to.index()] += 1;
             }
         }
-        Space::all()
-            .filter(|s| !s.is_home())
-            .all(|s| counts[s.index()] <= 1)
+        within_limit(counts)
             && won
                 .iter()
                 .all(|&b| entering[b.index()] > 0 || !karves_only(b))
@@ -208,7 +209,7 @@ pub(super) fn can_end_now_by_choices(pos: &Position) -> bool {
         return true;
     }
     let standing = standing_karves(pos);
-    if Space::all().any(|s| !s.is_home() && standing[s.index()] > 1) {
+    if !within_limit(standing) {
         return false;
     }
     let won = won_battles(pos);
@@ -235,18 +236,18 @@ pub fn repair(pos: &Position) -> Option<Repair> {
     (search::<true>(pos, &nodes, &mut path) == Some(true)).then_some(path)
 }
 
-/// Whether `repair` (found for the position before one more step) still works in `pos`: each
+/// Whether `repair` (found for the position before one more step) still works in `p`: each
 /// of its steps can be taken in turn, and then the movement phase can end with the limit kept.
-/// A proof that the turn can finish; "no" proves nothing.
-fn repaired_by(pos: &Position, repair: &Repair) -> bool {
-    let mut p = pos.clone();
+/// A proof that the turn can finish; "no" proves nothing. Plays the steps on `p` itself
+/// (the caller's copy: copying a position costs as much as the test).
+fn repaired_by(p: &mut Position, repair: &Repair) -> bool {
     for step in repair {
         if !p.can_step(step) {
             return false;
         }
         p.apply_step(step);
     }
-    can_end_now(&p)
+    can_end_now(p)
 }
 
 /// [`can_finish`] without the shortcut of [`hopeless`]: the reference it is checked against.
@@ -465,7 +466,9 @@ fn keeps_limit(pos: &Position, step: &Move, calm: bool, known: &mut Option<Known
     // limit) changes no count, and cannot get in the way of a one-step Karve repair: the K is
     // still there with its crew, and where it goes it still stands or attacks as before (the
     // mover never changes who holds a space of the enemy's, and an own or empty space both
-    // leave it standing there).
+    // leave it standing there). Boarding and disembarking move no Karve either and change no
+    // control: a free K stays on the repair's space (one boarded or left stays free, H4), and
+    // the same move of it, with its new crew, repairs as before.
     if known.is_some_and(|k| k.one_karve_step)
         && matches!(
             step,
@@ -473,16 +476,28 @@ fn keeps_limit(pos: &Position, step: &Move, calm: bool, known: &mut Option<Known
                 unit: Unit::H | Unit::L,
                 ..
             } | Move::Enter { .. }
+                | Move::Board { .. }
+                | Move::Disembark { .. }
         )
     {
         return true;
     }
     let mut next = pos.clone();
     next.apply_step(step);
+    // The step left no pile-up (it was a repair): the turn can end now, the first thing the
+    // look-ahead would find.
+    if no_pile_up(&next) {
+        return true;
+    }
     // Most steps leave a pile-up that the repair found before them still mends: a proof
     // without searching. Otherwise (the step was the repair, or got in its way) search.
-    if known.is_some_and(|k| k.repair.as_ref().is_some_and(|r| repaired_by(&next, r))) {
-        return true;
+    if let Some(repair) = known.and_then(|k| k.repair.as_ref()) {
+        if repaired_by(&mut next, repair) {
+            return true;
+        }
+        // The repair's steps were played on `next`: back to the position after `step`.
+        next.clone_from(pos);
+        next.apply_step(step);
     }
     can_finish(&next) == Some(true)
 }

@@ -12,12 +12,14 @@ pub trait StepSink {
 }
 
 impl StepSink for Vec<Move> {
+    #[inline]
     fn push_step(&mut self, mv: Move) {
         self.push(mv);
     }
 }
 
 impl<const N: usize> StepSink for SmallVec<[Move; N]> {
+    #[inline]
     fn push_step(&mut self, mv: Move) {
         self.push(mv);
     }
@@ -68,6 +70,7 @@ pub enum Move {
 }
 
 impl Move {
+    #[inline]
     pub fn is_step(&self) -> bool {
         matches!(
             self,
@@ -85,6 +88,7 @@ pub enum Arrival {
 }
 
 impl Position {
+    #[inline]
     pub fn arrival(&self, space: Space) -> Arrival {
         match self.controller(space) {
             Some(c) if c == self.mover => Arrival::Own,
@@ -402,11 +406,14 @@ impl Position {
                 let unit = if karve { Unit::K(0) } else { Unit::H };
                 let home = me.home();
                 let arrival = self.arrival(home);
-                let piece = single(unit, arrival == Arrival::Empty);
                 match arrival {
                     // H4 [I]: an entry onto the own home held by the enemy attacks it from off the board.
-                    Arrival::Enemy => self.line_mut(None, home).absorb(piece),
-                    _ => self.board.group_mut(home, me).absorb(piece),
+                    Arrival::Enemy => put(self.line_mut(None, home), unit, false),
+                    _ => put(
+                        self.board.group_mut(home, me),
+                        unit,
+                        arrival == Arrival::Empty,
+                    ),
                 }
             }
             Move::Go { from, unit, to } => {
@@ -422,11 +429,12 @@ impl Position {
                     }
                 }
                 match self.arrival(to) {
-                    Arrival::Enemy => self.line_mut(Some(from), to).absorb(single(unit, false)),
-                    arrival => self
-                        .board
-                        .group_mut(to, me)
-                        .absorb(single(unit, arrival == Arrival::Empty)),
+                    Arrival::Enemy => put(self.line_mut(Some(from), to), unit, false),
+                    arrival => put(
+                        self.board.group_mut(to, me),
+                        unit,
+                        arrival == Arrival::Empty,
+                    ),
                 }
             }
             Move::Board { space, karve } => {
@@ -457,6 +465,7 @@ impl Position {
 }
 
 /// The spaces of a mask (bit `i`: the space of index `i`), in board order.
+#[inline]
 fn spaces_in(mut mask: u16) -> impl Iterator<Item = Space> {
     std::iter::from_fn(move || {
         let i = mask.trailing_zeros() as usize;
@@ -465,17 +474,16 @@ fn spaces_in(mut mask: u16) -> impl Iterator<Item = Space> {
     })
 }
 
-/// A group holding one unit, stopped or not (the crew of a stopped K stops with it).
-fn single(unit: Unit, stopped: bool) -> Group {
-    let mut g = Group::default();
+/// Adds one unit to a group, stopped or not (the crew of a stopped K stops with it).
+#[inline]
+fn put(g: &mut Group, unit: Unit, stopped: bool) {
     match (unit, stopped) {
-        (Unit::H, false) => g.h = 1,
-        (Unit::H, true) => g.h_stopped = 1,
+        (Unit::H, false) => g.h += 1,
+        (Unit::H, true) => g.h_stopped += 1,
         (Unit::L, false) => g.l = true,
         (Unit::L, true) => g.l_stopped = true,
-        (Unit::K(crew), stopped) => g.karves.push(Karve { crew, stopped }),
+        (Unit::K(crew), stopped) => g.add_karve(Karve { crew, stopped }),
     }
-    g
 }
 
 pub fn unit_word(unit: Unit) -> &'static str {

@@ -163,6 +163,10 @@ pub fn checked_game(seed: u64, universe_samples: usize, h8_shortcuts: bool) -> H
         moves.clear();
         Hirth::legal_moves_into(&state, &mut moves);
         assert!(!moves.is_empty(), "no legal move in {state:?}");
+        // `pick` finds an offer's answers by the first move.
+        if state.phase == Phase::Offer {
+            assert_eq!(moves, [Move::Accept, Move::GiveUp]);
+        }
         for mv in &moves {
             let mut checked = state.clone();
             Hirth::apply(&mut checked, mv).unwrap_or_else(|e| panic!("{mv:?} listed but {e}"));

@@ -15,7 +15,8 @@ pub const TURN_CAP: u32 = 500;
 /// A random choice among `moves` (the legal moves of a position): uniform, but offers are rare
 /// and mostly accepted, so that games end on the board more often than by refusals.
 pub fn pick(rng: &mut SmallRng, moves: &[Move]) -> Move {
-    if moves.iter().any(|m| matches!(m, Move::Accept)) {
+    // An offer's answers are the only moves then, `accept` first.
+    if matches!(moves.first(), Some(Move::Accept)) {
         return if rng.random_bool(0.8) {
             Move::Accept
         } else {

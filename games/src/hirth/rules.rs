@@ -353,7 +353,8 @@ fn forget_history(state: &mut HirthState) {
     if !state.record.is_empty() {
         state.record.clear();
     }
-    if state.log != Default::default() {
+    let log = &state.log;
+    if !(log.steps.is_empty() && log.doubling.is_empty() && log.battles.is_empty()) {
         state.log = Default::default();
     }
 }

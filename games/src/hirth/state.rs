@@ -76,24 +76,31 @@ pub struct Group {
 }
 
 impl Group {
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.h == 0 && self.h_stopped == 0 && !self.l && !self.l_stopped && self.karves.is_empty()
+        // One test of all the fields ORed, not one branch each: asked for every space a piece
+        // enters, with answers no predictor guesses.
+        (self.h | self.h_stopped | u8::from(self.l | self.l_stopped) | self.karves.len() as u8) == 0
     }
 
+    #[inline]
     pub fn has_l(&self) -> bool {
         self.l || self.l_stopped
     }
 
+    #[inline]
     pub fn loose_h(&self) -> u8 {
         self.h + self.h_stopped
     }
 
     /// Every Hirþ, loose or aboard.
+    #[inline]
     pub fn all_h(&self) -> u32 {
         self.loose_h() as u32 + self.karves.iter().map(|k| k.crew as u32).sum::<u32>()
     }
 
     /// H5: H = 1, L = 1, a Karve with n ≥ 1 aboard = n + 1, an empty Karve = 0.
+    #[inline]
     pub fn power(&self) -> u32 {
         let karves: u32 = self
             .karves
@@ -103,13 +110,20 @@ impl Group {
         self.loose_h() as u32 + self.has_l() as u32 + karves
     }
 
+    #[inline]
     pub fn add_karve(&mut self, karve: Karve) {
-        self.karves.push(karve);
-        self.karves
-            .sort_by(|a, b| b.crew.cmp(&a.crew).then(a.stopped.cmp(&b.stopped)));
+        // Into its place in the order (after its equals): a sort per Karve added cost more
+        // than the step that adds it.
+        let at = self
+            .karves
+            .iter()
+            .position(|k| karve_order(&karve, k).is_lt())
+            .unwrap_or(self.karves.len());
+        self.karves.insert(at, karve);
     }
 
     /// Takes out one Karve equal to `karve`; false when there is none.
+    #[inline]
     pub fn take_karve(&mut self, karve: Karve) -> bool {
         match self.karves.iter().position(|k| *k == karve) {
             Some(i) => {
@@ -121,6 +135,7 @@ impl Group {
     }
 
     /// Adds every piece of `other` (used when pieces join a line or enter a space).
+    #[inline]
     pub fn absorb(&mut self, other: Group) {
         self.h += other.h;
         self.h_stopped += other.h_stopped;
@@ -132,19 +147,23 @@ impl Group {
     }
 
     /// The end of a turn frees every piece (H4 stops last one turn).
+    #[inline]
     pub fn unstop(&mut self) {
         self.h += self.h_stopped;
         self.h_stopped = 0;
         self.l |= self.l_stopped;
         self.l_stopped = false;
-        if self.karves.is_empty() {
-            return;
+        self.karves.free_all();
+        if self.karves.len() > 1 {
+            self.karves.sort_by_key(|k| std::cmp::Reverse(k.crew));
         }
-        for k in &mut self.karves {
-            k.stopped = false;
-        }
-        self.karves.sort_by_key(|k| std::cmp::Reverse(k.crew));
     }
+}
+
+/// The order Karves are kept in within a group: most crew first, free before stopped.
+#[inline]
+pub fn karve_order(a: &Karve, b: &Karve) -> std::cmp::Ordering {
+    b.crew.cmp(&a.crew).then(a.stopped.cmp(&b.stopped))
 }
 
 /// The pieces standing in one space, by colour.
@@ -160,10 +179,12 @@ pub struct Cell {
 }
 
 impl Cell {
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.gull.is_empty() && self.silfr.is_empty()
     }
 
+    #[inline]
     pub fn get(&self, colour: Colour) -> &Group {
         match colour {
             Colour::Gull => &self.gull,
@@ -171,6 +192,7 @@ impl Cell {
         }
     }
 
+    #[inline]
     pub fn get_mut(&mut self, colour: Colour) -> &mut Group {
         match colour {
             Colour::Gull => &mut self.gull,
@@ -185,18 +207,22 @@ impl Cell {
 pub struct Board(pub [Cell; Space::COUNT]);
 
 impl Board {
+    #[inline]
     pub fn cell(&self, space: Space) -> &Cell {
         &self.0[space.index()]
     }
 
+    #[inline]
     pub fn cell_mut(&mut self, space: Space) -> &mut Cell {
         &mut self.0[space.index()]
     }
 
+    #[inline]
     pub fn group(&self, space: Space, colour: Colour) -> &Group {
         self.cell(space).get(colour)
     }
 
+    #[inline]
     pub fn group_mut(&mut self, space: Space, colour: Colour) -> &mut Group {
         self.cell_mut(space).get_mut(colour)
     }
@@ -285,6 +311,7 @@ pub struct PerColour<T> {
 }
 
 impl<T> PerColour<T> {
+    #[inline]
     pub fn get(&self, colour: Colour) -> &T {
         match colour {
             Colour::Gull => &self.gull,
@@ -292,6 +319,7 @@ impl<T> PerColour<T> {
         }
     }
 
+    #[inline]
     pub fn get_mut(&mut self, colour: Colour) -> &mut T {
         match colour {
             Colour::Gull => &mut self.gull,
@@ -345,12 +373,13 @@ impl Position {
     }
 
     /// H4: the colour controlling a space (pieces in it, or on a line from it).
+    #[inline]
     pub fn controller(&self, space: Space) -> Option<Colour> {
         let cell = self.board.cell(space);
-        for colour in Colour::BOTH {
-            if !cell.get(colour).is_empty() {
-                return Some(colour);
-            }
+        // Both asked before either is used: one branch hard to guess rather than two.
+        let (gull, silfr) = (!cell.gull.is_empty(), !cell.silfr.is_empty());
+        if gull | silfr {
+            return Some(if gull { Colour::Gull } else { Colour::Silfr });
         }
         self.lines
             .iter()

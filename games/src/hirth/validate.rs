@@ -5,7 +5,7 @@ use super::limit;
 use super::rules;
 use super::state::{
     Group, HIRTH_PER_PLAYER, HirthState, KARVE_CAPACITY, KARVES_PER_PLAYER, Phase, STEPS_PER_TURN,
-    VERSION,
+    VERSION, karve_order,
 };
 use crate::InvalidState;
 
@@ -55,7 +55,7 @@ fn check_group(
         }
     }
     let mut sorted = g.karves;
-    sorted.sort_by(|a, b| b.crew.cmp(&a.crew).then(a.stopped.cmp(&b.stopped)));
+    sorted.sort_by(karve_order);
     if sorted != g.karves {
         return err(
             format!("{path}.karves"),
