@@ -12,6 +12,7 @@ use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::geometry::Point;
+use super::rules::Legal;
 use super::wide::{self, Wide};
 
 /// A set of cells of the padded grid, numbered from the set's [`ORIGIN`](Cells::ORIGIN).
@@ -47,6 +48,13 @@ pub trait Cells:
     fn down(self, n: u32) -> Self;
     /// The `n`-th cell of the set, lowest first; `None` when `n` is not below the count.
     fn nth(self, n: u32) -> Option<u8>;
+    /// [`rules::legal`](super::rules::legal) by vector instructions, where this width has
+    /// such a path and the running CPU the instructions; `None` otherwise (the portable fills
+    /// then run).
+    #[inline(always)]
+    fn legal_by_vector(_empty: Self, _own: Self, _enemy: Self) -> Option<Legal<Self>> {
+        None
+    }
     /// The same cells of a [`Wide`] set, which must hold none outside this set's reach.
     fn from_wide(set: Wide) -> Self;
     fn to_wide(self) -> Wide;
@@ -97,6 +105,17 @@ impl Cells for Wide {
     #[inline(always)]
     fn nth(self, n: u32) -> Option<u8> {
         Wide::nth(self, n)
+    }
+    #[inline(always)]
+    fn legal_by_vector(empty: Wide, own: Wide, enemy: Wide) -> Option<Legal<Wide>> {
+        #[cfg(target_arch = "x86_64")]
+        if super::simd::available() {
+            // SAFETY: the running CPU has the features `simd::legal` is compiled for, checked
+            // just above.
+            return Some(unsafe { super::simd::legal(empty, own, enemy) });
+        }
+        let _ = (empty, own, enemy); // (unused off x86-64)
+        None
     }
     #[inline(always)]
     fn from_wide(set: Wide) -> Wide {

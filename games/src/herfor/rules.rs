@@ -91,6 +91,15 @@ pub struct Legal<C> {
 /// empty point, away from friendly stones too: a lone stone between two enemy ones invades.
 #[inline(always)]
 pub fn legal<C: Cells>(empty: C, own: C, enemy: C) -> Legal<C> {
+    match C::legal_by_vector(empty, own, enemy) {
+        Some(legal) => legal,
+        None => legal_portable(empty, own, enemy),
+    }
+}
+
+/// [`legal`] by the portable fills, on every CPU.
+#[inline(always)]
+pub fn legal_portable<C: Cells>(empty: C, own: C, enemy: C) -> Legal<C> {
     // The neighbours serve twice: for the points touching friendly stones, and as the first
     // step of each line's fills.
     let (up, down) = moved(own);

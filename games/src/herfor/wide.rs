@@ -57,15 +57,13 @@ impl Wide {
     /// Whether cell `i` is in the set; false for any index off the grid.
     #[inline(always)]
     pub fn has(self, i: i32) -> bool {
-        // A negative index wraps to a huge one: one comparison rules out both ends.
+        // A negative index wraps to a huge one: one comparison rules out both ends. The word
+        // is chosen by two selects on the index's bits rather than by a branch (the walks that
+        // call this stop at unpredictable cells) or an index (which would put the set in memory).
         let i = i as u32;
-        let word = match i / 64 {
-            0 => self.0[0],
-            1 => self.0[1],
-            2 => self.0[2],
-            _ => 0,
-        };
-        (word >> (i % 64)) & 1 != 0
+        let low = if i & 64 == 0 { self.0[0] } else { self.0[1] };
+        let word = if i & 128 == 0 { low } else { self.0[2] };
+        i < 192 && (word >> (i % 64)) & 1 != 0
     }
 
     /// The set moved `n` cells up (towards higher indices), `n < 192`: bits leaving the grid
@@ -209,27 +207,69 @@ impl BitOrAssign for Wide {
 }
 
 /// Runs `work` compiled for the CPU's `popcnt` instruction when it has one (every x86-64 CPU
-/// since about 2008), for loops that count bits of [`Wide`] sets at every step: the baseline
-/// x86-64 target counts them with a dozen shifts and masks instead. `work` and what it calls
-/// inline are compiled into the function with the feature; the result is the same either way.
+/// since about 2008), and for `bmi2`'s `pdep` too when it has that (about 2013 on), for loops
+/// that count and pick bits of [`Wide`] sets at every step: the baseline x86-64 target counts
+/// them with a dozen shifts and masks instead. Where the CPU has AVX-512 too, the legal
+/// placements of `Wide` sets (`simd`) inline into that version. `work` and what it calls inline are compiled
+/// into the function with the features; the result is the same either way.
 #[inline]
 pub fn with_popcount<R>(work: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") {
-        #[target_feature(enable = "popcnt")]
-        fn with_feature<R>(work: impl FnOnce() -> R) -> R {
-            work()
+    {
+        let both = std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2");
+        if both && super::simd::available() {
+            #[target_feature(enable = "popcnt,bmi2,avx512f,avx512vbmi2")]
+            fn with_vectors<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has all four features, checked just above.
+            return unsafe { with_vectors(work) };
         }
-        // SAFETY: the running CPU has `popcnt`, checked just above.
-        return unsafe { with_feature(work) };
+        if both {
+            #[target_feature(enable = "popcnt,bmi2")]
+            fn with_both<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has `popcnt` and `bmi2`, checked just above.
+            return unsafe { with_both(work) };
+        }
+        if std::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn with_feature<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has `popcnt`, checked just above.
+            return unsafe { with_feature(work) };
+        }
     }
     work()
 }
 
-/// The position of the `n`-th set bit of `word` (`n < word.count_ones()`): a binary search
-/// by halves, then the last few bits one by one.
+/// The position of the `n`-th set bit of `word` (`n < word.count_ones()`): one `pdep` where
+/// the CPU has `bmi2`, else a search by halves.
 #[inline(always)]
-fn select(mut word: u64, mut n: u32) -> u8 {
+fn select(word: u64, n: u32) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the running CPU has `bmi2`, checked just above.
+        return unsafe { select_pdep(word, n) };
+    }
+    select_by_halves(word, n)
+}
+
+/// [`select`] by `pdep`: the `n`-th set bit of `word` is where bit `n` of a dense word lands
+/// when deposited into `word`'s set bits. Inlined into [`with_popcount`]'s version with
+/// `bmi2`, a call elsewhere.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+fn select_pdep(word: u64, n: u32) -> u8 {
+    std::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros() as u8
+}
+
+/// [`select`] without `pdep`: a binary search by halves, then the last few bits one by one.
+#[inline(always)]
+fn select_by_halves(mut word: u64, mut n: u32) -> u8 {
     let mut base = 0;
     for width in [32, 16, 8] {
         let low = (word & ((1u64 << width) - 1)).count_ones();
@@ -345,6 +385,37 @@ mod tests {
         assert_eq!(Wide::from_bits(some).to_bits(), some);
         let listed: Vec<Point> = Wide::from_bits(some).points().collect();
         assert_eq!(listed, points(some).collect::<Vec<_>>(), "same order");
+    }
+
+    /// Both ways of picking the `n`-th set bit give the lowest-first order of listing the bits
+    /// one by one, on words of every density (the playouts' uniform pick of a placement).
+    #[test]
+    fn select_picks_the_nth_set_bit_lowest_first() {
+        let mut word: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..2_000u32 {
+            // A xorshift step, thinned or thickened so that sparse and dense words both come.
+            word ^= word << 13;
+            word ^= word >> 7;
+            word ^= word << 17;
+            let set = match round % 3 {
+                0 => word & word.rotate_left(11),
+                1 => word | word.rotate_left(29),
+                _ => word,
+            };
+            let listed: Vec<u8> = (0..64).filter(|&i| (set >> i) & 1 != 0).collect();
+            for (n, &bit) in listed.iter().enumerate() {
+                let n = n as u32;
+                assert_eq!(select_by_halves(set, n), bit, "{set:#x} n = {n}");
+                assert_eq!(select(set, n), bit, "{set:#x} n = {n}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: the running CPU has `bmi2`, checked just above.
+                    assert_eq!(unsafe { select_pdep(set, n) }, bit, "{set:#x} n = {n}");
+                }
+            }
+        }
+        assert_eq!(select(u64::MAX, 63), 63);
+        assert_eq!(select(1 << 63, 0), 63);
     }
 
     /// A shift by a line's step moves every point to its neighbour in that direction, or off
