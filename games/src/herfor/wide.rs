@@ -97,6 +97,30 @@ impl Wide {
         Wide(out)
     }
 
+    /// The cells below the set's lowest (every cell when it is empty).
+    #[inline(always)]
+    pub fn below_first(self) -> Wide {
+        // x − 1 over the three words, borrowing upwards, turns the lowest set bit off and the
+        // bits below it on: those, without x's bits.
+        let [a, b, c] = self.0;
+        let (a1, borrow) = a.overflowing_sub(1);
+        let (b1, borrow) = b.overflowing_sub(u64::from(borrow));
+        let c1 = c.wrapping_sub(u64::from(borrow));
+        Wide([a1 & !a, b1 & !b, c1 & !c])
+    }
+
+    /// The cells above the set's highest (every cell when it is empty).
+    #[inline(always)]
+    pub fn above_last(self) -> Wide {
+        // Each word's bits up to its highest set bit, or every bit under a word that has one.
+        let up_to_last = |w: u64| u64::MAX.checked_shr(w.leading_zeros()).unwrap_or(0);
+        let [a, b, c] = self.0;
+        let high = up_to_last(c);
+        let middle = if c != 0 { u64::MAX } else { up_to_last(b) };
+        let low = if b | c != 0 { u64::MAX } else { up_to_last(a) };
+        Wide([!low, !middle, !high])
+    }
+
     /// The `n`-th cell of the set, lowest first (`n < self.count_ones()`): a random element
     /// without listing them all.
     #[inline(always)]
@@ -346,6 +370,35 @@ const fn build() -> Layout {
 
 static LAYOUT: Layout = build();
 
+/// The cells of the largest board strictly beyond each cell in each direction (in the order of
+/// [`DIRECTIONS`](super::geometry::DIRECTIONS): the three lines up, then down), to its edge;
+/// empty for cells that are no point. A placement's flips are read along these, bit-parallel.
+pub static RAYS: [[Wide; 6]; CELLS] = rays();
+
+pub(super) const fn rays() -> [[Wide; 6]; CELLS] {
+    let geometry = super::geometry::build();
+    const fn cell_at((k, c): (i8, i8)) -> usize {
+        k as usize * STRIDE as usize + c as usize
+    }
+    let mut out = [[Wide::EMPTY; 6]; CELLS];
+    let mut p = 0;
+    while p < POINTS {
+        let cell = cell_at(geometry.coords[p]);
+        let mut d = 0;
+        while d < 6 {
+            let mut bits = geometry.rays[p][d];
+            while bits != 0 {
+                let q = cell_at(geometry.coords[bits.trailing_zeros() as usize]);
+                out[cell][d].0[q / 64] |= 1 << (q % 64);
+                bits &= bits - 1;
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
 /// The cell of a point of the largest board.
 #[inline(always)]
 pub fn cell_of(p: Point) -> u8 {
@@ -416,6 +469,27 @@ mod tests {
         }
         assert_eq!(select(u64::MAX, 63), 63);
         assert_eq!(select(1 << 63, 0), 63);
+    }
+
+    /// The cells below a set's first and above its last, against their definition cell by
+    /// cell, for sets of one or two cells in every word and the empty set (the flips' rays).
+    #[test]
+    fn below_first_and_above_last_follow_their_definition() {
+        let all = Wide([u64::MAX; 3]);
+        assert_eq!(Wide::EMPTY.below_first(), all);
+        assert_eq!(Wide::EMPTY.above_last(), all);
+        for first in 0..192u32 {
+            for last in [first, (first + 77).min(191), 191] {
+                let set = Wide::cell(first as u8) | Wide::cell(last as u8);
+                let cells_where = |keep: &dyn Fn(u32) -> bool| {
+                    (0..192u32)
+                        .filter(|&i| keep(i))
+                        .fold(Wide::EMPTY, |w, i| w | Wide::cell(i as u8))
+                };
+                assert_eq!(set.below_first(), cells_where(&|i| i < first), "{set:?}");
+                assert_eq!(set.above_last(), cells_where(&|i| i > last), "{set:?}");
+            }
+        }
     }
 
     /// A shift by a line's step moves every point to its neighbour in that direction, or off
