@@ -230,14 +230,14 @@ impl BitOrAssign for Wide {
     }
 }
 
-/// Runs `work` compiled for the CPU's `popcnt` instruction when it has one (every x86-64 CPU
-/// since about 2008), and for `bmi2`'s `pdep` too when it has that (about 2013 on), for loops
-/// that count and pick bits of [`Wide`] sets at every step: the baseline x86-64 target counts
-/// them with a dozen shifts and masks instead. Where the CPU has AVX-512 too, the legal
-/// placements of `Wide` sets (`simd`) inline into that version. `work` and what it calls inline are compiled
-/// into the function with the features; the result is the same either way.
+/// Runs `work` compiled for the instructions the playouts use where the CPU has them (the
+/// build targets baseline x86-64): `popcnt` to count the bits of a set (every x86-64 CPU since
+/// about 2008; without it a count is a dozen shifts and masks), `bmi2`'s `pdep` to pick the
+/// `n`-th legal placement ([`select`]), and AVX-512 for the legal placements of `Wide` sets
+/// (`simd`). `work` and what it calls inline are compiled into the version with the features;
+/// the result is the same in every version.
 #[inline]
-pub fn with_popcount<R>(work: impl FnOnce() -> R) -> R {
+pub fn with_cpu_features<R>(work: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
         let both = std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2");
@@ -282,7 +282,7 @@ fn select(word: u64, n: u32) -> u8 {
 }
 
 /// [`select`] by `pdep`: the `n`-th set bit of `word` is where bit `n` of a dense word lands
-/// when deposited into `word`'s set bits. Inlined into [`with_popcount`]'s version with
+/// when deposited into `word`'s set bits. Inlined into [`with_cpu_features`]'s version with
 /// `bmi2`, a call elsewhere.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
