@@ -233,7 +233,7 @@ impl BitOrAssign for Wide {
 /// Runs `work` compiled for the instructions the playouts use where the CPU has them (the
 /// build targets baseline x86-64): `popcnt` to count the bits of a set (every x86-64 CPU since
 /// about 2008; without it a count is a dozen shifts and masks), `bmi2`'s `pdep` to pick the
-/// `n`-th legal placement ([`select`]), and AVX-512 for the legal placements of `Wide` sets
+/// `n`-th legal placement (`select`), and AVX-512 for the legal placements of `Wide` sets
 /// (`simd`). `work` and what it calls inline are compiled into the version with the features;
 /// the result is the same in every version.
 #[inline]
