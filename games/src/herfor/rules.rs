@@ -6,8 +6,10 @@
 //! is an invading phalanx when both of those points hold enemy stones.
 //!
 //! The legal placements of a whole position come from six occluded fills (one per direction,
-//! each a few shifts of the bit sets); a single placement's invasions and flips are short walks
-//! cell by cell.
+//! each a few shifts of the bit sets; with AVX-512 for `Wide` sets, see `simd`). A placement
+//! the legal set has found flips along the lines it invades, read on the rays from its point
+//! with set operations ([`flips_of_legal`]); any other placement's invasions and flips are short
+//! walks cell by cell ([`flips`]).
 
 use super::cells::Cells;
 use super::geometry::Point;
@@ -247,10 +249,10 @@ pub fn flips_of_legal<C: Cells>(legal: &Legal<C>, cell: u8, own: C, enemy: C, si
 #[inline(always)]
 fn invaded_along<C: Cells>(cell: u8, line: usize, own: C, enemy: C, simple: bool) -> C {
     let up = C::ray(cell, line);
-    let beyond = up & !(up & (up & !own).below_first());
+    let beyond = up & !(up & !own).below_first();
     let mut up_phalanx = beyond & (beyond & !enemy).below_first();
     let down = C::ray(cell, line + 3);
-    let beyond = down & !(down & (down & !own).above_last());
+    let beyond = down & !(down & !own).above_last();
     let mut down_phalanx = beyond & (beyond & !enemy).above_last();
     if simple {
         // F6: the `N` stones of each phalanx closest to the invader, `N` the shorter's length.
