@@ -17,7 +17,7 @@ use actix_web::test::{self, TestRequest};
 use moot::ai::{Budget, Player, Strength, analyse};
 use moot::games::fixtures::hirth::mid_game;
 use moot::games::herfor::cells::{Cells, Narrow};
-use moot::games::herfor::wide::with_popcount;
+use moot::games::herfor::wide::with_cpu_features;
 use moot::games::herfor::{Herfor, HerforOptions, HerforState, Position as HerforPosition};
 use moot::games::hirth::Hirth;
 use moot::games::hirth::random_play::random_game;
@@ -112,12 +112,12 @@ fn herfor_mask_playouts(start: &HerforState, rounds: u64) -> f64 {
 fn herfor_mask_rate<C: Cells>(first: HerforPosition<C>, rounds: u64) -> f64 {
     let mut rng = SmallRng::seed_from_u64(7);
     rate(|| {
-        with_popcount(|| herfor_mask_round(first, rounds, &mut rng));
+        with_cpu_features(|| herfor_mask_round(first, rounds, &mut rng));
         rounds
     })
 }
 
-/// One round of random playouts (inlined into [`with_popcount`]'s fast version).
+/// One round of random playouts (inlined into [`with_cpu_features`]'s fast version).
 #[inline(always)]
 fn herfor_mask_round<C: Cells>(first: HerforPosition<C>, rounds: u64, rng: &mut SmallRng) {
     for _ in 0..rounds {

@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use super::player::Player;
 use crate::games::Seat;
 use crate::games::herfor::cells::{Cells, Narrow};
-use crate::games::herfor::wide::with_popcount;
+use crate::games::herfor::wide::with_cpu_features;
 use crate::games::herfor::{Herfor, HerforMove, HerforState, Placement, Position};
 
 /// How many random candidates a playout compares by the stones they flip.
@@ -60,7 +60,7 @@ fn play_on<C: Cells>(
     rng: &mut SmallRng,
 ) -> u32 {
     let mut plies = 0;
-    with_popcount(|| {
+    with_cpu_features(|| {
         while !position.is_over() && plies < Herfor::PLAYOUT_CAP {
             play_one(&mut position, rng);
             plies += 1;

@@ -12,6 +12,7 @@ use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::geometry::Point;
+use super::rules::Legal;
 use super::wide::{self, Wide};
 
 /// A set of cells of the padded grid, numbered from the set's [`ORIGIN`](Cells::ORIGIN).
@@ -47,6 +48,20 @@ pub trait Cells:
     fn down(self, n: u32) -> Self;
     /// The `n`-th cell of the set, lowest first; `None` when `n` is not below the count.
     fn nth(self, n: u32) -> Option<u8>;
+    /// The cells below the set's lowest (every cell when it is empty).
+    fn below_first(self) -> Self;
+    /// The cells above the set's highest (every cell when it is empty).
+    fn above_last(self) -> Self;
+    /// The cells of the largest board strictly beyond cell `i` in direction `d` (in the order
+    /// of [`DIRECTIONS`](super::geometry::DIRECTIONS)) that this set holds.
+    fn ray(i: u8, d: usize) -> Self;
+    /// [`rules::legal`](super::rules::legal) by vector instructions, where this width has
+    /// such a path and the running CPU the instructions; `None` otherwise (the portable fills
+    /// then run).
+    #[inline(always)]
+    fn legal_by_vector(_empty: Self, _own: Self, _enemy: Self) -> Option<Legal<Self>> {
+        None
+    }
     /// The same cells of a [`Wide`] set, which must hold none outside this set's reach.
     fn from_wide(set: Wide) -> Self;
     fn to_wide(self) -> Wide;
@@ -97,6 +112,29 @@ impl Cells for Wide {
     #[inline(always)]
     fn nth(self, n: u32) -> Option<u8> {
         Wide::nth(self, n)
+    }
+    #[inline(always)]
+    fn below_first(self) -> Wide {
+        Wide::below_first(self)
+    }
+    #[inline(always)]
+    fn above_last(self) -> Wide {
+        Wide::above_last(self)
+    }
+    #[inline(always)]
+    fn ray(i: u8, d: usize) -> Wide {
+        wide::RAYS[usize::from(i)][d]
+    }
+    #[inline(always)]
+    fn legal_by_vector(empty: Wide, own: Wide, enemy: Wide) -> Option<Legal<Wide>> {
+        #[cfg(target_arch = "x86_64")]
+        if super::simd::available() {
+            // SAFETY: the running CPU has the features `simd::legal` is compiled for, checked
+            // just above.
+            return Some(unsafe { super::simd::legal(empty, own, enemy) });
+        }
+        let _ = (empty, own, enemy); // (unused off x86-64)
+        None
     }
     #[inline(always)]
     fn from_wide(set: Wide) -> Wide {
@@ -158,6 +196,18 @@ impl Cells for Narrow {
         Wide([self.0 as u64, (self.0 >> 64) as u64, 0]).nth(n)
     }
     #[inline(always)]
+    fn below_first(self) -> Narrow {
+        Narrow(self.0.wrapping_sub(1) & !self.0)
+    }
+    #[inline(always)]
+    fn above_last(self) -> Narrow {
+        Narrow(!u128::MAX.checked_shr(self.0.leading_zeros()).unwrap_or(0))
+    }
+    #[inline(always)]
+    fn ray(i: u8, d: usize) -> Narrow {
+        NARROW_RAYS[usize::from(i)][d]
+    }
+    #[inline(always)]
     fn from_wide(set: Wide) -> Narrow {
         let low = set.down(u32::from(Narrow::ORIGIN)).0;
         Narrow(u128::from(low[0]) | (u128::from(low[1]) << 64))
@@ -166,6 +216,29 @@ impl Cells for Narrow {
     fn to_wide(self) -> Wide {
         Wide([self.0 as u64, (self.0 >> 64) as u64, 0]).up(u32::from(Narrow::ORIGIN))
     }
+}
+
+/// [`wide::RAYS`] in the numbering of `Narrow` sets, without the cells they do not hold.
+static NARROW_RAYS: [[Narrow; 6]; 128] = narrow_rays();
+
+const fn narrow_rays() -> [[Narrow; 6]; 128] {
+    let wide = wide::rays();
+    let origin = Narrow::ORIGIN as u32;
+    let mut out = [[Narrow(0); 6]; 128];
+    let mut i = 0;
+    while i < 128 && i + (origin as usize) < wide::CELLS {
+        let mut d = 0;
+        while d < 6 {
+            // The three words moved down by the origin (less than 64 cells), the top dropped.
+            let [a, b, c] = wide[i + origin as usize][d].0;
+            let low = (a >> origin) | (b << (64 - origin));
+            let high = (b >> origin) | (c << (64 - origin));
+            out[i][d] = Narrow(low as u128 | ((high as u128) << 64));
+            d += 1;
+        }
+        i += 1;
+    }
+    out
 }
 
 impl BitAnd for Narrow {
@@ -238,6 +311,29 @@ mod tests {
                 let cell = Narrow::cell_of(p);
                 assert!(Narrow::from_wide(points).has(i32::from(cell)));
                 assert_eq!(Narrow::point_of(cell), p);
+            }
+        }
+    }
+
+    /// The cells below a set's first and above its last, and the rays from each cell, agree
+    /// between the widths on every cell a `Narrow` set holds.
+    #[test]
+    fn f1_narrow_rays_and_ends_agree_with_wide() {
+        let held = Narrow(u128::MAX).to_wide();
+        assert_eq!(Narrow(0).below_first(), Narrow(u128::MAX));
+        assert_eq!(Narrow(0).above_last(), Narrow(u128::MAX));
+        for i in 0..128u8 {
+            let one = Narrow::cell(i);
+            let wide_one = one.to_wide();
+            assert_eq!(one.below_first().to_wide(), wide_one.below_first() & held);
+            assert_eq!(one.above_last().to_wide(), wide_one.above_last() & held);
+            for d in 0..6 {
+                let wide_ray = Wide::ray(i + Narrow::ORIGIN, d);
+                assert_eq!(
+                    Narrow::ray(i, d).to_wide(),
+                    wide_ray & held,
+                    "cell {i} d {d}"
+                );
             }
         }
     }

@@ -7,7 +7,8 @@
 //! - [`state`]: options, the state, its JSON form and `validate`;
 //! - [`moves`]: moves and their notation; [`report`]: events and the score;
 //! - [`playout`]: the search's compact position, legal placements as a bit set;
-//!   [`cells`]: its sets in two widths, [`wide`]: the padded grid they use.
+//!   [`cells`]: its sets in two widths, [`wide`]: the padded grid they use (and `simd`: its
+//!   legal placements with AVX-512 where the CPU has it).
 //!
 //! Seats: [`Seat::First`] is the player who places first: Black, or White after a swap (F5).
 //! Colours in statuses and JSON are `"black"` and `"white"`.
@@ -30,6 +31,8 @@ pub mod moves;
 pub mod playout;
 pub mod report;
 pub mod rules;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod state;
 pub mod wide;
 

@@ -6,8 +6,10 @@
 //! is an invading phalanx when both of those points hold enemy stones.
 //!
 //! The legal placements of a whole position come from six occluded fills (one per direction,
-//! each a few shifts of the bit sets); a single placement's invasions and flips are short walks
-//! cell by cell.
+//! each a few shifts of the bit sets; with AVX-512 for `Wide` sets, see `simd`). A placement
+//! the legal set has found flips along the lines it invades, read on the rays from its point
+//! with set operations ([`flips_of_legal`]); any other placement's invasions and flips are short
+//! walks cell by cell ([`flips`]).
 
 use super::cells::Cells;
 use super::geometry::Point;
@@ -91,6 +93,15 @@ pub struct Legal<C> {
 /// empty point, away from friendly stones too: a lone stone between two enemy ones invades.
 #[inline(always)]
 pub fn legal<C: Cells>(empty: C, own: C, enemy: C) -> Legal<C> {
+    match C::legal_by_vector(empty, own, enemy) {
+        Some(legal) => legal,
+        None => legal_portable(empty, own, enemy),
+    }
+}
+
+/// [`legal`] by the portable fills, on every CPU.
+#[inline(always)]
+pub fn legal_portable<C: Cells>(empty: C, own: C, enemy: C) -> Legal<C> {
     // The neighbours serve twice: for the points touching friendly stones, and as the first
     // step of each line's fills.
     let (up, down) = moved(own);
@@ -215,20 +226,50 @@ pub fn flips_at<C: Cells>(cell: u8, own: C, enemy: C, simple: bool) -> C {
     flipped
 }
 
-/// [`flips`] for a legal placement at `cell` whose invading lines `legal` has found: no walk
-/// along the lines where it invades nothing (most placements invade nowhere).
+/// [`flips`] for a legal placement at `cell` whose invading lines `legal` has found: nothing
+/// read along the lines where it invades nothing (most placements invade nowhere), and
+/// bit-parallel along the others.
 #[inline(always)]
 pub fn flips_of_legal<C: Cells>(legal: &Legal<C>, cell: u8, own: C, enemy: C, simple: bool) -> C {
     let p = i32::from(cell);
     let mut flipped = C::EMPTY;
-    for (line, step) in LINE_STEPS.into_iter().enumerate() {
+    for line in 0..LINE_STEPS.len() {
         if legal.invading[line].has(p) {
-            let step = step as i32;
-            let (a, b) = (end_of_run(p, step, own), end_of_run(p, -step, own));
-            flipped |= invaded(a, b, step, enemy, simple);
+            flipped |= invaded_along(cell, line, own, enemy, simple);
         }
     }
     flipped
+}
+
+/// The stones flipped by the invading phalanx that a placement at `cell` forms along `line`,
+/// as [`invaded`] finds them, but on the line's two rays from `cell` with set operations instead
+/// of walks: up the line, the friendly run is the ray below its first non-friendly cell, and the
+/// invaded phalanx the rest of the ray below its first non-enemy cell beyond; down the line the
+/// same with "above the last".
+#[inline(always)]
+fn invaded_along<C: Cells>(cell: u8, line: usize, own: C, enemy: C, simple: bool) -> C {
+    let up = C::ray(cell, line);
+    let beyond = up & !(up & !own).below_first();
+    let mut up_phalanx = beyond & (beyond & !enemy).below_first();
+    let down = C::ray(cell, line + 3);
+    let beyond = down & !(down & !own).above_last();
+    let mut down_phalanx = beyond & (beyond & !enemy).above_last();
+    if simple {
+        // F6: the `N` stones of each phalanx closest to the invader, `N` the shorter's length.
+        let (up_len, down_len) = (up_phalanx.count_ones(), down_phalanx.count_ones());
+        if up_len > down_len {
+            // The lowest `down_len` of the upper phalanx.
+            if let Some(first_dropped) = up_phalanx.nth(down_len) {
+                up_phalanx &= C::cell(first_dropped).below_first();
+            }
+        } else if down_len > up_len {
+            // The highest `up_len` of the lower phalanx.
+            if let Some(first_kept) = down_phalanx.nth(down_len - up_len) {
+                down_phalanx &= !C::cell(first_kept).below_first();
+            }
+        }
+    }
+    up_phalanx | down_phalanx
 }
 
 /// The stones flipped by an invading phalanx along the line with `step` whose ends are held

@@ -57,15 +57,13 @@ impl Wide {
     /// Whether cell `i` is in the set; false for any index off the grid.
     #[inline(always)]
     pub fn has(self, i: i32) -> bool {
-        // A negative index wraps to a huge one: one comparison rules out both ends.
+        // A negative index wraps to a huge one: one comparison rules out both ends. The word
+        // is chosen by two selects on the index's bits rather than by a branch (the walks that
+        // call this stop at unpredictable cells) or an index (which would put the set in memory).
         let i = i as u32;
-        let word = match i / 64 {
-            0 => self.0[0],
-            1 => self.0[1],
-            2 => self.0[2],
-            _ => 0,
-        };
-        (word >> (i % 64)) & 1 != 0
+        let low = if i & 64 == 0 { self.0[0] } else { self.0[1] };
+        let word = if i & 128 == 0 { low } else { self.0[2] };
+        i < 192 && (word >> (i % 64)) & 1 != 0
     }
 
     /// The set moved `n` cells up (towards higher indices), `n < 192`: bits leaving the grid
@@ -97,6 +95,30 @@ impl Wide {
             }
         }
         Wide(out)
+    }
+
+    /// The cells below the set's lowest (every cell when it is empty).
+    #[inline(always)]
+    pub fn below_first(self) -> Wide {
+        // x − 1 over the three words, borrowing upwards, turns the lowest set bit off and the
+        // bits below it on: those, without x's bits.
+        let [a, b, c] = self.0;
+        let (a1, borrow) = a.overflowing_sub(1);
+        let (b1, borrow) = b.overflowing_sub(u64::from(borrow));
+        let c1 = c.wrapping_sub(u64::from(borrow));
+        Wide([a1 & !a, b1 & !b, c1 & !c])
+    }
+
+    /// The cells above the set's highest (every cell when it is empty).
+    #[inline(always)]
+    pub fn above_last(self) -> Wide {
+        // Each word's bits up to its highest set bit, or every bit under a word that has one.
+        let up_to_last = |w: u64| u64::MAX.checked_shr(w.leading_zeros()).unwrap_or(0);
+        let [a, b, c] = self.0;
+        let high = up_to_last(c);
+        let middle = if c != 0 { u64::MAX } else { up_to_last(b) };
+        let low = if b | c != 0 { u64::MAX } else { up_to_last(a) };
+        Wide([!low, !middle, !high])
     }
 
     /// The `n`-th cell of the set, lowest first (`n < self.count_ones()`): a random element
@@ -208,28 +230,70 @@ impl BitOrAssign for Wide {
     }
 }
 
-/// Runs `work` compiled for the CPU's `popcnt` instruction when it has one (every x86-64 CPU
-/// since about 2008), for loops that count bits of [`Wide`] sets at every step: the baseline
-/// x86-64 target counts them with a dozen shifts and masks instead. `work` and what it calls
-/// inline are compiled into the function with the feature; the result is the same either way.
+/// Runs `work` compiled for the instructions the playouts use where the CPU has them (the
+/// build targets baseline x86-64): `popcnt` to count the bits of a set (every x86-64 CPU since
+/// about 2008; without it a count is a dozen shifts and masks), `bmi2`'s `pdep` to pick the
+/// `n`-th legal placement (`select`), and AVX-512 for the legal placements of `Wide` sets
+/// (`simd`). `work` and what it calls inline are compiled into the version with the features;
+/// the result is the same in every version.
 #[inline]
-pub fn with_popcount<R>(work: impl FnOnce() -> R) -> R {
+pub fn with_cpu_features<R>(work: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") {
-        #[target_feature(enable = "popcnt")]
-        fn with_feature<R>(work: impl FnOnce() -> R) -> R {
-            work()
+    {
+        let both = std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2");
+        if both && super::simd::available() {
+            #[target_feature(enable = "popcnt,bmi2,avx512f,avx512vbmi2")]
+            fn with_vectors<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has all four features, checked just above.
+            return unsafe { with_vectors(work) };
         }
-        // SAFETY: the running CPU has `popcnt`, checked just above.
-        return unsafe { with_feature(work) };
+        if both {
+            #[target_feature(enable = "popcnt,bmi2")]
+            fn with_both<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has `popcnt` and `bmi2`, checked just above.
+            return unsafe { with_both(work) };
+        }
+        if std::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn with_feature<R>(work: impl FnOnce() -> R) -> R {
+                work()
+            }
+            // SAFETY: the running CPU has `popcnt`, checked just above.
+            return unsafe { with_feature(work) };
+        }
     }
     work()
 }
 
-/// The position of the `n`-th set bit of `word` (`n < word.count_ones()`): a binary search
-/// by halves, then the last few bits one by one.
+/// The position of the `n`-th set bit of `word` (`n < word.count_ones()`): one `pdep` where
+/// the CPU has `bmi2`, else a search by halves.
 #[inline(always)]
-fn select(mut word: u64, mut n: u32) -> u8 {
+fn select(word: u64, n: u32) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the running CPU has `bmi2`, checked just above.
+        return unsafe { select_pdep(word, n) };
+    }
+    select_by_halves(word, n)
+}
+
+/// [`select`] by `pdep`: the `n`-th set bit of `word` is where bit `n` of a dense word lands
+/// when deposited into `word`'s set bits. Inlined into [`with_cpu_features`]'s version with
+/// `bmi2`, a call elsewhere.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+fn select_pdep(word: u64, n: u32) -> u8 {
+    std::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros() as u8
+}
+
+/// [`select`] without `pdep`: a binary search by halves, then the last few bits one by one.
+#[inline(always)]
+fn select_by_halves(mut word: u64, mut n: u32) -> u8 {
     let mut base = 0;
     for width in [32, 16, 8] {
         let low = (word & ((1u64 << width) - 1)).count_ones();
@@ -306,6 +370,35 @@ const fn build() -> Layout {
 
 static LAYOUT: Layout = build();
 
+/// The cells of the largest board strictly beyond each cell in each direction (in the order of
+/// [`DIRECTIONS`](super::geometry::DIRECTIONS): the three lines up, then down), to its edge;
+/// empty for cells that are no point. A placement's flips are read along these, bit-parallel.
+pub static RAYS: [[Wide; 6]; CELLS] = rays();
+
+pub(super) const fn rays() -> [[Wide; 6]; CELLS] {
+    let geometry = super::geometry::build();
+    const fn cell_at((k, c): (i8, i8)) -> usize {
+        k as usize * STRIDE as usize + c as usize
+    }
+    let mut out = [[Wide::EMPTY; 6]; CELLS];
+    let mut p = 0;
+    while p < POINTS {
+        let cell = cell_at(geometry.coords[p]);
+        let mut d = 0;
+        while d < 6 {
+            let mut bits = geometry.rays[p][d];
+            while bits != 0 {
+                let q = cell_at(geometry.coords[bits.trailing_zeros() as usize]);
+                out[cell][d].0[q / 64] |= 1 << (q % 64);
+                bits &= bits - 1;
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
 /// The cell of a point of the largest board.
 #[inline(always)]
 pub fn cell_of(p: Point) -> u8 {
@@ -345,6 +438,58 @@ mod tests {
         assert_eq!(Wide::from_bits(some).to_bits(), some);
         let listed: Vec<Point> = Wide::from_bits(some).points().collect();
         assert_eq!(listed, points(some).collect::<Vec<_>>(), "same order");
+    }
+
+    /// Both ways of picking the `n`-th set bit give the lowest-first order of listing the bits
+    /// one by one, on words of every density (the playouts' uniform pick of a placement).
+    #[test]
+    fn select_picks_the_nth_set_bit_lowest_first() {
+        let mut word: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..2_000u32 {
+            // A xorshift step, thinned or thickened so that sparse and dense words both come.
+            word ^= word << 13;
+            word ^= word >> 7;
+            word ^= word << 17;
+            let set = match round % 3 {
+                0 => word & word.rotate_left(11),
+                1 => word | word.rotate_left(29),
+                _ => word,
+            };
+            let listed: Vec<u8> = (0..64).filter(|&i| (set >> i) & 1 != 0).collect();
+            for (n, &bit) in listed.iter().enumerate() {
+                let n = n as u32;
+                assert_eq!(select_by_halves(set, n), bit, "{set:#x} n = {n}");
+                assert_eq!(select(set, n), bit, "{set:#x} n = {n}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: the running CPU has `bmi2`, checked just above.
+                    assert_eq!(unsafe { select_pdep(set, n) }, bit, "{set:#x} n = {n}");
+                }
+            }
+        }
+        assert_eq!(select(u64::MAX, 63), 63);
+        assert_eq!(select(1 << 63, 0), 63);
+    }
+
+    /// The cells below a set's first and above its last, against their definition cell by
+    /// cell, for sets of one or two cells in every word and the empty set (the flips' rays).
+    #[test]
+    fn below_first_and_above_last_follow_their_definition() {
+        let all = Wide([u64::MAX; 3]);
+        assert_eq!(Wide::EMPTY.below_first(), all);
+        assert_eq!(Wide::EMPTY.above_last(), all);
+        for first in 0..192u32 {
+            for last in [first, (first + 77).min(191), 191] {
+                let set = Wide::cell(first as u8) | Wide::cell(last as u8);
+                let cells_where = |keep: &dyn Fn(u32) -> bool| {
+                    (0..192u32)
+                        .filter(|&i| keep(i))
+                        .fold(Wide::EMPTY, |w, i| w | Wide::cell(i as u8))
+                };
+                assert_eq!(set.below_first(), cells_where(&|i| i < first), "{set:?}");
+                assert_eq!(set.above_last(), cells_where(&|i| i > last), "{set:?}");
+            }
+        }
     }
 
     /// A shift by a line's step moves every point to its neighbour in that direction, or off
