@@ -31,7 +31,8 @@
 //   that ends the turn sends the whole turn as ONE request (`play=step.step.end`). "Undo the
 //   step" goes back one step without asking the server.
 // - The player's own move is drawn on the board at once (a Herfor stone, a Tara king) while it
-//   is sent.
+//   is sent, with what else it changes as the server wrote it on its button (flips, captures,
+//   bridges).
 // - The board is one tab stop: the arrow keys move between its points (a roving tabindex);
 //   without the script every point is a tab stop of its own.
 // - After a move the page opens at the status line (`#turn`) and the board has the focus.
@@ -184,13 +185,35 @@
   // the king a Tara move puts on its hill (with its ringfort on a vacant hill) and lifts from
   // the hill it leaves. The drawing holds the piece, in the player's colour, hidden. What
   // else the move changes the server wrote on its button: the stones and ringforts that turn
-  // to the other colour (`data-turns`), the kings it takes (`data-removes`).
+  // to the other colour (`data-turns`), the kings it takes (`data-removes`), the bridges its
+  // ringfort makes (`data-bridges`, and `data-their-bridges` for a ringfort it gives away).
   function drawAhead(target) {
     var board = document.getElementById("board");
     if (!target || !board || !board.contains(target)) return;
     spots(target, "data-turns").forEach(turn);
     spots(target, "data-removes").forEach(remove);
+    spots(target, "data-bridges").forEach(function (pair) { bridge(pair, "#own-bridge"); });
+    spots(target, "data-their-bridges").forEach(function (pair) { bridge(pair, "#their-bridge"); });
     drawPiece(target);
+  }
+
+  // A Tara bridge (`F4-F5`): the drawing's hidden bridge of that side (`#own-bridge`,
+  // `#their-bridge`) laid between the two hills, under the hills as the drawing has them.
+  function bridge(pair, side) {
+    var board = document.getElementById("board");
+    var ends = pair.split("-").map(hill);
+    var drawn = board && board.querySelector(side + " line.bridge");
+    var under = board && board.querySelector("svg line.last, svg g.hill");
+    if (ends.length !== 2 || !ends[0] || !ends[1] || !drawn || !under) return;
+    var a = ends[0].querySelector("circle");
+    var b = ends[1].querySelector("circle");
+    var line = drawn.cloneNode(true);
+    line.setAttribute("x1", a.getAttribute("cx"));
+    line.setAttribute("y1", a.getAttribute("cy"));
+    line.setAttribute("x2", b.getAttribute("cx"));
+    line.setAttribute("y2", b.getAttribute("cy"));
+    line.setAttribute("data-bridge", pair);
+    under.parentNode.insertBefore(line, under);
   }
 
   function spots(target, attribute) {

@@ -1117,3 +1117,79 @@ async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_ch
         "the script says who played: {body}"
     );
 }
+
+/// Issue 14: a Hirþ match's end says the winner and their points first, named as the page
+/// names the players (`You (Silfr) won the match 2–0`), not the engine's seat order
+/// (`match 0–2`), which the JSON status keeps.
+#[actix_web::test]
+async fn hirth_the_match_end_names_the_winner_with_their_points_first() {
+    use moot::games::hirth::{Hirth, HirthOptions};
+    use moot::games::{Seat, Status};
+    let options = HirthOptions { target: 1 };
+    // A random match the second seat wins, where seat order would put the loser first.
+    let (moves, state) = (0..60)
+        .find_map(|seed| {
+            let moves = moot::games::fixtures::random_game::<Hirth>(&options, 5000, seed);
+            let mut state = Hirth::new_game(&options).unwrap();
+            for m in &moves {
+                let mv = Hirth::parse_move(&state, m).unwrap();
+                Hirth::apply(&mut state, &mv).unwrap();
+            }
+            let second_won = matches!(
+                Hirth::status(&state),
+                Status::Finished {
+                    winner: Some(Seat::Second),
+                    ..
+                }
+            );
+            second_won.then_some((moves, state))
+        })
+        .expect("a random match the second seat wins");
+    let (won, lost) = (state.points[1], state.points[0]);
+    assert!(won > lost, "{won}–{lost}");
+    let colour = if state.gull == Seat::Second {
+        "Gull"
+    } else {
+        "Silfr"
+    };
+    let Status::Finished { reason, .. } = Hirth::status(&state) else {
+        unreachable!("the match is over")
+    };
+    assert!(
+        reason.ends_with(&format!("match {lost}–{won}")),
+        "the engine's status keeps seat order: {reason}"
+    );
+    let link = |computer: &str| {
+        let mut link = form_urlencoded::Serializer::new(String::new());
+        link.append_pair("target", "1");
+        if !computer.is_empty() {
+            link.append_pair("computer", computer);
+        }
+        link.append_pair("moves", &moves.join(".")).finish()
+    };
+    let between_two = get(&format!("/play/hirth?{}", link(""))).await;
+    let body = page(&between_two, 200);
+    assert!(
+        body.contains(&format!(
+            "<strong>Game over: {colour} wins</strong> — {colour} won the match {won}–{lost}, the last game by "
+        )),
+        "{body}"
+    );
+    assert!(!body.contains(&format!("match {lost}–{won}")), "{body}");
+    let against = get(&format!("/play/hirth?{}", link("first"))).await;
+    let body = page(&against, 200);
+    assert!(
+        body.contains(&format!(
+            "<strong>Game over: you won</strong> — You ({colour}) won the match {won}–{lost}, the last game by "
+        )),
+        "{body}"
+    );
+    let lost_page = get(&format!("/play/hirth?{}", link("second"))).await;
+    let body = page(&lost_page, 200);
+    assert!(
+        body.contains(&format!(
+            "<strong>Game over: you lost</strong> — Computer ({colour}) won the match {won}–{lost}, the last game by "
+        )),
+        "{body}"
+    );
+}

@@ -6,13 +6,15 @@ use moot_templates::drawing::{self, Look};
 
 use super::font::FAMILY;
 use super::options::{Bottom, PictureOptions};
-use crate::games::{Game, Status};
+use crate::games::Status;
+use crate::web::page_game::Players;
 use crate::web::replay::Ply;
 use crate::web::view::status_line;
 use crate::web::{PageGame, Playable};
 
-/// The longest caption drawn whole; a longer one keeps only its headline.
-const CAPTION_MAX: usize = 64;
+/// The longest caption drawn whole (on two lines under the board at most); a longer one
+/// keeps only its headline.
+const CAPTION_MAX: usize = 90;
 
 /// The picture of `state` as an SVG document. `last` is the last turn (its plies, oldest
 /// first), marked when the options ask for it; empty when unknown.
@@ -51,10 +53,15 @@ fn targets<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
         .collect()
 }
 
-/// Whose turn it is and what they decide, or the result and why.
-pub fn caption<G: Game>(state: &G::State) -> String {
+/// Whose turn it is and what they decide, or the result and why, in the pages' words for
+/// players at one screen (colours: a picture has no "you").
+pub fn caption<G: PageGame>(state: &G::State) -> String {
     let line = status_line(&G::status(state));
-    let whole = format!("{} · {}", line.headline, line.detail);
+    // The game's own end words name the winner: they follow "Game over" alone.
+    let whole = match G::end_words(state, Players::default()) {
+        Some(words) => format!("Game over: {words}"),
+        None => format!("{} · {}", line.headline, line.detail),
+    };
     if line.detail.is_empty() || whole.chars().count() > CAPTION_MAX {
         line.headline
     } else {
@@ -65,6 +72,7 @@ pub fn caption<G: Game>(state: &G::State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Game;
     use crate::games::herfor::{Herfor, HerforOptions};
 
     fn start() -> <Herfor as Game>::State {
@@ -108,6 +116,36 @@ mod tests {
         assert!(rich.contains(">Black to play"), "{rich}");
         // A picture links nowhere: its targets are drawn, not wrapped in empty links.
         assert!(!rich.contains("<a "), "{rich}");
+    }
+
+    /// A finished Hirþ match is captioned as the pages say it, the winner and their points
+    /// first, not in the engine's seat order (`match 0–1`).
+    #[test]
+    fn a_finished_hirth_match_is_captioned_winner_first() {
+        use crate::games::hirth::{Hirth, HirthOptions};
+        use crate::games::{Seat, Turn};
+        let options = HirthOptions { target: 1 };
+        let won_by_second = |seed: u64| {
+            let moves = crate::games::fixtures::random_game::<Hirth>(&options, 5000, seed);
+            let mut state = Hirth::new_game(&options).expect("a match");
+            for m in &moves {
+                let mv = Hirth::parse_move(&state, m).expect("a move");
+                Hirth::apply(&mut state, &mv).expect("a legal move");
+            }
+            (Hirth::turn(&state) == Turn::Won(Seat::Second)).then_some(state)
+        };
+        let state = (0..60)
+            .find_map(won_by_second)
+            .expect("a random match the second seat wins");
+        let caption = caption::<Hirth>(&state);
+        let points = state.points[1];
+        assert!(
+            caption.starts_with(&format!(
+                "Game over: Silfr won the match {points}–0, the last game by "
+            )),
+            "{caption}"
+        );
+        assert!(caption.chars().count() <= CAPTION_MAX, "{caption}");
     }
 
     #[test]

@@ -105,6 +105,14 @@ pub trait PageGame: Game {
     /// The rules for players: short, with a picture of the board.
     fn rules() -> Markup;
 
+    /// What the status line says under "Game over", where the engine's reason does not say
+    /// it the pages' way (a Hirþ match's score in seat order): the players named as
+    /// `players` does. By default none: the engine's reason, after the winner's name against
+    /// the computer.
+    fn end_words(_state: &Self::State, _players: Players) -> Option<String> {
+        None
+    }
+
     /// The score at the end in words, as (what, how much) rows: by default every member of
     /// the engine's score; games whose score holds codes (a victory's kind, seats) say it
     /// in words, the players named as `players` does.

@@ -3,7 +3,7 @@
 
 use moot_templates::layout::Preview;
 
-use super::page_game::PageGame;
+use super::page_game::{PageGame, Players};
 use super::position::{MOVES, Position, SEPARATOR, encode};
 use super::replay::Replayed;
 use super::view::status_line;
@@ -25,7 +25,11 @@ pub fn picture_href<G: PageGame>(position: &Position<G>, extra: &[(&str, String)
 
 /// The preview of a game page at `origin` (`https://moot.example`).
 pub fn preview<G: PageGame>(origin: &str, position: &Position<G>, game: &Replayed<G>) -> Preview {
-    let status = status_line(&G::status(&game.state));
+    let mut status = status_line(&G::status(&game.state));
+    // A shared link names the players by colour, as between two at one screen.
+    if let Some(words) = G::end_words(&game.state, Players::default()) {
+        status.detail = words;
+    }
     let plies = match game.plies.len() {
         0 => "No move yet".to_owned(),
         1 => "1 move played".to_owned(),

@@ -82,7 +82,7 @@ pub fn play_view<G: PageGame>(
     let players = players(position);
     PlayView {
         game_name: G::NAME.to_owned(),
-        status: players_status(position, &status),
+        status: players_status(position, state, &status),
         notice,
         panel: G::panel(state, players),
         opponent: opponent_words(position, game, &status),
@@ -331,9 +331,17 @@ pub fn players<G: Game>(position: &Position<G>) -> Players {
 }
 
 /// The status line, in the page's names of the players; against the computer the end says
-/// "You won" or "You lost".
-fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLine {
+/// "You won" or "You lost"; the game may say the end its own way ([`PageGame::end_words`]).
+fn players_status<G: PageGame>(
+    position: &Position<G>,
+    state: &G::State,
+    status: &Status,
+) -> StatusLine {
     let mut line = status_line(status);
+    let end_words = G::end_words(state, players(position));
+    if let Some(words) = &end_words {
+        line.detail.clone_from(words);
+    }
     let Some(computer) = position.opponent else {
         return line;
     };
@@ -351,7 +359,7 @@ fn players_status<G: Game>(position: &Position<G>, status: &Status) -> StatusLin
                 Some(_) => "Game over: you won".to_owned(),
                 None => "Game over: a draw".to_owned(),
             };
-            if let (Some(seat), Some(colour)) = (winner, winner_colour) {
+            if let (Some(seat), Some(colour), None) = (winner, winner_colour, &end_words) {
                 line.detail = format!(
                     "{} won — {}",
                     players(position).name(*seat, colour),

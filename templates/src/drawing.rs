@@ -8,6 +8,8 @@ use std::borrow::Cow;
 
 use maud::{Markup, html};
 
+use crate::fit;
+
 /// How a board is drawn besides the position: what a picture may choose, a page leaves at
 /// the default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +75,34 @@ pub fn page_svg(drawing: &Drawing) -> Markup {
     }
 }
 
-/// The height of the caption line under a picture's board, as a share of the board's width.
+/// The height of the caption's first line under a picture's board, as a share of the board's
+/// width; its words are half as high. A caption too long for one line wraps onto a second,
+/// `CAPTION_NEXT` of a first line lower.
 const CAPTION: f32 = 0.075;
+const CAPTION_NEXT: f32 = 0.6;
+/// The caption's lines at most: the last takes the rest, squeezed if it must be.
+const CAPTION_LINES: usize = 2;
 
-/// The size in pixels of a picture whose longer side is `pixels`, with a caption line or not.
-pub fn picture_size(drawing: &Drawing, pixels: u32, caption: bool) -> (u32, u32) {
-    let (width, height) = user_size(drawing, caption);
+/// The lines of `caption` under a board `width` wide: wrapped to fit, at most
+/// [`CAPTION_LINES`].
+pub fn caption_lines(caption: &str, width: f32) -> Vec<String> {
+    let mut lines = fit::wrap(caption, width * CAPTION / 2.0, caption_room(width));
+    if lines.len() > CAPTION_LINES {
+        let rest = lines.split_off(CAPTION_LINES - 1).join(" ");
+        lines.push(rest);
+    }
+    lines
+}
+
+/// The width a caption's line may take: the board's, less a margin on each side.
+fn caption_room(width: f32) -> f32 {
+    width * 0.94
+}
+
+/// The size in pixels of a picture whose longer side is `pixels`, with `lines` lines of
+/// caption.
+pub fn picture_size(drawing: &Drawing, pixels: u32, lines: usize) -> (u32, u32) {
+    let (width, height) = user_size(drawing, lines);
     let scale = pixels as f32 / width.max(height);
     (
         (width * scale).round().max(1.0) as u32,
@@ -86,28 +110,34 @@ pub fn picture_size(drawing: &Drawing, pixels: u32, caption: bool) -> (u32, u32)
     )
 }
 
-fn user_size(drawing: &Drawing, caption: bool) -> (f32, f32) {
-    let extra = if caption {
-        drawing.width * CAPTION
-    } else {
-        0.0
+fn user_size(drawing: &Drawing, lines: usize) -> (f32, f32) {
+    let line = drawing.width * CAPTION;
+    let extra = match lines {
+        0 => 0.0,
+        n => line + line * CAPTION_NEXT * (n - 1) as f32,
     };
     (drawing.width, drawing.height + extra)
 }
 
 /// The board as a standalone picture `pixels` on its longer side: a background, the board,
-/// and the caption line under it when there is one. `font` names the font of its words.
+/// and the caption under it when there is one, its lines fitting the board's width. `font`
+/// names the font of its words.
 pub fn picture_svg(drawing: &Drawing, pixels: u32, caption: Option<&str>, font: &str) -> Markup {
-    let (width, height) = user_size(drawing, caption.is_some());
-    let (px_width, px_height) = picture_size(drawing, pixels, caption.is_some());
+    let lines = caption.map_or_else(Vec::new, |c| caption_lines(c, drawing.width));
+    let (width, height) = user_size(drawing, lines.len());
+    let (px_width, px_height) = picture_size(drawing, pixels, lines.len());
     let line = drawing.width * CAPTION;
     html! {
         svg xmlns="http://www.w3.org/2000/svg" width=(px_width) height=(px_height) viewBox=(format!("0 0 {width} {height}")) font-family=(font) {
             title { (drawing.title) }
             rect width=(width) height=(height) fill=(PAPER) {}
             (drawing.body)
-            @if let Some(words) = caption {
-                text.caption x=(width / 2.0) y=(drawing.height + line * 0.62) text-anchor="middle" font-size=(line * 0.5) fill=(INK) { (words) }
+            @if !lines.is_empty() {
+                g.caption fill=(INK) {
+                    @for (i, words) in lines.iter().enumerate() {
+                        (fit::line(words, width / 2.0, drawing.height + line * (0.62 + CAPTION_NEXT * i as f32), line / 2.0, caption_room(width), "middle"))
+                    }
+                }
             }
         }
     }
@@ -168,6 +198,36 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains(">Black &amp; white</text>"));
-        assert_eq!(picture_size(&square(), 64, true), (64, 37));
+        assert_eq!(picture_size(&square(), 64, 1), (64, 37));
+    }
+
+    /// A caption wider than the board wraps onto a second line (the picture grows to hold it),
+    /// every line within the board's width less its margins; what a second line cannot hold
+    /// is squeezed into it.
+    #[test]
+    fn a_long_caption_wraps_onto_two_lines_that_fit_the_board() {
+        let words = "Game over: Black wins · both players passed: black 15.5 – white 4";
+        let lines = caption_lines(words, 200.0);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines.join(" "), words);
+        for line in &lines {
+            assert!(fit::width(line, 7.5) <= 188.0, "{line}");
+        }
+        let svg = picture_svg(&square(), 400, Some(words), "Serif").into_string();
+        assert!(
+            svg.contains(r#"width="400" height="248" viewBox="0 0 200 124""#),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("<text ").count(), 2, "{svg}");
+        assert!(!svg.contains("textLength"), "{svg}");
+        let long = "word ".repeat(40);
+        let lines = caption_lines(&long, 200.0);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines.join(" "), long.trim());
+        let svg = picture_svg(&square(), 400, Some(&long), "Serif").into_string();
+        assert!(
+            svg.contains(r#"textLength="188" lengthAdjust="spacingAndGlyphs""#),
+            "{svg}"
+        );
     }
 }

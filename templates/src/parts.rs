@@ -21,6 +21,10 @@ pub struct BoardLink {
     /// takes off (captured kings). The server says it: the script knows no rules.
     pub turns: Vec<String>,
     pub removes: Vec<String>,
+    /// The bridges the move makes between two spots (`F4-F5`, Tara's linked ringforts): the
+    /// mover's, and the other side's (a ringfort sacrificed to them).
+    pub bridges: Vec<String>,
+    pub their_bridges: Vec<String>,
 }
 
 /// One row of a side panel: a fact and its value for each player (or one value for both).
@@ -115,7 +119,8 @@ pub fn move_button(class: &str, area: (f32, f32, f32, f32), link: &BoardLink) ->
         foreignObject x=(x) y=(y) width=(width) height=(height) {
             button class=(class) type="submit" form=(FORM) name=(FIELD) value=(link.play) title=(link.title)
                 data-from=[(!link.from.is_empty()).then_some(&link.from)] data-to=[(!link.to.is_empty()).then_some(&link.to)]
-                data-turns=[spots(&link.turns)] data-removes=[spots(&link.removes)] {}
+                data-turns=[spots(&link.turns)] data-removes=[spots(&link.removes)]
+                data-bridges=[spots(&link.bridges)] data-their-bridges=[spots(&link.their_bridges)] {}
         }
     }
 }
@@ -310,9 +315,21 @@ mod tests {
             removes: vec!["E4".into(), "F5".into()],
             ..mv
         };
-        let out = spot_links(&[capture], &BADGES).into_string();
+        let out = spot_links(std::slice::from_ref(&capture), &BADGES).into_string();
         assert!(
             out.contains(r#"data-to="E5" data-turns="E5" data-removes="E4 F5">"#),
+            "{out}"
+        );
+        let linking = BoardLink {
+            bridges: vec!["D5-E5".into(), "E5-E6".into()],
+            their_bridges: vec!["B3-C3".into()],
+            ..capture
+        };
+        let out = spot_links(&[linking], &BADGES).into_string();
+        assert!(
+            out.contains(
+                r#"data-removes="E4 F5" data-bridges="D5-E5 E5-E6" data-their-bridges="B3-C3">"#
+            ),
             "{out}"
         );
     }

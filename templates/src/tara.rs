@@ -180,6 +180,15 @@ fn crown(side: Side, x: f32, y: f32) -> Markup {
     }
 }
 
+/// A bridge between the hills centred on `a` and `b`.
+fn bridge_line(side: Side, (x1, y1): (f32, f32), (x2, y2): (f32, f32)) -> Markup {
+    html! {
+        line.bridge x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke=(side.ink()) stroke-width="9" stroke-linecap="round" {
+            title { (side.word()) " bridge" }
+        }
+    }
+}
+
 /// A ringfort centred on (`x`, `y`), one group the script can swap for the other colour's.
 fn ringfort(side: Side, x: f32, y: f32) -> Markup {
     html! {
@@ -317,23 +326,22 @@ pub fn drawing(view: &TaraBoardView, look: Look) -> Drawing {
             rect x=(x - CELL / 2.0) y=(y - CELL / 2.0) width=(CELL) height=(CELL) fill="#e4edd3" {}
         }
         @for bridge in &view.bridges {
-            @let (x1, y1) = centre(bridge.a.0, bridge.a.1);
-            @let (x2, y2) = centre(bridge.b.0, bridge.b.1);
-            line.bridge x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke=(bridge.side.ink()) stroke-width="9" stroke-linecap="round" {
-                title { (bridge.side.word()) " bridge" }
-            }
+            (bridge_line(bridge.side, centre(bridge.a.0, bridge.a.1), centre(bridge.b.0, bridge.b.1)))
         }
         (last_line(view))
         @for h in &view.hills { (hill(h)) }
         @if let (Some(side), true) = (view.moving, controls) {
             // The player's king (and ringfort, for a vacant hill), for the script to put on
-            // the hill they choose (not shown until then), and the other side's ringfort for
-            // the ringforts a move turns to that colour.
+            // the hill they choose (not shown until then), the other side's ringfort for
+            // the ringforts a move turns to that colour, and the bridges a move makes.
             g #own-piece visibility="hidden" {
                 (ringfort(side, 0.0, 0.0))
                 (crown(side, 0.0, 0.0))
             }
             g #their-fort visibility="hidden" { (ringfort(side.other(), 0.0, 0.0)) }
+            // Both sides' bridges, for those a move makes.
+            g #own-bridge visibility="hidden" { (bridge_line(side, (0.0, 0.0), (0.0, 0.0))) }
+            g #their-bridge visibility="hidden" { (bridge_line(side.other(), (0.0, 0.0), (0.0, 0.0))) }
         }
         @for h in view.hills.iter().filter(|h| crowded(h)) { (choice_overlay(&h.links, &choice(h))) }
         @if look.coordinates {
@@ -471,6 +479,9 @@ mod tests {
         assert!(svg.contains(r##"<g id="own-piece" visibility="hidden"><g class="fort"><circle class="ringfort" cx="0" cy="0" r="18" fill="#c6d5f0""##), "{svg}");
         // The other side's ringfort, hidden, for the ringforts a move turns to that colour.
         assert!(svg.contains(r##"<g id="their-fort" visibility="hidden"><g class="fort"><circle class="ringfort" cx="0" cy="0" r="18" fill="#f3c9c2""##), "{svg}");
+        // Both sides' bridges, hidden, for the bridges a move makes.
+        assert!(svg.contains(r##"<g id="own-bridge" visibility="hidden"><line class="bridge" x1="0" y1="0" x2="0" y2="0" stroke="#1f4e9c""##), "{svg}");
+        assert!(svg.contains(r##"<g id="their-bridge" visibility="hidden"><line class="bridge" x1="0" y1="0" x2="0" y2="0" stroke="#b3261e""##), "{svg}");
         assert!(svg.contains(r#"<g class="hill" data-hill="E5">"#));
         // The choices come after every hill: drawn over the board.
         assert!(svg.find(r#"class="choices""#) > svg.rfind(r#"class="hill""#));

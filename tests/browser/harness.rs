@@ -130,24 +130,41 @@ impl Browser {
     }
 
     /// Waits until the page has loaded with Moot's stylesheet applied: measurements of boxes
-    /// taken before it would measure unstyled elements (a bare button is 16 × 6 px).
+    /// taken before it would measure unstyled elements (a bare button is 16 × 6 px). Applied
+    /// means seen in effect, not only listed: the skip link is positioned by it, and a board's
+    /// buttons are blocks filling their spots. Fails after 20 s saying what it saw.
     pub async fn wait_for_styles(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let styled = self
+            let seen = self
                 .client
                 .execute(
-                    r#"return document.readyState === "complete"
-                         && [...document.styleSheets].some(s =>
-                              (s.href || "").endsWith("/static/moot.css") && s.cssRules.length > 0);"#,
+                    r#"const sheet = [...document.styleSheets]
+                         .find(s => (s.href || "").endsWith("/static/moot.css"));
+                       const skip = document.querySelector("a.skip");
+                       const button = document.querySelector("svg.board foreignObject > button");
+                       return {
+                         url: location.href,
+                         ready: document.readyState,
+                         rules: sheet ? sheet.cssRules.length : 0,
+                         skip: skip ? getComputedStyle(skip).position : "no skip link",
+                         button: button ? getComputedStyle(button).display : "no board button",
+                       };"#,
                     vec![],
                 )
                 .await
                 .expect("a script runs");
-            if styled == serde_json::Value::Bool(true) {
+            let styled = seen["ready"] == "complete"
+                && seen["rules"].as_u64().is_some_and(|n| n > 0)
+                && seen["skip"] == "absolute"
+                && (seen["button"] == "block" || seen["button"] == "no board button");
+            if styled {
                 return;
             }
-            assert!(Instant::now() < deadline, "the stylesheet never applied");
+            assert!(
+                Instant::now() < deadline,
+                "Moot's stylesheet did not apply within 20 s: {seen}"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }

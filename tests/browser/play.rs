@@ -629,6 +629,93 @@ async fn tara_a_captured_ringfort_turns_to_the_players_colour_at_once() {
     browser.finish().await;
 }
 
+/// Issue 14: a Tara king's move whose new ringfort joins the player's ringforts beside it
+/// (T6, in Battle) draws the bridges at once, in the player's colour, as the server wrote on
+/// its button.
+#[actix_web::test]
+async fn tara_a_new_ringforts_bridges_are_drawn_at_once() {
+    use moot::games::tara::board::Board;
+    use moot::games::tara::geometry::hills_of;
+    use moot::games::tara::{Tara, TaraOptions};
+    // The pairs of one colour's adjacent ringforts on a board.
+    let linked = |board: &Board, colour| {
+        let forts = board.ringforts(colour);
+        hills_of(forts)
+            .flat_map(|hill| {
+                hills_of(hill.neighbours() & forts)
+                    .filter(move |next| next.0 > hill.0)
+                    .map(move |next| (hill.to_string(), next.to_string()))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut state = Tara::new_game(&TaraOptions::default()).expect("a game");
+    let mut moves = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let (linking, bridges) = 'search: loop {
+        let legal = Tara::legal_moves(&state);
+        let before = linked(&Board::of(&state), state.to_move);
+        for mv in &legal {
+            let mut after = state.clone();
+            Tara::apply(&mut after, mv).expect("a legal move");
+            let new: Vec<_> = linked(&Board::of(&after), state.to_move)
+                .into_iter()
+                .filter(|pair| !before.contains(pair))
+                .collect();
+            if !new.is_empty() {
+                break 'search (Tara::format_move(&state, mv), new);
+            }
+        }
+        let mv = *legal.choose(&mut rng).expect("the game goes on");
+        moves.push(Tara::format_move(&state, &mv));
+        Tara::apply(&mut state, &mv).expect("a legal move");
+        if Tara::legal_moves(&state).is_empty() {
+            state = Tara::new_game(&TaraOptions::default()).expect("a game");
+            moves.clear();
+        }
+    };
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-bridges").await;
+    browser
+        .open(&format!("/play/tara?moves={}", moves.join(".")))
+        .await;
+    let before = browser.url().await;
+    let pairs = serde_json::to_string(&bridges).expect("json");
+    // For each new pair: whether a bridge in the player's colour joins the two hills' centres.
+    let drawn = click_and_probe(
+        &browser,
+        &format!(r#"figure.board svg button[value="{linking}"]"#),
+        &format!(
+            r##"var ink = document.querySelector('#own-piece circle.ringfort').getAttribute("stroke");
+               var centre = function (h) {{
+                 var c = document.querySelector('g.hill[data-hill="' + h + '"] circle');
+                 return c.getAttribute("cx") + "," + c.getAttribute("cy");
+               }};
+               var lines = [...document.querySelectorAll("figure.board svg line.bridge")]
+                 .filter(function (l) {{ return !l.closest("#own-bridge, #their-bridge"); }})
+                 .map(function (l) {{
+                   return [l.getAttribute("x1") + "," + l.getAttribute("y1"),
+                           l.getAttribute("x2") + "," + l.getAttribute("y2"),
+                           l.getAttribute("stroke")];
+                 }});
+               return {pairs}.map(function (pair) {{
+                 var a = centre(pair[0]), b = centre(pair[1]);
+                 return lines.some(function (l) {{
+                   return l[2] === ink && ((l[0] === a && l[1] === b) || (l[0] === b && l[1] === a));
+                 }});
+               }});"##
+        ),
+    )
+    .await;
+    assert!(
+        drawn.as_array().is_some_and(
+            |a| a.len() == bridges.len() && a.iter().all(|v| v.as_bool() == Some(true))
+        ),
+        "{linking}: the bridges {bridges:?} drawn in the player's colour: {drawn}"
+    );
+    browser.wait_until_left(&before).await;
+    browser.finish().await;
+}
+
 /// Issue 14: Tara's options name the first player's colour in the computer's choices, and
 /// follow the choice of colour on the form.
 #[actix_web::test]

@@ -63,6 +63,10 @@ impl PageGame for Hirth {
         rules::rules()
     }
 
+    fn end_words(state: &HirthState, players: Players) -> Option<String> {
+        words::match_end_words(state, players)
+    }
+
     fn score_words(state: &HirthState, players: Players) -> Vec<(String, String)> {
         words::score_words(state, players)
     }

@@ -3,8 +3,8 @@
 
 use moot_templates::hirth::Side;
 
-use crate::games::Seat;
 use crate::games::hirth::{Colour, Event, Hirth, HirthState, Move, Space, Stay, Unit, Victory};
+use crate::games::{Game, Seat, Turn};
 use crate::web::page_game::Players;
 use crate::web::replay::Ply;
 
@@ -414,6 +414,31 @@ pub(super) fn describe_event(event: &Event, sides: Sides) -> String {
             points[winner.other().index()]
         ),
     }
+}
+
+/// The end of the match in words, the winner and their points first: `You (Gull) won the
+/// match 5–0, the last game by Drepið, doubled: 4 points` (the engine's status says the
+/// score in seat order, `match 0–5`). None while the match goes on.
+pub(super) fn match_end_words(state: &HirthState, players: Players) -> Option<String> {
+    let Turn::Won(winner) = Hirth::turn(state) else {
+        return None;
+    };
+    let points = |seat: Seat| state.points[seat.index()];
+    let mut words = format!(
+        "{} won the match {}–{}",
+        Sides::of(state, players).name(winner),
+        points(winner),
+        points(winner.other())
+    );
+    if let Some(last) = state.results.last() {
+        words.push_str(&format!(
+            ", the last game by {}: {} point{}",
+            victory_words(last.victory, last.factor),
+            last.points,
+            if last.points == 1 { "" } else { "s" }
+        ));
+    }
+    Some(words)
 }
 
 /// The match's score in words: each player's points and Hirþ out of the game, the last

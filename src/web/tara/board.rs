@@ -9,7 +9,7 @@ use crate::games::tara::board::Board;
 use crate::games::tara::geometry::{HILLS, Hill, hills_of};
 use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
 use crate::games::{Game, Status};
-use crate::web::page_game::{Playable, events_of};
+use crate::web::page_game::Playable;
 use crate::web::replay::Ply;
 
 fn side(colour: Colour) -> Side {
@@ -84,27 +84,70 @@ fn last_marks(last: &[Ply<Tara>]) -> Vec<(Hill, LastMark)> {
     }
 }
 
-/// What a move on the board changes besides its king, by the engine: the ringforts it turns
-/// to the other colour (captured, or sacrificed) and the hills whose kings it captures. None
-/// on a picture, which has no buttons.
-fn changes(state: &TaraState, p: &Playable<TaraMove>) -> (Vec<String>, Vec<String>) {
-    let (mut turns, mut removes) = (Vec::new(), Vec::new());
+/// What a move on the board changes besides its king, for the script to draw at once.
+#[derive(Debug, Default)]
+struct Changes {
+    /// The ringforts it turns to the other colour (captured, or sacrificed).
+    turns: Vec<String>,
+    /// The hills whose kings it captures.
+    removes: Vec<String>,
+    /// The bridges it makes (`F4-F5`): the mover's, and the other colour's (a sacrifice).
+    bridges: Vec<String>,
+    their_bridges: Vec<String>,
+}
+
+/// [`Changes`] by the engine: the move played on a copy, its events, and the bridges of the
+/// board after it that `before` (the board's now) lacks. None on a picture, which has no
+/// buttons.
+fn changes(state: &TaraState, before: &[(Colour, Hill, Hill)], p: &Playable<TaraMove>) -> Changes {
+    let mut changes = Changes::default();
     if p.play.is_empty() {
-        return (turns, removes);
+        return changes;
     }
-    for event in events_of::<Tara>(state, &p.mv) {
+    let mut after = state.clone();
+    let Ok(events) = Tara::apply(&mut after, &p.mv) else {
+        return changes;
+    };
+    for event in events {
         match event {
             TaraEvent::RingfortCaptured { to, .. } | TaraEvent::Sacrificed { to, .. } => {
-                turns.push(to.to_string());
+                changes.turns.push(to.to_string());
             }
             TaraEvent::KingsCaptured { hills, .. } => {
-                removes.extend(hills.iter().map(Hill::to_string));
+                changes.removes.extend(hills.iter().map(Hill::to_string));
             }
-            TaraEvent::KingTrapped { hill, .. } => removes.push(hill.to_string()),
+            TaraEvent::KingTrapped { hill, .. } => changes.removes.push(hill.to_string()),
             _ => {}
         }
     }
-    (turns, removes)
+    for bridge in bridges(&Board::of(&after)) {
+        if before.contains(&bridge) {
+            continue;
+        }
+        let (colour, a, b) = bridge;
+        let list = if colour == state.to_move {
+            &mut changes.bridges
+        } else {
+            &mut changes.their_bridges
+        };
+        list.push(format!("{a}-{b}"));
+    }
+    changes
+}
+
+/// The bridges of a board (T2, T6): each pair of orthogonally adjacent ringforts of one
+/// colour, once, from the lower hill to the higher.
+fn bridges(board: &Board) -> Vec<(Colour, Hill, Hill)> {
+    let mut bridges = Vec::new();
+    for colour in Colour::BOTH {
+        let forts = board.ringforts(colour);
+        for hill in hills_of(forts) {
+            for next in hills_of(hill.neighbours() & forts).filter(|n| n.0 > hill.0) {
+                bridges.push((colour, hill, next));
+            }
+        }
+    }
+    bridges
 }
 
 pub(super) fn board_view(
@@ -113,6 +156,7 @@ pub(super) fn board_view(
     last: &[Ply<Tara>],
 ) -> TaraBoardView {
     let board = Board::of(state);
+    let now = bridges(&board);
     let marks = last_marks(last);
     let immune: Vec<Hill> = Colour::BOTH
         .into_iter()
@@ -132,15 +176,17 @@ pub(super) fn board_view(
                 .iter()
                 .filter(|p| target(&p.mv) == Some(hill))
                 .map(|p| {
-                    let (turns, removes) = changes(state, p);
+                    let changes = changes(state, &now, p);
                     BoardLink {
                         play: p.play.clone(),
                         title: label(state, &p.mv),
                         tag: tag(&p.mv),
                         from: from(&p.mv).map(|h| h.to_string()).unwrap_or_default(),
                         to: hill.to_string(),
-                        turns,
-                        removes,
+                        turns: changes.turns,
+                        removes: changes.removes,
+                        bridges: changes.bridges,
+                        their_bridges: changes.their_bridges,
                     }
                 })
                 .collect(),
@@ -148,20 +194,14 @@ pub(super) fn board_view(
             hinted: false,
         })
         .collect();
-    let mut bridges = Vec::new();
-    for colour in Colour::BOTH {
-        let forts = board.ringforts(colour);
-        for hill in hills_of(forts) {
-            // Each pair once: from the lower hill to its higher neighbours.
-            for next in hills_of(hill.neighbours() & forts).filter(|n| n.0 > hill.0) {
-                bridges.push(Bridge {
-                    side: side(colour),
-                    a: (hill.col(), hill.row()),
-                    b: (next.col(), next.row()),
-                });
-            }
-        }
-    }
+    let bridges = now
+        .into_iter()
+        .map(|(colour, a, b)| Bridge {
+            side: side(colour),
+            a: (a.col(), a.row()),
+            b: (b.col(), b.row()),
+        })
+        .collect();
     TaraBoardView {
         title: headline(state),
         hills,

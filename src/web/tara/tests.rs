@@ -183,6 +183,63 @@ fn t7_a_board_button_names_the_ringfort_its_move_turns_and_the_kings_it_takes() 
     );
 }
 
+/// T6: in Battle a new ringfort links to the friendly ringforts beside it; the button of the
+/// king's move names the bridges it makes, for the script to draw at once. In Manoeuvres (T5)
+/// no new ringfort may touch a friendly one: no move makes a bridge.
+#[test]
+fn t6_a_board_button_names_the_bridges_its_new_ringfort_makes() {
+    let quiet = manoeuvres();
+    let view = board_view(&quiet, &playable(&quiet), &[]);
+    assert!(
+        view.hills
+            .iter()
+            .flat_map(|h| h.links.iter())
+            .all(|l| l.bridges.is_empty() && l.their_bridges.is_empty()),
+        "no bridge in Manoeuvres"
+    );
+    // The same position in Battle: D4-F5 builds on F5, beside Red's ringfort on F4.
+    let mut state = manoeuvres();
+    state.battle.red = true;
+    let view = board_view(&state, &playable(&state), &[]);
+    let to_f5 = link(&view, "D4-F5");
+    assert_eq!(to_f5.bridges, ["F4-F5"]);
+    assert!(to_f5.their_bridges.is_empty());
+    let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
+    assert!(
+        svg.contains(r#"data-from="D4" data-to="F5" data-bridges="F4-F5">"#),
+        "{svg}"
+    );
+}
+
+/// T11: a sacrificed ringfort becomes the enemy's, linked for the enemy: its button names
+/// the other side's bridges it makes, one to each neighbour (it was besieged by them).
+#[test]
+fn t11_a_sacrifice_names_the_bridges_it_gives_the_enemy() {
+    let state = sacrifice_position();
+    let view = board_view(&state, &playable(&state), &[]);
+    let sacrifice = link(&view, "C5sB3");
+    assert!(sacrifice.bridges.is_empty(), "{sacrifice:?}");
+    let mut given = sacrifice.their_bridges.clone();
+    given.sort();
+    assert_eq!(given, ["A3-B3", "B2-B3", "B3-B4", "B3-C3"]);
+    // The plain backtrack to B3 keeps it Red: no bridge changes.
+    let backtrack = link(&view, "C5-B3");
+    assert!(backtrack.bridges.is_empty() && backtrack.their_bridges.is_empty());
+}
+
+/// The link on the board that sends `play`.
+fn link(
+    view: &moot_templates::tara::TaraBoardView,
+    play: &str,
+) -> moot_templates::parts::BoardLink {
+    view.hills
+        .iter()
+        .flat_map(|h| h.links.iter())
+        .find(|l| l.play == play)
+        .cloned()
+        .unwrap_or_else(|| panic!("{play} is on the board"))
+}
+
 #[test]
 fn the_board_has_buttons_for_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
