@@ -164,18 +164,6 @@ impl Position {
                     });
                 }
             }
-            if group.karves.is_empty() {
-                if group.h > 0 {
-                    for to in space.neighbours() {
-                        out.push_step(Move::Go {
-                            from: space,
-                            unit: Unit::H,
-                            to,
-                        });
-                    }
-                }
-                continue;
-            }
             if group.h > 0 {
                 for to in space.neighbours() {
                     out.push_step(Move::Go {
@@ -184,6 +172,11 @@ impl Position {
                         to,
                     });
                 }
+            }
+            if group.karves.is_empty() {
+                continue;
+            }
+            if group.h > 0 {
                 let mut last: Option<Karve> = None;
                 for k in group.karves.iter().filter(|k| k.crew < KARVE_CAPACITY) {
                     if last != Some(*k) {
