@@ -486,6 +486,38 @@ async fn a_whole_game_animates_one_frame_per_ply_and_is_bounded() {
     assert_eq!(body["field"], "moves", "{body}");
 }
 
+/// A caption that wraps onto two lines in one frame and fits one in the next (Herfor's first
+/// two plies) once made frames of two sizes, which the encoder refused with a 500: every
+/// frame now keeps the room of the longest caption.
+#[actix_web::test]
+async fn a_captioned_animation_has_frames_of_one_size_in_every_game() {
+    for game in ["herfor", "tara", "hirth"] {
+        let moves = first_moves(game, 4).await;
+        let uri = link(game, &moves, "&pixels=300&caption=true&coordinates=true")
+            .replace("/picture?", "/animation?");
+        let answer = get_raw(&uri).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{game}: {}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        let mut reader = png::Decoder::new(std::io::Cursor::new(answer.body))
+            .read_info()
+            .expect("a PNG");
+        let size = (reader.info().width, reader.info().height);
+        assert!(
+            size.1 > size.0,
+            "{game}: the caption's room is under the board: {size:?}"
+        );
+        let mut frame = vec![0; reader.output_buffer_size().expect("a size")];
+        for _ in 0..=moves.len() {
+            let info = reader.next_frame(&mut frame).expect("a frame");
+            assert_eq!((info.width, info.height), size, "{game}");
+        }
+    }
+}
+
 fn html_of(answer: &Raw) -> String {
     assert_eq!(
         answer.status,

@@ -15,7 +15,7 @@ use super::problem::{ApiError, ErrorCode, Problem};
 use super::schemas::GameState;
 use crate::picture::animation;
 use crate::picture::options::{DEFAULT_PIXELS, MIN_PIXELS};
-use crate::picture::{Bottom, Format, PictureOptions, picture_svg, raster};
+use crate::picture::{Bottom, Format, PictureOptions, frame_svg, picture_svg, raster};
 use crate::web::PageGame;
 use crate::web::error::PageError;
 use crate::web::position::{Position, Query};
@@ -216,7 +216,7 @@ fn game_animation<G: PageGame>(
     let frames = (0..=position.moves.len())
         .map(|count| {
             let earlier = replay(&position.truncated(count)).map_err(from_page)?;
-            raster::pixmap(&picture_svg::<G>(
+            raster::pixmap(&frame_svg::<G>(
                 &earlier.state,
                 earlier.last_turn(),
                 options,

@@ -2,7 +2,7 @@
 //! pages show), turned or not, with or without its coordinates, last-move marks and targets,
 //! on a background, with an optional caption.
 
-use moot_templates::drawing::{self, Look};
+use moot_templates::drawing::{self, CaptionRoom, Look};
 
 use super::font::FAMILY;
 use super::options::{Bottom, PictureOptions};
@@ -23,6 +23,25 @@ pub fn picture_svg<G: PageGame>(
     last: &[Ply<G>],
     options: &PictureOptions,
 ) -> String {
+    svg::<G>(state, last, options, CaptionRoom::Fit)
+}
+
+/// The picture of `state` as one frame of an animation: as [`picture_svg`], but a caption
+/// gets the room of the longest, so that every frame has one size.
+pub fn frame_svg<G: PageGame>(
+    state: &G::State,
+    last: &[Ply<G>],
+    options: &PictureOptions,
+) -> String {
+    svg::<G>(state, last, options, CaptionRoom::Most)
+}
+
+fn svg<G: PageGame>(
+    state: &G::State,
+    last: &[Ply<G>],
+    options: &PictureOptions,
+    room: CaptionRoom,
+) -> String {
     let look = Look {
         flipped: options.bottom == Bottom::Second,
         coordinates: options.coordinates,
@@ -35,7 +54,7 @@ pub fn picture_svg<G: PageGame>(
     };
     let drawing = G::drawing(state, &targets, last, None, look);
     let caption = options.caption.then(|| caption::<G>(state));
-    drawing::picture_svg(&drawing, options.pixels, caption.as_deref(), FAMILY).into_string()
+    drawing::picture_svg(&drawing, options.pixels, caption.as_deref(), room, FAMILY).into_string()
 }
 
 /// The legal moves, as targets on the board; a picture is no page, so they link nowhere.

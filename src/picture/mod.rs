@@ -14,6 +14,6 @@ pub mod font;
 pub mod options;
 pub mod raster;
 
-pub use compose::picture_svg;
+pub use compose::{frame_svg, picture_svg};
 pub use options::{Bottom, Format, PictureOptions};
 pub use raster::png;

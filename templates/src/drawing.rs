@@ -119,13 +119,34 @@ fn user_size(drawing: &Drawing, lines: usize) -> (f32, f32) {
     (drawing.width, drawing.height + extra)
 }
 
+/// The room a picture keeps under its board for a caption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptionRoom {
+    /// The lines the caption takes: a still picture.
+    Fit,
+    /// The most lines any caption takes, whatever this one's: an animation's frames, whose
+    /// captions differ but whose size must not.
+    Most,
+}
+
 /// The board as a standalone picture `pixels` on its longer side: a background, the board,
-/// and the caption under it when there is one, its lines fitting the board's width. `font`
-/// names the font of its words.
-pub fn picture_svg(drawing: &Drawing, pixels: u32, caption: Option<&str>, font: &str) -> Markup {
+/// and the caption under it when there is one, its lines fitting the board's width, in
+/// `room`. `font` names the font of its words.
+pub fn picture_svg(
+    drawing: &Drawing,
+    pixels: u32,
+    caption: Option<&str>,
+    room: CaptionRoom,
+    font: &str,
+) -> Markup {
     let lines = caption.map_or_else(Vec::new, |c| caption_lines(c, drawing.width));
-    let (width, height) = user_size(drawing, lines.len());
-    let (px_width, px_height) = picture_size(drawing, pixels, lines.len());
+    let rows = match room {
+        CaptionRoom::Fit => lines.len(),
+        CaptionRoom::Most if caption.is_some() => CAPTION_LINES,
+        CaptionRoom::Most => 0,
+    };
+    let (width, height) = user_size(drawing, rows);
+    let (px_width, px_height) = picture_size(drawing, pixels, rows);
     let line = drawing.width * CAPTION;
     html! {
         svg xmlns="http://www.w3.org/2000/svg" width=(px_width) height=(px_height) viewBox=(format!("0 0 {width} {height}")) font-family=(font) {
@@ -181,7 +202,7 @@ mod tests {
 
     #[test]
     fn a_picture_has_its_size_in_pixels_a_background_and_the_caption_under_the_board() {
-        let svg = picture_svg(&square(), 400, None, "Serif").into_string();
+        let svg = picture_svg(&square(), 400, None, CaptionRoom::Fit, "Serif").into_string();
         assert!(
             svg.contains(r#"width="400" height="200" viewBox="0 0 200 100" font-family="Serif""#),
             "{svg}"
@@ -192,7 +213,14 @@ mod tests {
             )
         );
         assert!(!svg.contains("caption"));
-        let svg = picture_svg(&square(), 400, Some("Black & white"), "Serif").into_string();
+        let svg = picture_svg(
+            &square(),
+            400,
+            Some("Black & white"),
+            CaptionRoom::Fit,
+            "Serif",
+        )
+        .into_string();
         assert!(
             svg.contains(r#"width="400" height="230" viewBox="0 0 200 115""#),
             "{svg}"
@@ -213,7 +241,7 @@ mod tests {
         for line in &lines {
             assert!(fit::width(line, 7.5) <= 188.0, "{line}");
         }
-        let svg = picture_svg(&square(), 400, Some(words), "Serif").into_string();
+        let svg = picture_svg(&square(), 400, Some(words), CaptionRoom::Fit, "Serif").into_string();
         assert!(
             svg.contains(r#"width="400" height="248" viewBox="0 0 200 124""#),
             "{svg}"
@@ -224,10 +252,27 @@ mod tests {
         let lines = caption_lines(&long, 200.0);
         assert_eq!(lines.len(), 2);
         assert_eq!(lines.join(" "), long.trim());
-        let svg = picture_svg(&square(), 400, Some(&long), "Serif").into_string();
+        let svg = picture_svg(&square(), 400, Some(&long), CaptionRoom::Fit, "Serif").into_string();
         assert!(
             svg.contains(r#"textLength="188" lengthAdjust="spacingAndGlyphs""#),
             "{svg}"
         );
+    }
+
+    /// An animation's frames keep the room of the longest caption, so a short caption and a
+    /// wrapped one make pictures of one size (and no caption, no room).
+    #[test]
+    fn frames_keep_the_most_caption_room_whatever_their_caption() {
+        let short = picture_svg(&square(), 400, Some("Black"), CaptionRoom::Most, "Serif");
+        let long = "Game over: Black wins · both players passed: black 15.5 – white 4";
+        let wrapped = picture_svg(&square(), 400, Some(long), CaptionRoom::Most, "Serif");
+        for svg in [short.into_string(), wrapped.into_string()] {
+            assert!(
+                svg.contains(r#"width="400" height="248" viewBox="0 0 200 124""#),
+                "{svg}"
+            );
+        }
+        let bare = picture_svg(&square(), 400, None, CaptionRoom::Most, "Serif").into_string();
+        assert!(bare.contains(r#"height="200""#), "{bare}");
     }
 }
