@@ -150,15 +150,18 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
     );
 }
 
-/// A picture of a link with a move the rules refuse is a 422 problem, which the picture and
-/// animation operations declare.
+/// A picture of a link with a move that does not read or that the rules refuse is a 422
+/// problem, which the picture and animation operations declare.
 #[actix_web::test]
 async fn a_link_picture_declares_the_problems_it_answers() {
     for operation in ["picture", "animation"] {
         let path = format!("/api/v1/games/herfor/{operation}");
         let answer = common::get(&format!("{path}?moves=zz")).await;
-        let problem = answer.problem(422, "illegal_move");
+        let problem = answer.problem(422, "unreadable_move");
         let media = "application/problem+json";
+        assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
+        let answer = common::get(&format!("{path}?moves=c3.c3")).await;
+        let problem = answer.problem(422, "illegal_move");
         assert_eq!(check("GET", &path, 422, media, problem), Ok(()));
         let answer = common::get(&format!("{path}?no_such_option=1")).await;
         let problem = answer.problem(422, "invalid_request");

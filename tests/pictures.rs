@@ -379,8 +379,34 @@ async fn problem(request: TestRequest) -> Value {
 #[actix_web::test]
 async fn tampered_links_and_states_get_problems_never_a_broken_image() {
     let herfor = endpoint("herfor", "picture");
+    // A link's refused move is answered as the JSON API answers one: where, what, which rule.
     let body = problem(TestRequest::get().uri(&format!("{herfor}?moves=c3.zz9"))).await;
-    assert_eq!(body["code"], "illegal_move", "{body}");
+    assert_eq!(
+        (&body["code"], &body["field"], &body["move"], &body["index"]),
+        (
+            &json!("unreadable_move"),
+            &json!("moves[1]"),
+            &json!("zz9"),
+            &json!(1)
+        ),
+        "{body}"
+    );
+    let body = problem(TestRequest::get().uri(&format!("{herfor}?moves=c3.c3"))).await;
+    assert_eq!(
+        (
+            &body["code"],
+            &body["field"],
+            &body["rule"],
+            &body["rule_url"]
+        ),
+        (
+            &json!("illegal_move"),
+            &json!("moves[1]"),
+            &json!("F3"),
+            &json!("/rules/herfor#F3")
+        ),
+        "{body}"
+    );
     let body = problem(TestRequest::get().uri(&format!("{herfor}?size=99"))).await;
     assert_eq!(body["code"], "invalid_request", "{body}");
     let body = problem(TestRequest::get().uri(&format!("{herfor}?colour=red"))).await;

@@ -227,8 +227,13 @@ fn game_animation<G: PageGame>(
 }
 
 /// A link's problem as the API's problem: a link that holds no game is an invalid request, a
-/// move the rules refuse an illegal move, a link too long once written out `uri_too_long`.
+/// refused move is answered as the JSON API answers one (`unreadable_move` or `illegal_move`
+/// with its `rule`, `field` `moves[i]`), a link too long once written out `uri_too_long`.
 fn from_page(error: PageError) -> ApiError {
+    if let Some(refused) = error.refused_move {
+        return ApiError::from_move_error(&refused.text, refused.error)
+            .at_move("moves", refused.index);
+    }
     let code = match error.status {
         StatusCode::NOT_FOUND => ErrorCode::UnknownGame,
         StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::IllegalMove,

@@ -8,7 +8,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
-use crate::games::InvalidOptions;
+use crate::games::{InvalidOptions, MoveError};
 use crate::limits::{DETAIL_CHARS, excerpt};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +20,17 @@ pub struct PageError {
     pub links: Vec<(String, String)>,
     /// Seconds to wait before reloading (a busy computer player): sent as `Retry-After`.
     pub retry_after: Option<u64>,
+    /// The link's move that was refused, when that is the error: the API's picture links
+    /// answer it as the JSON API answers a refused move (`field` `moves[i]`, `rule`).
+    pub refused_move: Option<RefusedMove>,
+}
+
+/// A move of a link the engine refused: its index (0-based), its text and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusedMove {
+    pub index: usize,
+    pub text: String,
+    pub error: MoveError,
 }
 
 impl PageError {
@@ -31,6 +42,7 @@ impl PageError {
             detail: excerpt(&detail.into(), DETAIL_CHARS),
             links: Vec::new(),
             retry_after: None,
+            refused_move: None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Replays a link's moves through the engine: the position now, and what each move did.
 
-use super::error::PageError;
+use super::error::{PageError, RefusedMove};
 use super::position::Position;
 use crate::games::{Game, MoveError, Seat, Status, Turn};
 
@@ -65,11 +65,17 @@ pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError>
     let mut plies = Vec::with_capacity(position.moves.len());
     for (index, text) in position.moves.iter().enumerate() {
         let refused = |e: MoveError| {
-            PageError::refused(format!(
+            let mut error = PageError::refused(format!(
                 "Move {} of the link, {text:?}, cannot be played: {e}.",
                 index + 1
             ))
-            .with_link("The position before it", position.truncated(index).href())
+            .with_link("The position before it", position.truncated(index).href());
+            error.refused_move = Some(RefusedMove {
+                index,
+                text: text.clone(),
+                error: e,
+            });
+            error
         };
         let (Turn::ToAct(seat), Status::Ongoing { colour, .. }) =
             (G::turn(&state), G::status(&state))

@@ -15,7 +15,7 @@
 //!    operation `herfor_apply`), whose bodies are copies of the generic ones typed with that
 //!    game's schemas (`HerforApplyRequest` holds a `HerforState`); then [`patterns`] gives each
 //!    game's moves the pattern of its notation, where one states it exactly (Herfor, Tara),
-//!    and each game's picture links an example of that game;
+//!    and each game's picture links an example of that game and the pattern of its moves;
 //! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
 //!    and the union gets a discriminator;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
@@ -51,7 +51,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
     patterns::moves(&mut document);
-    patterns::link_examples(&mut document);
+    patterns::links(&mut document);
     variants::name_variants(&mut document);
     errors::declare(&mut document);
     text::plain_descriptions(&mut document);

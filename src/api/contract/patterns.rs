@@ -30,17 +30,30 @@ pub fn herfor_point() -> String {
     trimmed(HERFOR_POINT)
 }
 
-/// The pattern of a move of `game`, when its notation is regular enough to state exactly.
-pub fn move_pattern(game: &str) -> Option<String> {
+/// A move of `game` without anchors or white space, when its notation is regular enough to
+/// state exactly.
+fn move_form(game: &str) -> Option<String> {
     match game {
-        "herfor" => Some(trimmed(&format!(
-            "{HERFOR_POINT}|[pP][aA][sS][sS]|[sS][wW][aA][pP]"
-        ))),
-        "tara" => Some(trimmed(&format!(
+        "herfor" => Some(format!("{HERFOR_POINT}|[pP][aA][sS][sS]|[sS][wW][aA][pP]")),
+        "tara" => Some(format!(
             "{TARA_HILL}|{TARA_HILL}[-xXsS]{TARA_HILL}|[pP][aA][sS][sS]|[nN][eE][xX][tT]"
-        ))),
+        )),
         _ => None,
     }
+}
+
+/// The pattern of a move of `game`, when its notation is regular enough to state exactly.
+pub fn move_pattern(game: &str) -> Option<String> {
+    move_form(game).map(|form| trimmed(&form))
+}
+
+/// The pattern of a link's `moves` (`c3.b2`): moves joined by `.`, each with white space
+/// around it as a move may have, or nothing (the start; white space alone reads as nothing
+/// too, `position::split_moves`).
+pub fn link_moves_pattern(game: &str) -> Option<String> {
+    let form = move_form(game)?;
+    let one = format!("{SPACE}({form}){SPACE}");
+    Some(format!("^({one}(\\.{one})*|{SPACE})$"))
 }
 
 /// A link's moves (the picture and animation `moves` parameter) that each game plays: the
@@ -54,9 +67,9 @@ fn example_link(game: &str) -> Option<&'static str> {
     }
 }
 
-/// Gives each game's picture and animation operations an example link of that game (after
-/// [`super::per_game`]).
-pub fn link_examples(document: &mut Value) {
+/// Gives each game's picture and animation operations an example link of that game, and the
+/// pattern of its moves where the notation has one (after [`super::per_game`]).
+pub fn links(document: &mut Value) {
     let Some(paths) = document["paths"].as_object_mut() else {
         return;
     };
@@ -74,6 +87,9 @@ pub fn link_examples(document: &mut Value) {
             };
             for parameter in parameters.iter_mut().filter(|p| p["name"] == "moves") {
                 parameter["example"] = Value::String(example.to_owned());
+                if let Some(pattern) = link_moves_pattern(game) {
+                    parameter["schema"]["pattern"] = Value::String(pattern);
+                }
             }
         }
     }
@@ -261,5 +277,34 @@ mod tests {
             "\u{feff}D4",
         ];
         refused_off_the_pattern::<Tara>(&state, &pattern, &off);
+    }
+
+    /// A link's moves match their pattern exactly when the link reader reads them as moves of
+    /// the notation: joined by single dots, each trimmed, or nothing at all.
+    #[test]
+    fn f1_t13_link_moves_match_the_pattern_the_link_reader_reads() {
+        let herfor = link_moves_pattern("herfor").expect("Herfor links have a pattern");
+        for text in ["", " ", "c3", "c3.b2", " c3 . PASS.swap", "e5.e6.pass.pass"] {
+            assert!(matches(&herfor, text), "{text:?}");
+        }
+        for text in [
+            "c3.",
+            ".c3",
+            "c3..b2",
+            "c3,b2",
+            "c3 b2",
+            "c3.n1",
+            "\u{feff}c3",
+        ] {
+            assert!(!matches(&herfor, text), "{text:?}");
+        }
+        let tara = link_moves_pattern("tara").expect("Tara links have a pattern");
+        for text in ["D4.C5", "D4.C5.next.D4-E6", " d7xe5 "] {
+            assert!(matches(&tara, text), "{text:?}");
+        }
+        for text in ["D4.", "D4-.C5", "A1", "c3.b2.z9"] {
+            assert!(!matches(&tara, text), "{text:?}");
+        }
+        assert_eq!(link_moves_pattern("hirth"), None);
     }
 }
