@@ -1,0 +1,88 @@
+//! The schema fuzzer over the served document: schemathesis (pinned, installed by
+//! `scripts/test`) generates requests from `/api-docs/openapi.json` and runs every check against
+//! a server started here: no 5xx, every answer and status as documented, requests the schema
+//! refuses are refused, and a request the schema allows is refused only for a rule of the game
+//! that no schema can state (`tests/schemathesis/hooks.py` says which).
+//!
+//! A short seeded run: a few examples an operation. The longer run and its result are in the
+//! README ("Schema fuzzing").
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+#[path = "common/ports.rs"]
+mod ports;
+use ports::{free_port, wait_for_port};
+
+/// The server, stopped when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn schemathesis_finds_no_gap_between_the_document_and_the_server() {
+    let port = free_port();
+    let server = Server(
+        Command::new(env!("CARGO_BIN_EXE_moot"))
+            // One client sends every request: the per-client rate would refuse most
+            // evaluations (429, which the check takes as no refusal, and so tests less).
+            .args([
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--client-every-ms",
+                "0",
+            ])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("the moot binary starts"),
+    );
+    wait_for_port(port, "the server");
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis");
+    // schemathesis writes its reports where it runs: somewhere of its own.
+    let scratch = std::env::temp_dir().join(format!("moot-schemathesis-{port}"));
+    std::fs::create_dir_all(&scratch).expect("a scratch directory");
+    let output = Command::new("schemathesis")
+        .arg("--config-file")
+        .arg(config.join("schemathesis.toml"))
+        .args([
+            "run",
+            &format!("http://127.0.0.1:{port}/api-docs/openapi.json"),
+            "--max-examples",
+            "15",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ])
+        .env("SCHEMATHESIS_HOOKS", config.join("hooks.py"))
+        .env("NO_COLOR", "1")
+        .current_dir(&scratch)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("schemathesis could not run ({e}): scripts/test installs it (pip)")
+        });
+    drop(server);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "schemathesis found a gap:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Every operation of the document was tested (the hooks module loaded: a missing one
+    // fails the run above).
+    let count = |label: &str| {
+        stdout
+            .lines()
+            .find_map(|line| line.trim().strip_prefix(label))
+            .map(|rest| rest.rsplit('/').next().unwrap_or(rest).trim().to_owned())
+    };
+    let selected = count("Selected:").expect("schemathesis names the operations selected");
+    assert_eq!(count("Tested:"), Some(selected), "{stdout}");
+}

@@ -1,0 +1,62 @@
+"""Moot's check of requests the schema allows (replacing schemathesis's positive_data_acceptance).
+
+The document states everything JSON Schema can say about a request: types, ranges, enums, the
+move and point notations of Herfor and Tara as patterns, which members go together. What it
+cannot say is the game: whether a move is legal in the position, whether a state could arise
+(stones on both colours of one point, a Level 1 Tara game with a sacrifice, Hirþ results whose
+points do not add up), whether a record's lines are a game. The API answers those with 422 and
+a problem naming what broke (README "Errors"). So a schema-valid request may be refused only:
+
+- with status 422,
+- for one of those reasons (`ALLOWED` below, by game), and
+- naming where: the member at fault (`field`) or the rule (`rule`).
+
+Any other refusal of a schema-valid request (400, 413, 414, a 422 `invalid_options` or
+`invalid_request`, an `unreadable_move` where the schema has the notation's pattern…) is a gap
+between the document and the server, and fails the run.
+"""
+
+import schemathesis
+
+# Refusals of the game's rules, which no schema states, in every game.
+RULES = {"illegal_move", "game_over", "invalid_state", "invalid_record"}
+# Hirþ's step notation is described, not patterned (its readers check more than a pattern
+# could), so a schema-valid Hirþ move may also not read.
+ALLOWED = {
+    "herfor": RULES,
+    "tara": RULES,
+    "hirth": RULES | {"unreadable_move"},
+}
+# Answers that are no refusal of the request's content: the server's share of the machine.
+NOT_A_REFUSAL = {429, 503}
+
+
+def game_of(case):
+    parts = case.operation.path.split("/")
+    return parts[4] if len(parts) > 4 else None
+
+
+@schemathesis.check
+def refused_only_for_a_games_rule(ctx, response, case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    status = response.status_code
+    if status < 400 or status >= 500 or status in NOT_A_REFUSAL:
+        return None
+    game = game_of(case)
+    allowed = ALLOWED.get(game, set())
+    try:
+        problem = response.json()
+    except ValueError:
+        raise AssertionError(f"a schema-valid request was refused with {status} and no problem body")
+    code = problem.get("code")
+    detail = problem.get("detail")
+    if status != 422 or code not in allowed:
+        raise AssertionError(
+            f"a schema-valid request was refused with {status} `{code}`: only 422 "
+            f"{sorted(allowed)} may refuse what the schema allows ({detail})"
+        )
+    if not (problem.get("field") or problem.get("rule")):
+        raise AssertionError(f"the refusal `{code}` names neither the member nor the rule ({detail})")
+    return None
