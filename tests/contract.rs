@@ -332,3 +332,91 @@ async fn every_link_example_draws() {
         }
     }
 }
+
+/// A Herfor point name off the board's size (F1: `g5` is on size 7, not on size 3) is refused
+/// by the schema of the size the options say, in a state, an `apply` and a `replay`, as the
+/// server refuses it; on the board it is accepted.
+#[actix_web::test]
+async fn f1_points_off_the_board_size_are_refused_by_schema_and_server() {
+    let played = |size: u8, point: &'static str| async move {
+        let new = post_json(
+            &endpoint("herfor", "new"),
+            &json!({"options": {"size": size}}),
+        )
+        .await;
+        let body = json!({"state": new.ok()["state"].clone(), "move": point});
+        post_json(&endpoint("herfor", "apply"), &body).await.ok()["state"].clone()
+    };
+    let state = compile(&schema("HerforState")).unwrap();
+    let on_seven = played(7, "g5").await;
+    assert!(state.is_valid(&on_seven), "{on_seven}");
+    let mut off_three = played(3, "c3").await;
+    assert!(state.is_valid(&off_three));
+    off_three["black"] = json!(["g5"]);
+    assert!(!state.is_valid(&off_three));
+    let answer = post_json(&endpoint("herfor", "score"), &json!({"state": off_three})).await;
+    assert_eq!(
+        answer.problem(422, "invalid_state")["field"],
+        "state.black[0]"
+    );
+
+    let apply = compile(&schema("HerforApplyRequest")).unwrap();
+    let three = played(3, "c3").await;
+    for (mv, on_board) in [("g5", false), ("a1", true), (" PASS ", true)] {
+        let body = json!({"state": three, "move": mv});
+        assert_eq!(apply.is_valid(&body), on_board, "{mv}");
+        let answer = post_json(&endpoint("herfor", "apply"), &body).await;
+        if !on_board {
+            assert_eq!(answer.problem(422, "illegal_move")["rule"], "F1");
+        }
+    }
+    let replay = compile(&schema("HerforReplayRequest")).unwrap();
+    assert!(!replay.is_valid(&json!({"options": {"size": 3}, "moves": ["c3", "g5"]})));
+    assert!(replay.is_valid(&json!({"options": {"size": 7}, "moves": ["c3", "g5"]})));
+    // Options left out or without a size: the default board, size 5 (rows a to i; row e
+    // has 9 points, row i 5).
+    assert!(replay.is_valid(&json!({"moves": ["e9", "i5"]})));
+    assert!(!replay.is_valid(&json!({"moves": ["i9"]})));
+    assert!(!replay.is_valid(&json!({"options": null, "moves": ["k9"]})));
+    assert!(!replay.is_valid(&json!({"options": {"pie": false}, "moves": ["k9"]})));
+}
+
+/// A Level 1 Tara state has no sacrificed king (T11: sacrifices belong to Level 2): the
+/// schema refuses one, as the server does; Level 2 may have one.
+#[actix_web::test]
+async fn t11_a_level_one_state_with_a_sacrifice_is_refused_by_schema_and_server() {
+    let state = compile(&schema("TaraState")).unwrap();
+    let mut level_one = common::new_state("tara").await;
+    assert!(state.is_valid(&level_one));
+    level_one["sacrificed"]["red"] = json!("D4");
+    assert!(!state.is_valid(&level_one));
+    let answer = post_json(&endpoint("tara", "score"), &json!({"state": level_one})).await;
+    assert_eq!(
+        answer.problem(422, "invalid_state")["field"],
+        "state.sacrificed.red"
+    );
+    let mut level_two = level_one.clone();
+    level_two["options"]["level"] = json!(2);
+    assert!(state.is_valid(&level_two));
+}
+
+/// A Hirþ state's board is keyed by its spaces, and its phase has no member besides `kind`
+/// (and a retreat's `from`): the schema refuses another, as the server does.
+#[actix_web::test]
+async fn h12_a_hirth_board_names_spaces_and_a_phase_has_no_unknown_member() {
+    let state = compile(&schema("HirthState")).unwrap();
+    let start = common::new_state("hirth").await;
+    assert!(state.is_valid(&start));
+    let mut odd_space = start.clone();
+    odd_space["position"]["board"]["x"] = json!({});
+    let mut odd_phase = start.clone();
+    odd_phase["phase"]["note"] = json!(1);
+    for (wrong, field) in [
+        (odd_space, "state.position.board"),
+        (odd_phase, "state.phase.note"),
+    ] {
+        assert!(!state.is_valid(&wrong), "{wrong}");
+        let answer = post_json(&endpoint("hirth", "score"), &json!({"state": wrong})).await;
+        assert_eq!(answer.problem(422, "invalid_state")["field"], field);
+    }
+}

@@ -16,8 +16,10 @@
 //!    game's schemas (`HerforApplyRequest` holds a `HerforState`); then [`patterns`] gives each
 //!    game's moves the pattern of its notation, where one states it exactly (Herfor, Tara),
 //!    and each game's picture links an example of that game and the pattern of its moves;
+//!    [`herfor`]: Herfor's points and moves get the pattern of the board size the options say;
 //! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
-//!    and the union gets a discriminator;
+//!    and the union gets a discriminator; then [`hirth`]: a Hirþ board's keys are spaces and a
+//!    phase has no unknown member;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
 //! 7. [`text`]: descriptions lose the Rust doc-link syntax;
 //! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
@@ -25,6 +27,8 @@
 //! The server's routes stay generic: the concrete paths are the same URLs.
 
 mod errors;
+mod herfor;
+mod hirth;
 mod integers;
 mod notation;
 mod nullable;
@@ -51,8 +55,10 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
     patterns::moves(&mut document);
+    herfor::sizes(&mut document);
     patterns::links(&mut document);
     variants::name_variants(&mut document);
+    hirth::forms(&mut document);
     errors::declare(&mut document);
     text::plain_descriptions(&mut document);
     prune::unreferenced(&mut document);

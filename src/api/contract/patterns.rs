@@ -21,7 +21,7 @@ const HERFOR_POINT: &str = "[a-mA-M](1[0-3]|[1-9])";
 const TARA_HILL: &str = "([B-Fb-f][1-7]|[AaGg][2-6])";
 
 /// Both ends anchored, white space allowed around `inner`.
-fn trimmed(inner: &str) -> String {
+pub(super) fn trimmed(inner: &str) -> String {
     format!("^{SPACE}({inner}){SPACE}$")
 }
 

@@ -1,9 +1,9 @@
 //! The bounds of a Tara state that JSON Schema can say, as `validate` checks them: a hill is one
 //! of the 45 (`B1`–`F7`, and `A2`–`A6`, `G2`–`G6`: the corners are not hills), a colour has at
 //! most 30 ringforts and 3 kings, each hill at most once per list, and at most 3 enemy kings
-//! captured. (That kings on the board and captured ones make 3 at most, or that a king stands
-//! on its own ringfort, are rules the schema cannot say; the server refuses them with
-//! `invalid_state`.)
+//! captured; and a Level 1 game has no sacrificed king (T11: sacrifices belong to Level 2).
+//! (That kings on the board and captured ones make 3 at most, or that a king stands on its own
+//! ringfort, are rules the schema cannot say; the server refuses them with `invalid_state`.)
 
 use serde_json::{Value, json};
 
@@ -13,10 +13,26 @@ use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
 pub const HILL_PATTERN: &str = "^([B-Fb-f][1-7]|[AaGg][2-6])$";
 
 pub fn bounds(document: &mut Value) {
-    let Some(properties) = super::schemas(document)
-        .get_mut("TaraState")
-        .and_then(|state| state.get_mut("properties"))
-    else {
+    let Some(Value::Object(state)) = super::schemas(document).get_mut("TaraState") else {
+        return;
+    };
+    // Unless the options say Level 2, each colour's `sacrificed` is `null` (or left out).
+    let level_two = json!({
+        "type": "object",
+        "properties": {"options": {
+            "type": "object",
+            "properties": {"level": {"const": 2}},
+            "required": ["level"],
+        }},
+        "required": ["options"],
+    });
+    let none = json!({"type": "null"});
+    state.insert("if".into(), level_two);
+    state.insert(
+        "else".into(),
+        json!({"properties": {"sacrificed": {"properties": {"red": none, "blue": none}}}}),
+    );
+    let Some(properties) = state.get_mut("properties") else {
         return;
     };
     let hills = |most: usize| {
