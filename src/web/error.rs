@@ -22,7 +22,7 @@ pub struct PageError {
     pub retry_after: Option<u64>,
     /// The link's move that was refused, when that is the error: the API's picture links
     /// answer it as the JSON API answers a refused move (`field` `moves[i]`, `rule`).
-    pub refused_move: Option<RefusedMove>,
+    pub refused_move: Option<Box<RefusedMove>>,
 }
 
 /// A move of a link the engine refused: its index (0-based), its text and why.

@@ -70,11 +70,11 @@ pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError>
                 index + 1
             ))
             .with_link("The position before it", position.truncated(index).href());
-            error.refused_move = Some(RefusedMove {
+            error.refused_move = Some(Box::new(RefusedMove {
                 index,
                 text: text.clone(),
                 error: e,
-            });
+            }));
             error
         };
         let (Turn::ToAct(seat), Status::Ongoing { colour, .. }) =
