@@ -97,7 +97,7 @@ impl Strength {
 /// Playouts for easy, normal and strong.
 const HERFOR_PLAYOUTS: [u32; 3] = [50, 600, 20_000];
 const TARA_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
-const HIRTH_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
+const HIRTH_PLAYOUTS: [u32; 3] = [100, 1_000, 20_000];
 
 /// What the search found in a position.
 #[derive(Clone, Debug, PartialEq)]

@@ -62,7 +62,8 @@ pub enum OptionValue {
 }
 
 /// A strength of the computer player: the play pages' budgets, in playouts for easy, normal
-/// and strong — Herfor 50, 600 and 20000; Tara and Hirþ 100, 1000 and 5000 — or `perfect`: the proven answer, only where the game is solved (Herfor on size 3; elsewhere
+/// and strong — Herfor 50, 600 and 20000; Tara 100, 1000 and 5000; Hirþ 100, 1000 and 20000 —
+/// or `perfect`: the proven answer, only where the game is solved (Herfor on size 3; elsewhere
 /// 422 `invalid_request`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
