@@ -69,24 +69,15 @@ fn ladder_refuses_unknown_repeated_or_too_few_agents() {
     }
 }
 
-/// A server started with `args`, killed when dropped.
-struct Server(std::process::Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+#[path = "common/ports.rs"]
+mod ports;
+use ports::{Running, free_port, wait_for_port};
 
 #[test]
 fn json_logs_are_one_object_a_line_without_colour() {
     use std::io::{BufRead, BufReader, Read, Write};
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let mut server = Server(
+    let port = free_port();
+    let mut server = Running(
         Command::new(env!("CARGO_BIN_EXE_moot"))
             .args([
                 "--bind",
@@ -183,11 +174,8 @@ fn raw_get(port: u16, target: &str) -> String {
 #[test]
 fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_400() {
     use moot::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let _server = Server(
+    let port = free_port();
+    let _server = Running(
         Command::new(env!("CARGO_BIN_EXE_moot"))
             .args(["--bind", &format!("127.0.0.1:{port}")])
             .env("RUST_LOG", "warn")
@@ -195,11 +183,7 @@ fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_
             .spawn()
             .expect("moot starts"),
     );
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(std::time::Instant::now() < deadline, "moot did not listen");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    wait_for_port(port, "moot");
     let target = |bytes: usize| {
         let prefix = "/play/herfor?moves=";
         format!("{prefix}{}", "a".repeat(bytes - prefix.len()))

@@ -6,31 +6,23 @@
 //! `openapi-typescript`, `openapi-fetch` and `typescript` from `examples/typescript`'s
 //! package-lock.json).
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+#[path = "common/ports.rs"]
+mod ports;
+use ports::{Running, free_port, wait_for_port};
+
 /// The server, stopped when dropped.
 struct Server {
-    child: Child,
+    _process: Running,
     url: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start_server() -> Server {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let address = format!("127.0.0.1:{port}");
     let child = Command::new(env!("CARGO_BIN_EXE_moot"))
         // The clients play as a site's backend would: one address asking for every move, which
@@ -40,16 +32,10 @@ fn start_server() -> Server {
         .stdout(Stdio::null())
         .spawn()
         .expect("the moot binary starts");
-    let started = Instant::now();
-    while TcpStream::connect(&address).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the server did not listen on {address}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let process = Running(child);
+    wait_for_port(port, "the server");
     Server {
-        child,
+        _process: process,
         url: format!("http://{address}"),
     }
 }

@@ -5,25 +5,15 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
 #[path = "common/ports.rs"]
 mod ports;
-use ports::{free_port, wait_for_port};
+use ports::{Running, free_port, wait_for_port};
 
 const NGINX: &str = "/usr/sbin/nginx";
-
-/// A child process killed when dropped, even when the test fails.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn replica(port: u16) -> Running {
     let child = Command::new(env!("CARGO_BIN_EXE_moot"))

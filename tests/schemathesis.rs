@@ -8,26 +8,16 @@
 //! README ("Schema fuzzing").
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 #[path = "common/ports.rs"]
 mod ports;
-use ports::{free_port, wait_for_port};
-
-/// The server, stopped when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use ports::{Running, free_port, wait_for_port};
 
 #[test]
 fn schemathesis_finds_no_gap_between_the_document_and_the_server() {
     let port = free_port();
-    let server = Server(
+    let server = Running(
         Command::new(env!("CARGO_BIN_EXE_moot"))
             // One client sends every request: the per-client rate would refuse most
             // evaluations (429, which the check takes as no refusal, and so tests less).

@@ -1,7 +1,21 @@
-//! Local ports for tests that start processes: a free one, and waiting until one listens.
+//! For tests that start processes: a free local port, waiting until one listens, and the
+//! process killed when the test ends, even when it fails.
+
+#![allow(dead_code)] // each test file uses a different subset
 
 use std::net::{TcpListener, TcpStream};
+use std::process::Child;
 use std::time::{Duration, Instant};
+
+/// A child process killed when dropped.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
 
 /// A port nothing listens on now (the OS's choice).
 pub fn free_port() -> u16 {
