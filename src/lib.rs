@@ -10,13 +10,13 @@
 //!
 //! [`app`] builds the whole actix application: the server binary and the tests share it.
 
-pub mod ai;
+/// The computer player: the `moot-ai` crate of this workspace.
+pub use moot_ai as ai;
 pub mod api;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;
 pub use moot_games::with_game;
 pub mod limits;
-pub mod load;
 pub mod picture;
 pub mod serve;
 pub mod singleflight;

@@ -1,73 +1,7 @@
-//! The `moot` binary's command line: the arena refuses budgets it cannot honour; the ladder
-//! rates agents and refuses what it cannot play.
+//! The `moot` binary's command line: its log's format, the flags it refuses, and the longest
+//! request targets it answers.
 
 use std::process::Command;
-
-fn arena(budget: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_moot"))
-        .args([
-            "arena", "--game", "herfor", "--first", "mcts", "--second", "random",
-        ])
-        .args(["--games", "2", "--options", r#"{"size":3,"pie":false}"#])
-        .args(budget)
-        .output()
-        .expect("moot runs")
-}
-
-#[test]
-fn arena_refuses_a_zero_playout_or_millisecond_budget() {
-    for flag in ["--budget", "--millis"] {
-        let output = arena(&[flag, "0"]);
-        assert!(!output.status.success(), "{flag} 0 was accepted");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(flag), "{flag}: {stderr}");
-    }
-    let output = arena(&["--budget", "5"]);
-    assert!(output.status.success(), "{output:?}");
-    assert!(String::from_utf8_lossy(&output.stdout).contains("mcts(5 playouts)"));
-}
-
-fn ladder(agents: &str) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_moot"))
-        .args(["ladder", "--game", "herfor", "--agents", agents])
-        .args(["--games", "6", "--options", r#"{"size":3,"pie":false}"#])
-        .output()
-        .expect("moot runs")
-}
-
-#[test]
-fn ladder_rates_every_agent_and_lists_every_pair() {
-    let output = ladder("random,greedy,mcts:20");
-    assert!(output.status.success(), "{output:?}");
-    let table = String::from_utf8_lossy(&output.stdout);
-    assert!(table.contains("| random | 0 | anchor |"), "{table}");
-    for row in ["| greedy | ", "| mcts:20 | "] {
-        assert!(table.contains(row), "{row} missing: {table}");
-    }
-    for pair in ["random vs greedy", "random vs mcts:20", "greedy vs mcts:20"] {
-        assert!(table.contains(pair), "{pair} missing: {table}");
-    }
-    // Two steps between the three agents by rating, each with its interval.
-    let steps = table
-        .lines()
-        .filter(|line| line.contains(" over ") && line.contains(" to "))
-        .count();
-    assert_eq!(steps, 2, "{table}");
-}
-
-#[test]
-fn ladder_refuses_unknown_repeated_or_too_few_agents() {
-    for (agents, says) in [
-        ("random,expert", "\"expert\" is not an agent"),
-        ("random,random", "listed twice"),
-        ("random", "at least two agents"),
-    ] {
-        let output = ladder(agents);
-        assert!(!output.status.success(), "{agents} was accepted");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(says), "{agents}: {stderr}");
-    }
-}
 
 #[path = "common/ports.rs"]
 mod ports;
@@ -136,24 +70,6 @@ fn bad_service_flags_are_refused_with_the_reason() {
     }
 }
 
-#[test]
-fn load_is_bounded_and_says_when_no_server_answers() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_moot"))
-            .arg("load")
-            .args(args)
-            .output()
-            .expect("moot runs")
-    };
-    let output = run(&["--seconds", "301"]);
-    assert!(!output.status.success(), "an unbounded run was accepted");
-    // Port 9 (discard) on localhost: nothing serves there.
-    let output = run(&["--url", "http://127.0.0.1:9", "--seconds", "1"]);
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("no server answers"), "{stderr}");
-}
-
 /// Sends `GET target` on a new connection and reads the whole answer.
 fn raw_get(port: u16, target: &str) -> String {
     use std::io::{Read, Write};
@@ -198,26 +114,4 @@ fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_
     let answer = raw_get(port, &target(MAX_URL_BYTES + 1));
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer:.200}");
     assert!(answer.ends_with("\r\n\r\n"), "no body: {answer:.400}");
-}
-
-#[test]
-fn solve_stops_at_its_limits_and_refuses_boards_over_size_4() {
-    let solve = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_moot"))
-            .arg("solve")
-            .args(args)
-            .output()
-            .expect("moot runs")
-    };
-    let output = solve(&["--size", "4", "--max-positions", "1000"]);
-    assert!(output.status.success(), "{output:?}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("not solved within the limits") && stdout.contains("(1000 searched)"),
-        "{stdout}"
-    );
-    let output = solve(&["--size", "5"]);
-    assert!(!output.status.success(), "size 5 was accepted");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("up to size 4"), "{stderr}");
 }

@@ -1,4 +1,4 @@
-//! The bounds on one request (issue 11): moves per request, the per-ply list left out, input
+//! The bounds on one request: moves per request, the per-ply list left out, input
 //! echoed only as an excerpt, the body's deadline, the clients' shares of the computer player,
 //! the wall-clock cap and the search root without Hirþ's history.
 

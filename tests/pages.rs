@@ -823,7 +823,7 @@ async fn f4_a_hint_on_the_solved_size_3_board_says_it_is_proven() {
     assert!(!body.contains("playouts)."), "{body}");
 }
 
-/// Issue 14: the page of a 5000-move game (the most a link holds) carries the moves once in
+/// The page of a 5000-move game (the most a link holds) carries the moves once in
 /// the form and in the link preview's page and picture links, not once per legal move.
 #[actix_web::test]
 async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
@@ -906,7 +906,7 @@ async fn the_pages_script_is_served_and_allowed() {
     assert!(html(&page).contains(r#"<script src="/static/moot.js" defer></script>"#));
 }
 
-/// Issue 14: against the computer the end says "you won" or "you lost" and the player's side,
+/// Against the computer the end says "you won" or "you lost" and the player's side,
 /// and "What happened" names "You" and "The computer".
 #[actix_web::test]
 async fn against_the_computer_the_end_says_you_won_or_you_lost() {
@@ -941,7 +941,7 @@ async fn against_the_computer_the_end_says_you_won_or_you_lost() {
     );
 }
 
-/// Issue 14: one naming of the players per page: against the computer the status line says
+/// One naming of the players per page: against the computer the status line says
 /// "You (Black) to play", as the opponent line and "What happened" name them; between two at
 /// one screen, colours alone.
 #[actix_web::test]
@@ -958,7 +958,7 @@ async fn the_status_line_names_the_players_as_the_rest_of_the_page() {
     assert!(body.contains("Black played <code>c3</code>"), "{body}");
 }
 
-/// Issue 14: the end's scores in words, not the engine's codes.
+/// The end's scores in words, not the engine's codes.
 #[actix_web::test]
 async fn end_scores_are_words() {
     let herfor = get(&format!("{SMALL}&moves={}", whole_game().join("."))).await;
@@ -999,7 +999,7 @@ async fn end_scores_are_words() {
     }
 }
 
-/// Issue 14: a Hirþ turn's end (with its choice of entries) is among the turn's controls,
+/// A Hirþ turn's end (with its choice of entries) is among the turn's controls,
 /// shown under the status line above the board, with undo; the board's moves are not.
 #[actix_web::test]
 async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
@@ -1019,7 +1019,7 @@ async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
     );
 }
 
-/// Issue 14: the board is the keyboard's first stop on a play page (its buttons come before
+/// The board is the keyboard's first stop on a play page (its buttons come before
 /// the turn's controls, which the stylesheet shows above it), and the form that every button
 /// names comes before them all.
 #[actix_web::test]
@@ -1032,7 +1032,7 @@ async fn the_board_comes_before_the_turns_controls_and_the_form_before_both() {
     assert!(form < board && board < swap, "{body}");
 }
 
-/// Issue 14: Tara's options name the first player's colour in the computer's choices for the
+/// Tara's options name the first player's colour in the computer's choices for the
 /// script to follow the choice of colour; without the script they name none (both correct).
 #[actix_web::test]
 async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it() {
@@ -1046,7 +1046,7 @@ async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it
     assert!(body.contains(r#"<script src="/static/moot.js" defer></script>"#));
 }
 
-/// Issue 14, H11: a Hirþ page against the computer names the players one way, "You (…)" and
+/// H11: a Hirþ page against the computer names the players one way, "You (…)" and
 /// "Computer (…)", never by seat: in the status line, the panel and "What happened", across
 /// the start of the match's second game, where the colours swap (the computer had Gull and
 /// has Silfr now; the events of the first game keep its colours).
@@ -1118,7 +1118,7 @@ async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_ch
     );
 }
 
-/// Issue 14: a Hirþ match's end says the winner and their points first, named as the page
+/// A Hirþ match's end says the winner and their points first, named as the page
 /// names the players (`You (Silfr) won the match 2–0`), not the engine's seat order
 /// (`match 0–2`), which the JSON status keeps.
 #[actix_web::test]

@@ -577,7 +577,7 @@ async fn a_play_page_previews_as_the_png_of_its_position() {
         .await,
     );
     let image = meta(&page, "og:image").expect("og:image");
-    // Twitter's card takes og:image: a long game's picture link is not repeated (issue 14).
+    // Twitter's card takes og:image: a long game's picture link is not repeated.
     assert_eq!(meta(&page, "twitter:image"), None);
     assert_eq!(
         meta(&page, "twitter:card").as_deref(),

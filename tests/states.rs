@@ -1,4 +1,4 @@
-//! States (and options) validated completely (issue 11, point 5): every number in range,
+//! States (and options) validated completely: every number in range,
 //! contradictions between fields and unreachable turns refused, objects only at every level,
 //! unknown members refused. Each case is a state the server itself wrote, tampered with one
 //! field: the untouched state is accepted (so the test can fail), the tampered one is a 422

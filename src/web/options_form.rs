@@ -262,7 +262,7 @@ mod tests {
         );
     }
 
-    /// Issue 14: Tara's first colour is an option: the computer's choice does not name a
+    /// Tara's first colour is an option: the computer's choice does not name a
     /// colour the form's own choice of colour may contradict.
     #[test]
     fn tara_your_first_move_names_no_colour_the_form_may_change() {

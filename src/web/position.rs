@@ -403,7 +403,7 @@ mod tests {
             detail("size=big")
                 .contains("size cannot be \"big\": expected a whole number from 3 to 7")
         );
-        // Issue 14: a huge number is named in words, not as serde's type error.
+        // A huge number is named in words, not as serde's type error.
         assert_eq!(
             detail("size=1e20"),
             "The option size cannot be \"1e20\": expected a whole number from 3 to 7."

@@ -237,7 +237,7 @@ async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_des
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                 .collect();
             browser.screenshot(&format!("a11y-{file}-{}", size.0)).await;
-            // Issue 14: the embed, a page in other sites' frames, is clean of every impact.
+            // The embed, a page in other sites' frames, is clean of every impact.
             let strict = name == "embed";
             for (serious, violation) in violations(&browser, &axe).await {
                 let line = format!("{name} at {}×{}: {violation}", size.0, size.1);
@@ -341,7 +341,7 @@ async fn focused_point(browser: &Browser) -> (String, f64, f64) {
     )
 }
 
-/// Issue 14: with the script the board is ONE tab stop (a roving tabindex), and the arrow
+/// With the script the board is ONE tab stop (a roving tabindex), and the arrow
 /// keys move between its points in their direction; the next Tab leaves the board. Without
 /// the script every point is a tab stop of its own.
 #[actix_web::test]

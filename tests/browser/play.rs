@@ -1,4 +1,4 @@
-//! Issue 14, the play page at phone size: the turn's controls on the first screen, a Hirþ turn
+//! The play page at phone size: the turn's controls on the first screen, a Hirþ turn
 //! composed on the page and sent whole (and played without JavaScript), and a double click
 //! against the computer starting one search.
 
@@ -408,7 +408,7 @@ fn herfor_flipping_position() -> (Vec<String>, String, Vec<String>) {
     }
 }
 
-/// Issue 14: against the computer, the player's own stone is drawn at once where they
+/// Against the computer, the player's own stone is drawn at once where they
 /// clicked, and the stones it flips (F3) turn to the player's colour, while the computer
 /// thinks; then the computer's answer arrives. The status says who played.
 #[actix_web::test]
@@ -495,7 +495,7 @@ async fn herfor_the_players_stone_is_drawn_at_once_while_the_computer_thinks() {
     browser.finish().await;
 }
 
-/// Issue 14: a Tara king's move is drawn at once: the player's king on the hill it goes to,
+/// A Tara king's move is drawn at once: the player's king on the hill it goes to,
 /// the king it leaves faded.
 #[actix_web::test]
 async fn tara_the_players_king_is_drawn_on_its_hill_at_once() {
@@ -552,7 +552,7 @@ async fn tara_the_players_king_is_drawn_on_its_hill_at_once() {
     browser.finish().await;
 }
 
-/// Issue 14: a Tara king's move that captures a ringfort (T7) turns it to the player's colour
+/// A Tara king's move that captures a ringfort (T7) turns it to the player's colour
 /// at once, and the kings it captures leave the board, as the server wrote on its button.
 #[actix_web::test]
 async fn tara_a_captured_ringfort_turns_to_the_players_colour_at_once() {
@@ -629,7 +629,7 @@ async fn tara_a_captured_ringfort_turns_to_the_players_colour_at_once() {
     browser.finish().await;
 }
 
-/// Issue 14: a Tara king's move whose new ringfort joins the player's ringforts beside it
+/// A Tara king's move whose new ringfort joins the player's ringforts beside it
 /// (T6, in Battle) draws the bridges at once, in the player's colour, as the server wrote on
 /// its button.
 #[actix_web::test]
@@ -716,7 +716,7 @@ async fn tara_a_new_ringforts_bridges_are_drawn_at_once() {
     browser.finish().await;
 }
 
-/// Issue 14: Tara's options name the first player's colour in the computer's choices, and
+/// Tara's options name the first player's colour in the computer's choices, and
 /// follow the choice of colour on the form.
 #[actix_web::test]
 async fn tara_options_follow_the_colour_chosen() {

@@ -3,13 +3,19 @@
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use crate::games::{Game, Seat, Turn};
+use moot_games::{Game, Seat, Turn};
 
 /// A game the computer can play. Values returned here are for [`Seat::First`], in −1…1; the
 /// search turns them round for the seat that acts at each node.
 pub trait Player: Game {
     /// Plies a playout runs before its position is evaluated instead of played out.
     const PLAYOUT_CAP: u32;
+
+    /// The playouts of the easy, normal and strong computer ([`Strength`](crate::Strength)),
+    /// growing. Each game's are chosen on its Elo ladder so that each strength is at least 150
+    /// Elo above the one below, with strong's page turn within a second
+    /// (docs/computer-player.md).
+    const STRENGTH_PLAYOUTS: [u32; 3];
 
     /// The state a search starts from (and its cache key is written from): the same game
     /// without what only records its history (Hirþ's `record` and `log`), which no move and no

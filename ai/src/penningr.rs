@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use super::player::Player;
 use super::{Analysis, Budget, MoveStat, TurnPlan, analyse_until, plan_turn};
-use crate::games::hirth::{Hirth, HirthState, Move, Phase};
-use crate::games::{Game, Seat, Turn};
+use moot_games::hirth::{Hirth, HirthState, Move, Phase};
+use moot_games::{Game, Seat, Turn};
 
 /// The least value the search gives a won game (see `Player::outcome` for Hirþ): a value this
 /// high is read as a sure win.
@@ -279,8 +279,8 @@ mod tests {
     use rand::rngs::SmallRng;
 
     use super::*;
-    use crate::ai::{Agent, Strength, search};
-    use crate::games::hirth::HirthOptions;
+    use crate::{Agent, Strength, search};
+    use moot_games::hirth::HirthOptions;
 
     /// The first game of a match, no points yet.
     const FIRST_GAME: &str = r#""gull":"first","points":[0,0]"#;

@@ -1,7 +1,7 @@
 //! The Elo ladder: a round robin among agents, and ratings fitted to its results.
 //!
 //! Every pair of agents plays the same number of games, seats alternating (the arena's
-//! [`run`](super::arena::run)). The ratings are the Bradley–Terry model's maximum-likelihood
+//! [`run`](crate::arena::run)). The ratings are the Bradley–Terry model's maximum-likelihood
 //! fit on the Elo scale — the first agent scores against the second with probability
 //! `1 / (1 + 10^((R₂ − R₁) / 400))` — with the first agent listed (random, by convention)
 //! anchored at 0. A draw counts as half a win for each side. Each pair that met also gets one
@@ -13,8 +13,8 @@
 //! [`Fit::difference`] gives the difference between two agents its own interval from the whole
 //! covariance: Var(a − b) = Var(a) + Var(b) − 2 Cov(a, b).
 
-use super::arena::{self, Matchup, Tally};
-use super::{Agent, Strategy};
+use crate::arena::{self, Matchup, Tally};
+use moot_ai::{Agent, Strategy};
 
 /// Elo points per natural-log unit of the strength ratio: `400 / ln 10`.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;

@@ -7,8 +7,8 @@ use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::{Player, first_view};
-use crate::games::Seat;
-use crate::games::hirth::{Colour, Hirth, HirthState, Move, Phase, Space};
+use moot_games::Seat;
+use moot_games::hirth::{Colour, Hirth, HirthState, Move, Phase, Space};
 
 /// Points of the largest win (Drepið undoubled): a game won by it is worth a full 1.
 const MAX_POINTS: f64 = 5.0;
@@ -16,6 +16,7 @@ const MAX_POINTS: f64 = 5.0;
 impl Player for Hirth {
     // About five turns of random steps.
     const PLAYOUT_CAP: u32 = 30;
+    const STRENGTH_PLAYOUTS: [u32; 3] = [100, 1_000, 20_000];
 
     /// Without the record of finished turns and the notes of the turn under way: text that
     /// every playout would copy, and that no move or value reads.

@@ -5,10 +5,10 @@ use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::Player;
-use crate::games::Seat;
-use crate::games::herfor::cells::{Cells, Narrow};
-use crate::games::herfor::wide::with_cpu_features;
-use crate::games::herfor::{Herfor, HerforMove, HerforState, Placement, Position};
+use moot_games::Seat;
+use moot_games::herfor::cells::{Cells, Narrow};
+use moot_games::herfor::wide::with_cpu_features;
+use moot_games::herfor::{Herfor, HerforMove, HerforState, Placement, Position};
 
 /// How many random candidates a playout compares by the stones they flip.
 const CANDIDATES: usize = 2;
@@ -16,6 +16,8 @@ const CANDIDATES: usize = 2;
 impl Player for Herfor {
     // Every placement fills a point, so games end by themselves within a few board sizes.
     const PLAYOUT_CAP: u32 = 1_000;
+    // Herfor gains less per playout than Tara or Hirþ: its steps are wider.
+    const STRENGTH_PLAYOUTS: [u32; 3] = [50, 600, 20_000];
 
     fn evaluate(state: &HerforState) -> f64 {
         // Every point of the board (F1: 3n(n − 1) + 1 on a side of n), empty or not.
@@ -115,8 +117,8 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::games::Game;
-    use crate::games::herfor::HerforOptions;
+    use moot_games::Game;
+    use moot_games::herfor::HerforOptions;
 
     /// The playout on the compact position ends games the rules' way: whatever it played, the
     /// end is a valid, finished state (passes only when forced, the button given, F4).

@@ -1,5 +1,6 @@
-//! `moot load`: the abusive patterns of issue 11 against a running server, for a bounded time,
-//! while a well-behaved client measures `GET /healthz` and a normal `legal-moves` (p50, p99)
+//! `moot-load`: abusive request patterns (huge replays and moves, long searches, very long page
+//! links, bodies that never finish) against a running Moot server, for a bounded time, while a
+//! well-behaved client measures `GET /healthz` and a normal `legal-moves` (p50, p99)
 //! and a player on a play page asks for the computer's move. First the same measures idle.
 //!
 //! The well-behaved client measures both ways: a new connection per request (the time includes
@@ -23,24 +24,26 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+
 /// What to run.
 #[derive(Clone, Debug)]
-pub struct Plan {
-    pub addr: SocketAddr,
+struct Plan {
+    addr: SocketAddr,
     /// Seconds of measuring idle, then as long under the patterns.
-    pub seconds: u64,
+    seconds: u64,
     /// Clients per abusive pattern.
-    pub clients: usize,
+    clients: usize,
     /// The priority of the abusive patterns' client threads.
-    pub abusers: Abusers,
+    abusers: Abusers,
 }
 
 /// The priority the abusive patterns' client threads run at (see the module).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Abusers {
+enum Abusers {
     /// Under `SCHED_IDLE` (Linux): as if they ran on other machines.
     Idle,
-    /// At the priority `moot load` runs at, competing for the cores with the server.
+    /// At the priority `moot-load` runs at, competing for the cores with the server.
     Normal,
 }
 
@@ -75,7 +78,7 @@ struct Reply {
 }
 
 /// Reads a server address from `http://host:port` (or `host:port`).
-pub fn address(url: &str) -> Result<SocketAddr, String> {
+fn address(url: &str) -> Result<SocketAddr, String> {
     let rest = url.trim_start_matches("http://").trim_end_matches('/');
     rest.to_socket_addrs()
         .map_err(|e| format!("{url}: {e}"))?
@@ -428,7 +431,7 @@ fn report(name: &str, probe: &Probe) {
 }
 
 /// Runs the plan and prints what it measured; `Err` when the server cannot be reached.
-pub fn run(plan: &Plan) -> Result<(), String> {
+fn run(plan: &Plan) -> Result<(), String> {
     let addr = plan.addr;
     let started = send(addr, "POST", "/api/v1/games/herfor/new", b"{}");
     if started.status != 200 {
@@ -493,7 +496,7 @@ pub fn run(plan: &Plan) -> Result<(), String> {
             let abusers = plan.abusers;
             threads.push(thread::spawn(move || {
                 if let Err(e) = abusers.lower_this_thread() {
-                    eprintln!("moot load: an abusive client runs at the normal priority: {e}");
+                    eprintln!("moot-load: an abusive client runs at the normal priority: {e}");
                 }
                 while !stop.load(Ordering::Relaxed) {
                     let reply = pattern(addr, &stop);
@@ -575,5 +578,51 @@ mod tests {
             policy_of_a_thread_lowered_as(Abusers::Normal),
             ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other)
         );
+    }
+}
+
+/// Runs abusive request patterns (4 clients each by default) against a running Moot server for
+/// a bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
+/// against the same measured idle first, and whether a play page gets the computer's move.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Seconds of measuring idle, then as many under the patterns (at most 300).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=300))]
+    seconds: u64,
+    /// Clients per pattern (at most 16).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+    clients: u64,
+    /// The priority of the abusive clients' threads: `idle` (Linux SCHED_IDLE, standing in for
+    /// abusers on other machines, so their own CPU use does not count as the server's) or
+    /// `normal` (on the same cores as the server, at this command's priority).
+    #[arg(long, value_enum, default_value_t = AbusersAt::Idle)]
+    abusers: AbusersAt,
+}
+
+/// `--abusers` (see [`Abusers`]).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum AbusersAt {
+    Idle,
+    Normal,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let plan = address(&cli.url).map(|addr| Plan {
+        addr,
+        seconds: cli.seconds,
+        clients: cli.clients as usize,
+        abusers: match cli.abusers {
+            AbusersAt::Idle => Abusers::Idle,
+            AbusersAt::Normal => Abusers::Normal,
+        },
+    });
+    if let Err(e) = plan.and_then(|plan| run(&plan)) {
+        eprintln!("moot-load: {e}");
+        std::process::exit(2);
     }
 }

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::{Agent, Strategy};
-use crate::games::{Seat, Turn};
+use moot_ai::{Agent, Strategy};
+use moot_games::{Seat, Turn};
 
 /// Plies after which an arena game is stopped and counted as a draw. Only the aimless reach
 /// it: Hirþ's random against greedy, in 16 of 40 games of the ladder of 2 December 2026.
@@ -81,7 +81,7 @@ pub fn run<G: Strategy>(matchup: &Matchup<G::Options>) -> Result<(Tally, Duratio
         return Err(format!(
             "perfect plays only where the game is solved (Herfor on boards of size {}), not {} \
              with these options",
-            super::perfect::SOLVED_SIZE,
+            moot_ai::perfect::SOLVED_SIZE,
             G::ID
         ));
     }
@@ -151,4 +151,57 @@ fn play_one<G: Strategy>(start: &G::State, matchup: &Matchup<G::Options>, i: u32
         G::play_unchecked(&mut state, &mv);
     }
     GameEnd::Unfinished
+}
+
+#[cfg(test)]
+mod tests {
+    use moot_games::herfor::Herfor;
+
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_the_textbook_values() {
+        // 190 of 200: 95% Wilson interval 0.910–0.973.
+        let (low, high) = wilson(0.95, 200.0);
+        assert!(
+            (low - 0.9104).abs() < 1e-3 && (high - 0.9727).abs() < 1e-3,
+            "{low} {high}"
+        );
+        let (low, high) = wilson(1.0, 20.0);
+        assert!((low - 0.8389).abs() < 1e-3 && high == 1.0, "{low} {high}");
+    }
+
+    #[test]
+    fn arena_results_do_not_depend_on_the_threads() {
+        use moot_games::herfor::HerforOptions;
+        let matchup = |threads| Matchup {
+            options: HerforOptions {
+                size: 3,
+                pie: false,
+                simple: false,
+            },
+            agents: [Agent::Greedy, Agent::Random],
+            games: 12,
+            seed: 9,
+            threads,
+        };
+        let (one, _) = run::<Herfor>(&matchup(1)).unwrap();
+        let (two, _) = run::<Herfor>(&matchup(2)).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.games(), 12);
+    }
+
+
+    #[test]
+    fn the_arena_refuses_perfect_where_the_game_is_not_solved() {
+        let matchup = Matchup {
+            options: moot_games::herfor::HerforOptions::default(),
+            agents: [Agent::Perfect, Agent::Random],
+            games: 2,
+            seed: 1,
+            threads: 1,
+        };
+        let refused = run::<Herfor>(&matchup).unwrap_err();
+        assert!(refused.contains("solved"), "{refused}");
+    }
 }

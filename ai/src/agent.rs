@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::player::{Player, first_view};
 use super::{Budget, Strategy, Strength, search};
-use crate::games::Turn;
+use moot_games::Turn;
 
 /// A way of choosing moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

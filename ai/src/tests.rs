@@ -2,10 +2,10 @@
 //! hand-built positions.
 
 use super::*;
-use crate::games::herfor::Herfor;
-use crate::games::hirth::{Colour, Hirth, HirthOptions, Victory};
-use crate::games::tara::Tara;
-use crate::games::{Game, Turn, random_opening};
+use moot_games::herfor::Herfor;
+use moot_games::hirth::{Colour, Hirth, HirthOptions, Victory};
+use moot_games::tara::Tara;
+use moot_games::{Game, Turn, random_opening};
 
 fn same_answer_for_same_seed<G: Player>(state: &G::State) {
     let a = analyse::<G>(state, Budget::Playouts(300), 42);
@@ -59,37 +59,34 @@ fn a_finished_game_has_its_result_and_no_move() {
         let mv = Hirth::parse_move(&state, text).unwrap();
         Hirth::apply(&mut state, &mv).unwrap();
     }
-    assert_eq!(Hirth::turn(&state), Turn::Won(crate::games::Seat::First));
+    assert_eq!(Hirth::turn(&state), Turn::Won(moot_games::Seat::First));
     let analysis = analyse::<Hirth>(&state, Budget::Playouts(100), 1);
     assert_eq!(analysis.best_move, None);
     assert_eq!(analysis.playouts, 0);
     assert!(analysis.value > 0.0);
 }
 
+/// Every strength of `G` searches more than the one below it, within the server's default cap
+/// of a request's playouts (20 000), so every page strength can also be asked of the API.
+fn strengths_grow<G: Player>() -> [u32; 3] {
+    let playouts = Strength::ALL.map(|s| match s.budget::<G>() {
+        Budget::Playouts(n) => n,
+        Budget::Millis(_) => panic!("strengths use playout budgets"),
+    });
+    assert!(playouts.windows(2).all(|w| w[0] < w[1]), "{}: {playouts:?}", G::ID);
+    assert!(playouts[2] <= 20_000, "{}: {playouts:?}", G::ID);
+    playouts
+}
+
 #[test]
 fn strengths_have_names_and_growing_budgets() {
     let names: Vec<_> = Strength::ALL.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["easy", "normal", "strong"]);
-    let cap = crate::AiConfig::default().max_playouts;
-    for game in crate::games::GAME_IDS {
-        let playouts: Vec<u32> = Strength::ALL
-            .iter()
-            .map(|s| match s.budget_in(game) {
-                Budget::Playouts(n) => n,
-                Budget::Millis(_) => panic!("strengths use playout budgets"),
-            })
-            .collect();
-        assert!(
-            playouts.windows(2).all(|w| w[0] < w[1]),
-            "{game}: {playouts:?}"
-        );
-        // The API's default cap admits every strength.
-        assert!(playouts[2] <= cap, "{game}: {playouts:?} over {cap}");
-    }
+    let herfor = strengths_grow::<Herfor>();
+    let tara = strengths_grow::<Tara>();
+    strengths_grow::<Hirth>();
     // Herfor gains less per playout: its strengths are further apart than Tara's.
-    let herfor = [Strength::Easy, Strength::Strong].map(|s| s.playouts("herfor"));
-    let tara = [Strength::Easy, Strength::Strong].map(|s| s.playouts("tara"));
-    assert!(herfor[1] / herfor[0] > tara[1] / tara[0]);
+    assert!(herfor[2] / herfor[0] > tara[2] / tara[0]);
     assert_eq!(Strength::from_name("strong"), Some(Strength::Strong));
 }
 
@@ -171,7 +168,7 @@ fn hirth_finds_the_drepid_within_the_turn() {
     }
     let result = state.results.last().expect("the game is over");
     assert_eq!(result.victory, Victory::Drepid);
-    assert_eq!(result.winner, crate::games::Seat::First);
+    assert_eq!(result.winner, moot_games::Seat::First);
 }
 
 #[test]
@@ -190,38 +187,6 @@ fn greedy_takes_the_double_capture() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
     let mv = Agent::Greedy.choose::<Tara>(&state, &mut rng).unwrap();
     assert_eq!(Tara::format_move(&state, &mv), "B5-A3");
-}
-
-#[test]
-fn wilson_interval_matches_the_textbook_values() {
-    // 190 of 200: 95% Wilson interval 0.910–0.973.
-    let (low, high) = arena::wilson(0.95, 200.0);
-    assert!(
-        (low - 0.9104).abs() < 1e-3 && (high - 0.9727).abs() < 1e-3,
-        "{low} {high}"
-    );
-    let (low, high) = arena::wilson(1.0, 20.0);
-    assert!((low - 0.8389).abs() < 1e-3 && high == 1.0, "{low} {high}");
-}
-
-#[test]
-fn arena_results_do_not_depend_on_the_threads() {
-    use crate::games::herfor::HerforOptions;
-    let matchup = |threads| arena::Matchup {
-        options: HerforOptions {
-            size: 3,
-            pie: false,
-            simple: false,
-        },
-        agents: [Agent::Greedy, Agent::Random],
-        games: 12,
-        seed: 9,
-        threads,
-    };
-    let (one, _) = arena::run::<Herfor>(&matchup(1)).unwrap();
-    let (two, _) = arena::run::<Herfor>(&matchup(2)).unwrap();
-    assert_eq!(one, two);
-    assert_eq!(one.games(), 12);
 }
 
 /// A turn planned from one search tree: its first move is `analyse`'s with the same budget and
@@ -262,7 +227,7 @@ fn a_herfor_or_tara_turn_is_one_move_from_one_search() {
 #[test]
 fn a_whole_hirth_turn_comes_from_one_search_tree() {
     // The page-turn bench's position (benches/ai.rs).
-    let (_, state) = crate::games::fixtures::hirth::mid_game(60, 5);
+    let (_, state) = moot_games::fixtures::hirth::mid_game(60, 5);
     let plan = plan_starts_with_the_analysed_move::<Hirth>(&state, 2000);
     eprintln!("{plan:?}");
     // Steps, then the end of the movement phase (or an offer, which the other seat answers).
@@ -270,7 +235,7 @@ fn a_whole_hirth_turn_comes_from_one_search_tree() {
     assert!(
         matches!(
             plan.moves.last(),
-            Some(crate::games::hirth::Move::End { .. } | crate::games::hirth::Move::Offer)
+            Some(moot_games::hirth::Move::End { .. } | moot_games::hirth::Move::Offer)
         ),
         "{:?}",
         plan.moves
@@ -292,7 +257,7 @@ fn a_finished_game_plans_no_move() {
 
 #[test]
 fn f4_perfect_keeps_every_proven_win_of_size_3_against_random() {
-    use crate::games::herfor::HerforOptions;
+    use moot_games::herfor::HerforOptions;
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
     let options = HerforOptions {
@@ -331,17 +296,4 @@ fn f4_perfect_keeps_every_proven_win_of_size_3_against_random() {
         assert_eq!(winner, perfect);
         played += 1;
     }
-}
-
-#[test]
-fn the_arena_refuses_perfect_where_the_game_is_not_solved() {
-    let matchup = arena::Matchup {
-        options: crate::games::herfor::HerforOptions::default(),
-        agents: [Agent::Perfect, Agent::Random],
-        games: 2,
-        seed: 1,
-        threads: 1,
-    };
-    let refused = arena::run::<Herfor>(&matchup).unwrap_err();
-    assert!(refused.contains("solved"), "{refused}");
 }

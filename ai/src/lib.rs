@@ -1,22 +1,21 @@
-//! The computer player: Monte Carlo tree search over the [`Game`](crate::games::Game) trait.
+//! The computer player: Monte Carlo tree search over the [`Game`](moot_games::Game) trait.
 //!
 //! - [`mcts`]: one search for every game (UCT, playouts, a cut-off evaluation);
 //! - [`Player`]: what a game adds to it — the playout policy, the evaluation at the playout
 //!   cap, greedy's immediate score ([`herfor`], [`tara`], [`hirth`]);
 //! - [`strategy`]: what the computer plays beyond the most visited move — the game's decisions
 //!   read from the search's value ([`penningr`] for Hirþ), proofs where a game is solved;
-//! - [`agent`]: the agents of the arena (random, greedy, MCTS); [`arena`]: matches between them.
+//! - [`agent`]: ways to choose a move (random, greedy, a search at a budget or strength), as
+//!   the research tools pit them against each other.
 //!
 //! Values are in −1…1 and always seen by the seat that acts in the position analysed. The same
 //! state, [`Budget::Playouts`] and seed give the same answer; a [`Budget::Millis`] search depends on
 //! the machine's speed and is not reproducible.
 
 pub mod agent;
-pub mod arena;
 pub mod book;
 pub mod herfor;
 pub mod hirth;
-pub mod ladder;
 pub mod mcts;
 pub mod penningr;
 pub mod perfect;
@@ -53,26 +52,14 @@ impl Strength {
     pub const ALL: [Strength; 3] = [Strength::Easy, Strength::Normal, Strength::Strong];
 
     /// The search budget of this strength in game `G`: playouts, so a game against the computer
-    /// replays the same way from the same seed. See [`Strength::playouts`].
-    pub fn budget<G: crate::games::Game>(self) -> Budget {
-        self.budget_in(G::ID)
+    /// replays the same way from the same seed. See [`Player::STRENGTH_PLAYOUTS`].
+    pub fn budget<G: Player>(self) -> Budget {
+        Budget::Playouts(self.playouts::<G>())
     }
 
-    /// [`Strength::budget`] for the game with this id.
-    pub fn budget_in(self, game: &str) -> Budget {
-        Budget::Playouts(self.playouts(game))
-    }
-
-    /// The playouts of this strength in the game with this id. Each game's budgets are chosen
-    /// on its Elo ladder so that each strength is at least 150 Elo above the one below, with
-    /// strong's page turn within a second (README, "Strength, rated"). Herfor gains less per
-    /// playout than Tara or Hirþ, so its steps are wider. An unknown id gets Tara's.
-    pub fn playouts(self, game: &str) -> u32 {
-        let [easy, normal, strong] = match game {
-            "herfor" => HERFOR_PLAYOUTS,
-            "hirth" => HIRTH_PLAYOUTS,
-            _ => TARA_PLAYOUTS,
-        };
+    /// The playouts of this strength in game `G`.
+    pub fn playouts<G: Player>(self) -> u32 {
+        let [easy, normal, strong] = G::STRENGTH_PLAYOUTS;
         match self {
             Strength::Easy => easy,
             Strength::Normal => normal,
@@ -93,11 +80,6 @@ impl Strength {
         Strength::ALL.into_iter().find(|s| s.name() == name)
     }
 }
-
-/// Playouts for easy, normal and strong.
-const HERFOR_PLAYOUTS: [u32; 3] = [50, 600, 20_000];
-const TARA_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
-const HIRTH_PLAYOUTS: [u32; 3] = [100, 1_000, 20_000];
 
 /// What the search found in a position.
 #[derive(Clone, Debug, PartialEq)]

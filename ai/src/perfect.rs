@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use super::solver::Solver;
 use super::strategy::{Proof, pick};
-use crate::games::Game;
-use crate::games::herfor::{Herfor, HerforMove, HerforOptions, HerforState};
+use moot_games::Game;
+use moot_games::herfor::{Herfor, HerforMove, HerforOptions, HerforState};
 
 /// The largest board solved.
 pub const SOLVED_SIZE: u8 = 3;

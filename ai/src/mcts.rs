@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 
 use super::player::{Player, first_view};
 use super::{Analysis, Budget, MoveStat};
-use crate::games::{Seat, Turn};
+use moot_games::{Seat, Turn};
 
 /// The UCT exploration constant, for values in −1…1.
 const EXPLORATION: f64 = 1.0;
@@ -467,8 +467,8 @@ impl<'a, G: Player> Tree<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::Herfor;
-    use crate::games::{Game, random_opening};
+    use moot_games::herfor::Herfor;
+    use moot_games::{Game, random_opening};
 
     /// The arenas give every opened node its own moves: a node's children and untried moves
     /// together are its legal moves (the root's unpruned), each once, and every child is a

@@ -14,9 +14,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::games::herfor::geometry::{board_mask, points};
-use crate::games::herfor::{Colour, Herfor, HerforMove, HerforState};
-use crate::games::{Game, Seat, Turn};
+use moot_games::herfor::geometry::{board_mask, points};
+use moot_games::herfor::{Colour, Herfor, HerforMove, HerforState};
+use moot_games::{Game, Seat, Turn};
 
 /// The largest board the solver takes: its key holds a colour's stones in 40 bits.
 pub const MAX_SIZE: u8 = 4;
@@ -236,7 +236,7 @@ mod tests {
     use rand::seq::IndexedRandom;
 
     use super::*;
-    use crate::games::herfor::HerforOptions;
+    use moot_games::herfor::HerforOptions;
 
     fn start(pie: bool, simple: bool) -> HerforState {
         Herfor::new_game(&HerforOptions {

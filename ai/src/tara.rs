@@ -6,15 +6,16 @@ use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::{Player, first_view};
-use crate::games::Seat;
-use crate::games::tara::board::Board;
-use crate::games::tara::geometry::hills_of;
-use crate::games::tara::scoring::{self, kingdoms};
-use crate::games::tara::{Colour, Hill, Tara, TaraMove, TaraState};
+use moot_games::Seat;
+use moot_games::tara::board::Board;
+use moot_games::tara::geometry::hills_of;
+use moot_games::tara::scoring::{self, kingdoms};
+use moot_games::tara::{Colour, Hill, Tara, TaraMove, TaraState};
 
 impl Player for Tara {
     // Random games last a few dozen plies; the cap only guards against long Battles.
     const PLAYOUT_CAP: u32 = 200;
+    const STRENGTH_PLAYOUTS: [u32; 3] = [100, 1_000, 5_000];
 
     /// The default (won ±1, drawn 0), except that a search from inside game 1 of a match stops
     /// at its end, valued by the points it gave.
@@ -25,10 +26,10 @@ impl Player for Tara {
             let lead = f64::from(*points.get(first)) - f64::from(*points.get(first.other()));
             return Some((lead / 4.0).clamp(-1.0, 1.0));
         }
-        match <Tara as crate::games::Game>::turn(state) {
-            crate::games::Turn::ToAct(_) => None,
-            crate::games::Turn::Won(seat) => Some(first_view(seat, 1.0)),
-            crate::games::Turn::Drawn => Some(0.0),
+        match <Tara as moot_games::Game>::turn(state) {
+            moot_games::Turn::ToAct(_) => None,
+            moot_games::Turn::Won(seat) => Some(first_view(seat, 1.0)),
+            moot_games::Turn::Drawn => Some(0.0),
         }
     }
 
@@ -112,8 +113,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::games::tara::TaraOptions;
-    use crate::games::{Game, Turn};
+    use moot_games::tara::TaraOptions;
+    use moot_games::{Game, Turn};
 
     /// The capture test as it was: each move played on a copy of the board.
     fn captures_by_copy(state: &TaraState, board: &Board, mv: &TaraMove) -> bool {

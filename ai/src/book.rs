@@ -1,6 +1,6 @@
 //! The opening book of Herfor size 3: the proven result of every position within the first
 //! plies of a game, under each set of rules (plain, pie, simple, both), computed offline by
-//! `moot solve --size 3 --book FILE` and committed as `herfor3.book`. A request's proof is
+//! `moot-lab solve --size 3 --book FILE` and committed as `herfor3.book`. A request's proof is
 //! bounded ([`perfect`](super::perfect)), and the opening is beyond that bound (the empty
 //! board's proof settles 11 million positions); with the book's answers taken as proven, the
 //! positions just past it are within the bound (the `--book` command checks those).
@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 
 use super::solver::{Key, Solver, key_of};
-use crate::games::herfor::{Herfor, HerforOptions, HerforState};
-use crate::games::{Game, Turn};
+use moot_games::herfor::{Herfor, HerforOptions, HerforState};
+use moot_games::{Game, Turn};
 
 /// The book of Herfor size 3, and the plies from the start it covers (it was written with
 /// these: 5150 positions, every one up to 3 plies in).

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use super::player::Player;
 use super::{Analysis, Budget, MoveStat, TurnPlan, analyse_until, plan_turn};
-use crate::games::herfor::Herfor;
-use crate::games::hirth::Hirth;
-use crate::games::tara::Tara;
+use moot_games::herfor::Herfor;
+use moot_games::hirth::Hirth;
+use moot_games::tara::Tara;
 
 /// A game's strategy on top of the search.
 pub trait Strategy: Player {
