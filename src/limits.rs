@@ -1,4 +1,4 @@
-//! The bounds on the work one request may ask for: one place for the numbers the README and the
+//! The bounds on the work one request may ask for: one place for the numbers docs/api.md and the
 //! OpenAPI document quote.
 
 use std::time::Duration;

@@ -4,8 +4,8 @@
 //! refuses are refused, and a request the schema allows is refused only for a rule of the game
 //! that no schema can state (`tests/schemathesis/hooks.py` says which).
 //!
-//! A short seeded run: a few examples an operation. The longer run and its result are in the
-//! README ("Schema fuzzing").
+//! A short seeded run: a few examples an operation. The longer run is in docs/api.md ("Schema
+//! fuzzing"), its last result in docs/measurements/.
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -91,8 +91,8 @@ impl Metrics {
     }
 }
 
-/// `GET /metrics`: for a Prometheus server to scrape; keep it off the public internet (see the
-/// README's Deploy section).
+/// `GET /metrics`: for a Prometheus server to scrape; keep it off the public internet (see
+/// docs/deploy.md).
 #[get("/metrics")]
 pub async fn endpoint(metrics: web::Data<Metrics>) -> HttpResponse {
     HttpResponse::Ok()

@@ -4,12 +4,12 @@
 //! `legal-moves`) are answered at once while expensive ones wait their turn. Expensive work only
 //! slows down: a search's wall-clock cap still ends it, with fewer playouts.
 //!
-//! Not `SCHED_IDLE`: measured with `moot load` (README, "Abuse, measured"), a pool under it made
-//! the workers far slower (kept-alive `/healthz` p50 44 ms instead of 0.05 ms on a machine at
-//! load 25), most likely by priority inversion: a pool thread preempted while holding a lock the
-//! workers also take (the pool's queue, the allocator's) stays off the core for as long as any
-//! other program wants it. And page searches starved behind unrelated programs (a normal-strength
-//! page turn took 5 s instead of 0.13 s).
+//! Not `SCHED_IDLE`: measured with `moot-load` (docs/measurements/2026-12-02-abuse-load.md), a pool
+//! under it made the workers far slower (kept-alive `/healthz` p50 44 ms instead of 0.05 ms on a
+//! machine at load 25), most likely by priority inversion: a pool thread preempted while holding a
+//! lock the workers also take (the pool's queue, the allocator's) stays off the core for as long as
+//! any other program wants it. And page searches starved behind unrelated programs (a
+//! normal-strength page turn took 5 s instead of 0.13 s).
 
 use actix_web::error::BlockingError;
 

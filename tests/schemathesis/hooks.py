@@ -5,7 +5,7 @@ move and point notations of Herfor and Tara as patterns, which members go togeth
 cannot say is the game: whether a move is legal in the position, whether a state could arise
 (stones on both colours of one point, Tara kings on the board and captured that make more than
 a colour has, Hirþ results whose points do not add up), whether a record's lines are a game. The API answers those with 422 and
-a problem naming what broke (README "Errors"). So a schema-valid request may be refused only:
+a problem naming what broke (docs/errors.md). So a schema-valid request may be refused only:
 
 - with status 422,
 - for one of those reasons (`ALLOWED` below, by game), and
