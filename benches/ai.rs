@@ -14,8 +14,9 @@ use moot::games::herfor::Herfor;
 use moot::games::hirth::{Hirth, HirthState};
 use moot::games::tara::Tara;
 use moot::games::{Game, Turn, random_opening};
-use moot::web::opponent::{Opponent, play_computer};
-use moot::web::position::Position;
+use moot::web::link::Link;
+use moot::web::link::Opponent;
+use moot::web::opponent::play_computer;
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
     let Budget::Playouts(playouts) = Strength::Normal.budget::<G>() else {
@@ -37,9 +38,9 @@ fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {
 
 /// A Hirþ game `plies` seeded random moves in, at the start of a turn: the page's link and
 /// its state.
-fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
+fn hirth_mid_game(plies: usize, seed: u64) -> (Link<Hirth>, HirthState) {
     let (moves, state) = mid_game(plies, seed);
-    let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+    let mut position = Link::<Hirth>::start(Default::default()).expect("the defaults");
     position.moves = moves;
     (position, state)
 }
@@ -77,7 +78,7 @@ fn search(c: &mut Criterion) {
     bench_game::<Herfor>(c, Herfor::ID, 6);
     bench_game::<Tara>(c, Tara::ID, 8);
     bench_game::<Hirth>(c, Hirth::ID, 12);
-    // The figure: a mid-game Hirþ position, 60 plies in.
+    // A mid-game Hirþ position, 60 plies in.
     bench_game::<Hirth>(c, "hirth_60_plies", 60);
     page_turn(c);
 }

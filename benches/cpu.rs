@@ -23,8 +23,9 @@ use moot::games::hirth::Hirth;
 use moot::games::hirth::random_play::random_game;
 use moot::games::tara::{Tara, TaraOptions};
 use moot::games::{Game, Turn, random_opening};
-use moot::web::opponent::{Opponent, play_computer};
-use moot::web::position::Position;
+use moot::web::link::Link;
+use moot::web::link::Opponent;
+use moot::web::opponent::play_computer;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rustix::time::{ClockId, clock_gettime};
@@ -32,12 +33,12 @@ use rustix::time::{ClockId, clock_gettime};
 /// The page computer's first turn of a game with `options`, at strong, in CPU ms.
 fn page_turn_ms<G: moot::ai::Strategy>(options: G::Options) -> f64 {
     let state = G::new_game(&options).expect("valid options");
-    let position = Position::<G>::start(options).expect("valid options");
+    let position = Link::<G>::start(options).expect("valid options");
     turn_ms(position, state)
 }
 
 /// The page computer's turn in `state` (reached by `position`'s moves), at strong, in CPU ms.
-fn turn_ms<G: moot::ai::Strategy>(position: Position<G>, state: G::State) -> f64 {
+fn turn_ms<G: moot::ai::Strategy>(position: Link<G>, state: G::State) -> f64 {
     let Turn::ToAct(seat) = G::turn(&state) else {
         panic!("the game goes on")
     };
@@ -217,7 +218,7 @@ fn main() {
     if wanted(name) {
         // The position of `benches/ai.rs`'s page_turn: 60 plies in, at the start of a turn.
         let (moves, state) = mid_game(60, 5);
-        let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let mut position = Link::<Hirth>::start(Default::default()).expect("the defaults");
         position.moves = moves;
         println!("{name}\t{:.1}", turn_ms(position, state));
     }

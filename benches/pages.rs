@@ -13,8 +13,9 @@ use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use moot::web::PageGame;
-use moot::web::opponent::{Opponent, play_computer};
-use moot::web::position::{Position, Query};
+use moot::web::link::Opponent;
+use moot::web::link::{Link, Query};
+use moot::web::opponent::play_computer;
 use moot::web::replay::replay;
 use moot::web::view::{Extras, play_view};
 
@@ -22,7 +23,7 @@ use moot::web::view::{Extras, play_view};
 /// (or after `cap` moves), so the page still offers moves.
 fn random_link<G: Game>(options: &str, cap: usize, before_end: usize) -> String {
     let query = Query::parse(&format!("{options}&moves="));
-    let (position, _) = Position::<G>::read(&query).expect("valid options");
+    let (position, _) = Link::<G>::read(&query).expect("valid options");
     let mut moves = moot::games::fixtures::random_game::<G>(&position.options, cap, 11);
     moves.truncate(moves.len().saturating_sub(before_end));
     eprintln!("{}: a link of {} moves", G::NAME, moves.len());
@@ -31,7 +32,7 @@ fn random_link<G: Game>(options: &str, cap: usize, before_end: usize) -> String 
 
 /// The page's HTML length.
 fn render<G: PageGame>(link: &str) -> usize {
-    let (position, _) = Position::<G>::read(&Query::parse(link)).expect("a valid link");
+    let (position, _) = Link::<G>::read(&Query::parse(link)).expect("a valid link");
     let game = replay(&position).expect("a legal game");
     let view = play_view(&position, &game, Extras::default());
     moot_templates::play::page(&view).into_string().len()
@@ -113,7 +114,7 @@ fn bench_reply<G: moot::ai::Strategy>(
     opponent: Opponent,
 ) {
     let (position, _) =
-        Position::<G>::read(&Query::parse(&format!("{options}&moves="))).expect("valid options");
+        Link::<G>::read(&Query::parse(&format!("{options}&moves="))).expect("valid options");
     let state = replay(&position).expect("the start").state;
     group.bench_function(format!("{name}_{}", opponent.strength.name()), |b| {
         b.iter(|| {

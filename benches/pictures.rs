@@ -11,7 +11,7 @@ use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use moot::picture::{PictureOptions, picture_svg, png};
 use moot::web::PageGame;
-use moot::web::position::{Position, Query};
+use moot::web::link::{Link, Query};
 use moot::web::replay::{Replayed, replay};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -19,7 +19,7 @@ use rand::seq::IndexedRandom;
 
 /// A seeded random game of `plies` moves (fewer if it ends), replayed as a link.
 fn mid_game<G: Game>(plies: usize) -> Replayed<G> {
-    let (mut position, _) = Position::<G>::read(&Query::parse("moves=")).expect("the defaults");
+    let (mut position, _) = Link::<G>::read(&Query::parse("moves=")).expect("the defaults");
     let mut state = G::new_game(&position.options).expect("the defaults");
     let mut rng = SmallRng::seed_from_u64(7);
     while position.moves.len() < plies {

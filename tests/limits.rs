@@ -287,10 +287,10 @@ async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
 async fn identical_hints_at_once_share_one_search() {
     use moot::games::Game;
     use moot::games::herfor::Herfor;
+    use moot::web::link::Link;
     use moot::web::opponent;
-    use moot::web::position::Position;
     let evaluator = evaluator(AiConfig::default());
-    let position = Position::<Herfor>::start(Default::default()).expect("the defaults");
+    let position = Link::<Herfor>::start(Default::default()).expect("the defaults");
     let state = Herfor::new_game(&position.options).expect("a start");
     // One client (no peer address) may run one page search at once: without the shared
     // search the second hint would be refused as busy.

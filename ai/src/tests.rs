@@ -73,7 +73,11 @@ fn strengths_grow<G: Player>() -> [u32; 3] {
         Budget::Playouts(n) => n,
         Budget::Millis(_) => panic!("strengths use playout budgets"),
     });
-    assert!(playouts.windows(2).all(|w| w[0] < w[1]), "{}: {playouts:?}", G::ID);
+    assert!(
+        playouts.windows(2).all(|w| w[0] < w[1]),
+        "{}: {playouts:?}",
+        G::ID
+    );
     assert!(playouts[2] <= 20_000, "{}: {playouts:?}", G::ID);
     playouts
 }

@@ -2,7 +2,6 @@
 //! options and moves (GET, cacheable: a link's picture never changes), and a whole game as an
 //! animated PNG. Drawing is CPU work: it runs on the blocking pool, off the async workers.
 
-use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
@@ -15,10 +14,11 @@ use super::problem::{ApiError, ErrorCode, Problem};
 use super::schemas::GameState;
 use crate::picture::animation;
 use crate::picture::options::{DEFAULT_PIXELS, MIN_PIXELS};
-use crate::picture::{Bottom, Format, PictureOptions, frame_svg, picture_svg, raster};
+use crate::picture::{
+    Bottom, Format, PictureError, PictureOptions, frame_svg, picture_svg, raster,
+};
 use crate::web::PageGame;
-use crate::web::error::PageError;
-use crate::web::position::{Position, Query};
+use crate::web::link::{Link, LinkError, Query};
 use crate::web::replay::replay;
 use crate::with_game;
 
@@ -144,8 +144,8 @@ pub async fn picture_of_link(game: GameId, request: HttpRequest) -> Result<HttpR
 }
 
 fn link_picture<G: PageGame>(query: Query, options: &PictureOptions) -> Result<Vec<u8>, ApiError> {
-    let (position, _) = Position::<G>::read(&query).map_err(from_page)?;
-    let game = replay(&position).map_err(from_page)?;
+    let (position, _) = Link::<G>::read(&query)?;
+    let game = replay(&position)?;
     encode(
         picture_svg::<G>(&game.state, game.last_turn(), options),
         options.format,
@@ -210,45 +210,55 @@ fn game_animation<G: PageGame>(
     query: Query,
     options: &PictureOptions,
 ) -> Result<Vec<u8>, ApiError> {
-    let (position, _) = Position::<G>::read(&query).map_err(from_page)?;
+    let (position, _) = Link::<G>::read(&query)?;
     animation::check_frames(position.moves.len() + 1)?;
     // Each frame replays its prefix of the link, so it marks that ply as the last move.
     let frames = (0..=position.moves.len())
         .map(|count| {
-            let earlier = replay(&position.truncated(count)).map_err(from_page)?;
-            raster::pixmap(&frame_svg::<G>(
+            let earlier = replay(&position.truncated(count))?;
+            Ok(raster::pixmap(&frame_svg::<G>(
                 &earlier.state,
                 earlier.last_turn(),
                 options,
-            ))
+            ))?)
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    animation::apng(&frames)
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(animation::apng(&frames)?)
 }
 
 /// A link's problem as the API's problem: a link that holds no game is an invalid request, a
 /// refused move is answered as the JSON API answers one (`unreadable_move` or `illegal_move`
 /// with its `rule`, `field` `moves[i]`), a link too long once written out `uri_too_long`.
-fn from_page(error: PageError) -> ApiError {
-    if let Some(refused) = error.refused_move {
-        return ApiError::from_move_error(&refused.text, refused.error)
-            .at_move("moves", refused.index);
+impl From<LinkError> for ApiError {
+    fn from(error: LinkError) -> Self {
+        let detail = error.to_string();
+        match error {
+            LinkError::RefusedMove {
+                index, text, error, ..
+            } => ApiError::from_move_error(&text, error).at_move("moves", index),
+            LinkError::Unreadable(_) => ApiError::new(ErrorCode::InvalidRequest, detail),
+            LinkError::TooLong { .. } => ApiError::new(ErrorCode::UriTooLong, detail),
+            LinkError::Internal(_) => ApiError::internal(detail),
+        }
     }
-    let code = match error.status {
-        StatusCode::NOT_FOUND => ErrorCode::UnknownGame,
-        StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::IllegalMove,
-        StatusCode::BAD_REQUEST => ErrorCode::InvalidRequest,
-        // A link whose written form is over the link limit (`crate::web::position`).
-        StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
-        _ => ErrorCode::InternalError,
-    };
-    ApiError::new(code, error.detail)
+}
+
+/// A picture's problem as the API's: a parameter refused names its field.
+impl From<PictureError> for ApiError {
+    fn from(error: PictureError) -> Self {
+        match error {
+            PictureError::Invalid { field, detail } => {
+                ApiError::new(ErrorCode::InvalidRequest, detail).with_field(field)
+            }
+            PictureError::Internal(detail) => ApiError::internal(detail),
+        }
+    }
 }
 
 fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
     match format {
         Format::Svg => Ok(svg.into_bytes()),
-        Format::Png => raster::png(&svg),
+        Format::Png => Ok(raster::png(&svg)?),
     }
 }
 

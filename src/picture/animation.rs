@@ -7,8 +7,8 @@ use std::io::Cursor;
 
 use resvg::tiny_skia::Pixmap;
 
+use super::PictureError;
 use super::raster::straight_rgba;
-use crate::api::{ApiError, ErrorCode};
 
 /// The most frames one animation may hold: a bound on the work one request can ask for.
 pub const MAX_FRAMES: usize = 200;
@@ -19,29 +19,30 @@ pub const FRAME_MS: u16 = 800;
 pub const LAST_FRAME_MS: u16 = 3000;
 
 /// Refuses an animation of more than [`MAX_FRAMES`] frames before any is drawn.
-pub fn check_frames(frames: usize) -> Result<(), ApiError> {
+pub fn check_frames(frames: usize) -> Result<(), PictureError> {
     if frames > MAX_FRAMES {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
+        return Err(PictureError::invalid(
+            "moves",
             format!(
                 "moves: the game has {} plies; an animation shows at most {} (the start and {} plies)",
                 frames - 1,
                 MAX_FRAMES,
                 MAX_FRAMES - 1
             ),
-        )
-        .with_field("moves"));
+        ));
     }
     Ok(())
 }
 
 /// Encodes frames of one size as an APNG that plays once and stops on the last frame.
-pub fn apng(frames: &[Pixmap]) -> Result<Vec<u8>, ApiError> {
+pub fn apng(frames: &[Pixmap]) -> Result<Vec<u8>, PictureError> {
     let failed = |e: png::EncodingError| {
-        ApiError::internal(format!("the animation could not be written: {e}"))
+        PictureError::Internal(format!("the animation could not be written: {e}"))
     };
     let Some(first) = frames.first() else {
-        return Err(ApiError::internal("an animation needs a frame"));
+        return Err(PictureError::Internal(
+            "an animation needs a frame".to_owned(),
+        ));
     };
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(Cursor::new(&mut bytes), first.width(), first.height());
@@ -97,6 +98,9 @@ mod tests {
     fn too_many_frames_are_refused() {
         assert!(check_frames(MAX_FRAMES).is_ok());
         let error = check_frames(MAX_FRAMES + 1).expect_err("refused");
-        assert_eq!(error.0.field.as_deref(), Some("moves"));
+        assert!(
+            matches!(&error, PictureError::Invalid { field, .. } if field == "moves"),
+            "{error:?}"
+        );
     }
 }

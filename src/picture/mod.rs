@@ -17,3 +17,33 @@ pub mod raster;
 pub use compose::{frame_svg, picture_svg};
 pub use options::{Bottom, Format, PictureOptions};
 pub use raster::png;
+
+/// Why a picture cannot be made. The API answers it as a problem.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PictureError {
+    /// A picture parameter is unreadable or out of bounds; `field` names it.
+    Invalid { field: String, detail: String },
+    /// The picture could not be drawn or written: a bug.
+    Internal(String),
+}
+
+impl PictureError {
+    pub(crate) fn invalid(field: &str, detail: String) -> Self {
+        PictureError::Invalid {
+            field: field.to_owned(),
+            detail,
+        }
+    }
+}
+
+impl std::fmt::Display for PictureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PictureError::Invalid { detail, .. } | PictureError::Internal(detail) => {
+                f.write_str(detail)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PictureError {}

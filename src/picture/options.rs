@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::{ApiError, ErrorCode};
+use super::PictureError;
 
 /// The smallest, default and largest longer side of a picture, in pixels.
 pub const MIN_PIXELS: u32 = 64;
@@ -87,7 +87,7 @@ impl Default for PictureOptions {
 
 impl PictureOptions {
     /// Refuses a size out of bounds: a picture cannot be made arbitrarily large.
-    pub fn checked(self) -> Result<Self, ApiError> {
+    pub fn checked(self) -> Result<Self, PictureError> {
         if !(MIN_PIXELS..=MAX_PIXELS).contains(&self.pixels) {
             return Err(invalid(
                 "pixels",
@@ -102,7 +102,7 @@ impl PictureOptions {
 
     /// Takes the picture's parameters out of a query's pairs, leaving the game's; each may be
     /// given once.
-    pub fn take_from(pairs: &mut Vec<(String, String)>) -> Result<Self, ApiError> {
+    pub fn take_from(pairs: &mut Vec<(String, String)>) -> Result<Self, PictureError> {
         let mut options = PictureOptions::default();
         let mut seen = Vec::new();
         let mut rest = Vec::with_capacity(pairs.len());
@@ -124,7 +124,7 @@ impl PictureOptions {
         options.checked()
     }
 
-    fn set(&mut self, param: &'static str, text: &str) -> Result<(), ApiError> {
+    fn set(&mut self, param: &'static str, text: &str) -> Result<(), PictureError> {
         let wrong = |expected: &str| invalid(param, format!("{param}: {text:?} is not {expected}"));
         match param {
             "format" => {
@@ -160,8 +160,8 @@ impl PictureOptions {
     }
 }
 
-fn invalid(field: &str, detail: String) -> ApiError {
-    ApiError::new(ErrorCode::InvalidRequest, detail).with_field(field)
+fn invalid(field: &str, detail: String) -> PictureError {
+    PictureError::invalid(field, detail)
 }
 
 #[cfg(test)]
@@ -195,10 +195,10 @@ mod tests {
 
     #[test]
     fn sizes_out_of_bounds_and_bad_values_are_refused_naming_the_parameter() {
-        let refused = |q: &str| {
-            let error = PictureOptions::take_from(&mut pairs(q)).expect_err("refused");
-            assert_eq!(error.code(), ErrorCode::InvalidRequest);
-            error.0.field.clone().unwrap_or_default()
+        let refused = |q: &str| match PictureOptions::take_from(&mut pairs(q)).expect_err("refused")
+        {
+            PictureError::Invalid { field, .. } => field,
+            internal => panic!("{q}: {internal}"),
         };
         assert_eq!(refused("pixels=2049"), "pixels");
         assert_eq!(refused("pixels=63"), "pixels");

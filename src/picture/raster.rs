@@ -4,30 +4,30 @@
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
+use super::PictureError;
 use super::font;
-use crate::api::ApiError;
 
 /// The picture's pixels, drawn from its SVG document at the size the document gives.
-pub fn pixmap(svg: &str) -> Result<Pixmap, ApiError> {
+pub fn pixmap(svg: &str) -> Result<Pixmap, PictureError> {
     let options = usvg::Options {
         fontdb: font::database(),
         font_family: font::FAMILY.to_owned(),
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options)
-        .map_err(|e| ApiError::internal(format!("the picture's SVG could not be read: {e}")))?;
+        .map_err(|e| PictureError::Internal(format!("the picture's SVG could not be read: {e}")))?;
     let size = tree.size().to_int_size();
     let mut pixmap = Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| ApiError::internal("the picture has no pixels"))?;
+        .ok_or_else(|| PictureError::Internal("the picture has no pixels".to_owned()))?;
     resvg::render(&tree, Transform::default(), &mut pixmap.as_mut());
     Ok(pixmap)
 }
 
 /// The picture as a PNG file, compressed fast: a picture is drawn per request.
-pub fn png(svg: &str) -> Result<Vec<u8>, ApiError> {
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let pixmap = pixmap(svg)?;
     let failed = |e: png::EncodingError| {
-        ApiError::internal(format!("the picture could not be written as PNG: {e}"))
+        PictureError::Internal(format!("the picture could not be written as PNG: {e}"))
     };
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());

@@ -7,16 +7,15 @@
 //! [`MAX_URL_BYTES`], so every link a page writes gets an answer from Moot (see
 //! [`crate::limits::MAX_LINK_GROWTH`]). A page writes its link re-encoded (a `[` sent as itself
 //! comes back as `%5B`), so the pages also refuse a link whose written form is over
-//! [`MAX_LINK_BYTES`] with the same page ([`link_too_long`], `crate::web::position`).
+//! [`MAX_LINK_BYTES`] with the same page (`crate::web::link`).
 
 use actix_web::Error;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
 
 use crate::api::problem::{ApiError, ErrorCode};
-use crate::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
+use crate::limits::MAX_LINK_BYTES;
 use crate::web::error::PageError;
 
 /// The length of the request's target in bytes, as sent (path and query, URL-encoded).
@@ -43,22 +42,8 @@ pub async fn middleware(
         )
         .into()
     } else {
-        link_too_long(bytes).into()
+        PageError::link_too_long(bytes).into()
     };
     let (request, _) = request.into_parts();
     Ok(ServiceResponse::from_err(error, request).map_into_right_body())
-}
-
-/// The friendly 414 page for a link of `bytes` (as sent, or as Moot would write it back).
-pub fn link_too_long(bytes: usize) -> PageError {
-    PageError::new(
-        StatusCode::URI_TOO_LONG,
-        "This link is too long",
-        format!(
-            "This link is {bytes} bytes long; Moot reads links of up to {MAX_LINK_BYTES} bytes \
-             (and none at all past {MAX_URL_BYTES}). A game this long can go on through the \
-             API, which takes its moves in the body of a request."
-        ),
-    )
-    .with_link("Choose a game", "/")
 }

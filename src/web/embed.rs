@@ -10,8 +10,8 @@ use moot_templates::drawing::{Look, page_svg};
 use moot_templates::embed::{EmbedView, page};
 
 use super::error::{PageError, guarded};
+use super::link::{Link, Query};
 use super::page_game::PageGame;
-use super::position::{Position, Query};
 use super::replay::replay;
 use super::view::status_line;
 use crate::picture::{Bottom, PictureOptions};
@@ -23,7 +23,7 @@ pub const FRAME_ANYWHERE: &str = "frame-ancestors *";
 pub async fn embed(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let mut pairs = Query::parse(request.query_string()).0;
     let options = PictureOptions::take_from(&mut pairs)
-        .map_err(|e| PageError::bad_position(e.0.detail.clone()))?;
+        .map_err(|e| PageError::bad_position(e.to_string()))?;
     let info = request.connection_info();
     let origin = format!("{}://{}", info.scheme(), info.host());
     let id = game.as_str();
@@ -41,7 +41,7 @@ fn embed_page<G: PageGame>(
     options: &PictureOptions,
     origin: &str,
 ) -> Result<String, PageError> {
-    let (position, _) = Position::<G>::read(query)?;
+    let (position, _) = Link::<G>::read(query)?;
     let game = replay(&position)?;
     let look = Look {
         flipped: options.bottom == Bottom::Second,

@@ -8,7 +8,8 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
-use crate::games::{InvalidOptions, MoveError};
+use super::link::LinkError;
+use crate::games::InvalidOptions;
 use crate::limits::{DETAIL_CHARS, excerpt};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,17 +21,6 @@ pub struct PageError {
     pub links: Vec<(String, String)>,
     /// Seconds to wait before reloading (a busy computer player): sent as `Retry-After`.
     pub retry_after: Option<u64>,
-    /// The link's move that was refused, when that is the error: the API's picture links
-    /// answer it as the JSON API answers a refused move (`field` `moves[i]`, `rule`).
-    pub refused_move: Option<Box<RefusedMove>>,
-}
-
-/// A move of a link the engine refused: its index (0-based), its text and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RefusedMove {
-    pub index: usize,
-    pub text: String,
-    pub error: MoveError,
 }
 
 impl PageError {
@@ -42,7 +32,6 @@ impl PageError {
             detail: excerpt(&detail.into(), DETAIL_CHARS),
             links: Vec::new(),
             retry_after: None,
-            refused_move: None,
         }
     }
 
@@ -87,7 +76,37 @@ impl PageError {
 /// A link's options the engine refuses: the link does not hold a game.
 impl From<InvalidOptions> for PageError {
     fn from(e: InvalidOptions) -> Self {
-        PageError::bad_position(format!("The option {} is refused: {}", e.field, e.reason))
+        LinkError::from(e).into()
+    }
+}
+
+/// A link that holds no game to show, as a page: 400 unreadable, 422 a refused move (with a
+/// link to the position before it), 414 too long, 500 a bug.
+impl From<LinkError> for PageError {
+    fn from(error: LinkError) -> Self {
+        let detail = error.to_string();
+        match error {
+            LinkError::Unreadable(_) => PageError::bad_position(detail),
+            LinkError::RefusedMove { before, .. } => {
+                PageError::refused(detail).with_link("The position before it", before)
+            }
+            LinkError::TooLong { .. } => {
+                PageError::new(StatusCode::URI_TOO_LONG, "This link is too long", detail)
+                    .with_link("Choose a game", "/")
+            }
+            LinkError::Internal(_) => PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                detail,
+            ),
+        }
+    }
+}
+
+impl PageError {
+    /// The friendly 414 page for a link of `bytes` as sent.
+    pub fn link_too_long(bytes: usize) -> Self {
+        LinkError::TooLong { written: bytes }.into()
     }
 }
 

@@ -8,10 +8,10 @@ use moot_templates::play::Notice;
 
 use super::blocking::off_worker;
 use super::error::{PageError, guarded};
-use super::opponent::{self, HINT};
+use super::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO};
+use super::opponent;
 use super::options_form::options_view;
 use super::page_game::PageGame;
-use super::position::{PLAY, Position, Query, SEPARATOR, UNDO};
 use super::preview::preview;
 use super::replay::{Replayed, replay};
 use super::view::{Extras, capitalised, play_view, undo_position};
@@ -73,7 +73,7 @@ fn origin(request: &HttpRequest) -> String {
 /// What the synchronous part of a request found.
 enum Step<G: Game> {
     Answer(Reply),
-    Page(Position<G>, Replayed<G>),
+    Page(Link<G>, Replayed<G>),
 }
 
 async fn play_page<G: PageGame + Strategy>(
@@ -123,7 +123,7 @@ async fn play_page<G: PageGame + Strategy>(
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
 /// `hints_offered`: the server runs the computer player (hints, and the computer as opponent).
 fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
-    let (position, has_moves) = Position::<G>::read(query)?;
+    let (position, has_moves) = Link::<G>::read(query)?;
     if !has_moves {
         let view = options_view(&position, hints_offered);
         return Ok(Step::Answer(Reply::page(
@@ -192,10 +192,10 @@ fn see_other(href: &str) -> HttpResponse {
 /// joined by `.` (a Hirþ turn composed on the page). Every move is checked, and all must be
 /// the acting player's: the position after them, or the engine's reason for refusing one.
 fn submit<G: PageGame>(
-    position: &Position<G>,
+    position: &Link<G>,
     game: &Replayed<G>,
     typed: &str,
-) -> Result<Position<G>, Notice> {
+) -> Result<Link<G>, Notice> {
     if typed.trim().is_empty() {
         return Err(Notice {
             title: "No move given".to_owned(),
@@ -203,10 +203,10 @@ fn submit<G: PageGame>(
         });
     }
     let moves: Vec<&str> = typed.split(SEPARATOR).collect();
-    if moves.len() > 1 && position.moves.len() + moves.len() > super::position::MAX_MOVES {
+    if moves.len() > 1 && position.moves.len() + moves.len() > super::link::MAX_MOVES {
         return Err(Notice {
             title: "Too many moves".to_owned(),
-            detail: format!("A game holds at most {} moves.", super::position::MAX_MOVES),
+            detail: format!("A game holds at most {} moves.", super::link::MAX_MOVES),
         });
     }
     let mut state = game.state.clone();
@@ -252,7 +252,7 @@ pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResp
 
 /// The game's id and the record of the link's game, with a final newline.
 fn record_file<G: PageGame>(query: &Query) -> Result<(&'static str, String), PageError> {
-    let (position, _) = Position::<G>::read(query)?;
+    let (position, _) = Link::<G>::read(query)?;
     let game = replay(&position)?;
     let mut text = game.record();
     text.push('\n');
@@ -272,7 +272,7 @@ fn rules_page<G: PageGame>() -> HttpResponse {
     let (binding, notation) = super::rulebook::texts(G::ID).unwrap_or_default();
     let view = moot_templates::rules::RulesView {
         game_name: G::NAME.to_owned(),
-        play_href: super::position::play_path(G::ID),
+        play_href: super::link::play_path(G::ID),
         body: G::rules(),
         notation: super::rulebook::render(notation),
         binding: super::rulebook::render(binding),

@@ -369,7 +369,7 @@ fn stones(count: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::position::{Position, Query};
+    use crate::web::link::{Link, Query};
     use crate::web::replay::replay;
 
     fn play(options: HerforOptions, moves: &[&str]) -> HerforState {
@@ -471,7 +471,7 @@ mod tests {
 
     /// The board of a link's position, as the page draws it (without links).
     fn board_of(query: &str) -> String {
-        let (position, _) = Position::<Herfor>::read(&Query::parse(query)).unwrap();
+        let (position, _) = Link::<Herfor>::read(&Query::parse(query)).unwrap();
         let game = replay(&position).unwrap();
         Herfor::board(&game.state, &[], game.last_turn(), None).into_string()
     }

@@ -1,7 +1,7 @@
 //! The play pages: server-rendered, the position in the URL, every action a link or a form.
 //!
 //! - [`page_game`]: what each game gives the pages (board, words, rules) — the seam;
-//! - [`position`]: the link's codec (options and moves); [`replay`]: replays a link;
+//! - [`link`]: the link's codec (options and moves); [`replay`]: replays a link;
 //! - [`view`]: the game page's view data, generic; [`options_form`]: the options form;
 //! - [`opponent`]: the computer's moves and hints; [`rulebook`]: the binding rules and notation;
 //! - [`handlers`]: the routes; [`error`]: friendly error pages;
@@ -13,10 +13,10 @@ pub mod error;
 pub mod handlers;
 pub mod herfor;
 pub mod hirth;
+pub mod link;
 pub mod opponent;
 pub mod options_form;
 pub mod page_game;
-pub mod position;
 pub mod preview;
 pub mod replay;
 pub mod rulebook;

@@ -11,74 +11,18 @@ use std::time::Instant;
 use actix_web::http::StatusCode;
 
 use super::error::{PageError, guarded};
-use super::position::Position;
+use super::link::{Link, Opponent};
 use crate::Evaluator;
 use crate::ai::{Budget, Strategy, Strength, Thought, think};
 use crate::api::evaluate::HintAnswer;
-use crate::games::{Game, Seat, Turn};
+use crate::games::Game;
 
-/// The parameter naming the seat the computer plays (`first` or `second`).
-pub const COMPUTER: &str = "computer";
-/// The parameter naming its strength (`easy`, `normal`, `strong`).
-pub const STRENGTH: &str = "strength";
-/// The parameter that asks for a hint.
-pub const HINT: &str = "hint";
 /// The computer plays at most this many moves in one request (a whole Hirþ turn and its
 /// decisions fit); the next request goes on if it is still to act.
 const MOVES_PER_REQUEST: usize = 32;
 
-/// The computer as a link holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Opponent {
-    /// The seat the computer plays.
-    pub seat: Seat,
-    pub strength: Strength,
-}
-
-impl Opponent {
-    /// Reads `computer` and `strength`: no `computer` (or an empty one) is a game between two
-    /// people.
-    pub fn read(computer: Option<&str>, strength: Option<&str>) -> Result<Option<Self>, PageError> {
-        let seat = match computer.map(str::trim) {
-            None | Some("") => return Ok(None),
-            Some("first") => Seat::First,
-            Some("second") => Seat::Second,
-            Some(other) => {
-                return Err(PageError::bad_position(format!(
-                    "The computer cannot play {other:?}: it plays \"first\" or \"second\"."
-                )));
-            }
-        };
-        let strength = match strength.map(str::trim) {
-            None | Some("") => Strength::Normal,
-            Some(name) => Strength::from_name(name).ok_or_else(|| {
-                PageError::bad_position(format!(
-                    "{name:?} is not a strength: easy, normal or strong."
-                ))
-            })?,
-        };
-        Ok(Some(Opponent { seat, strength }))
-    }
-
-    pub fn pairs(&self) -> [(String, String); 2] {
-        let seat = match self.seat {
-            Seat::First => "first",
-            Seat::Second => "second",
-        };
-        [
-            (COMPUTER.to_owned(), seat.to_owned()),
-            (STRENGTH.to_owned(), self.strength.name().to_owned()),
-        ]
-    }
-
-    /// Whether the computer must act in this state.
-    pub fn to_act<G: Game>(&self, state: &G::State) -> bool {
-        G::turn(state) == Turn::ToAct(self.seat)
-    }
-}
-
 /// The seed of a search: the number of moves played, so a reload gets the same move.
-fn seed<G: Game>(position: &Position<G>) -> u64 {
+fn seed<G: Game>(position: &Link<G>) -> u64 {
     position.moves.len() as u64
 }
 
@@ -129,7 +73,7 @@ async fn search<T: Send + 'static>(
 pub async fn reply<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
-    position: Position<G>,
+    position: Link<G>,
     state: G::State,
     opponent: Opponent,
 ) -> Result<String, PageError> {
@@ -155,12 +99,12 @@ pub async fn reply<G: Strategy>(
 /// `cutoff`, the wall-clock cap of the request, or by a Hirþ Penningr decision, which is made
 /// when it comes). Past `cutoff` it starts no new search; the next request goes on.
 pub fn play_computer<G: Strategy>(
-    position: Position<G>,
+    position: Link<G>,
     state: G::State,
     opponent: Opponent,
     budget: Budget,
     cutoff: Option<Instant>,
-) -> Result<Position<G>, PageError> {
+) -> Result<Link<G>, PageError> {
     play_turn(position, state, opponent, budget, cutoff).map(|(position, _)| position)
 }
 
@@ -175,12 +119,12 @@ struct Searched {
 
 /// [`play_computer`], and how it searched.
 fn play_turn<G: Strategy>(
-    mut position: Position<G>,
+    mut position: Link<G>,
     mut state: G::State,
     opponent: Opponent,
     budget: Budget,
     cutoff: Option<Instant>,
-) -> Result<(Position<G>, Searched), PageError> {
+) -> Result<(Link<G>, Searched), PageError> {
     let before = position.moves.len();
     let mut searched = Searched::default();
     // The rest of the planned turn, next move first.
@@ -230,7 +174,7 @@ fn play_turn<G: Strategy>(
 pub async fn hint<G: Strategy>(
     evaluator: &Evaluator,
     client: Option<IpAddr>,
-    position: &Position<G>,
+    position: &Link<G>,
     state: G::State,
 ) -> Result<Thought<G::Move>, PageError> {
     let seed = seed(position);
@@ -262,31 +206,15 @@ pub async fn hint<G: Strategy>(
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
     use crate::games::hirth::{Hirth, HirthState};
-
-    #[test]
-    fn opponent_reads_seat_and_strength_with_normal_by_default() {
-        assert_eq!(Opponent::read(None, Some("strong")).ok(), Some(None));
-        assert_eq!(
-            Opponent::read(Some("second"), None).ok(),
-            Some(Some(Opponent {
-                seat: Seat::Second,
-                strength: Strength::Normal
-            }))
-        );
-        let bad = Opponent::read(Some("both"), None).expect_err("refused");
-        assert!(bad.detail.contains("\"both\""), "{}", bad.detail);
-        let bad = Opponent::read(Some("first"), Some("genius")).expect_err("refused");
-        assert!(bad.detail.contains("\"genius\" is not a strength"));
-    }
+    use crate::games::{Seat, Turn};
 
     /// A Hirþ game `plies` seeded random moves in, at the start of a turn: the link's
     /// position and its state.
-    fn hirth_mid_game(plies: usize, seed: u64) -> (Position<Hirth>, HirthState) {
+    fn hirth_mid_game(plies: usize, seed: u64) -> (Link<Hirth>, HirthState) {
         let (moves, state) = crate::games::fixtures::hirth::mid_game(plies, seed);
-        let mut position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let mut position = Link::<Hirth>::start(Default::default()).expect("the defaults");
         position.moves = moves;
         (position, state)
     }
@@ -343,7 +271,7 @@ mod tests {
             "points":[0,0],"round":9}"#,
         )
         .expect("a state");
-        let position = Position::<Hirth>::start(Default::default()).expect("the defaults");
+        let position = Link::<Hirth>::start(Default::default()).expect("the defaults");
         let opponent = Opponent {
             seat: Seat::Second,
             strength: Strength::Normal,

@@ -4,8 +4,8 @@
 use moot_templates::options::{OptionField, OptionInput, OptionsView};
 use serde_json::Value;
 
-use super::opponent::{COMPUTER, STRENGTH};
-use super::position::{MOVES, Position, play_path};
+use super::link::{COMPUTER, STRENGTH};
+use super::link::{Link, MOVES, play_path};
 use super::view::capitalised;
 use crate::ai::Strength;
 use crate::games::{Game, Seat, Status};
@@ -15,7 +15,7 @@ const CHOICE_MAX: i64 = 8;
 
 /// The options page, preset to the position's options; the computer is offered as an opponent
 /// only where the server runs it (`computer_offered`).
-pub fn options_view<G: Game>(position: &Position<G>, computer_offered: bool) -> OptionsView {
+pub fn options_view<G: Game>(position: &Link<G>, computer_offered: bool) -> OptionsView {
     let schema =
         serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
     let nested = nested_schemas::<G::Options>();
@@ -66,7 +66,7 @@ fn first_colour<G: Game>(options: &G::Options) -> Option<String> {
 /// any: its index, and the first player's colour with each of its values. Then the opponent's
 /// choices name no colour the form may contradict (the script names the chosen one).
 fn colour_choice<G: Game>(
-    position: &Position<G>,
+    position: &Link<G>,
     fields: &[OptionField],
 ) -> Option<(usize, Vec<(String, String)>)> {
     let now = first_colour::<G>(&position.options);
@@ -91,7 +91,7 @@ fn colour_choice<G: Game>(
 
 /// The first player's colour with the position's options but `field` set to `value`.
 fn first_colour_with<G: Game>(
-    position: &Position<G>,
+    position: &Link<G>,
     field: &OptionField,
     value: &str,
 ) -> Option<String> {
@@ -103,12 +103,12 @@ fn first_colour_with<G: Game>(
             (name.clone(), chosen.to_owned())
         })
         .collect();
-    let (other, _) = Position::<G>::read(&super::position::Query(pairs)).ok()?;
+    let (other, _) = Link::<G>::read(&super::link::Query(pairs)).ok()?;
     first_colour::<G>(&other.options)
 }
 
 /// Who plays the other side, and how strongly the computer plays.
-fn opponent_fields<G: Game>(position: &Position<G>, colour_varies: bool) -> [OptionField; 2] {
+fn opponent_fields<G: Game>(position: &Link<G>, colour_varies: bool) -> [OptionField; 2] {
     let first = match first_colour::<G>(&position.options) {
         Some(colour) if !colour_varies => format!("you move first ({colour})"),
         _ => "you move first".to_owned(),
@@ -238,11 +238,11 @@ fn enumeration(property: &Value, nested: &[(String, Value)]) -> Option<Vec<Strin
 mod tests {
     use super::*;
     use crate::games::herfor::Herfor;
-    use crate::web::position::Query;
+    use crate::web::link::Query;
 
     #[test]
     fn herfor_options_are_choices_preset_from_the_link() {
-        let (position, _) = Position::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
+        let (position, _) = Link::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
         let view = options_view(&position, true);
         let size = view.fields.iter().find(|f| f.name == "size").unwrap();
         assert_eq!(
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn tara_your_first_move_names_no_colour_the_form_may_change() {
         use crate::games::tara::Tara;
-        let (position, _) = Position::<Tara>::read(&Query::parse("first=blue")).unwrap();
+        let (position, _) = Link::<Tara>::read(&Query::parse("first=blue")).unwrap();
         let view = options_view(&position, true);
         let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
         assert!(

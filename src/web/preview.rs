@@ -3,8 +3,8 @@
 
 use moot_templates::layout::Preview;
 
+use super::link::{Link, MOVES, SEPARATOR, encode};
 use super::page_game::{PageGame, Players};
-use super::position::{MOVES, Position, SEPARATOR, encode};
 use super::replay::Replayed;
 use super::view::status_line;
 
@@ -13,7 +13,7 @@ pub const PREVIEW_PIXELS: u32 = 1200;
 
 /// The picture API's GET form of a position: its options and moves (not the page's own
 /// parameters, which do not change the position), then the picture's `extra` parameters.
-pub fn picture_href<G: PageGame>(position: &Position<G>, extra: &[(&str, String)]) -> String {
+pub fn picture_href<G: PageGame>(position: &Link<G>, extra: &[(&str, String)]) -> String {
     let mut pairs = position.option_pairs().to_vec();
     pairs.push((
         MOVES.to_owned(),
@@ -24,7 +24,7 @@ pub fn picture_href<G: PageGame>(position: &Position<G>, extra: &[(&str, String)
 }
 
 /// The preview of a game page at `origin` (`https://moot.example`).
-pub fn preview<G: PageGame>(origin: &str, position: &Position<G>, game: &Replayed<G>) -> Preview {
+pub fn preview<G: PageGame>(origin: &str, position: &Link<G>, game: &Replayed<G>) -> Preview {
     let mut status = status_line(&G::status(&game.state));
     // A shared link names the players by colour, as between two at one screen.
     if let Some(words) = G::end_words(&game.state, Players::default()) {
@@ -62,13 +62,13 @@ pub fn preview<G: PageGame>(origin: &str, position: &Position<G>, game: &Replaye
 mod tests {
     use super::*;
     use crate::games::herfor::Herfor;
-    use crate::web::position::Query;
+    use crate::web::link::Query;
     use crate::web::replay::replay;
 
     #[test]
     fn a_preview_points_at_the_picture_of_the_same_position() {
         let query = Query::parse("size=3&pie=false&computer=second&moves=c3");
-        let (position, _) = Position::<Herfor>::read(&query).expect("a link");
+        let (position, _) = Link::<Herfor>::read(&query).expect("a link");
         let game = replay(&position).expect("a game");
         let preview = preview("https://moot.example", &position, &game);
         assert_eq!(

@@ -1,7 +1,6 @@
 //! Replays a link's moves through the engine: the position now, and what each move did.
 
-use super::error::{PageError, RefusedMove};
-use super::position::Position;
+use super::link::{Link, LinkError};
 use crate::games::{Game, MoveError, Seat, Status, Turn};
 
 /// One move as played, with who played it and what it caused.
@@ -60,22 +59,15 @@ impl<G: Game> Replayed<G> {
 
 /// Plays the link's moves from the start; the first one refused is named, with the engine's
 /// reason and a link to the position before it.
-pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError> {
+pub fn replay<G: Game>(position: &Link<G>) -> Result<Replayed<G>, LinkError> {
     let mut state = G::new_game(&position.options)?;
     let mut plies = Vec::with_capacity(position.moves.len());
     for (index, text) in position.moves.iter().enumerate() {
-        let refused = |e: MoveError| {
-            let mut error = PageError::refused(format!(
-                "Move {} of the link, {text:?}, cannot be played: {e}.",
-                index + 1
-            ))
-            .with_link("The position before it", position.truncated(index).href());
-            error.refused_move = Some(Box::new(RefusedMove {
-                index,
-                text: text.clone(),
-                error: e,
-            }));
-            error
+        let refused = |error: MoveError| LinkError::RefusedMove {
+            index,
+            text: text.clone(),
+            error,
+            before: position.truncated(index).href(),
         };
         let (Turn::ToAct(seat), Status::Ongoing { colour, .. }) =
             (G::turn(&state), G::status(&state))
@@ -100,10 +92,10 @@ pub fn replay<G: Game>(position: &Position<G>) -> Result<Replayed<G>, PageError>
 mod tests {
     use super::*;
     use crate::games::herfor::Herfor;
-    use crate::web::position::Query;
+    use crate::web::link::Query;
 
-    fn replayed(query: &str) -> Result<Replayed<Herfor>, PageError> {
-        let (position, _) = Position::<Herfor>::read(&Query::parse(query))?;
+    fn replayed(query: &str) -> Result<Replayed<Herfor>, LinkError> {
+        let (position, _) = Link::<Herfor>::read(&Query::parse(query))?;
         replay(&position)
     }
 
@@ -142,32 +134,28 @@ mod tests {
     #[test]
     fn an_illegal_move_is_named_with_the_engines_reason_and_a_way_back() {
         let error = replayed("size=3&pie=false&moves=c3.c3").expect_err("refused");
-        assert_eq!(error.status.as_u16(), 422);
         assert!(
             error
-                .detail
+                .to_string()
                 .contains("Move 2 of the link, \"c3\", cannot be played: illegal move (F3): c3 already holds a black stone"),
-            "{}",
-            error.detail
+            "{error}"
         );
+        let LinkError::RefusedMove { index, before, .. } = error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(index, 1);
         assert_eq!(
-            error.links,
-            [(
-                "The position before it".to_owned(),
-                "/play/herfor?pie=false&simple=false&size=3&moves=c3".to_owned()
-            )]
+            before,
+            "/play/herfor?pie=false&simple=false&size=3&moves=c3"
         );
     }
 
     #[test]
     fn an_unreadable_move_is_named() {
-        let error = replayed("moves=zz9z").expect_err("refused");
+        let error = replayed("moves=zz9z").expect_err("refused").to_string();
         assert!(
-            error
-                .detail
-                .contains("Move 1 of the link, \"zz9z\", cannot be played: cannot read"),
-            "{}",
-            error.detail
+            error.contains("Move 1 of the link, \"zz9z\", cannot be played: cannot read"),
+            "{error}"
         );
     }
 }

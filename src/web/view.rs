@@ -5,9 +5,8 @@ use moot_templates::play::{
 };
 use serde_json::Value;
 
-use super::opponent::HINT;
+use super::link::{HINT, Link, PLAY, UNDO, play_path};
 use super::page_game::{PageGame, Playable, Players};
-use super::position::{PLAY, Position, UNDO, play_path};
 use super::replay::Replayed;
 use crate::ai::Thought;
 use crate::games::{Game, Status};
@@ -61,7 +60,7 @@ impl<M> Default for Extras<M> {
 
 /// The game page of a replayed link.
 pub fn play_view<G: PageGame>(
-    position: &Position<G>,
+    position: &Link<G>,
     game: &Replayed<G>,
     extras: Extras<G::Move>,
 ) -> PlayView {
@@ -181,7 +180,7 @@ fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
 
 /// Undo takes back the last move, or against the computer, the player's last move and the
 /// computer's answers to it: the position before them.
-pub fn undo_position<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Option<Position<G>> {
+pub fn undo_position<G: Game>(position: &Link<G>, game: &Replayed<G>) -> Option<Link<G>> {
     let keep = match position.opponent {
         None => position.moves.len().checked_sub(1)?,
         Some(computer) => game.plies.iter().rposition(|p| p.seat != computer.seat)?,
@@ -192,7 +191,7 @@ pub fn undo_position<G: Game>(position: &Position<G>, game: &Replayed<G>) -> Opt
 /// Against the computer: the player's side, from the position (when the player acts) or
 /// the player's last move.
 fn opponent_words<G: Game>(
-    position: &Position<G>,
+    position: &Link<G>,
     game: &Replayed<G>,
     status: &Status,
 ) -> Option<String> {
@@ -324,7 +323,7 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
 }
 
 /// Who plays on the page: the computer's seat, if it plays.
-pub fn players<G: Game>(position: &Position<G>) -> Players {
+pub fn players<G: Game>(position: &Link<G>) -> Players {
     Players {
         computer: position.opponent.map(|o| o.seat),
     }
@@ -333,7 +332,7 @@ pub fn players<G: Game>(position: &Position<G>) -> Players {
 /// The status line, in the page's names of the players; against the computer the end says
 /// "You won" or "You lost"; the game may say the end its own way ([`PageGame::end_words`]).
 fn players_status<G: PageGame>(
-    position: &Position<G>,
+    position: &Link<G>,
     state: &G::State,
     status: &Status,
 ) -> StatusLine {
@@ -375,11 +374,7 @@ fn players_status<G: PageGame>(
 /// the end, the last two, such as both passes; against the computer, the player's move and
 /// the computer's answer). Against the computer its moves are "The computer"'s, the
 /// others "You".
-fn happened<G: PageGame>(
-    position: &Position<G>,
-    game: &Replayed<G>,
-    runs: usize,
-) -> Vec<HappenedView> {
+fn happened<G: PageGame>(position: &Link<G>, game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
     let plies = &game.plies;
     let (mut start, mut changes) = (plies.len(), 0);
     while start > 0 && plies.len() - start < HAPPENED_MAX {

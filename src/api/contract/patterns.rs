@@ -49,7 +49,7 @@ pub fn move_pattern(game: &str) -> Option<String> {
 
 /// The pattern of a link's `moves` (`c3.b2`): moves joined by `.`, each with white space
 /// around it as a move may have, or nothing (the start; white space alone reads as nothing
-/// too, `position::split_moves`).
+/// too, `link::split_moves`).
 pub fn link_moves_pattern(game: &str) -> Option<String> {
     let form = move_form(game)?;
     let one = format!("{SPACE}({form}){SPACE}");

@@ -8,8 +8,8 @@ use crate::games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
 };
 use crate::games::{Game, Seat};
+use crate::web::link::{Link, Query};
 use crate::web::page_game::{PageGame, Playable, Players};
-use crate::web::position::{Position, Query};
 use crate::web::replay::{Ply, replay};
 
 fn playable(state: &HirthState) -> Vec<Playable<Move>> {
@@ -113,7 +113,7 @@ fn positions() -> Vec<HirthState> {
 /// The board of a link's moves, as the page draws it (without links).
 fn board_of(moves: &str) -> String {
     let query = Query::parse(&format!("moves={moves}"));
-    let (position, _) = Position::<Hirth>::read(&query).unwrap();
+    let (position, _) = Link::<Hirth>::read(&query).unwrap();
     let game = replay(&position).unwrap();
     Hirth::board(&game.state, &[], game.last_turn(), None).into_string()
 }

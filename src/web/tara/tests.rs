@@ -8,8 +8,8 @@ use crate::games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
 use crate::games::tara::{
     Colour, Hill, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState,
 };
+use crate::web::link::{Link, Query};
 use crate::web::page_game::{PageGame, Playable, Players};
-use crate::web::position::{Position, Query};
 use crate::web::replay::replay;
 
 fn hill(name: &str) -> Hill {
@@ -68,7 +68,7 @@ fn first_moves(count: usize) -> Vec<String> {
 /// The board of a link's position, as the page draws it (without links).
 fn board_of(moves: &[String]) -> String {
     let query = Query::parse(&format!("moves={}", moves.join(".")));
-    let (position, _) = Position::<Tara>::read(&query).unwrap();
+    let (position, _) = Link::<Tara>::read(&query).unwrap();
     let game = replay(&position).unwrap();
     Tara::board(&game.state, &[], game.last_turn(), None).into_string()
 }

@@ -191,7 +191,6 @@ mod tests {
         assert_eq!(one.games(), 12);
     }
 
-
     #[test]
     fn the_arena_refuses_perfect_where_the_game_is_not_solved() {
         let matchup = Matchup {

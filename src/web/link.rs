@@ -4,12 +4,14 @@
 //! from the start, so a tampered link can only be refused, never trusted.
 
 use std::collections::HashSet;
+use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::error::PageError;
-use super::opponent::{COMPUTER, HINT, Opponent, STRENGTH};
-use crate::games::Game;
+use crate::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
+
+use crate::ai::Strength;
+use crate::games::{Game, InvalidOptions, MoveError, Seat, Turn};
 
 /// The parameter holding the moves.
 pub const MOVES: &str = "moves";
@@ -23,6 +25,112 @@ pub const UNDO: &str = "undo";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
 pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT, UNDO];
 pub use crate::limits::MAX_MOVES;
+/// The parameter naming the seat the computer plays (`first` or `second`).
+pub const COMPUTER: &str = "computer";
+/// The parameter naming its strength (`easy`, `normal`, `strong`).
+pub const STRENGTH: &str = "strength";
+/// The parameter that asks for a hint.
+pub const HINT: &str = "hint";
+
+/// Why a link holds no game to show. Each surface answers it its own way: the pages with an
+/// error page, the API's picture links with a problem.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkError {
+    /// The link's options, opponent or moves cannot be read.
+    Unreadable(String),
+    /// Move `index` (from 0) of the link, `text`, is refused by the engine; `before` is the
+    /// link of the position before it.
+    RefusedMove {
+        index: usize,
+        text: String,
+        error: MoveError,
+        before: String,
+    },
+    /// The link is `written` bytes long as the pages write it back: over [`MAX_LINK_BYTES`].
+    TooLong { written: usize },
+    /// Moot could not write the link's options back: a bug.
+    Internal(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Unreadable(detail) | LinkError::Internal(detail) => f.write_str(detail),
+            LinkError::RefusedMove {
+                index, text, error, ..
+            } => write!(
+                f,
+                "Move {} of the link, {text:?}, cannot be played: {error}.",
+                index + 1
+            ),
+            LinkError::TooLong { written } => write!(
+                f,
+                "This link is {written} bytes long; Moot reads links of up to {MAX_LINK_BYTES} \
+                 bytes (and none at all past {MAX_URL_BYTES}). A game this long can go on \
+                 through the API, which takes its moves in the body of a request."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// A link's options the engine refuses: the link does not hold a game.
+impl From<InvalidOptions> for LinkError {
+    fn from(e: InvalidOptions) -> Self {
+        LinkError::Unreadable(format!("The option {} is refused: {}", e.field, e.reason))
+    }
+}
+
+/// The computer as a link holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opponent {
+    /// The seat the computer plays.
+    pub seat: Seat,
+    pub strength: Strength,
+}
+
+impl Opponent {
+    /// Reads `computer` and `strength`: no `computer` (or an empty one) is a game between two
+    /// people.
+    pub fn read(computer: Option<&str>, strength: Option<&str>) -> Result<Option<Self>, LinkError> {
+        let seat = match computer.map(str::trim) {
+            None | Some("") => return Ok(None),
+            Some("first") => Seat::First,
+            Some("second") => Seat::Second,
+            Some(other) => {
+                return Err(LinkError::Unreadable(format!(
+                    "The computer cannot play {other:?}: it plays \"first\" or \"second\"."
+                )));
+            }
+        };
+        let strength = match strength.map(str::trim) {
+            None | Some("") => Strength::Normal,
+            Some(name) => Strength::from_name(name).ok_or_else(|| {
+                LinkError::Unreadable(format!(
+                    "{name:?} is not a strength: easy, normal or strong."
+                ))
+            })?,
+        };
+        Ok(Some(Opponent { seat, strength }))
+    }
+
+    pub fn pairs(&self) -> [(String, String); 2] {
+        let seat = match self.seat {
+            Seat::First => "first",
+            Seat::Second => "second",
+        };
+        [
+            (COMPUTER.to_owned(), seat.to_owned()),
+            (STRENGTH.to_owned(), self.strength.name().to_owned()),
+        ]
+    }
+
+    /// Whether the computer must act in this state.
+    pub fn to_act<G: Game>(&self, state: &G::State) -> bool {
+        G::turn(state) == Turn::ToAct(self.seat)
+    }
+}
 
 /// A query string read into its pairs, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,10 +146,10 @@ impl Query {
     }
 
     /// The value of a parameter, if given; given twice is an error.
-    pub fn get(&self, name: &str) -> Result<Option<&str>, PageError> {
+    pub fn get(&self, name: &str) -> Result<Option<&str>, LinkError> {
         let mut values = self.0.iter().filter(|(n, _)| n == name).map(|(_, v)| v);
         match (values.next(), values.next()) {
-            (Some(_), Some(_)) => Err(PageError::bad_position(format!(
+            (Some(_), Some(_)) => Err(LinkError::Unreadable(format!(
                 "The parameter {name:?} is given more than once."
             ))),
             (first, None) => Ok(first.map(String::as_str)),
@@ -70,7 +178,7 @@ impl Query {
 
 /// A game as a link holds it: its options, the computer opponent if any, and the moves
 /// played, as written.
-pub struct Position<G: Game> {
+pub struct Link<G: Game> {
     pub options: G::Options,
     /// The options as query pairs, in a fixed order.
     option_pairs: Vec<(String, String)>,
@@ -79,9 +187,9 @@ pub struct Position<G: Game> {
 }
 
 // Not derived: a derive would ask `G: Clone` of the engine type.
-impl<G: Game> Clone for Position<G> {
+impl<G: Game> Clone for Link<G> {
     fn clone(&self) -> Self {
-        Position {
+        Link {
             options: self.options.clone(),
             option_pairs: self.option_pairs.clone(),
             opponent: self.opponent,
@@ -90,9 +198,9 @@ impl<G: Game> Clone for Position<G> {
     }
 }
 
-impl<G: Game> std::fmt::Debug for Position<G> {
+impl<G: Game> std::fmt::Debug for Link<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Position")
+        f.debug_struct("Link")
             .field("options", &self.options)
             .field("opponent", &self.opponent)
             .field("moves", &self.moves)
@@ -100,12 +208,12 @@ impl<G: Game> std::fmt::Debug for Position<G> {
     }
 }
 
-impl<G: Game> Position<G> {
+impl<G: Game> Link<G> {
     /// The start of a game with these options (checked by the engine).
-    pub fn start(options: G::Options) -> Result<Self, PageError> {
+    pub fn start(options: G::Options) -> Result<Self, LinkError> {
         G::new_game(&options)?;
         let option_pairs = option_pairs(&options)?;
-        Ok(Position {
+        Ok(Link {
             options,
             option_pairs,
             opponent: None,
@@ -115,7 +223,7 @@ impl<G: Game> Position<G> {
 
     /// Reads the options from a query (absent ones take their defaults) and the moves, when
     /// the query has a move list (else `None`: the query only chooses options).
-    pub fn read(query: &Query) -> Result<(Self, bool), PageError> {
+    pub fn read(query: &Query) -> Result<(Self, bool), LinkError> {
         let mut position = Self::start(read_options::<G>(query)?)?;
         position.opponent = Opponent::read(query.get(COMPUTER)?, query.get(STRENGTH)?)?;
         let moves = query.get(MOVES)?;
@@ -125,8 +233,8 @@ impl<G: Game> Position<G> {
         // The page writes this link back re-encoded (`[` as `%5B`, defaults written out): that
         // length is what must stay under the limit, so every link it writes reaches Moot.
         let written = position.href().len();
-        if written > crate::limits::MAX_LINK_BYTES {
-            return Err(crate::serve::url_limit::link_too_long(written));
+        if written > MAX_LINK_BYTES {
+            return Err(LinkError::TooLong { written });
         }
         Ok((position, moves.is_some()))
     }
@@ -195,19 +303,19 @@ pub fn encode(pairs: &[(String, String)]) -> String {
         .finish()
 }
 
-fn split_moves(text: &str) -> Result<Vec<String>, PageError> {
+fn split_moves(text: &str) -> Result<Vec<String>, LinkError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
     let moves: Vec<String> = text.split(SEPARATOR).map(str::to_owned).collect();
     if moves.len() > MAX_MOVES {
-        return Err(PageError::bad_position(format!(
+        return Err(LinkError::Unreadable(format!(
             "The link holds {} moves; a link holds at most {MAX_MOVES}.",
             moves.len()
         )));
     }
     if let Some(index) = moves.iter().position(|m| m.trim().is_empty()) {
-        return Err(PageError::bad_position(format!(
+        return Err(LinkError::Unreadable(format!(
             "Move {} of the link is empty (two dots in a row, or one at an end).",
             index + 1
         )));
@@ -216,9 +324,9 @@ fn split_moves(text: &str) -> Result<Vec<String>, PageError> {
 }
 
 /// The game's options as JSON members, from their defaults and the query's values.
-fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
+fn read_options<G: Game>(query: &Query) -> Result<G::Options, LinkError> {
     let Value::Object(mut members) = to_json(&G::Options::default())? else {
-        return Err(PageError::bad_position(format!(
+        return Err(LinkError::Unreadable(format!(
             "{} has no options to set.",
             G::NAME
         )));
@@ -227,12 +335,12 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
     let mut seen = HashSet::new();
     for (name, text) in query.options() {
         if !seen.insert(name) {
-            return Err(PageError::bad_position(format!(
+            return Err(LinkError::Unreadable(format!(
                 "The option {name:?} is given more than once."
             )));
         }
         let Some(default) = members.get(name) else {
-            return Err(PageError::bad_position(format!(
+            return Err(LinkError::Unreadable(format!(
                 "{name:?} is not an option of {} (its options: {}).",
                 G::NAME,
                 known.join(", ")
@@ -246,7 +354,7 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
             _ => kind(default).to_owned(),
         };
         let refused = || {
-            PageError::bad_position(format!(
+            LinkError::Unreadable(format!(
                 "The option {name} cannot be {:?}: expected {expected}.",
                 crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
             ))
@@ -264,7 +372,7 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, PageError> {
         members.insert(name.to_owned(), value);
     }
     serde_json::from_value(Value::Object(members))
-        .map_err(|e| PageError::bad_position(format!("The options are refused: {e}.")))
+        .map_err(|e| LinkError::Unreadable(format!("The options are refused: {e}.")))
 }
 
 /// Reads a query value as the JSON type of the option's default.
@@ -302,7 +410,7 @@ fn kind(default: &Value) -> &'static str {
     }
 }
 
-fn option_pairs<O: serde::Serialize>(options: &O) -> Result<Vec<(String, String)>, PageError> {
+fn option_pairs<O: serde::Serialize>(options: &O) -> Result<Vec<(String, String)>, LinkError> {
     let members = match to_json(options)? {
         Value::Object(members) => members,
         _ => Map::new(),
@@ -319,14 +427,9 @@ fn option_pairs<O: serde::Serialize>(options: &O) -> Result<Vec<(String, String)
         .collect())
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, PageError> {
-    serde_json::to_value(value).map_err(|e| {
-        PageError::new(
-            actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
-            "Something went wrong in Moot",
-            format!("The options could not be written: {e}"),
-        )
-    })
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, LinkError> {
+    serde_json::to_value(value)
+        .map_err(|e| LinkError::Internal(format!("The options could not be written: {e}")))
 }
 
 #[cfg(test)]
@@ -334,8 +437,8 @@ mod tests {
     use super::*;
     use crate::games::herfor::{Herfor, HerforOptions};
 
-    fn read(query: &str) -> Result<(Position<Herfor>, bool), PageError> {
-        Position::<Herfor>::read(&Query::parse(query))
+    fn read(query: &str) -> Result<(Link<Herfor>, bool), LinkError> {
+        Link::<Herfor>::read(&Query::parse(query))
     }
 
     #[test]
@@ -393,7 +496,7 @@ mod tests {
 
     #[test]
     fn bad_options_name_the_option() {
-        let detail = |q: &str| read(q).expect_err("refused").detail;
+        let detail = |q: &str| read(q).expect_err("refused").to_string();
         assert!(
             detail("size=9&moves=").contains("size"),
             "{}",
@@ -416,22 +519,37 @@ mod tests {
                 .contains("\"colour\" is not an option of Herfor (its options: pie, simple, size)")
         );
         assert!(detail("size=3&size=4").contains("given more than once"));
-        assert_eq!(read("size=9").expect_err("refused").status.as_u16(), 400);
+        assert!(matches!(
+            read("size=9").expect_err("refused"),
+            LinkError::Unreadable(_)
+        ));
     }
 
     #[test]
     fn empty_moves_in_the_list_are_refused_by_position() {
-        let error = read("moves=c3..b2").expect_err("refused");
-        assert!(
-            error.detail.contains("Move 2 of the link is empty"),
-            "{}",
-            error.detail
-        );
+        let error = read("moves=c3..b2").expect_err("refused").to_string();
+        assert!(error.contains("Move 2 of the link is empty"), "{error}");
         assert!(
             read("moves=&moves=c3")
                 .expect_err("refused")
-                .detail
+                .to_string()
                 .contains("\"moves\" is given more than once")
         );
+    }
+
+    #[test]
+    fn opponent_reads_seat_and_strength_with_normal_by_default() {
+        assert_eq!(Opponent::read(None, Some("strong")).ok(), Some(None));
+        assert_eq!(
+            Opponent::read(Some("second"), None).ok(),
+            Some(Some(Opponent {
+                seat: Seat::Second,
+                strength: Strength::Normal
+            }))
+        );
+        let bad = Opponent::read(Some("both"), None).expect_err("refused");
+        assert!(bad.to_string().contains("\"both\""), "{bad}");
+        let bad = Opponent::read(Some("first"), Some("genius")).expect_err("refused");
+        assert!(bad.to_string().contains("\"genius\" is not a strength"));
     }
 }
