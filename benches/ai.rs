@@ -14,8 +14,8 @@ use moot::games::herfor::Herfor;
 use moot::games::hirth::{Hirth, HirthState};
 use moot::games::tara::Tara;
 use moot::games::{Game, Turn, random_opening};
-use moot::web::link::Link;
-use moot::web::link::Opponent;
+use moot::present::link::Link;
+use moot::present::link::Opponent;
 use moot::web::opponent::play_computer;
 
 fn bench_game<G: Player>(c: &mut Criterion, name: &str, plies: usize) {

@@ -12,12 +12,12 @@ use moot::games::Seat;
 use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
+use moot::present::link::Opponent;
+use moot::present::link::{Link, Query};
+use moot::present::replay::replay;
+use moot::present::view::{Extras, play_view};
 use moot::web::PageGame;
-use moot::web::link::Opponent;
-use moot::web::link::{Link, Query};
 use moot::web::opponent::play_computer;
-use moot::web::replay::replay;
-use moot::web::view::{Extras, play_view};
 
 /// The link of a random game with these options, stopped `before_end` moves before its end
 /// (or after `cap` moves), so the page still offers moves.

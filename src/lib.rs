@@ -17,7 +17,10 @@ pub mod api;
 pub use moot_games as games;
 pub use moot_games::with_game;
 pub mod limits;
-pub mod picture;
+/// Pictures of positions and games: the `moot-pictures` crate of this workspace.
+pub use moot_pictures as picture;
+/// How a game is shown to people, with no HTTP: the `moot-present` crate of this workspace.
+pub use moot_present as present;
 pub mod serve;
 pub mod singleflight;
 pub mod site;

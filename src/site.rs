@@ -35,7 +35,7 @@ pub async fn home() -> Result<HttpResponse, ApiError> {
             .into_iter()
             .map(|game| GameCard {
                 rules_href: game.rules_url,
-                play_href: crate::web::link::play_path(&game.id),
+                play_href: moot_present::link::play_path(&game.id),
                 api_href: format!("/api/v1/games/{}/new", game.id),
                 id: game.id,
                 name: game.name,

@@ -287,7 +287,7 @@ async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
 async fn identical_hints_at_once_share_one_search() {
     use moot::games::Game;
     use moot::games::herfor::Herfor;
-    use moot::web::link::Link;
+    use moot::present::link::Link;
     use moot::web::opponent;
     let evaluator = evaluator(AiConfig::default());
     let position = Link::<Herfor>::start(Default::default()).expect("the defaults");

@@ -214,6 +214,12 @@ pub trait Game: Sized + 'static {
     /// The rule-specific score breakdown.
     type Score: Clone + Debug + Serialize + Schema + Send + Sync;
 
+    /// The smallest and largest value of a whole-number option (as its schema's `minimum` and
+    /// `maximum` say), so that a refusal can name them; `None` for any other option.
+    fn option_bounds(_name: &str) -> Option<(i64, i64)> {
+        None
+    }
+
     /// The initial state for these options.
     fn new_game(options: &Self::Options) -> Result<Self::State, InvalidOptions>;
 

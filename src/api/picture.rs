@@ -18,9 +18,9 @@ use crate::picture::{
     Bottom, Format, PictureError, PictureOptions, frame_svg, picture_svg, raster,
 };
 use crate::web::PageGame;
-use crate::web::link::{Link, LinkError, Query};
-use crate::web::replay::replay;
 use crate::with_game;
+use moot_present::link::{Link, LinkError, Query};
+use moot_present::replay::replay;
 
 /// `POST …/picture`: a position and how to draw it.
 #[derive(Clone, Debug, Deserialize, ToSchema)]

@@ -246,4 +246,26 @@ mod tests {
             assert_eq!(root_names(kind).len(), GAME_IDS.len());
         }
     }
+
+    /// The bounds a link's option is refused with are the ones the published schema states.
+    fn option_bounds_match_the_schema<G: crate::games::Game>() {
+        let schema = serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema())
+            .expect("a schema");
+        let properties = schema["properties"]
+            .as_object()
+            .expect("options are an object");
+        for (name, property) in properties {
+            let stated = property["minimum"]
+                .as_i64()
+                .zip(property["maximum"].as_i64());
+            assert_eq!(G::option_bounds(name), stated, "{} option {name}", G::ID);
+        }
+    }
+
+    #[test]
+    fn every_games_option_bounds_match_its_schema() {
+        for id in GAME_IDS {
+            crate::with_game!(*id, G => option_bounds_match_the_schema::<G>(), else unreachable!());
+        }
+    }
 }

@@ -7,7 +7,7 @@
 //! [`MAX_URL_BYTES`], so every link a page writes gets an answer from Moot (see
 //! [`crate::limits::MAX_LINK_GROWTH`]). A page writes its link re-encoded (a `[` sent as itself
 //! comes back as `%5B`), so the pages also refuse a link whose written form is over
-//! [`MAX_LINK_BYTES`] with the same page (`crate::web::link`).
+//! [`MAX_LINK_BYTES`] with the same page (`moot_present::link`).
 
 use actix_web::Error;
 use actix_web::body::{EitherBody, MessageBody};

@@ -10,11 +10,11 @@ use moot_templates::drawing::{Look, page_svg};
 use moot_templates::embed::{EmbedView, page};
 
 use super::error::{PageError, guarded};
-use super::link::{Link, Query};
-use super::page_game::PageGame;
-use super::replay::replay;
-use super::view::status_line;
 use crate::picture::{Bottom, PictureOptions};
+use moot_present::link::{Link, Query};
+use moot_present::page_game::PageGame;
+use moot_present::replay::replay;
+use moot_present::view::status_line;
 
 /// The policy that lets any site frame the embed.
 pub const FRAME_ANYWHERE: &str = "frame-ancestors *";

@@ -8,9 +8,9 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
-use super::link::LinkError;
 use crate::games::InvalidOptions;
 use crate::limits::{DETAIL_CHARS, excerpt};
+use moot_present::link::LinkError;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageError {

@@ -8,17 +8,17 @@ use moot_templates::play::Notice;
 
 use super::blocking::off_worker;
 use super::error::{PageError, guarded};
-use super::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use super::opponent;
 use super::options_form::options_view;
-use super::page_game::PageGame;
-use super::preview::preview;
-use super::replay::{Replayed, replay};
-use super::view::{Extras, capitalised, play_view, undo_position};
 use crate::Evaluator;
 use crate::ai::Strategy;
 use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
+use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO};
+use moot_present::page_game::PageGame;
+use moot_present::preview::preview;
+use moot_present::replay::{Replayed, replay};
+use moot_present::view::{Extras, capitalised, play_view, undo_position};
 
 fn html(status: StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status)
@@ -203,10 +203,13 @@ fn submit<G: PageGame>(
         });
     }
     let moves: Vec<&str> = typed.split(SEPARATOR).collect();
-    if moves.len() > 1 && position.moves.len() + moves.len() > super::link::MAX_MOVES {
+    if moves.len() > 1 && position.moves.len() + moves.len() > moot_present::link::MAX_MOVES {
         return Err(Notice {
             title: "Too many moves".to_owned(),
-            detail: format!("A game holds at most {} moves.", super::link::MAX_MOVES),
+            detail: format!(
+                "A game holds at most {} moves.",
+                moot_present::link::MAX_MOVES
+            ),
         });
     }
     let mut state = game.state.clone();
@@ -269,14 +272,14 @@ pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
 }
 
 fn rules_page<G: PageGame>() -> HttpResponse {
-    let (binding, notation) = super::rulebook::texts(G::ID).unwrap_or_default();
+    let (binding, notation) = moot_present::rulebook::texts(G::ID).unwrap_or_default();
     let view = moot_templates::rules::RulesView {
         game_name: G::NAME.to_owned(),
-        play_href: super::link::play_path(G::ID),
+        play_href: moot_present::link::play_path(G::ID),
         body: G::rules(),
-        notation: super::rulebook::render(notation),
-        binding: super::rulebook::render(binding),
-        rule_ids: super::rulebook::rule_ids(binding),
+        notation: moot_present::rulebook::render(notation),
+        binding: moot_present::rulebook::render(binding),
+        rule_ids: moot_present::rulebook::rule_ids(binding),
     };
     html(StatusCode::OK, moot_templates::rules::page(&view))
 }

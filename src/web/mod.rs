@@ -1,29 +1,21 @@
-//! The play pages: server-rendered, the position in the URL, every action a link or a form.
+//! The play pages over HTTP: server-rendered, the position in the URL, every action a link or
+//! a form. What a page shows (the link's codec, replay, each game's words and boards, the view
+//! data) is the presentation layer, the `moot-present` crate; this module serves it.
 //!
-//! - [`page_game`]: what each game gives the pages (board, words, rules) — the seam;
-//! - [`link`]: the link's codec (options and moves); [`replay`]: replays a link;
-//! - [`view`]: the game page's view data, generic; [`options_form`]: the options form;
-//! - [`opponent`]: the computer's moves and hints; [`rulebook`]: the binding rules and notation;
-//! - [`handlers`]: the routes; [`error`]: friendly error pages;
-//! - one module per game: [`herfor`], [`tara`], [`hirth`].
+//! - [`handlers`]: the routes; [`embed`]: the board other sites frame;
+//! - [`opponent`]: the computer's moves and hints, searched under the pages' own limits;
+//! - [`options_form`]: a game's options form, built from its options' OpenAPI schema;
+//! - [`error`]: friendly error pages, and a link's error as one;
+//! - [`blocking`]: page work that grows with the link runs off the async workers.
 
 pub mod blocking;
 pub mod embed;
 pub mod error;
 pub mod handlers;
-pub mod herfor;
-pub mod hirth;
-pub mod link;
 pub mod opponent;
 pub mod options_form;
-pub mod page_game;
-pub mod preview;
-pub mod replay;
-pub mod rulebook;
-pub mod tara;
-pub mod view;
 
-pub use page_game::{PageGame, Playable};
+pub use moot_present::{PageGame, Playable};
 
 /// Registers the pages' routes.
 pub fn configure(config: &mut actix_web::web::ServiceConfig) {

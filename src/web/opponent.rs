@@ -11,11 +11,11 @@ use std::time::Instant;
 use actix_web::http::StatusCode;
 
 use super::error::{PageError, guarded};
-use super::link::{Link, Opponent};
 use crate::Evaluator;
 use crate::ai::{Budget, Strategy, Strength, Thought, think};
 use crate::api::evaluate::HintAnswer;
 use crate::games::Game;
+use moot_present::link::{Link, Opponent};
 
 /// The computer plays at most this many moves in one request (a whole Hirþ turn and its
 /// decisions fit); the next request goes on if it is still to act.
@@ -251,7 +251,7 @@ mod tests {
             "no offer mid-turn: {played:?}"
         );
         // The turn was played to its end: the other player acts now.
-        let replayed = crate::web::replay::replay(&after)
+        let replayed = moot_present::replay::replay(&after)
             .expect("legal moves")
             .state;
         assert_ne!(Hirth::turn(&replayed), Turn::ToAct(seat), "{played:?}");

@@ -4,9 +4,9 @@
 use moot_templates::options::{OptionField, OptionInput, OptionsView};
 use serde_json::Value;
 
-use super::link::{COMPUTER, STRENGTH};
-use super::link::{Link, MOVES, play_path};
-use super::view::capitalised;
+use moot_present::link::{COMPUTER, Link, MOVES, STRENGTH, play_path};
+use moot_present::view::capitalised;
+
 use crate::ai::Strength;
 use crate::games::{Game, Seat, Status};
 
@@ -103,7 +103,7 @@ fn first_colour_with<G: Game>(
             (name.clone(), chosen.to_owned())
         })
         .collect();
-    let (other, _) = Link::<G>::read(&super::link::Query(pairs)).ok()?;
+    let (other, _) = Link::<G>::read(&moot_present::link::Query(pairs)).ok()?;
     first_colour::<G>(&other.options)
 }
 
@@ -238,7 +238,7 @@ fn enumeration(property: &Value, nested: &[(String, Value)]) -> Option<Vec<Strin
 mod tests {
     use super::*;
     use crate::games::herfor::Herfor;
-    use crate::web::link::Query;
+    use moot_present::link::Query;
 
     #[test]
     fn herfor_options_are_choices_preset_from_the_link() {

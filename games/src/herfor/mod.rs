@@ -139,6 +139,10 @@ impl Game for Herfor {
     type Event = HerforEvent;
     type Score = HerforScore;
 
+    fn option_bounds(name: &str) -> Option<(i64, i64)> {
+        (name == "size").then_some((geometry::MIN_SIZE.into(), geometry::MAX_SIZE.into()))
+    }
+
     fn new_game(options: &HerforOptions) -> Result<HerforState, InvalidOptions> {
         if !(geometry::MIN_SIZE..=geometry::MAX_SIZE).contains(&options.size) {
             return Err(InvalidOptions {

@@ -127,6 +127,10 @@ impl Game for Hirth {
     type Event = Event;
     type Score = Score;
 
+    fn option_bounds(name: &str) -> Option<(i64, i64)> {
+        (name == "target").then_some((1, state::MAX_TARGET.into()))
+    }
+
     fn new_game(options: &HirthOptions) -> Result<HirthState, InvalidOptions> {
         if !(1..=state::MAX_TARGET).contains(&options.target) {
             return Err(InvalidOptions {

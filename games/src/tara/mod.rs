@@ -128,6 +128,11 @@ impl Game for Tara {
     type Event = TaraEvent;
     type Score = TaraScore;
 
+    fn option_bounds(name: &str) -> Option<(i64, i64)> {
+        // T11: the Level 1 game, or Level 2 with the ringfort sacrifices.
+        (name == "level").then_some((1, 2))
+    }
+
     fn new_game(options: &TaraOptions) -> Result<TaraState, InvalidOptions> {
         if !matches!(options.level, 1 | 2) {
             return Err(InvalidOptions {

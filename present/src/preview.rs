@@ -61,9 +61,9 @@ pub fn preview<G: PageGame>(origin: &str, position: &Link<G>, game: &Replayed<G>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::Herfor;
-    use crate::web::link::Query;
-    use crate::web::replay::replay;
+    use crate::link::Query;
+    use crate::replay::replay;
+    use moot_games::herfor::Herfor;
 
     #[test]
     fn a_preview_points_at_the_picture_of_the_same_position() {

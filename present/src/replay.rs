@@ -1,7 +1,7 @@
 //! Replays a link's moves through the engine: the position now, and what each move did.
 
 use super::link::{Link, LinkError};
-use crate::games::{Game, MoveError, Seat, Status, Turn};
+use moot_games::{Game, MoveError, Seat, Status, Turn};
 
 /// One move as played, with who played it and what it caused.
 pub struct Ply<G: Game> {
@@ -91,8 +91,8 @@ pub fn replay<G: Game>(position: &Link<G>) -> Result<Replayed<G>, LinkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::Herfor;
-    use crate::web::link::Query;
+    use crate::link::Query;
+    use moot_games::herfor::Herfor;
 
     fn replayed(query: &str) -> Result<Replayed<Herfor>, LinkError> {
         let (position, _) = Link::<Herfor>::read(&Query::parse(query))?;

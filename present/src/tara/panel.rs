@@ -3,11 +3,11 @@
 use maud::Markup;
 use moot_templates::parts::{Fact, facts_table};
 
-use crate::games::Game;
-use crate::games::tara::moves::forced_king;
-use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
-use crate::games::tara::{Colour, Tara, TaraState};
-use crate::web::page_game::Players;
+use crate::page_game::Players;
+use moot_games::Game;
+use moot_games::tara::moves::forced_king;
+use moot_games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
+use moot_games::tara::{Colour, Tara, TaraState};
 
 pub(super) fn panel(state: &TaraState, players: Players) -> Markup {
     let score = Tara::score(state);

@@ -4,7 +4,7 @@ use maud::{Markup, html};
 use moot_templates::hirth as view;
 
 use super::board::board_view;
-use crate::games::hirth::{Colour, HirthOptions, HirthState, Karve, Reserve, Space};
+use moot_games::hirth::{Colour, HirthOptions, HirthState, Karve, Reserve, Space};
 
 pub(super) fn rules() -> Markup {
     html! {

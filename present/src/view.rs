@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::link::{HINT, Link, PLAY, UNDO, play_path};
 use super::page_game::{PageGame, Playable, Players};
 use super::replay::Replayed;
-use crate::ai::Thought;
-use crate::games::{Game, Status};
+use moot_ai::Thought;
+use moot_games::{Game, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
@@ -272,7 +272,7 @@ fn hint_view<G: PageGame>(
 fn continues<G: Game>(state: &G::State, mv: &G::Move) -> bool {
     let mut after = state.clone();
     G::apply(&mut after, mv).is_ok()
-        && matches!(G::turn(&after), crate::games::Turn::ToAct(_))
+        && matches!(G::turn(&after), moot_games::Turn::ToAct(_))
         && G::turn(&after) == G::turn(state)
 }
 

@@ -3,7 +3,6 @@
 //! (the POST form) or from query parameters (the GET form, beside the game's options).
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::PictureError;
 
@@ -24,7 +23,8 @@ pub const PARAMS: &[&str] = &[
 ];
 
 /// The picture's file format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// `image/png`, rasterised by the server.
@@ -44,7 +44,8 @@ impl Format {
 }
 
 /// Which seat's side of the board is drawn at the bottom.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Bottom {
     /// The board as the pages show it (Herfor's row a, Tara's row 1, Gull's home at the bottom).

@@ -6,7 +6,7 @@ use moot_templates::drawing::{Drawing, Look, page_svg};
 
 use super::replay::Ply;
 use super::view::capitalised;
-use crate::games::{Game, Seat};
+use moot_games::{Game, Seat};
 
 /// Who plays on a page: against the computer, the seat it plays. A page names each player
 /// one way everywhere (status, panel, events, end): by colour between two people at one

@@ -6,11 +6,11 @@ use moot_templates::drawing::{self, CaptionRoom, Look};
 
 use super::font::FAMILY;
 use super::options::{Bottom, PictureOptions};
-use crate::games::Status;
-use crate::web::page_game::Players;
-use crate::web::replay::Ply;
-use crate::web::view::status_line;
-use crate::web::{PageGame, Playable};
+use moot_games::Status;
+use moot_present::page_game::Players;
+use moot_present::replay::Ply;
+use moot_present::view::status_line;
+use moot_present::{PageGame, Playable};
 
 /// The longest caption drawn whole (on two lines under the board at most); a longer one
 /// keeps only its headline.
@@ -91,8 +91,8 @@ pub fn caption<G: PageGame>(state: &G::State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
-    use crate::games::herfor::{Herfor, HerforOptions};
+    use moot_games::Game;
+    use moot_games::herfor::{Herfor, HerforOptions};
 
     fn start() -> <Herfor as Game>::State {
         Herfor::new_game(&HerforOptions {
@@ -141,11 +141,11 @@ mod tests {
     /// first, not in the engine's seat order (`match 0–1`).
     #[test]
     fn a_finished_hirth_match_is_captioned_winner_first() {
-        use crate::games::hirth::{Hirth, HirthOptions};
-        use crate::games::{Seat, Turn};
+        use moot_games::hirth::{Hirth, HirthOptions};
+        use moot_games::{Seat, Turn};
         let options = HirthOptions { target: 1 };
         let won_by_second = |seed: u64| {
-            let moves = crate::games::fixtures::random_game::<Hirth>(&options, 5000, seed);
+            let moves = moot_games::fixtures::random_game::<Hirth>(&options, 5000, seed);
             let mut state = Hirth::new_game(&options).expect("a match");
             for m in &moves {
                 let mv = Hirth::parse_move(&state, m).expect("a move");
@@ -173,15 +173,15 @@ mod tests {
             targets: true,
             ..PictureOptions::default()
         };
-        let tara = picture_svg::<crate::games::tara::Tara>(
-            &new_state::<crate::games::tara::Tara>(),
+        let tara = picture_svg::<moot_games::tara::Tara>(
+            &new_state::<moot_games::tara::Tara>(),
             &[],
             &options,
         );
         assert!(tara.contains("class=\"move"), "{tara}");
         assert!(!tara.contains("<a "), "{tara}");
-        let hirth = picture_svg::<crate::games::hirth::Hirth>(
-            &new_state::<crate::games::hirth::Hirth>(),
+        let hirth = picture_svg::<moot_games::hirth::Hirth>(
+            &new_state::<moot_games::hirth::Hirth>(),
             &[],
             &options,
         );

@@ -10,9 +10,9 @@ use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 use super::page_game::{PageGame, Playable, Players, events_of};
 use super::replay::Ply;
 use super::view::capitalised;
-use crate::games::herfor::geometry::{board_mask, point_coords, point_name, points};
-use crate::games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
-use crate::games::{Game, Seat};
+use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
+use moot_games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
+use moot_games::{Game, Seat};
 
 /// Distance between neighbouring points, and the margin around the board, in SVG units.
 const SPACING: f32 = 44.0;
@@ -369,8 +369,8 @@ fn stones(count: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::link::{Link, Query};
-    use crate::web::replay::replay;
+    use crate::link::{Link, Query};
+    use crate::replay::replay;
 
     fn play(options: HerforOptions, moves: &[&str]) -> HerforState {
         let mut state = Herfor::new_game(&options).unwrap();
@@ -392,7 +392,7 @@ mod tests {
             simple: false,
         };
         let state = play(options, &RULES_EXAMPLE[..3]);
-        let playable = crate::web::view::playable::<Herfor>(&state);
+        let playable = crate::view::playable::<Herfor>(&state);
         let view = board_view(&state, &playable, &[]);
         let flips = |name: &str| {
             view.points

@@ -4,7 +4,7 @@ use maud::{Markup, html};
 use moot_templates::tara as view;
 
 use super::board::board_view;
-use crate::games::tara::TaraState;
+use moot_games::tara::TaraState;
 
 pub(super) fn rules() -> Markup {
     let picture = view::board(&board_view(&rules_example(), &[], &[]));

@@ -1,6 +1,6 @@
 //! Pictures of positions: the boards the play pages draw, alone, as SVG or PNG, and a whole
 //! game as an animated PNG. One drawing code: every picture is the game's
-//! [`PageGame::drawing`](crate::web::PageGame::drawing), the same the pages show.
+//! [`PageGame::drawing`](moot_present::PageGame::drawing), the same the pages show.
 //!
 //! The parts, one job each:
 //! - [`options`]: what a picture may choose (format, size, bottom seat…), read and bounded;
@@ -28,7 +28,7 @@ pub enum PictureError {
 }
 
 impl PictureError {
-    pub(crate) fn invalid(field: &str, detail: String) -> Self {
+    fn invalid(field: &str, detail: String) -> Self {
         PictureError::Invalid {
             field: field.to_owned(),
             detail,

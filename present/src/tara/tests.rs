@@ -2,15 +2,15 @@
 
 use super::board::{board_view, headline, mark_hint, target};
 use super::rules::rules_example;
-use crate::games::Game;
+use moot_games::Game;
 // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
-use crate::games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
-use crate::games::tara::{
+use crate::link::{Link, Query};
+use crate::page_game::{PageGame, Playable, Players};
+use crate::replay::replay;
+use moot_games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
+use moot_games::tara::{
     Colour, Hill, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState,
 };
-use crate::web::link::{Link, Query};
-use crate::web::page_game::{PageGame, Playable, Players};
-use crate::web::replay::replay;
 
 fn hill(name: &str) -> Hill {
     Hill::parse(name).expect("a hill of the board")
@@ -18,7 +18,7 @@ fn hill(name: &str) -> Hill {
 
 /// Every legal move as the page offers it.
 fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
-    crate::web::view::playable::<Tara>(state)
+    crate::view::playable::<Tara>(state)
 }
 
 /// The moves the board's buttons send, unescaped.

@@ -4,8 +4,8 @@ use maud::Markup;
 use moot_templates::parts::{Fact, facts_table};
 
 use super::words::{Sides, last_game_words};
-use crate::games::hirth::{Colour, HirthState, Phase, STEPS_PER_TURN};
-use crate::web::page_game::Players;
+use crate::page_game::Players;
+use moot_games::hirth::{Colour, HirthState, Phase, STEPS_PER_TURN};
 
 pub(super) fn panel(state: &HirthState, players: Players) -> Markup {
     let pos = &state.position;

@@ -7,11 +7,11 @@ use moot_templates::hirth::{
 use moot_templates::parts::BoardLink;
 
 use super::words::{at, label, long_name, side, title};
-use crate::games::hirth::{
+use crate::page_game::Playable;
+use crate::replay::Ply;
+use moot_games::hirth::{
     Colour, Event, Group, Hirth, HirthState, Line, Move, Phase, STEPS_PER_TURN, Space, Unit,
 };
-use crate::web::page_game::Playable;
-use crate::web::replay::Ply;
 
 /// Where a space is drawn: two lanes from Gull's home (left) to Silfr's, Miðr between them.
 fn place(space: Space) -> (u8, Lane) {

@@ -1,10 +1,10 @@
 //! Tara in words: the words and headings for moves, and what events did.
 
-use crate::games::Game;
-use crate::games::tara::board::Board;
-use crate::games::tara::geometry::Hill;
-use crate::games::tara::moves::{StepKind, step_kind};
-use crate::games::tara::{Tara, TaraEvent, TaraMove, TaraState};
+use moot_games::Game;
+use moot_games::tara::board::Board;
+use moot_games::tara::geometry::Hill;
+use moot_games::tara::moves::{StepKind, step_kind};
+use moot_games::tara::{Tara, TaraEvent, TaraMove, TaraState};
 
 /// Hills in a sentence, separated by commas.
 fn list(hills: &[Hill]) -> String {

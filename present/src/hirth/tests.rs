@@ -3,14 +3,14 @@
 use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
 use super::words::{Sides, describe_event, item_words, score_words};
-use crate::games::fixtures::hirth::fill_reserves;
-use crate::games::hirth::{
+use crate::link::{Link, Query};
+use crate::page_game::{PageGame, Playable, Players};
+use crate::replay::{Ply, replay};
+use moot_games::fixtures::hirth::fill_reserves;
+use moot_games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
 };
-use crate::games::{Game, Seat};
-use crate::web::link::{Link, Query};
-use crate::web::page_game::{PageGame, Playable, Players};
-use crate::web::replay::{Ply, replay};
+use moot_games::{Game, Seat};
 
 fn playable(state: &HirthState) -> Vec<Playable<Move>> {
     Hirth::legal_moves(state)

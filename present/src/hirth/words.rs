@@ -3,10 +3,10 @@
 
 use moot_templates::hirth::Side;
 
-use crate::games::hirth::{Colour, Event, Hirth, HirthState, Move, Space, Stay, Unit, Victory};
-use crate::games::{Game, Seat, Turn};
-use crate::web::page_game::Players;
-use crate::web::replay::Ply;
+use crate::page_game::Players;
+use crate::replay::Ply;
+use moot_games::hirth::{Colour, Event, Hirth, HirthState, Move, Space, Stay, Unit, Victory};
+use moot_games::{Game, Seat, Turn};
 
 /// The side of the board picture a colour plays.
 pub(super) fn side(colour: Colour) -> Side {

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
 
-use crate::ai::Strength;
-use crate::games::{Game, InvalidOptions, MoveError, Seat, Turn};
+use moot_ai::Strength;
+use moot_games::{Game, InvalidOptions, MoveError, Seat, Turn};
 
 /// The parameter holding the moves.
 pub const MOVES: &str = "moves";
@@ -346,7 +346,7 @@ fn read_options<G: Game>(query: &Query) -> Result<G::Options, LinkError> {
                 known.join(", ")
             )));
         };
-        let (min, max) = bounds::<G>(name);
+        let (min, max) = G::option_bounds(name).unzip();
         let expected = match (min, max) {
             (Some(min), Some(max)) if default.is_number() => {
                 format!("a whole number from {min} to {max}")
@@ -392,15 +392,6 @@ fn option_value(default: &Value, text: &str) -> Option<Value> {
     }
 }
 
-/// The bounds of a numeric option, from the options' schema.
-fn bounds<G: Game>(name: &str) -> (Option<i64>, Option<i64>) {
-    let schema =
-        serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
-    let property = schema.pointer(&format!("/properties/{name}"));
-    let bound = |key: &str| property.and_then(|p| p[key].as_i64());
-    (bound("minimum"), bound("maximum"))
-}
-
 fn kind(default: &Value) -> &'static str {
     match default {
         Value::Bool(_) => "true or false",
@@ -435,7 +426,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, LinkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::{Herfor, HerforOptions};
+    use moot_games::herfor::{Herfor, HerforOptions};
 
     fn read(query: &str) -> Result<(Link<Herfor>, bool), LinkError> {
         Link::<Herfor>::read(&Query::parse(query))

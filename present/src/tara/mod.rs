@@ -22,8 +22,8 @@ use moot_templates::tara as view;
 
 use super::page_game::{PageGame, Playable, Players};
 use super::replay::Ply;
-use crate::games::Game;
-use crate::games::tara::{Colour, Tara, TaraMove, TaraState};
+use moot_games::Game;
+use moot_games::tara::{Colour, Tara, TaraMove, TaraState};
 
 impl PageGame for Tara {
     fn drawing(

@@ -5,12 +5,12 @@ use moot_templates::parts::BoardLink;
 use moot_templates::tara::{Bridge, HillView, LastMark, Side, TaraBoardView};
 
 use super::words::label;
-use crate::games::tara::board::Board;
-use crate::games::tara::geometry::{HILLS, Hill, hills_of};
-use crate::games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
-use crate::games::{Game, Status};
-use crate::web::page_game::Playable;
-use crate::web::replay::Ply;
+use crate::page_game::Playable;
+use crate::replay::Ply;
+use moot_games::tara::board::Board;
+use moot_games::tara::geometry::{HILLS, Hill, hills_of};
+use moot_games::tara::{Colour, Tara, TaraEvent, TaraMove, TaraState};
+use moot_games::{Game, Status};
 
 fn side(colour: Colour) -> Side {
     match colour {

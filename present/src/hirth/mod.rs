@@ -26,7 +26,7 @@ use moot_templates::hirth as view;
 
 use super::page_game::{PageGame, Playable, Players};
 use super::replay::Ply;
-use crate::games::hirth::{Hirth, HirthState, Move};
+use moot_games::hirth::{Hirth, HirthState, Move};
 
 impl PageGame for Hirth {
     fn drawing(
