@@ -129,7 +129,7 @@ pub fn app_for(
         .service(site::stylesheet)
         .service(site::script)
         .configure(web::configure)
-        .default_service(actix_web::web::to(api::handlers::fallback))
+        .default_service(actix_web::web::to(site::fallback))
         .wrap_fn(|mut request, service| {
             // HEAD is GET without the body (RFC 9110): route it as GET; actix's HTTP layer
             // knows the request was HEAD and sends no body.

@@ -1,12 +1,14 @@
 //! The service's own routes outside the API: the home page, the stylesheet, the health check
 //! and the API's documentation.
 
-use actix_web::http::header;
-use actix_web::{HttpResponse, get, web::Json};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web::Json};
 use moot_templates::home::{GameCard, HomeView, OptionLine};
 
-use crate::api::ApiError;
 use crate::api::types::Health;
+use crate::api::{ApiError, ErrorCode};
+use crate::web::error::{PageError, guarded};
 
 /// The stylesheet, embedded at build time so the binary needs no files at run time.
 pub const MOOT_CSS: &str = include_str!("../static/moot.css");
@@ -27,8 +29,16 @@ pub async fn healthz() -> Json<Health> {
 }
 
 #[get("/")]
-pub async fn home() -> Result<HttpResponse, ApiError> {
-    let listing = crate::api::handlers::guarded(crate::api::ops::list_all)?;
+pub async fn home() -> Result<HttpResponse, PageError> {
+    let listing = guarded(|| {
+        crate::api::ops::list_all().map_err(|e| {
+            PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                format!("The games could not be listed: {e}"),
+            )
+        })
+    })?;
     let view = HomeView {
         games: listing
             .games
@@ -80,4 +90,40 @@ pub async fn docs_redirect() -> HttpResponse {
     HttpResponse::PermanentRedirect()
         .insert_header((header::LOCATION, "/docs/"))
         .finish()
+}
+
+/// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when a
+/// route serves the path with other methods, else 404: a `not_found` problem under `/api`, a
+/// friendly page elsewhere.
+pub async fn fallback(request: HttpRequest) -> HttpResponse {
+    let path = request.path();
+    let mut allowed = crate::api::handlers::documented_methods(path);
+    if allowed.is_empty() && request.resource_map().match_pattern(path).is_some() {
+        // Every route outside the API's document is a GET (and so HEAD) route.
+        allowed = vec!["GET".to_owned(), "HEAD".to_owned()];
+    }
+    if allowed.is_empty() && !path.starts_with("/api") {
+        // A person followed a bad link to a page: answer with a page, not JSON.
+        return PageError::new(
+            StatusCode::NOT_FOUND,
+            "Nothing here",
+            format!("There is no page at {path}."),
+        )
+        .with_link("Choose a game", "/")
+        .error_response();
+    }
+    if allowed.is_empty() {
+        return ApiError::new(ErrorCode::NotFound, format!("nothing is served at {path}"))
+            .error_response();
+    }
+    let detail = format!(
+        "{} is not served at {path}; use {}",
+        request.method(),
+        allowed.join(" or ")
+    );
+    let mut response = ApiError::new(ErrorCode::MethodNotAllowed, detail).error_response();
+    if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
+        response.headers_mut().insert(header::ALLOW, allow);
+    }
+    response
 }

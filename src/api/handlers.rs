@@ -4,14 +4,13 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use actix_web::dev::ResourceDef;
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post, web, web::Json};
+use actix_web::{HttpRequest, get, post, web, web::Json};
 use serde::de::DeserializeOwned;
 
 use super::body::{GameId, JsonBody};
 use super::evaluate::Evaluator;
 use super::ops;
-use super::problem::{ApiError, ErrorCode, Problem};
+use super::problem::{ApiError, Problem};
 use super::types::{
     ApplyRequest, ApplyResponse, EvaluateRequest, EvaluateResponse, GameResponse, GamesResponse,
     LegalMovesResponse, NewGameRequest, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
@@ -185,64 +184,9 @@ pub async fn evaluate(
     Ok(Json(answer))
 }
 
-/// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when the
-/// path is a documented route for other methods, else 404: `not_found` problem+json under
-/// `/api`, a friendly HTML page elsewhere.
-pub async fn fallback(req: HttpRequest) -> HttpResponse {
-    let allowed = allowed_methods(req.path());
-    if allowed.is_empty() && !req.path().starts_with("/api") {
-        // A person followed a bad link to a page: answer with a page, not JSON.
-        return crate::web::error::PageError::new(
-            actix_web::http::StatusCode::NOT_FOUND,
-            "Nothing here",
-            format!("There is no page at {}.", req.path()),
-        )
-        .with_link("Choose a game", "/")
-        .error_response();
-    }
-    if allowed.is_empty() {
-        return ApiError::new(
-            ErrorCode::NotFound,
-            format!("nothing is served at {}", req.path()),
-        )
-        .error_response();
-    }
-    let detail = format!(
-        "{} is not served at {}; use {}",
-        req.method(),
-        req.path(),
-        allowed.join(" or ")
-    );
-    let mut response = ApiError::new(ErrorCode::MethodNotAllowed, detail).error_response();
-    if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
-        response.headers_mut().insert(header::ALLOW, allow);
-    }
-    response
-}
-
-/// The methods of the documented routes whose pattern matches `path`, and GET (with HEAD) for
-/// the pages.
-fn allowed_methods(path: &str) -> Vec<String> {
-    const PAGES: &[&str] = &[
-        "/",
-        "/docs",
-        "/docs/{_:.*}",
-        "/static/moot.css",
-        "/static/moot.js",
-        "/metrics",
-        "/api-docs/openapi.json",
-        // The play pages (`crate::web::handlers`).
-        "/play/{game}",
-        "/play/{game}/record",
-        "/rules/{game}",
-        "/embed/{game}",
-    ];
-    if PAGES
-        .iter()
-        .any(|pattern| ResourceDef::new(*pattern).is_match(path))
-    {
-        return vec!["GET".to_owned(), "HEAD".to_owned()];
-    }
+/// The methods of the API's documented routes whose pattern matches `path` (none: no route of
+/// the API serves it).
+pub fn documented_methods(path: &str) -> Vec<String> {
     let document = crate::openapi();
     document
         .paths
