@@ -4,7 +4,7 @@
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
-//! - [`evaluate`]: the computer player's endpoint, its limits and cache;
+//! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
 //! - [`contract`]: the published document, with one typed path per game and operation.
 
@@ -17,7 +17,6 @@ pub mod handlers;
 pub mod ops;
 pub mod picture;
 pub mod problem;
-pub mod rate;
 pub mod schemas;
 pub mod types;
 
