@@ -10,37 +10,18 @@
 //! the players.
 
 use std::net::IpAddr;
-use std::time::Duration;
 
+use super::analysis::{PERFECT, answer, budget, seed};
 use super::handlers::guarded;
 use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
-use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
-use crate::ai::{Budget, Player, Strategy, Strength, Thought, think};
+use super::types::{EvaluateRequest, EvaluateResponse};
+use crate::ai::{Budget, Strategy, think};
 use crate::compute::cache::Cache;
 use crate::compute::flights::Flights;
 use crate::compute::pool::Pool;
 use crate::compute::shares::{Clients, Wait};
 use crate::compute::{AiConfig, Surface};
-
-/// The strength that asks for the proven answer.
-pub const PERFECT: &str = "perfect";
-
-/// The largest `seed`: the largest integer JavaScript holds exactly (2^53 − 1), so that every
-/// client can send every seed.
-pub const MAX_SEED: u64 = (1 << 53) - 1;
-
-/// The request's seed (0 when left out), refused over [`MAX_SEED`].
-pub fn seed(request: &EvaluateRequest) -> Result<u64, ApiError> {
-    match request.seed {
-        Some(seed) if seed > MAX_SEED => Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("seed: {seed} is over {MAX_SEED} (2^53 − 1), the largest seed taken"),
-        )
-        .with_field("seed")),
-        seed => Ok(seed.unwrap_or(0)),
-    }
-}
 
 /// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
 /// record, and `cache_entries` of them near the body limit would take a gigabyte.
@@ -120,59 +101,13 @@ impl Evaluator {
             .retry_after(self.config.wall_cap().retry_after_seconds())
     }
 
-    /// The budget asked for in game `G`, within the caps: at most one of `playouts`, `millis`,
-    /// `strength` (whose playouts depend on the game); none (and `perfect`, whose proof may fall
-    /// back to a search) means the normal strength. An error names the member sent, which the
-    /// client can change.
-    pub fn budget<G: Strategy>(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
-        let max_playouts = u64::from(self.config.max_playouts);
-        match (request.playouts, request.millis, &request.strength) {
-            (Some(n), None, None) => {
-                within("playouts", n, max_playouts, &format!("{n} is"))?;
-                // Within the cap, which is a u32.
-                Ok(Budget::Playouts(u32::try_from(n).unwrap_or(u32::MAX)))
-            }
-            (None, Some(ms), None) => {
-                within("millis", ms, self.config.max_millis, &format!("{ms} is"))?;
-                Ok(Budget::Millis(ms))
-            }
-            (None, None, name) => {
-                let strength = match name.as_deref() {
-                    None | Some(PERFECT) => Strength::Normal,
-                    Some(name) => Strength::from_name(name).ok_or_else(|| {
-                        ApiError::new(
-                            ErrorCode::InvalidRequest,
-                            format!(
-                                "strength: {name:?} is not a strength: use easy, normal, strong \
-                                 or perfect"
-                            ),
-                        )
-                        .with_field("strength")
-                    })?,
-                };
-                let budget = strength.budget::<G>();
-                let (asked, cap, unit) = match budget {
-                    Budget::Playouts(n) => (u64::from(n), max_playouts, "playouts"),
-                    Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
-                };
-                let what = format!("{} is {asked} {unit},", strength.name());
-                within("strength", asked, cap, &what)?;
-                Ok(budget)
-            }
-            _ => Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "send at most one of `playouts`, `millis` and `strength`",
-            )),
-        }
-    }
-
     /// The whole operation for one game; `client` is the peer's address, whose share is kept.
     pub async fn evaluate<G: Strategy>(
         &self,
         request: EvaluateRequest,
         client: Option<IpAddr>,
     ) -> Result<EvaluateResponse, ApiError> {
-        let budget = self.budget::<G>(&request)?;
+        let budget = budget::<G>(&self.config, &request)?;
         let seed = seed(&request)?;
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
         // Hirþ's record and notes are history: not searched, not part of the key.
@@ -282,71 +217,4 @@ impl Evaluator {
             )),
         }
     }
-}
-
-/// Refuses a budget of 0 or over `cap`; `what` is the budget in words, for the message.
-fn within(field: &'static str, asked: u64, cap: u64, what: &str) -> Result<(), ApiError> {
-    if asked == 0 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("{field}: the budget must be at least 1"),
-        )
-        .with_field(field));
-    }
-    if asked > cap {
-        return Err(ApiError::new(
-            ErrorCode::BudgetTooLarge,
-            format!("{field}: {what} over this server's cap of {cap}"),
-        )
-        .with_field(field));
-    }
-    Ok(())
-}
-
-/// The analysis (and its proof, if any) with moves in the game's notation.
-pub fn answer<G: Player>(state: &G::State, thought: &Thought<G::Move>) -> EvaluateResponse {
-    let analysis = &thought.analysis;
-    let mut line = state.clone();
-    let pv = analysis
-        .pv
-        .iter()
-        .map(|mv| {
-            let text = G::format_move(&line, mv);
-            G::play_unchecked(&mut line, mv);
-            text
-        })
-        .collect();
-    EvaluateResponse {
-        value: analysis.value,
-        margin: analysis.margin,
-        best_move: analysis
-            .best_move
-            .as_ref()
-            .map(|mv| G::format_move(state, mv)),
-        pv,
-        moves: analysis
-            .moves
-            .iter()
-            .map(|stat| MoveEvaluation {
-                mv: G::format_move(state, &stat.mv),
-                visits: stat.visits,
-                value: stat.value,
-            })
-            .collect(),
-        playouts: analysis.playouts,
-        elapsed_ms: millis(analysis.elapsed),
-        cached: false,
-        exact: thought.proof.is_some(),
-        best_moves: thought
-            .proof
-            .iter()
-            .flat_map(|p| &p.best)
-            .map(|mv| G::format_move(state, mv))
-            .collect(),
-        status: G::status(state),
-    }
-}
-
-fn millis(elapsed: Duration) -> f64 {
-    (elapsed.as_secs_f64() * 1e6).round() / 1e3
 }

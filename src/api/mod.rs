@@ -5,9 +5,11 @@
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
 //! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
+//!   [`analysis`]: its request's budget and seed, and its answer;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
 //! - [`contract`]: the published document, with one typed path per game and operation.
 
+pub mod analysis;
 pub mod body;
 pub mod contract;
 pub mod docs;
