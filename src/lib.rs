@@ -5,6 +5,8 @@
 //! - [`site`]: the home page, stylesheet, health check;
 //! - [`web`]: the server-rendered play pages;
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
+//! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
+//!   single flight, the cache), of which the API and the pages build their own policies;
 //! - [`serve`]: the middleware a service behind a site needs (CORS, compression, request ids,
 //!   access log, metrics, security headers).
 //!
@@ -13,6 +15,7 @@
 /// The computer player: the `moot-ai` crate of this workspace.
 pub use moot_ai as ai;
 pub mod api;
+pub mod compute;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;
 pub use moot_games::with_game;
@@ -22,7 +25,6 @@ pub use moot_pictures as picture;
 /// How a game is shown to people, with no HTTP: the `moot-present` crate of this workspace.
 pub use moot_present as present;
 pub mod serve;
-pub mod singleflight;
 pub mod site;
 pub mod web;
 
@@ -66,7 +68,12 @@ pub fn contract() -> &'static serde_json::Value {
     CONTRACT.get_or_init(|| api::contract::publish(openapi()))
 }
 
-pub use api::evaluate::{AiConfig, Evaluator};
+pub use api::evaluate::Evaluator;
+pub use compute::AiConfig;
+pub use web::opponent::PageSearches;
+
+/// The computer player on this server: the API's governance and the play pages'.
+pub type Computer = compute::Computer<Evaluator, PageSearches>;
 
 /// The whole application with the default limits of the computer player.
 pub fn app() -> App<
@@ -78,13 +85,13 @@ pub fn app() -> App<
         InitError = (),
     >,
 > {
-    app_with(Evaluator::new(AiConfig::default()))
+    app_with(Computer::new(AiConfig::default()))
 }
 
-/// The whole application with any origin allowed and metrics of its own. The `evaluator`
+/// The whole application with any origin allowed and metrics of its own. The `computer`
 /// (limits, permits, cache) is shared by every worker given a clone of it.
 pub fn app_with(
-    evaluator: Evaluator,
+    computer: Computer,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -94,14 +101,14 @@ pub fn app_with(
         InitError = (),
     >,
 > {
-    let site = serve::Site::new(serve::Origins::Any, &evaluator);
-    app_for(evaluator, site)
+    let site = serve::Site::new(serve::Origins::Any, &computer);
+    app_for(computer, site)
 }
 
 /// The whole application: API, documentation, pages, metrics, behind the middleware of
-/// [`serve`]. Every worker of a server gets clones of the same `evaluator` and `site`.
+/// [`serve`]. Every worker of a server gets clones of the same `computer` and `site`.
 pub fn app_for(
-    evaluator: Evaluator,
+    computer: Computer,
     site: serve::Site,
 ) -> App<
     impl ServiceFactory<
@@ -117,7 +124,8 @@ pub fn app_for(
         .configure(documented_routes)
         .into_app()
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
-        .app_data(actix_web::web::Data::new(evaluator))
+        .app_data(actix_web::web::Data::new(computer.api().clone()))
+        .app_data(actix_web::web::Data::new(computer.pages().clone()))
         .app_data(serve::metrics::data(&site.metrics))
         .service(serve::metrics::endpoint)
         .service(

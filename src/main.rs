@@ -70,9 +70,9 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         trust_forwarded: flags.trust_forwarded,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
-    let evaluator = moot::Evaluator::new(config);
-    let site = Site::new(flags.cors_origins, &evaluator);
-    actix_web::HttpServer::new(move || moot::app_for(evaluator.clone(), site.clone()))
+    let computer = moot::Computer::new(config);
+    let site = Site::new(flags.cors_origins, &computer);
+    actix_web::HttpServer::new(move || moot::app_for(computer.clone(), site.clone()))
         // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
         // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
         .client_request_timeout(moot::limits::HEAD_DEADLINE)

@@ -6,7 +6,7 @@ mod common;
 use actix_web::test::TestRequest;
 use common::{endpoint, evaluate_all, get, new_state, post_json, post_raw, send};
 use moot::games::{GAME_IDS, Game, Turn};
-use moot::{AiConfig, Evaluator};
+use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
 /// A Herfor position on the small board without the pie rule, after Black's `c3`.
@@ -363,14 +363,14 @@ async fn tara_state_naming_hill_a0_is_422_invalid_state() {
 
 #[actix_web::test]
 async fn a_budget_over_the_cap_is_422_budget_too_large_naming_field_and_cap() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_playouts: 500,
         max_millis: 100,
         ..AiConfig::default()
     });
     let state = new_state("hirth").await;
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[
             ("hirth", json!({"state": state, "playouts": 501})),
             ("hirth", json!({"state": state, "millis": 101})),
@@ -395,32 +395,32 @@ async fn a_budget_over_the_cap_is_422_budget_too_large_naming_field_and_cap() {
 
 #[actix_web::test]
 async fn a_full_concurrency_limit_is_503_overloaded_with_retry_after() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_evaluations: 1,
         ..AiConfig::default()
     });
     let state = new_state("herfor").await;
     let request = json!({"state": state, "playouts": 10});
     // A search holds the only permit.
-    let held = evaluator.try_acquire().expect("a free permit");
-    let answers = evaluate_all(&evaluator, &[("herfor", request.clone())]).await;
+    let held = computer.api().pool().try_acquire().expect("a free permit");
+    let answers = evaluate_all(&computer, &[("herfor", request.clone())]).await;
     answers[0].problem(503, "overloaded");
     // Truthful: every running search ends within the wall-clock cap (2.5 s by default).
     assert_eq!(answers[0].retry_after.as_deref(), Some("3"));
     drop(held);
-    let answers = evaluate_all(&evaluator, &[("herfor", request)]).await;
+    let answers = evaluate_all(&computer, &[("herfor", request)]).await;
     answers[0].ok();
 }
 
 #[actix_web::test]
 async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_playouts: 500,
         ..AiConfig::default()
     });
     let state = new_state("herfor").await;
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[
             ("herfor", json!({"state": state, "strength": "strong"})),
             // No budget at all is the normal strength, which is over this cap too.
@@ -444,13 +444,13 @@ async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts()
 
 #[actix_web::test]
 async fn with_max_evaluations_0_evaluate_is_501_evaluate_off_not_503_retry() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_evaluations: 0,
         ..AiConfig::default()
     });
     let state = new_state("herfor").await;
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[("herfor", json!({"state": state, "playouts": 10}))],
     )
     .await;

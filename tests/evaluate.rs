@@ -5,7 +5,7 @@ mod common;
 
 use common::{endpoint, evaluate_all, new_state, post_json};
 use moot::games::GAME_IDS;
-use moot::{AiConfig, Evaluator};
+use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
 #[actix_web::test]
@@ -68,11 +68,11 @@ async fn the_same_state_playouts_and_seed_give_the_same_answer() {
 
 #[actix_web::test]
 async fn a_repeated_request_is_answered_from_the_cache() {
-    let evaluator = Evaluator::new(AiConfig::default());
+    let computer = Computer::new(AiConfig::default());
     let state = new_state("herfor").await;
     let request = json!({"state": state, "playouts": 100, "seed": 2});
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[("herfor", request.clone()), ("herfor", request.clone())],
     )
     .await;
@@ -80,27 +80,27 @@ async fn a_repeated_request_is_answered_from_the_cache() {
     assert_eq!(answers[1].ok()["cached"], true);
     assert_eq!(answers[0].body["best_move"], answers[1].body["best_move"]);
     assert_eq!(answers[0].body["elapsed_ms"], answers[1].body["elapsed_ms"]);
-    assert_eq!(evaluator.cached(), 1);
+    assert_eq!(computer.api().cached(), 1);
 }
 
 #[actix_web::test]
 async fn time_budgets_are_searched_every_time_and_never_cached() {
-    let evaluator = Evaluator::new(AiConfig::default());
+    let computer = Computer::new(AiConfig::default());
     let state = new_state("herfor").await;
     let request = json!({"state": state, "millis": 20});
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[("herfor", request.clone()), ("herfor", request)],
     )
     .await;
     assert_eq!(answers[1].ok()["cached"], false);
     assert!(answers[0].ok()["playouts"].as_u64().unwrap() > 0);
-    assert_eq!(evaluator.cached(), 0);
+    assert_eq!(computer.api().cached(), 0);
 }
 
 #[actix_web::test]
 async fn the_cache_keeps_at_most_its_bound() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         cache_entries: 2,
         ..AiConfig::default()
     });
@@ -113,10 +113,10 @@ async fn the_cache_keeps_at_most_its_bound() {
             )
         })
         .collect();
-    for answer in evaluate_all(&evaluator, &bodies).await {
+    for answer in evaluate_all(&computer, &bodies).await {
         answer.ok();
     }
-    assert_eq!(evaluator.cached(), 2);
+    assert_eq!(computer.api().cached(), 2);
 }
 
 #[actix_web::test]
@@ -210,7 +210,7 @@ async fn a_finished_game_has_a_value_and_no_best_move() {
 
 #[actix_web::test]
 async fn a_hirth_record_is_left_out_of_the_search_so_its_key_stays_small_and_cached() {
-    let evaluator = Evaluator::new(AiConfig::default());
+    let computer = Computer::new(AiConfig::default());
     let mut state = new_state("hirth").await;
     // The record is history (turns without steps, the round to match): near the body limit,
     // 1,024 keys holding it would take 1 GB.
@@ -223,30 +223,32 @@ async fn a_hirth_record_is_left_out_of_the_search_so_its_key_stays_small_and_cac
     state["record"] = json!(record);
     state["round"] = json!(round);
     let request = json!({"state": state, "playouts": 10});
-    let answers = evaluate_all(
-        &evaluator,
-        &[("hirth", request.clone()), ("hirth", request)],
-    )
-    .await;
+    let answers = evaluate_all(&computer, &[("hirth", request.clone()), ("hirth", request)]).await;
     assert_eq!(answers[0].ok()["playouts"], 10);
     assert_eq!(answers[1].ok()["cached"], true);
-    assert_eq!(evaluator.cached(), 1);
+    assert_eq!(computer.api().cached(), 1);
 }
 
 #[test]
 fn capped_cuts_a_budget_down_to_the_servers_caps_and_keeps_one_within_them() {
     use moot::ai::Budget;
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_playouts: 10,
         max_millis: 5,
         ..AiConfig::default()
     });
     assert_eq!(
-        evaluator.capped(Budget::Playouts(5_000)),
+        computer.config().capped(Budget::Playouts(5_000)),
         Budget::Playouts(10)
     );
-    assert_eq!(evaluator.capped(Budget::Playouts(7)), Budget::Playouts(7));
-    assert_eq!(evaluator.capped(Budget::Millis(2_000)), Budget::Millis(5));
+    assert_eq!(
+        computer.config().capped(Budget::Playouts(7)),
+        Budget::Playouts(7)
+    );
+    assert_eq!(
+        computer.config().capped(Budget::Millis(2_000)),
+        Budget::Millis(5)
+    );
 }
 
 async fn size_3_start(pie: bool) -> Value {

@@ -15,7 +15,7 @@ use actix_web::web::Bytes;
 use common::{answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
 use futures_util::Stream;
 use moot::limits::{EXCERPT_CHARS, MAX_MOVES, MAX_RECORD_WORDS};
-use moot::{AiConfig, Evaluator};
+use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
 #[actix_web::test]
@@ -180,13 +180,13 @@ async fn a_body_in_time_is_read_as_before() {
     answer.ok();
 }
 
-fn evaluator(config: AiConfig) -> Evaluator {
-    Evaluator::new(config)
+fn computer(config: AiConfig) -> Computer {
+    Computer::new(config)
 }
 
 #[actix_web::test]
 async fn a_client_past_its_burst_gets_429_with_the_wait() {
-    let evaluator = evaluator(AiConfig {
+    let computer = computer(AiConfig {
         client_burst: 2,
         client_every_ms: 60_000,
         ..AiConfig::default()
@@ -198,7 +198,7 @@ async fn a_client_past_its_burst_gets_429_with_the_wait() {
             json!({"state": state, "playouts": 5, "seed": seed}),
         )
     };
-    let answers = evaluate_all(&evaluator, &[request(1), request(2), request(3)]).await;
+    let answers = evaluate_all(&computer, &[request(1), request(2), request(3)]).await;
     answers[0].ok();
     answers[1].ok();
     answers[2].problem(429, "rate_limited");
@@ -206,30 +206,30 @@ async fn a_client_past_its_burst_gets_429_with_the_wait() {
     let wait: u64 = answers[2].retry_after.as_deref().unwrap().parse().unwrap();
     assert!((59..=60).contains(&wait), "{wait}");
     // A cached answer costs no search and no share.
-    let again = evaluate_all(&evaluator, &[request(1)]).await;
+    let again = evaluate_all(&computer, &[request(1)]).await;
     assert_eq!(again[0].ok()["cached"], true);
 }
 
 #[actix_web::test]
 async fn one_client_cannot_hold_every_permit() {
-    let evaluator = evaluator(AiConfig {
+    let computer = computer(AiConfig {
         max_evaluations: 3,
         ..AiConfig::default()
     });
     // Two of this client's searches run (the test requests have no peer address: one client).
     let _mine = [
-        evaluator.try_acquire().unwrap(),
-        evaluator.try_acquire().unwrap(),
+        computer.api().pool().try_acquire().unwrap(),
+        computer.api().pool().try_acquire().unwrap(),
     ];
     let state = new_state("herfor").await;
-    let slots: Vec<_> = std::iter::from_fn(|| evaluator.page_slot(None))
+    let slots: Vec<_> = std::iter::from_fn(|| computer.pages().clients().start(None).ok())
         .take(5)
         .collect();
     // The pages' share of one client is all but one of their permits.
     assert_eq!(slots.len(), 1);
     drop(slots);
     let answers = evaluate_all(
-        &evaluator,
+        &computer,
         &[("herfor", json!({"state": state, "playouts": 5}))],
     )
     .await;
@@ -239,7 +239,7 @@ async fn one_client_cannot_hold_every_permit() {
 
 #[actix_web::test]
 async fn every_search_stops_at_the_wall_clock_cap_and_a_cut_answer_is_not_cached() {
-    let evaluator = evaluator(AiConfig {
+    let computer = computer(AiConfig {
         max_millis: 1,
         search_cap_ms: 1,
         max_playouts: 1_000_000,
@@ -247,21 +247,17 @@ async fn every_search_stops_at_the_wall_clock_cap_and_a_cut_answer_is_not_cached
     });
     let state = new_state("hirth").await;
     let request = json!({"state": state, "playouts": 1_000_000, "seed": 1});
-    let answers = evaluate_all(
-        &evaluator,
-        &[("hirth", request.clone()), ("hirth", request)],
-    )
-    .await;
+    let answers = evaluate_all(&computer, &[("hirth", request.clone()), ("hirth", request)]).await;
     let first = answers[0].ok();
     let run = first["playouts"].as_u64().unwrap();
     assert!((1..1_000_000).contains(&run), "{first}");
     assert_eq!(answers[1].ok()["cached"], false);
-    assert_eq!(evaluator.cached(), 0);
+    assert_eq!(computer.api().cached(), 0);
 }
 
 #[actix_web::test]
 async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
-    let evaluator = evaluator(AiConfig::default());
+    let computer = computer(AiConfig::default());
     let played = post_json(
         &endpoint("hirth", "replay"),
         &json!({"moves": ["end", "end"], "plies": false}),
@@ -277,7 +273,7 @@ async fn hirth_history_is_not_part_of_the_search_nor_of_its_key() {
     let mut bare = state.clone();
     bare["record"] = json!("");
     let request = |state: &Value| ("hirth", json!({"state": state, "playouts": 30, "seed": 2}));
-    let answers = evaluate_all(&evaluator, &[request(&state), request(&bare)]).await;
+    let answers = evaluate_all(&computer, &[request(&state), request(&bare)]).await;
     let (plain, bare) = (answers[0].ok(), answers[1].ok());
     assert_eq!(bare["cached"], true, "the same key");
     assert_eq!(plain["best_move"], bare["best_move"]);
@@ -289,25 +285,25 @@ async fn identical_hints_at_once_share_one_search() {
     use moot::games::herfor::Herfor;
     use moot::present::link::Link;
     use moot::web::opponent;
-    let evaluator = evaluator(AiConfig::default());
+    let computer = computer(AiConfig::default());
     let position = Link::<Herfor>::start(Default::default()).expect("the defaults");
     let state = Herfor::new_game(&position.options).expect("a start");
     // One client (no peer address) may run one page search at once: without the shared
     // search the second hint would be refused as busy.
     let (first, second) = futures_util::future::join(
-        opponent::hint(&evaluator, None, &position, state.clone()),
-        opponent::hint(&evaluator, None, &position, state.clone()),
+        opponent::hint(computer.pages(), None, &position, state.clone()),
+        opponent::hint(computer.pages(), None, &position, state.clone()),
     )
     .await;
     let (first, second) = (first.expect("a hint"), second.expect("the same hint"));
     assert_eq!(first, second);
-    assert_eq!(evaluator.stats().page_searches, 1);
-    assert_eq!(evaluator.hint_flights().in_flight(), 0);
+    assert_eq!(computer.pages().pool().started(), 1);
+    assert_eq!(computer.pages().hints_in_flight(), 0);
     // Once it is over, the same hint asked again is searched again (the count counts).
-    opponent::hint(&evaluator, None, &position, state)
+    opponent::hint(computer.pages(), None, &position, state)
         .await
         .expect("a hint");
-    assert_eq!(evaluator.stats().page_searches, 2);
+    assert_eq!(computer.pages().pool().started(), 2);
 }
 
 /// A path with a query that makes the whole target `bytes` long.

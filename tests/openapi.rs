@@ -441,7 +441,7 @@ fn evaluate_documents_its_strength_seed_budgets_501_and_503() {
     let strength = &schemas[target(&request["properties"]["strength"]["oneOf"][0])];
     // The play pages' strengths, and `perfect` (the proven answer, where a game is solved).
     let mut names: Vec<&str> = moot::ai::Strength::ALL.map(|s| s.name()).to_vec();
-    names.push(moot::api::evaluate::PERFECT);
+    names.push(moot::api::analysis::PERFECT);
     assert_eq!(strength["enum"], serde_json::json!(names));
     assert_eq!(
         request["properties"]["seed"]["maximum"],

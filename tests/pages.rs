@@ -439,11 +439,11 @@ async fn hint_0_in_a_link_asks_for_no_hint() {
 
 #[actix_web::test]
 async fn a_busy_computer_gets_a_friendly_503_page() {
-    let evaluator = moot::Evaluator::new(moot::AiConfig::default());
+    let computer = moot::Computer::new(moot::AiConfig::default());
     // Every page permit is taken, as by searches running for other players' games.
-    let _taken: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire_page()).collect();
+    let _taken: Vec<_> = std::iter::from_fn(|| computer.pages().pool().try_acquire()).collect();
     let link = format!("{SMALL}&computer=first&moves=");
-    let answers = get_all(&evaluator, &[&link]).await;
+    let answers = get_all(&computer, &[&link]).await;
     // The wait is the wall-clock cap of a search (2.5 s by default), and the page links back.
     assert_eq!(answers[0].retry_after.as_deref(), Some("3"));
     let body = page(&answers[0], 503);
@@ -453,14 +453,14 @@ async fn a_busy_computer_gets_a_friendly_503_page() {
 
 #[actix_web::test]
 async fn api_callers_holding_every_api_permit_do_not_starve_the_players() {
-    let evaluator = moot::Evaluator::new(moot::AiConfig::default());
-    let _api: Vec<_> = std::iter::from_fn(|| evaluator.try_acquire()).collect();
-    let answers = get_all(&evaluator, &[&format!("{SMALL}&computer=first&moves=")]).await;
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let _api: Vec<_> = std::iter::from_fn(|| computer.api().pool().try_acquire()).collect();
+    let answers = get_all(&computer, &[&format!("{SMALL}&computer=first&moves=")]).await;
     assert_eq!(answers[0].status.as_u16(), 303, "{:?}", answers[0]);
 }
 
-fn computer_off() -> moot::Evaluator {
-    moot::Evaluator::new(moot::AiConfig {
+fn computer_off() -> moot::Computer {
+    moot::Computer::new(moot::AiConfig {
         max_evaluations: 0,
         ..moot::AiConfig::default()
     })
@@ -790,7 +790,7 @@ async fn with_the_computer_player_off_the_options_page_offers_no_computer_oppone
 
 #[actix_web::test]
 async fn the_pages_hint_and_computer_obey_the_servers_playout_cap() {
-    let capped = moot::Evaluator::new(moot::AiConfig {
+    let capped = moot::Computer::new(moot::AiConfig {
         max_playouts: 10,
         ..moot::AiConfig::default()
     });

@@ -9,17 +9,17 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
 use common::{call, endpoint, new_state};
 use moot::serve::{Origins, Site};
-use moot::{AiConfig, Evaluator};
+use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
 fn header_of<'a>(headers: &'a header::HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-fn site(origins: Origins) -> (Evaluator, Site) {
-    let evaluator = Evaluator::new(AiConfig::default());
-    let site = Site::new(origins, &evaluator);
-    (evaluator, site)
+fn site(origins: Origins) -> (Computer, Site) {
+    let computer = Computer::new(AiConfig::default());
+    let site = Site::new(origins, &computer);
+    (computer, site)
 }
 
 #[actix_web::test]
@@ -153,8 +153,8 @@ async fn any_origin_may_call_the_api_by_default_and_preflights_are_answered() {
 #[actix_web::test]
 async fn only_the_origins_named_get_cors_headers() {
     let origins: Origins = "https://games.example".parse().expect("an origin");
-    let (evaluator, site) = site(origins);
-    let app = test::init_service(moot::app_for(evaluator, site)).await;
+    let (computer, site) = site(origins);
+    let app = test::init_service(moot::app_for(computer, site)).await;
     let preflight = |origin: &'static str| {
         TestRequest::default()
             .method(Method::OPTIONS)
@@ -217,8 +217,8 @@ fn metric(text: &str, prefix: &str) -> Option<f64> {
 
 #[actix_web::test]
 async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cache() {
-    let (evaluator, site) = site(Origins::Any);
-    let app = test::init_service(moot::app_for(evaluator, site)).await;
+    let (computer, site) = site(Origins::Any);
+    let app = test::init_service(moot::app_for(computer, site)).await;
     let state = new_state("herfor").await;
     let evaluate = json!({"state": state, "playouts": 50, "seed": 3});
     for _ in 0..2 {
@@ -267,13 +267,13 @@ async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cac
 
 #[actix_web::test]
 async fn refused_searches_are_counted() {
-    let evaluator = Evaluator::new(AiConfig {
+    let computer = Computer::new(AiConfig {
         max_evaluations: 1,
         ..AiConfig::default()
     });
-    let site = Site::new(Origins::Any, &evaluator);
-    let held = evaluator.try_acquire().expect("a permit");
-    let app = test::init_service(moot::app_for(evaluator.clone(), site)).await;
+    let site = Site::new(Origins::Any, &computer);
+    let held = computer.api().pool().try_acquire().expect("a permit");
+    let app = test::init_service(moot::app_for(computer.clone(), site)).await;
     let state = new_state("tara").await;
     let (status, _, _) = call(
         &app,

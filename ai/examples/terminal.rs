@@ -59,14 +59,20 @@ fn play<G: Strategy>(
             // The ply count seeds the search: the same game replays the same way.
             let seed = G::legal_moves(&state).len() as u64;
             let thought = think::<G>(&state, strength.budget::<G>(), seed, None);
-            let mv = thought.analysis.best_move.ok_or("the computer has no move")?;
+            let mv = thought
+                .analysis
+                .best_move
+                .ok_or("the computer has no move")?;
             let text = G::format_move(&state, &mv);
             G::apply(&mut state, &mv).map_err(|e| e.to_string())?;
             say(&mut output, format!("The computer plays {text}."))?;
             continue;
         }
         if let Status::Ongoing { decision, .. } = G::status(&state) {
-            say(&mut output, format!("Your move ({decision}); ? lists them:"))?;
+            say(
+                &mut output,
+                format!("Your move ({decision}); ? lists them:"),
+            )?;
         }
         let Some(Ok(line)) = lines.next() else {
             return Ok(G::status(&state));
@@ -108,7 +114,7 @@ mod tests {
         // Replays what the loop will do, to type the person's moves in advance.
         while let Turn::ToAct(seat) = Herfor::turn(&state) {
             let mv = if seat == Seat::First {
-                let mv = Herfor::legal_moves(&state)[0].clone();
+                let mv = Herfor::legal_moves(&state)[0];
                 typed.push_str(&Herfor::format_move(&state, &mv));
                 typed.push('\n');
                 mv

@@ -10,99 +10,18 @@
 //! the players.
 
 use std::net::IpAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
-use dashmap::DashMap;
-
+use super::analysis::{PERFECT, answer, budget, seed};
 use super::handlers::guarded;
 use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
-use super::rate::{ClientSlot, Clients, Share, Wait};
-use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
-use crate::ai::{Budget, Player, Strategy, Strength, Thought, think};
-use crate::singleflight::Flights;
-use crate::web::error::PageError;
-
-/// The limits of the computer player on a server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AiConfig {
-    /// The largest `playouts` a request may ask for.
-    pub max_playouts: u32,
-    /// The largest `millis` a request may ask for.
-    pub max_millis: u64,
-    /// API searches running at once.
-    pub max_evaluations: usize,
-    /// The wall-clock cap of every search (API and pages), whatever its budget, in
-    /// milliseconds; never below `max_millis`.
-    pub search_cap_ms: u64,
-    /// Play-page searches (the computer's moves, hints) running at once, apart from the API's.
-    pub max_page_evaluations: usize,
-    /// Answers kept for repeated requests (0: no cache).
-    pub cache_entries: usize,
-    /// `evaluate` requests one client (peer IP address) may send in a burst…
-    pub client_burst: u32,
-    /// …and one more every this many milliseconds.
-    pub client_every_ms: u64,
-    /// Whether a client is known by the first `Forwarded`/`X-Forwarded-For` address (true only
-    /// behind a reverse proxy that overwrites it) rather than by the connection's peer.
-    pub trust_forwarded: bool,
-}
-
-impl Default for AiConfig {
-    fn default() -> Self {
-        AiConfig {
-            max_playouts: 20_000,
-            max_millis: 2_000,
-            max_evaluations: 2,
-            search_cap_ms: 2_500,
-            max_page_evaluations: 2,
-            cache_entries: 1_024,
-            client_burst: 10,
-            client_every_ms: 500,
-            trust_forwarded: false,
-        }
-    }
-}
-
-impl AiConfig {
-    /// The wall-clock cap of every search, whatever its budget.
-    pub fn wall_cap(&self) -> Duration {
-        Duration::from_millis(self.search_cap_ms.max(self.max_millis))
-    }
-
-    /// A truthful `Retry-After` for a full pool: every running search ends within the wall
-    /// cap, so a permit is free by then (whole seconds, rounded up).
-    pub fn retry_after_seconds(&self) -> u64 {
-        (self.wall_cap().as_millis() as u64).div_ceil(1000).max(1)
-    }
-
-    /// Searches one client may run at once: fewer than all, so one client cannot hold every
-    /// permit (at least one).
-    fn per_client(total: usize) -> usize {
-        total.saturating_sub(1).max(1)
-    }
-}
-
-/// The strength that asks for the proven answer.
-pub const PERFECT: &str = "perfect";
-
-/// The largest `seed`: the largest integer JavaScript holds exactly (2^53 − 1), so that every
-/// client can send every seed.
-pub const MAX_SEED: u64 = (1 << 53) - 1;
-
-/// The request's seed (0 when left out), refused over [`MAX_SEED`].
-pub fn seed(request: &EvaluateRequest) -> Result<u64, ApiError> {
-    match request.seed {
-        Some(seed) if seed > MAX_SEED => Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("seed: {seed} is over {MAX_SEED} (2^53 − 1), the largest seed taken"),
-        )
-        .with_field("seed")),
-        seed => Ok(seed.unwrap_or(0)),
-    }
-}
+use super::types::{EvaluateRequest, EvaluateResponse};
+use crate::ai::{Budget, Strategy, think};
+use crate::compute::cache::Cache;
+use crate::compute::flights::Flights;
+use crate::compute::pool::Pool;
+use crate::compute::shares::{Clients, Wait};
+use crate::compute::{AiConfig, Surface};
 
 /// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
 /// record, and `cache_entries` of them near the body limit would take a gigabyte.
@@ -128,145 +47,37 @@ impl CacheKey {
     }
 }
 
-/// A hint's analysis, shared by the requests that joined its search: of any game's moves (the
-/// flight's key names the game, whose page takes its own type back out).
-pub type HintAnswer = Arc<dyn std::any::Any + Send + Sync>;
-
-/// The computer player's share of the server: its limits, permits (the API's and the pages'),
-/// clients' shares, searches in flight and cache. Clones share them.
+/// The API's computer player: its permits, its clients' shares, its searches in flight and
+/// its cache, apart from the play pages' own. Clones share them.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     config: AiConfig,
-    running: Arc<AtomicUsize>,
-    page_running: Arc<AtomicUsize>,
+    pool: Pool,
     clients: Clients,
-    page_clients: Clients,
-    cache: Arc<DashMap<CacheKey, EvaluateResponse>>,
+    cache: Cache<CacheKey, EvaluateResponse>,
     flights: Flights<Result<EvaluateResponse, ApiError>>,
-    page_flights: Flights<Result<String, PageError>>,
-    hint_flights: Flights<Result<HintAnswer, PageError>>,
-    counts: Arc<Counts>,
 }
 
-/// Counted since the server started, for the metrics.
-#[derive(Debug, Default)]
-struct Counts {
-    refused: AtomicU64,
-    cache_hits: AtomicU64,
-    cache_misses: AtomicU64,
-    page_searches: AtomicU64,
-}
-
-/// The computer player's numbers for the metrics (see [`Evaluator::stats`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SearchStats {
-    /// Searches running now.
-    pub running: usize,
-    /// Searches refused since the start: the most allowed at once were running.
-    pub refused: u64,
-    /// `evaluate` answers found in the cache.
-    pub cache_hits: u64,
-    /// `evaluate` requests with a playout budget not found in the cache.
-    pub cache_misses: u64,
-    /// Play-page searches started (the computer's moves, hints); requests that joined a
-    /// search under way are not counted.
-    pub page_searches: u64,
-}
-
-/// The right to run one search; given back when dropped.
-#[derive(Debug)]
-pub struct Permit(Arc<AtomicUsize>);
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+impl Surface for Evaluator {
+    fn new(config: AiConfig) -> Self {
+        Evaluator {
+            config,
+            pool: Pool::new(config.max_evaluations),
+            clients: Clients::new(config.share(config.max_evaluations)),
+            cache: Cache::new(config.cache_entries),
+            flights: Flights::default(),
+        }
     }
 }
 
 impl Evaluator {
-    pub fn new(config: AiConfig) -> Self {
-        let share = |total| Share {
-            burst: config.client_burst.max(1),
-            every: Duration::from_millis(config.client_every_ms),
-            running: AiConfig::per_client(total),
-        };
-        Evaluator {
-            config,
-            running: Arc::new(AtomicUsize::new(0)),
-            page_running: Arc::new(AtomicUsize::new(0)),
-            clients: Clients::new(share(config.max_evaluations)),
-            page_clients: Clients::new(share(config.max_page_evaluations)),
-            cache: Arc::new(DashMap::new()),
-            flights: Flights::default(),
-            page_flights: Flights::default(),
-            hint_flights: Flights::default(),
-            counts: Arc::new(Counts::default()),
-        }
-    }
-
-    pub fn stats(&self) -> SearchStats {
-        SearchStats {
-            running: self.running.load(Ordering::Acquire),
-            refused: self.counts.refused.load(Ordering::Relaxed),
-            cache_hits: self.counts.cache_hits.load(Ordering::Relaxed),
-            cache_misses: self.counts.cache_misses.load(Ordering::Relaxed),
-            page_searches: self.counts.page_searches.load(Ordering::Relaxed),
-        }
-    }
-
     pub fn config(&self) -> AiConfig {
         self.config
     }
 
-    /// An API permit, if fewer than `max_evaluations` API searches are running.
-    pub fn try_acquire(&self) -> Option<Permit> {
-        let permit = acquire(&self.running, self.config.max_evaluations);
-        if permit.is_none() && self.config.max_evaluations > 0 {
-            self.counts.refused.fetch_add(1, Ordering::Relaxed);
-        }
-        permit
-    }
-
-    /// A play-page permit, if fewer than `max_page_evaluations` page searches are running.
-    pub fn try_acquire_page(&self) -> Option<Permit> {
-        let permit = acquire(&self.page_running, self.config.max_page_evaluations);
-        if permit.is_some() {
-            self.counts.page_searches.fetch_add(1, Ordering::Relaxed);
-        }
-        permit
-    }
-
-    /// A slot for one more page search of `client` (its searches at once are limited).
-    pub fn page_slot(&self, client: Option<IpAddr>) -> Option<ClientSlot> {
-        self.page_clients.start(client).ok()
-    }
-
-    /// The page searches in flight, joined by identical requests (a double click, a reload).
-    pub fn page_flights(&self) -> &Flights<Result<String, PageError>> {
-        &self.page_flights
-    }
-
-    /// The play pages' hint searches in flight, joined by identical requests.
-    pub fn hint_flights(&self) -> &Flights<Result<HintAnswer, PageError>> {
-        &self.hint_flights
-    }
-
-    /// The instant a search started now must stop by.
-    pub fn cutoff(&self) -> Instant {
-        Instant::now() + self.config.wall_cap()
-    }
-
-    /// 503 `overloaded`, with the wait after which a permit is sure to be free.
-    fn overloaded(&self, detail: String) -> ApiError {
-        ApiError::new(ErrorCode::Overloaded, detail).retry_after(self.config.retry_after_seconds())
-    }
-
-    /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
-    pub fn capped(&self, budget: Budget) -> Budget {
-        match budget {
-            Budget::Playouts(n) => Budget::Playouts(n.min(self.config.max_playouts)),
-            Budget::Millis(ms) => Budget::Millis(ms.min(self.config.max_millis)),
-        }
+    /// The API's permits: `max_evaluations` searches at once.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     /// Answers held in the cache.
@@ -274,64 +85,20 @@ impl Evaluator {
         self.cache.len()
     }
 
-    fn remember(&self, key: CacheKey, answer: &EvaluateResponse) {
-        if self.config.cache_entries == 0 {
-            return;
-        }
-        while self.cache.len() >= self.config.cache_entries {
-            // Full: drop any one entry (which one does not matter for a cache of answers).
-            let Some(victim) = self.cache.iter().next().map(|e| e.key().clone()) else {
-                break;
-            };
-            self.cache.remove(&victim);
-        }
-        self.cache.insert(key, answer.clone());
+    /// Requests answered from the cache.
+    pub fn cache_hits(&self) -> u64 {
+        self.cache.hits()
     }
 
-    /// The budget asked for in game `G`, within the caps: at most one of `playouts`, `millis`,
-    /// `strength` (whose playouts depend on the game); none (and `perfect`, whose proof may fall
-    /// back to a search) means the normal strength. An error names the member sent, which the
-    /// client can change.
-    pub fn budget<G: Strategy>(&self, request: &EvaluateRequest) -> Result<Budget, ApiError> {
-        let max_playouts = u64::from(self.config.max_playouts);
-        match (request.playouts, request.millis, &request.strength) {
-            (Some(n), None, None) => {
-                within("playouts", n, max_playouts, &format!("{n} is"))?;
-                // Within the cap, which is a u32.
-                Ok(Budget::Playouts(u32::try_from(n).unwrap_or(u32::MAX)))
-            }
-            (None, Some(ms), None) => {
-                within("millis", ms, self.config.max_millis, &format!("{ms} is"))?;
-                Ok(Budget::Millis(ms))
-            }
-            (None, None, name) => {
-                let strength = match name.as_deref() {
-                    None | Some(PERFECT) => Strength::Normal,
-                    Some(name) => Strength::from_name(name).ok_or_else(|| {
-                        ApiError::new(
-                            ErrorCode::InvalidRequest,
-                            format!(
-                                "strength: {name:?} is not a strength: use easy, normal, strong \
-                                 or perfect"
-                            ),
-                        )
-                        .with_field("strength")
-                    })?,
-                };
-                let budget = strength.budget::<G>();
-                let (asked, cap, unit) = match budget {
-                    Budget::Playouts(n) => (u64::from(n), max_playouts, "playouts"),
-                    Budget::Millis(ms) => (ms, self.config.max_millis, "milliseconds"),
-                };
-                let what = format!("{} is {asked} {unit},", strength.name());
-                within("strength", asked, cap, &what)?;
-                Ok(budget)
-            }
-            _ => Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "send at most one of `playouts`, `millis` and `strength`",
-            )),
-        }
+    /// Requests that could have been answered from the cache but were not.
+    pub fn cache_misses(&self) -> u64 {
+        self.cache.misses()
+    }
+
+    /// 503 `overloaded`, with the wait after which a permit is sure to be free.
+    fn overloaded(&self, detail: String) -> ApiError {
+        ApiError::new(ErrorCode::Overloaded, detail)
+            .retry_after(self.config.wall_cap().retry_after_seconds())
     }
 
     /// The whole operation for one game; `client` is the peer's address, whose share is kept.
@@ -340,7 +107,7 @@ impl Evaluator {
         request: EvaluateRequest,
         client: Option<IpAddr>,
     ) -> Result<EvaluateResponse, ApiError> {
-        let budget = self.budget::<G>(&request)?;
+        let budget = budget::<G>(&self.config, &request)?;
         let seed = seed(&request)?;
         let state = guarded(|| read_state::<G>(request.state, "state"))?;
         // Hirþ's record and notes are history: not searched, not part of the key.
@@ -368,14 +135,10 @@ impl Evaluator {
         }
         .filter(|key| key.state.len() <= MAX_CACHED_STATE_BYTES);
         if let Some(hit) = key.as_ref().and_then(|k| self.cache.get(k)) {
-            self.counts.cache_hits.fetch_add(1, Ordering::Relaxed);
             return Ok(EvaluateResponse {
                 cached: true,
-                ..hit.clone()
+                ..hit
             });
-        }
-        if key.is_some() {
-            self.counts.cache_misses.fetch_add(1, Ordering::Relaxed);
         }
         if self.config.max_evaluations == 0 {
             // Not busy but switched off: a 503 would ask the client to retry for ever.
@@ -398,7 +161,7 @@ impl Evaluator {
                 && (answer.exact || answer.playouts == u64::from(key.playouts))
             {
                 // A search cut short by the wall-clock cap is not the reproducible answer.
-                this.remember(key, answer);
+                this.cache.insert(key, answer.clone());
             }
             answer
         };
@@ -417,13 +180,13 @@ impl Evaluator {
             .clients
             .start(client)
             .map_err(|wait| self.refusal(wait))?;
-        let permit = self.try_acquire().ok_or_else(|| {
+        let permit = self.pool.try_acquire().ok_or_else(|| {
             self.overloaded(format!(
                 "{} evaluations are running, the most this server runs at once; retry shortly",
                 self.config.max_evaluations
             ))
         })?;
-        let cutoff = self.cutoff();
+        let cutoff = self.config.wall_cap().cutoff();
         crate::serve::priority::off_workers(move || {
             let _held = (permit, slot);
             guarded(|| {
@@ -454,80 +217,4 @@ impl Evaluator {
             )),
         }
     }
-}
-
-/// A permit of `pool`, if fewer than `limit` are out.
-fn acquire(pool: &Arc<AtomicUsize>, limit: usize) -> Option<Permit> {
-    pool.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-        (n < limit).then_some(n + 1)
-    })
-    .ok()
-    .map(|_| Permit(pool.clone()))
-}
-
-/// Refuses a budget of 0 or over `cap`; `what` is the budget in words, for the message.
-fn within(field: &'static str, asked: u64, cap: u64, what: &str) -> Result<(), ApiError> {
-    if asked == 0 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("{field}: the budget must be at least 1"),
-        )
-        .with_field(field));
-    }
-    if asked > cap {
-        return Err(ApiError::new(
-            ErrorCode::BudgetTooLarge,
-            format!("{field}: {what} over this server's cap of {cap}"),
-        )
-        .with_field(field));
-    }
-    Ok(())
-}
-
-/// The analysis (and its proof, if any) with moves in the game's notation.
-pub fn answer<G: Player>(state: &G::State, thought: &Thought<G::Move>) -> EvaluateResponse {
-    let analysis = &thought.analysis;
-    let mut line = state.clone();
-    let pv = analysis
-        .pv
-        .iter()
-        .map(|mv| {
-            let text = G::format_move(&line, mv);
-            G::play_unchecked(&mut line, mv);
-            text
-        })
-        .collect();
-    EvaluateResponse {
-        value: analysis.value,
-        margin: analysis.margin,
-        best_move: analysis
-            .best_move
-            .as_ref()
-            .map(|mv| G::format_move(state, mv)),
-        pv,
-        moves: analysis
-            .moves
-            .iter()
-            .map(|stat| MoveEvaluation {
-                mv: G::format_move(state, &stat.mv),
-                visits: stat.visits,
-                value: stat.value,
-            })
-            .collect(),
-        playouts: analysis.playouts,
-        elapsed_ms: millis(analysis.elapsed),
-        cached: false,
-        exact: thought.proof.is_some(),
-        best_moves: thought
-            .proof
-            .iter()
-            .flat_map(|p| &p.best)
-            .map(|mv| G::format_move(state, mv))
-            .collect(),
-        status: G::status(state),
-    }
-}
-
-fn millis(elapsed: Duration) -> f64 {
-    (elapsed.as_secs_f64() * 1e6).round() / 1e3
 }

@@ -95,7 +95,7 @@ fn play<G: Strategy>() -> Option<Samples> {
         1,
         None,
     );
-    let mut evaluate_response = super::evaluate::answer::<G>(&state, &analysis);
+    let mut evaluate_response = super::analysis::answer::<G>(&state, &analysis);
     // The time taken is the one number a replayed search does not repeat: fixed here, so the
     // document is the same from build to build.
     evaluate_response.elapsed_ms = 25.0;

@@ -179,7 +179,7 @@ pub async fn evaluate(
 ) -> Result<Json<EvaluateResponse>, ApiError> {
     let GameId(id) = game;
     let request: EvaluateRequest = envelope(body)?;
-    let client = crate::api::rate::client_of(&http, evaluator.config().trust_forwarded);
+    let client = crate::serve::client::client_of(&http, evaluator.config().trust_forwarded);
     let answer = with_game!(id, G => evaluator.evaluate::<G>(request, client).await, else Err(ApiError::unknown_game(id)))?;
     Ok(Json(answer))
 }

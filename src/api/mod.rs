@@ -4,10 +4,12 @@
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
-//! - [`evaluate`]: the computer player's endpoint, its limits and cache;
+//! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
+//!   [`analysis`]: its request's budget and seed, and its answer;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
 //! - [`contract`]: the published document, with one typed path per game and operation.
 
+pub mod analysis;
 pub mod body;
 pub mod contract;
 pub mod docs;
@@ -17,7 +19,6 @@ pub mod handlers;
 pub mod ops;
 pub mod picture;
 pub mod problem;
-pub mod rate;
 pub mod schemas;
 pub mod types;
 

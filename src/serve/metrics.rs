@@ -15,7 +15,7 @@ use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder,
 };
 
-use crate::Evaluator;
+use crate::Computer;
 
 /// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
 const BUCKETS: &[f64] = &[
@@ -37,8 +37,8 @@ impl std::fmt::Debug for Metrics {
 }
 
 impl Metrics {
-    /// A registry with the request metrics and `evaluator`'s search metrics.
-    pub fn new(evaluator: &Evaluator) -> Self {
+    /// A registry with the request metrics and `computer`'s search metrics.
+    pub fn new(computer: &Computer) -> Self {
         let registry =
             Registry::new_custom(Some("moot".to_owned()), None).expect("a constant, valid prefix");
         let requests = IntCounterVec::new(
@@ -61,7 +61,7 @@ impl Metrics {
         for collector in [
             Box::new(requests.clone()) as Box<dyn Collector>,
             Box::new(latency.clone()),
-            Box::new(Searches::new(evaluator.clone())),
+            Box::new(Searches::new(computer.clone())),
         ] {
             registry.register(collector).expect("names registered once");
         }
@@ -100,9 +100,9 @@ pub async fn endpoint(metrics: web::Data<Metrics>) -> HttpResponse {
         .body(metrics.render())
 }
 
-/// The computer player's numbers, read from the [`Evaluator`] when scraped.
+/// The computer player's numbers, read from its pools and the API's cache when scraped.
 struct Searches {
-    evaluator: Evaluator,
+    computer: Computer,
     descs: Vec<Desc>,
 }
 
@@ -136,7 +136,7 @@ const SEARCH_METRICS: [(&str, &str, MetricType); 5] = [
 ];
 
 impl Searches {
-    fn new(evaluator: Evaluator) -> Self {
+    fn new(computer: Computer) -> Self {
         let descs = SEARCH_METRICS
             .iter()
             .map(|(name, help, _)| {
@@ -149,17 +149,18 @@ impl Searches {
                 .expect("constant, valid names")
             })
             .collect();
-        Searches { evaluator, descs }
+        Searches { computer, descs }
     }
 
     fn values(&self) -> [f64; 5] {
-        let stats = self.evaluator.stats();
+        let (api, pages) = (self.computer.api(), self.computer.pages());
+        // The API's searches running and refused; the pages' searches started.
         [
-            stats.running as f64,
-            stats.refused as f64,
-            stats.cache_hits as f64,
-            stats.cache_misses as f64,
-            stats.page_searches as f64,
+            api.pool().running() as f64,
+            api.pool().refused() as f64,
+            api.cache_hits() as f64,
+            api.cache_misses() as f64,
+            pages.pool().started() as f64,
         ]
     }
 }

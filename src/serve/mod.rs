@@ -7,11 +7,13 @@
 //! - [`security`]: security headers on pages;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
-//! - [`priority`]: work off the async workers runs on the blocking pool at a lower priority.
+//! - [`priority`]: work off the async workers runs on the blocking pool at a lower priority;
+//! - [`client`]: who a client is, for its share of the computer player.
 //!
 //! Compression is actix's own `Compress`. [`Site`] holds what the workers share.
 
 pub mod access_log;
+pub mod client;
 pub mod cors;
 pub mod logging;
 pub mod metrics;
@@ -23,7 +25,7 @@ pub mod url_limit;
 pub use cors::Origins;
 pub use metrics::Metrics;
 
-use crate::Evaluator;
+use crate::Computer;
 
 /// The settings and shared parts of the middleware stack; clones share the metrics.
 #[derive(Clone, Debug)]
@@ -35,11 +37,11 @@ pub struct Site {
 }
 
 impl Site {
-    /// Settings for a server whose computer player is `evaluator` (its searches are counted).
-    pub fn new(origins: Origins, evaluator: &Evaluator) -> Self {
+    /// Settings for a server whose computer player is `computer` (its searches are counted).
+    pub fn new(origins: Origins, computer: &Computer) -> Self {
         Site {
             origins,
-            metrics: Metrics::new(evaluator),
+            metrics: Metrics::new(computer),
         }
     }
 }

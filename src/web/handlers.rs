@@ -8,10 +8,8 @@ use moot_templates::play::Notice;
 
 use super::blocking::off_worker;
 use super::error::{PageError, guarded};
-use super::opponent;
+use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
-use crate::Evaluator;
-use crate::ai::Strategy;
 use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO};
@@ -54,13 +52,13 @@ impl Reply {
 pub async fn play(
     game: Path<String>,
     request: HttpRequest,
-    evaluator: Data<Evaluator>,
+    searches: Data<PageSearches>,
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    let client = crate::api::rate::client_of(&request, evaluator.config().trust_forwarded);
+    let client = crate::serve::client::client_of(&request, searches.config().trust_forwarded);
     let origin = origin(&request);
-    crate::with_game!(id, G => play_page::<G>(query, &evaluator, client, origin).await, else Err(PageError::unknown_game(id)))
+    crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin).await, else Err(PageError::unknown_game(id)))
 }
 
 /// The scheme and host the client asked for (behind a proxy, as its `Forwarded` or
@@ -76,13 +74,13 @@ enum Step<G: Game> {
     Page(Link<G>, Replayed<G>),
 }
 
-async fn play_page<G: PageGame + Strategy>(
+async fn play_page<G: PageGame + Hinted>(
     query: Query,
-    evaluator: &Evaluator,
+    searches: &PageSearches,
     client: Option<std::net::IpAddr>,
     origin: String,
 ) -> Result<HttpResponse, PageError> {
-    let hints_offered = evaluator.config().max_evaluations > 0;
+    let hints_offered = searches.config().max_evaluations > 0;
     let hint_asked = query.get(HINT)?.map(str::to_owned);
     let (position, game) = match off_worker(move || read_game::<G>(&query, hints_offered)).await? {
         Step::Answer(reply) => return Ok(reply.into_response()),
@@ -91,7 +89,7 @@ async fn play_page<G: PageGame + Strategy>(
     if let Some(computer) = position.opponent
         && computer.to_act::<G>(&game.state)
     {
-        let next = opponent::reply(evaluator, client, position, game.state, computer).await?;
+        let next = opponent::reply(searches, client, position, game.state, computer).await?;
         return Ok(see_other(&next));
     }
     let hint = match hint_asked.as_deref() {
@@ -99,7 +97,7 @@ async fn play_page<G: PageGame + Strategy>(
         Some(asked)
             if !matches!(asked, "0" | "") && matches!(G::turn(&game.state), Turn::ToAct(_)) =>
         {
-            Some(opponent::hint(evaluator, client, &position, game.state.clone()).await?)
+            Some(opponent::hint(searches, client, &position, game.state.clone()).await?)
         }
         _ => None,
     };

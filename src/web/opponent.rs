@@ -1,25 +1,111 @@
 //! Playing against the computer: who it plays, how strongly, and its moves and hints, searched
 //! off the async workers under the play pages' own limit on searches at once (API callers
 //! cannot starve the players), one client's share of it, and the server's wall-clock cap. The
-//! same computer turn asked for twice at once (a double click, a reload) is searched once.
+//! same computer turn or hint asked for twice at once (a double click, a reload) is searched
+//! once.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::Instant;
 
 use actix_web::http::StatusCode;
 
 use super::error::{PageError, guarded};
-use crate::Evaluator;
 use crate::ai::{Budget, Strategy, Strength, Thought, think};
-use crate::api::evaluate::HintAnswer;
+use crate::compute::flights::Flights;
+use crate::compute::pool::Pool;
+use crate::compute::shares::Clients;
+use crate::compute::{AiConfig, Surface};
 use crate::games::Game;
+use crate::games::herfor::Herfor;
+use crate::games::hirth::Hirth;
+use crate::games::tara::Tara;
 use moot_present::link::{Link, Opponent};
 
 /// The computer plays at most this many moves in one request (a whole Hirþ turn and its
 /// decisions fit); the next request goes on if it is still to act.
 const MOVES_PER_REQUEST: usize = 32;
+
+/// The play pages' computer player: its permits, its clients' shares and its searches in
+/// flight, apart from the API's, so API callers cannot starve the players. Clones share them.
+#[derive(Clone, Debug)]
+pub struct PageSearches {
+    config: AiConfig,
+    pool: Pool,
+    clients: Clients,
+    /// The computer's moves: the link of the position after them.
+    moves: Flights<Result<String, PageError>>,
+    hints: Hints,
+}
+
+impl Surface for PageSearches {
+    fn new(config: AiConfig) -> Self {
+        PageSearches {
+            config,
+            pool: Pool::new(config.max_page_evaluations),
+            clients: Clients::new(config.share(config.max_page_evaluations)),
+            moves: Flights::default(),
+            hints: Hints::default(),
+        }
+    }
+}
+
+impl PageSearches {
+    pub fn config(&self) -> AiConfig {
+        self.config
+    }
+
+    /// The pages' permits: `max_page_evaluations` searches at once.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The pages' clients, each with its share of the pages' permits.
+    pub fn clients(&self) -> &Clients {
+        &self.clients
+    }
+
+    /// Hint searches under way, of every game.
+    pub fn hints_in_flight(&self) -> usize {
+        let hints = &self.hints;
+        hints.herfor.in_flight() + hints.tara.in_flight() + hints.hirth.in_flight()
+    }
+}
+
+/// The hint searches in flight of a game: its own thoughts, joined by identical requests.
+pub type HintFlights<G> = Flights<Result<Thought<<G as Game>::Move>, PageError>>;
+
+/// The hint searches in flight, one map per game, since each game's thoughts are of its own
+/// moves.
+#[derive(Clone, Debug, Default)]
+pub struct Hints {
+    herfor: HintFlights<Herfor>,
+    tara: HintFlights<Tara>,
+    hirth: HintFlights<Hirth>,
+}
+
+/// A game the pages give hints in: which map of [`Hints`] holds its searches.
+pub trait Hinted: Strategy {
+    fn flights(hints: &Hints) -> &HintFlights<Self>;
+}
+
+impl Hinted for Herfor {
+    fn flights(hints: &Hints) -> &HintFlights<Self> {
+        &hints.herfor
+    }
+}
+
+impl Hinted for Tara {
+    fn flights(hints: &Hints) -> &HintFlights<Self> {
+        &hints.tara
+    }
+}
+
+impl Hinted for Hirth {
+    fn flights(hints: &Hints) -> &HintFlights<Self> {
+        &hints.hirth
+    }
+}
 
 /// The seed of a search: the number of moves played, so a reload gets the same move.
 fn seed<G: Game>(position: &Link<G>) -> u64 {
@@ -30,12 +116,12 @@ fn seed<G: Game>(position: &Link<G>) -> u64 {
 /// client's share; a busy server gets a 503 page that links `back` to the position (with a
 /// truthful `Retry-After`), one with the computer player off a 501 page.
 async fn search<T: Send + 'static>(
-    evaluator: &Evaluator,
+    searches: &PageSearches,
     client: Option<IpAddr>,
     back: String,
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
-    if evaluator.config().max_evaluations == 0 {
+    if searches.config.max_evaluations == 0 {
         // `--max-evaluations 0` turns the computer player off on this server.
         return Err(PageError::new(
             StatusCode::NOT_IMPLEMENTED,
@@ -50,10 +136,10 @@ async fn search<T: Send + 'static>(
             "Other games are thinking right now. Try again in a moment: nothing is lost.",
         )
         .with_link("Back to the position", back.clone())
-        .retry_after(evaluator.config().retry_after_seconds())
+        .retry_after(searches.config.wall_cap().retry_after_seconds())
     };
-    let slot = evaluator.page_slot(client).ok_or_else(busy)?;
-    let permit = evaluator.try_acquire_page().ok_or_else(busy)?;
+    let slot = searches.clients.start(client).map_err(|_| busy())?;
+    let permit = searches.pool.try_acquire().ok_or_else(busy)?;
     crate::serve::priority::off_workers(move || {
         let _held = (permit, slot);
         guarded(work)
@@ -71,24 +157,24 @@ async fn search<T: Send + 'static>(
 /// The computer's moves from this position while it is to act, searched on the blocking pool:
 /// the link of the position after them. Identical requests at once share one search.
 pub async fn reply<G: Strategy>(
-    evaluator: &Evaluator,
+    searches: &PageSearches,
     client: Option<IpAddr>,
     position: Link<G>,
     state: G::State,
     opponent: Opponent,
 ) -> Result<String, PageError> {
-    let budget = evaluator.capped(opponent.strength.budget::<G>());
+    let budget = searches.config.capped(opponent.strength.budget::<G>());
     let back = position.href();
     let key = format!("{}|{budget:?}|{back}", G::ID);
-    let evaluator_for_work = evaluator.clone();
+    let searches_for_work = searches.clone();
     let work = async move {
-        let cutoff = evaluator_for_work.cutoff();
-        search(&evaluator_for_work, client, back, move || {
+        let cutoff = searches_for_work.config.wall_cap().cutoff();
+        search(&searches_for_work, client, back, move || {
             play_computer(position, state, opponent, budget, Some(cutoff)).map(|next| next.href())
         })
         .await
     };
-    evaluator.page_flights().run(key, work).await.0
+    searches.moves.run(key, work).await.0
 }
 
 /// The computer's moves from this position while it is to act, within `budget` (its
@@ -171,37 +257,30 @@ fn play_turn<G: Strategy>(
 /// The engine's advice for the player to act: proven where the game is solved and the proof
 /// fits the request, else the search at the normal strength (within the caps). Identical
 /// requests at once (a double click, a reload) share one search.
-pub async fn hint<G: Strategy>(
-    evaluator: &Evaluator,
+pub async fn hint<G: Hinted>(
+    searches: &PageSearches,
     client: Option<IpAddr>,
     position: &Link<G>,
     state: G::State,
 ) -> Result<Thought<G::Move>, PageError> {
     let seed = seed(position);
-    let budget = evaluator.capped(Strength::Normal.budget::<G>());
+    let budget = searches.config.capped(Strength::Normal.budget::<G>());
     let back = position.href();
     let key = format!("{}|{budget:?}|{back}", G::ID);
-    let evaluator_for_work = evaluator.clone();
+    let searches_for_work = searches.clone();
     let work = async move {
-        let cutoff = evaluator_for_work.cutoff();
-        search(&evaluator_for_work, client, back, move || {
-            let thought = think::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
-            Ok(Arc::new(thought) as HintAnswer)
+        let cutoff = searches_for_work.config.wall_cap().cutoff();
+        search(&searches_for_work, client, back, move || {
+            Ok(think::<G>(
+                &G::search_root(&state),
+                budget,
+                seed,
+                Some(cutoff),
+            ))
         })
         .await
     };
-    let shared = evaluator.hint_flights().run(key, work).await.0?;
-    // The key names the game, so the thought is of this game's moves.
-    shared
-        .downcast_ref::<Thought<G::Move>>()
-        .cloned()
-        .ok_or_else(|| {
-            PageError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Something went wrong in Moot",
-                "The hint was searched for another game.",
-            )
-        })
+    G::flights(&searches.hints).run(key, work).await.0
 }
 
 #[cfg(test)]

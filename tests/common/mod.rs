@@ -138,9 +138,9 @@ pub async fn new_state(game: &str) -> Value {
         .clone()
 }
 
-/// Sends requests in order to one app sharing `evaluator`.
-pub async fn evaluate_all(evaluator: &moot::Evaluator, bodies: &[(&str, Value)]) -> Vec<Answer> {
-    let app = test::init_service(moot::app_with(evaluator.clone())).await;
+/// Sends requests in order to one app sharing `computer`.
+pub async fn evaluate_all(computer: &moot::Computer, bodies: &[(&str, Value)]) -> Vec<Answer> {
+    let app = test::init_service(moot::app_with(computer.clone())).await;
     let mut answers = Vec::new();
     for (game, body) in bodies {
         let request = TestRequest::post()
@@ -152,9 +152,9 @@ pub async fn evaluate_all(evaluator: &moot::Evaluator, bodies: &[(&str, Value)])
     answers
 }
 
-/// GETs each uri in turn from one app sharing `evaluator` (its limits, permits and cache).
-pub async fn get_all(evaluator: &moot::Evaluator, uris: &[&str]) -> Vec<Answer> {
-    let app = test::init_service(moot::app_with(evaluator.clone())).await;
+/// GETs each uri in turn from one app sharing `computer` (its limits, permits and cache).
+pub async fn get_all(computer: &moot::Computer, uris: &[&str]) -> Vec<Answer> {
+    let app = test::init_service(moot::app_with(computer.clone())).await;
     let mut answers = Vec::new();
     for uri in uris {
         let request = TestRequest::get().uri(uri).to_request();

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::api::evaluate::AiConfig;
+use crate::compute::AiConfig;
 
 pub fn tighten(document: &mut Value) {
     one_budget_at_most(document);

@@ -86,7 +86,7 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    #[actix_web::test]
+    #[tokio::test]
     async fn identical_work_at_once_runs_once_and_both_get_the_answer() {
         let flights = Flights::<u32>::default();
         let runs = Arc::new(AtomicUsize::new(0));
@@ -107,6 +107,17 @@ mod tests {
         assert_eq!((a, b), (7, 7));
         assert_eq!(runs.load(Ordering::SeqCst), 1);
         assert!(!a_joined && b_joined);
+        assert_eq!(flights.in_flight(), 0);
+    }
+
+    #[tokio::test]
+    async fn work_asked_after_its_flight_landed_runs_again() {
+        let flights = Flights::<u32>::default();
+        let (first, joined) = flights.run("k".into(), async { 1 }).await;
+        assert_eq!((first, joined), (1, false));
+        // Nothing is kept once every asker has its answer: this is no cache.
+        let (second, joined) = flights.run("k".into(), async { 2 }).await;
+        assert_eq!((second, joined), (2, false));
         assert_eq!(flights.in_flight(), 0);
     }
 }

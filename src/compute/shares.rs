@@ -1,5 +1,6 @@
-//! Per-client fairness for searches: a rate limit (`governor`'s keyed GCRA) and a limit on
-//! searches running at once, both keyed by the client's IP address (see [`client_of`]).
+//! One client's share of the searches: a rate (`governor`'s keyed GCRA) and a limit on its
+//! searches running at once, so that no client can take every permit. Clients are keyed by
+//! their IP address, which the server decides (the peer, or a trusted proxy's word).
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -131,23 +132,6 @@ impl<C: Clock + Clone> Clients<C> {
     }
 }
 
-/// The address a client's share is kept under: the connection's peer, or, when the server
-/// trusts its reverse proxy (`--trust-forwarded`), the first `Forwarded`/`X-Forwarded-For`
-/// address; behind a proxy every peer is the proxy, so all clients would share one share.
-pub fn client_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> Option<IpAddr> {
-    let peer = request.peer_addr().map(|peer| peer.ip());
-    if !trust_forwarded {
-        return peer;
-    }
-    let info = request.connection_info();
-    let forwarded = info.realip_remote_addr().and_then(|addr| {
-        addr.parse::<IpAddr>()
-            .ok()
-            .or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
-    });
-    forwarded.or(peer)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn a_burst_passes_then_the_wait_is_until_the_next_token() {
+    fn a_client_over_its_burst_is_refused_until_its_next_token() {
         let clock = FakeRelativeClock::default();
         let clients = Clients::with_clock(share(), clock.clone());
         let me = Some(IpAddr::from([10, 0, 0, 1]));
@@ -216,20 +200,5 @@ mod tests {
         drop(slot);
         assert!(clients.start(me).is_ok());
         assert!(clients.running.is_empty());
-    }
-
-    #[test]
-    fn a_forwarded_address_names_the_client_only_when_the_proxy_is_trusted() {
-        use actix_web::test::TestRequest;
-        let proxy: std::net::SocketAddr = "10.0.0.2:41000".parse().unwrap();
-        let request = TestRequest::default()
-            .peer_addr(proxy)
-            .insert_header(("x-forwarded-for", "203.0.113.7"))
-            .to_http_request();
-        assert_eq!(client_of(&request, false), Some(proxy.ip()));
-        assert_eq!(client_of(&request, true), "203.0.113.7".parse().ok());
-        // Without the header a trusting server falls back to the peer.
-        let bare = TestRequest::default().peer_addr(proxy).to_http_request();
-        assert_eq!(client_of(&bare, true), Some(proxy.ip()));
     }
 }

@@ -1,0 +1,86 @@
+//! The computer player's governance: what keeps its searches from taking the server. Each
+//! piece has one job and knows nothing of HTTP, the API or the pages, which build their own
+//! policy, and their own errors, from them:
+//!
+//! - [`config`]: the limits ([`AiConfig`]) and the budgets within them;
+//! - [`cap`]: the wall-clock cap of every search;
+//! - [`pool`]: permits, how many searches run at once;
+//! - [`shares`]: one client's share (its rate, its searches at once);
+//! - [`flights`]: identical work asked for at once runs once;
+//! - [`cache`]: answers kept for repeated requests.
+//!
+//! [`Computer`] holds the limits and each surface's governance.
+
+pub mod cache;
+pub mod cap;
+pub mod config;
+pub mod flights;
+pub mod pool;
+pub mod shares;
+
+pub use config::AiConfig;
+
+/// A part of the server that runs searches under its own policy (the API, the play pages),
+/// made from the server's limits.
+pub trait Surface {
+    fn new(config: AiConfig) -> Self;
+}
+
+/// The computer player's share of a server: its limits and each surface's governance. Made
+/// once and cloned into every worker, so that all of them share the permits, shares, flights
+/// and cache; generic so that this module need not know what the surfaces answer.
+#[derive(Clone, Debug)]
+pub struct Computer<Api, Pages> {
+    config: AiConfig,
+    api: Api,
+    pages: Pages,
+}
+
+impl<Api: Surface, Pages: Surface> Computer<Api, Pages> {
+    pub fn new(config: AiConfig) -> Self {
+        Computer {
+            config,
+            api: Api::new(config),
+            pages: Pages::new(config),
+        }
+    }
+}
+
+impl<Api, Pages> Computer<Api, Pages> {
+    pub fn config(&self) -> AiConfig {
+        self.config
+    }
+
+    pub fn api(&self) -> &Api {
+        &self.api
+    }
+
+    pub fn pages(&self) -> &Pages {
+        &self.pages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pool::Pool;
+    use super::*;
+
+    /// A surface that is only a pool of API permits.
+    impl Surface for Pool {
+        fn new(config: AiConfig) -> Self {
+            Pool::new(config.max_evaluations)
+        }
+    }
+
+    #[test]
+    fn the_clones_of_a_computer_share_each_surface_and_the_surfaces_are_apart() {
+        let computer = Computer::<Pool, Pool>::new(AiConfig {
+            max_evaluations: 1,
+            ..AiConfig::default()
+        });
+        let worker = computer.clone();
+        let _held = worker.api().try_acquire().expect("a permit");
+        assert!(computer.api().try_acquire().is_none());
+        assert!(computer.pages().try_acquire().is_some());
+    }
+}
