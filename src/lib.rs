@@ -15,6 +15,8 @@
 /// The computer player: the `moot-ai` crate of this workspace.
 pub use moot_ai as ai;
 pub mod api;
+pub mod blocking;
+pub mod client;
 pub mod compute;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;
@@ -101,15 +103,15 @@ pub fn app_with(
         InitError = (),
     >,
 > {
-    let site = serve::Site::new(serve::Origins::Any, &computer);
-    app_for(computer, site)
+    let middleware = serve::Middleware::new(serve::Origins::Any, &computer);
+    app_for(computer, middleware)
 }
 
 /// The whole application: API, documentation, pages, metrics, behind the middleware of
-/// [`serve`]. Every worker of a server gets clones of the same `computer` and `site`.
+/// [`serve`]. Every worker of a server gets clones of the same `computer` and `middleware`.
 pub fn app_for(
     computer: Computer,
-    site: serve::Site,
+    middleware: serve::Middleware,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -126,7 +128,7 @@ pub fn app_for(
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(computer.api().clone()))
         .app_data(actix_web::web::Data::new(computer.pages().clone()))
-        .app_data(serve::metrics::data(&site.metrics))
+        .app_data(serve::metrics::data(&middleware.metrics))
         .service(serve::metrics::endpoint)
         .service(
             SwaggerUi::new("/docs/{_:.*}")
@@ -150,7 +152,7 @@ pub fn app_for(
         // sees problem bodies before they are compressed.
         .wrap(from_fn(serve::url_limit::middleware))
         .wrap(from_fn(serve::security::middleware))
-        .wrap(serve::cors::middleware(&site.origins))
+        .wrap(serve::cors::middleware(&middleware.origins))
         .wrap(from_fn(serve::access_log::middleware))
         .wrap(from_fn(serve::request_id::middleware))
         .wrap(Compress::default())

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use clap::Parser;
 use moot::serve::logging::{self, LogFormat};
-use moot::serve::{Origins, Site};
+use moot::serve::{Middleware, Origins};
 
 /// A referee for Hirþ, The High Kings of Tara and Herfor, over HTTP.
 #[derive(Debug, Parser)]
@@ -71,8 +71,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
     let computer = moot::Computer::new(config);
-    let site = Site::new(flags.cors_origins, &computer);
-    actix_web::HttpServer::new(move || moot::app_for(computer.clone(), site.clone()))
+    let middleware = Middleware::new(flags.cors_origins, &computer);
+    actix_web::HttpServer::new(move || moot::app_for(computer.clone(), middleware.clone()))
         // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
         // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
         .client_request_timeout(moot::limits::HEAD_DEADLINE)

@@ -8,7 +8,7 @@ use std::io::Read;
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
 use common::{call, endpoint, new_state};
-use moot::serve::{Origins, Site};
+use moot::serve::{Middleware, Origins};
 use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
@@ -16,9 +16,9 @@ fn header_of<'a>(headers: &'a header::HeaderMap, name: &str) -> Option<&'a str> 
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-fn site(origins: Origins) -> (Computer, Site) {
+fn site(origins: Origins) -> (Computer, Middleware) {
     let computer = Computer::new(AiConfig::default());
-    let site = Site::new(origins, &computer);
+    let site = Middleware::new(origins, &computer);
     (computer, site)
 }
 
@@ -271,7 +271,7 @@ async fn refused_searches_are_counted() {
         max_evaluations: 1,
         ..AiConfig::default()
     });
-    let site = Site::new(Origins::Any, &computer);
+    let site = Middleware::new(Origins::Any, &computer);
     let held = computer.api().pool().try_acquire().expect("a permit");
     let app = test::init_service(moot::app_for(computer.clone(), site)).await;
     let state = new_state("tara").await;

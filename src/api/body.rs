@@ -111,7 +111,7 @@ impl FromRequest for JsonBody {
                 return parse();
             }
             // Parsing a large body takes milliseconds: not on an async worker.
-            crate::serve::priority::off_workers(parse)
+            crate::blocking::off_workers(parse)
                 .await
                 .map_err(|e| ApiError::internal(format!("the body could not be parsed: {e}")))?
         })

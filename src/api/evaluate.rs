@@ -187,7 +187,7 @@ impl Evaluator {
             ))
         })?;
         let cutoff = self.config.wall_cap().cutoff();
-        crate::serve::priority::off_workers(move || {
+        crate::blocking::off_workers(move || {
             let _held = (permit, slot);
             guarded(|| {
                 let thought = think::<G>(&state, budget, seed, Some(cutoff));

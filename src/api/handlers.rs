@@ -48,7 +48,7 @@ macro_rules! run_blocking {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let GameId(id) = $game;
         let body = $body;
-        let answer = crate::serve::priority::off_workers(move || {
+        let answer = crate::blocking::off_workers(move || {
             let request: $request = envelope(body)?;
             guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
         })
@@ -179,7 +179,7 @@ pub async fn evaluate(
 ) -> Result<Json<EvaluateResponse>, ApiError> {
     let GameId(id) = game;
     let request: EvaluateRequest = envelope(body)?;
-    let client = crate::serve::client::client_of(&http, evaluator.config().trust_forwarded);
+    let client = crate::client::client_of(&http, evaluator.config().trust_forwarded);
     let answer = with_game!(id, G => evaluator.evaluate::<G>(request, client).await, else Err(ApiError::unknown_game(id)))?;
     Ok(Json(answer))
 }

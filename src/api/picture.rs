@@ -266,7 +266,7 @@ fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
 async fn off_workers(
     work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
 ) -> Result<Vec<u8>, ApiError> {
-    crate::serve::priority::off_workers(move || guarded(work))
+    crate::blocking::off_workers(move || guarded(work))
         .await
         .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
 }

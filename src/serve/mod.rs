@@ -7,17 +7,13 @@
 //! - [`security`]: security headers on pages;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
-//! - [`priority`]: work off the async workers runs on the blocking pool at a lower priority;
-//! - [`client`]: who a client is, for its share of the computer player.
 //!
-//! Compression is actix's own `Compress`. [`Site`] holds what the workers share.
+//! Compression is actix's own `Compress`. [`Middleware`] holds what the workers share.
 
 pub mod access_log;
-pub mod client;
 pub mod cors;
 pub mod logging;
 pub mod metrics;
-pub mod priority;
 pub mod request_id;
 pub mod security;
 pub mod url_limit;
@@ -29,17 +25,17 @@ use crate::Computer;
 
 /// The settings and shared parts of the middleware stack; clones share the metrics.
 #[derive(Clone, Debug)]
-pub struct Site {
+pub struct Middleware {
     /// The origins whose pages may call the API from a browser.
     pub origins: Origins,
     /// The server's metrics: one set for all workers.
     pub metrics: Metrics,
 }
 
-impl Site {
+impl Middleware {
     /// Settings for a server whose computer player is `computer` (its searches are counted).
     pub fn new(origins: Origins, computer: &Computer) -> Self {
-        Site {
+        Middleware {
             origins,
             metrics: Metrics::new(computer),
         }

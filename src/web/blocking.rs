@@ -9,7 +9,7 @@ use super::error::{PageError, guarded};
 pub async fn off_worker<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
-    crate::serve::priority::off_workers(move || guarded(work))
+    crate::blocking::off_workers(move || guarded(work))
         .await
         .map_err(|e| {
             PageError::new(

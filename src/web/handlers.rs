@@ -56,7 +56,7 @@ pub async fn play(
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    let client = crate::serve::client::client_of(&request, searches.config().trust_forwarded);
+    let client = crate::client::client_of(&request, searches.config().trust_forwarded);
     let origin = origin(&request);
     crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin).await, else Err(PageError::unknown_game(id)))
 }

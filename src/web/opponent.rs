@@ -140,7 +140,7 @@ async fn search<T: Send + 'static>(
     };
     let slot = searches.clients.start(client).map_err(|_| busy())?;
     let permit = searches.pool.try_acquire().ok_or_else(busy)?;
-    crate::serve::priority::off_workers(move || {
+    crate::blocking::off_workers(move || {
         let _held = (permit, slot);
         guarded(work)
     })
