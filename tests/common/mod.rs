@@ -1,8 +1,9 @@
 //! Helpers shared by the HTTP tests: one app per test, requests as JSON, answers as JSON.
 
-#![allow(dead_code)] // each test file uses a different subset
+#![allow(dead_code)] // each test binary uses a different subset
 
 pub mod contract;
+pub mod ports;
 
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};

@@ -1,7 +1,7 @@
 //! For tests that start processes: a free local port, waiting until one listens, and the
 //! process killed when the test ends, even when it fails.
 
-#![allow(dead_code)] // each test file uses a different subset
+#![allow(dead_code)] // each test binary uses a different subset
 
 use std::net::{TcpListener, TcpStream};
 use std::process::Child;

@@ -1,12 +1,11 @@
 //! `POST /api/v1/games/{game}/evaluate`: the answer's shape in every game, determinism, the
 //! budgets, the cache. (Its errors `budget_too_large` and `overloaded` are in `errors.rs`.)
 
-mod common;
-
-use common::{endpoint, evaluate_all, new_state, post_json};
 use moot::games::GAME_IDS;
 use moot::{AiConfig, Evaluator};
 use serde_json::{Value, json};
+
+use crate::common::{self, endpoint, evaluate_all, new_state, post_json};
 
 #[actix_web::test]
 async fn every_game_answers_value_best_move_pv_and_every_legal_move() {

@@ -1,11 +1,10 @@
 //! The contract check of the HTTP test suites (`tests/common/contract.rs`) catches what it is
 //! there for, and the published schemas refuse what the server refuses.
 
-mod common;
-
-use common::contract::{check, compile};
-use common::{endpoint, post_json};
 use serde_json::{Value, json};
+
+use crate::common::contract::{check, compile};
+use crate::common::{self, endpoint, post_json};
 
 const JSON: &str = "application/json";
 

@@ -2,8 +2,6 @@
 //! echoed only as an excerpt, the body's deadline, the clients' shares of the computer player,
 //! the wall-clock cap and the search root without Hirþ's history.
 
-mod common;
-
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -12,11 +10,12 @@ use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
 use actix_web::web::Bytes;
-use common::{answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
 use futures_util::Stream;
 use moot::limits::{EXCERPT_CHARS, MAX_MOVES, MAX_RECORD_WORDS};
 use moot::{AiConfig, Evaluator};
 use serde_json::{Value, json};
+
+use crate::common::{self, answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
 
 #[actix_web::test]
 async fn more_moves_than_the_cap_are_refused_before_any_is_played() {

@@ -4,10 +4,9 @@
 //! field: the untouched state is accepted (so the test can fail), the tampered one is a 422
 //! naming the field.
 
-mod common;
-
-use common::{endpoint, new_state, post_json};
 use serde_json::{Value, json};
+
+use crate::common::{endpoint, new_state, post_json};
 
 /// Asserts that `state` is accepted by `legal-moves`.
 async fn accepted(game: &str, state: &Value) {

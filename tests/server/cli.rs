@@ -3,9 +3,7 @@
 
 use std::process::Command;
 
-#[path = "common/ports.rs"]
-mod ports;
-use ports::{Running, free_port, wait_for_port};
+use crate::common::ports::{Running, free_port, wait_for_port};
 
 #[test]
 fn json_logs_are_one_object_a_line_without_colour() {

@@ -2,15 +2,13 @@
 //! pieces (found in the SVG of the same link), the SVG read and drawn standalone by usvg/resvg,
 //! bad links and states refused as problems, sizes bounded, the cache headers, the animation.
 
-mod common;
-
 use actix_web::dev::Service;
 use actix_web::http::{StatusCode, header};
 use actix_web::test::{self, TestRequest};
 use resvg::{tiny_skia, usvg};
 use serde_json::{Value, json};
 
-use common::{endpoint, post_json};
+use crate::common::{self, endpoint, post_json};
 
 /// A raw answer: status, headers we look at, and the body's bytes.
 struct Raw {

@@ -1,11 +1,10 @@
 //! The API's endpoints answering well-formed requests: every game in the registry goes through
 //! new → legal-moves → apply → score → replay, plus the service's own routes.
 
-mod common;
-
-use common::{endpoint, get, new_state, post_json, post_raw};
 use moot::games::{GAME_IDS, Game};
 use serde_json::{Value, json};
+
+use crate::common::{endpoint, get, new_state, post_json, post_raw};
 
 #[actix_web::test]
 async fn healthz_answers_ok() {

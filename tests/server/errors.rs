@@ -1,13 +1,12 @@
 //! Every error the API answers: its status, its problem+json body and its stable `code`, with the
 //! members that locate the fault (`field`, `rule`, `move`, `index`, `line`).
 
-mod common;
-
 use actix_web::test::TestRequest;
-use common::{endpoint, evaluate_all, get, new_state, post_json, post_raw, send};
 use moot::games::{GAME_IDS, Game, Turn};
 use moot::{AiConfig, Evaluator};
 use serde_json::{Value, json};
+
+use crate::common::{endpoint, evaluate_all, get, new_state, post_json, post_raw, send};
 
 /// A Herfor position on the small board without the pie rule, after Black's `c3`.
 async fn herfor_after_c3() -> Value {
