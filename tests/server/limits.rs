@@ -30,14 +30,14 @@ async fn more_moves_than_the_cap_are_refused_before_any_is_played() {
     assert_eq!(problem["field"], "moves");
     assert!(problem["detail"].as_str().unwrap().contains("5000"));
     let answer = post_json(&endpoint("hirth", "replay"), &json!({"moves": too_many})).await;
-    assert_eq!(answer.problem(422, "too_many_moves")["field"], "moves");
+    answer.unprocessable("too_many_moves", "moves");
 }
 
 #[actix_web::test]
 async fn a_record_of_more_words_than_any_capped_game_is_refused_unread() {
     let record = "end ".repeat(MAX_RECORD_WORDS + 1);
     let answer = post_json(&endpoint("herfor", "replay"), &json!({"record": record})).await;
-    assert_eq!(answer.problem(422, "too_many_moves")["field"], "record");
+    answer.unprocessable("too_many_moves", "record");
 }
 
 #[actix_web::test]
