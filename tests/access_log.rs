@@ -1,7 +1,10 @@
-//! The access log: one line per request, client errors without their detail. Alone in its test
-//! binary: it captures the log with a thread's own subscriber, and tests running beside it on
-//! other threads could register the log's call sites as uninteresting first (tracing caches
-//! that per call site), losing lines at random.
+//! The access log: one line per request, client errors without their detail.
+//!
+//! Alone in its test binary, not a module of `tests/server/`: it captures the log with a
+//! thread's own subscriber (`tracing::subscriber::set_default`), but tracing caches each call
+//! site's interest process-wide. A test on another thread of the same process that reaches the
+//! access log's call sites first, while that subscriber is being registered, can leave them
+//! cached as uninteresting, and this test would lose lines at random.
 
 mod common;
 

@@ -7,13 +7,13 @@
 //! package-lock.json).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 #[path = "common/ports.rs"]
 mod ports;
-use ports::{Running, free_port, wait_for_port};
+use ports::{Running, free_port, moot};
 
 /// The server, stopped when dropped.
 struct Server {
@@ -23,20 +23,12 @@ struct Server {
 
 fn start_server() -> Server {
     let port = free_port();
-    let address = format!("127.0.0.1:{port}");
-    let child = Command::new(env!("CARGO_BIN_EXE_moot"))
-        // The clients play as a site's backend would: one address asking for every move, which
-        // a site running its own Moot exempts from the per-client rate.
-        .args(["--bind", &address, "--client-every-ms", "0"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the moot binary starts");
-    let process = Running(child);
-    wait_for_port(port, "the server");
+    // The clients play as a site's backend would: one address asking for every move, which a
+    // site running its own Moot exempts from the per-client rate.
+    let process = moot(port, &["--client-every-ms", "0"]);
     Server {
         _process: process,
-        url: format!("http://{address}"),
+        url: format!("http://127.0.0.1:{port}"),
     }
 }
 

@@ -11,21 +11,9 @@ use serde_json::{Value, json};
 
 #[path = "common/ports.rs"]
 mod ports;
-use ports::{Running, free_port, wait_for_port};
+use ports::{Running, free_port, listening, moot};
 
 const NGINX: &str = "/usr/sbin/nginx";
-
-fn replica(port: u16) -> Running {
-    let child = Command::new(env!("CARGO_BIN_EXE_moot"))
-        .args(["--bind", &format!("127.0.0.1:{port}")])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the server binary starts");
-    let running = Running(child);
-    wait_for_port(port, "a replica");
-    running
-}
 
 /// nginx as the current user, everything under `dir`: config, pid, logs, temp files.
 fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
@@ -59,9 +47,7 @@ fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
         .stdout(Stdio::null())
         .spawn()
         .expect("nginx starts");
-    let running = Running(child);
-    wait_for_port(port, "nginx");
-    running
+    listening(child, port, "nginx")
 }
 
 /// One HTTP/1.0 request: (the X-Upstream header, the body as JSON).
@@ -112,7 +98,7 @@ fn a_game_through_nginx_alternates_replicas_and_gets_a_single_replicas_answers()
     let dir = TempDir(std::env::temp_dir().join(format!("moot-nginx-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).expect("a temp dir");
     let (a, b, proxy) = (free_port(), free_port(), free_port());
-    let _replicas = (replica(a), replica(b));
+    let _replicas = (moot(a, &[]), moot(b, &[]));
     let _nginx = nginx(&dir.0, proxy, &[a, b]);
 
     let mut upstreams = Vec::new();

@@ -8,31 +8,18 @@
 //! fuzzing"), its last result in docs/measurements/.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 #[path = "common/ports.rs"]
 mod ports;
-use ports::{Running, free_port, wait_for_port};
+use ports::{free_port, moot};
 
 #[test]
 fn schemathesis_finds_no_gap_between_the_document_and_the_server() {
     let port = free_port();
-    let server = Running(
-        Command::new(env!("CARGO_BIN_EXE_moot"))
-            // One client sends every request: the per-client rate would refuse most
-            // evaluations (429, which the check takes as no refusal, and so tests less).
-            .args([
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--client-every-ms",
-                "0",
-            ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("the moot binary starts"),
-    );
-    wait_for_port(port, "the server");
+    // One client sends every request: the per-client rate would refuse most evaluations (429,
+    // which the check takes as no refusal, and so tests less).
+    let server = moot(port, &["--client-every-ms", "0"]);
     let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis");
     // schemathesis writes its reports where it runs: somewhere of its own.
     let scratch = std::env::temp_dir().join(format!("moot-schemathesis-{port}"));

@@ -1,13 +1,14 @@
 //! Helpers shared by the HTTP tests: one app per test, requests as JSON, answers as JSON.
 
-#![allow(dead_code)] // each test file uses a different subset
+#![allow(dead_code)] // each test binary uses a different subset
 
 pub mod contract;
+pub mod ports;
 
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// An answer: status, content type and body (parsed as JSON when it is JSON, else a string).
 #[derive(Debug)]
@@ -47,6 +48,14 @@ impl Answer {
             "{self:#?}"
         );
         &self.body
+    }
+
+    /// Asserts a 422 problem with this code that names this `field`, and returns it.
+    #[track_caller]
+    pub fn unprocessable(&self, code: &str, field: &str) -> &Value {
+        let problem = self.problem(422, code);
+        assert_eq!(problem["field"], field, "{self:#?}");
+        problem
     }
 
     /// Asserts a 200 JSON answer and returns its body.
@@ -132,10 +141,56 @@ pub fn endpoint(game: &str, operation: &str) -> String {
 
 /// A game's initial state with default options, through the API.
 pub async fn new_state(game: &str) -> Value {
-    post_json(&endpoint(game, "new"), &serde_json::json!({}))
+    post_json(&endpoint(game, "new"), &json!({})).await.ok()["state"].clone()
+}
+
+/// A game's initial state with these options, through the API.
+pub async fn new_state_with(game: &str, options: Value) -> Value {
+    post_json(&endpoint(game, "new"), &json!({ "options": options }))
         .await
         .ok()["state"]
         .clone()
+}
+
+/// The state after `mv`, through the API.
+pub async fn applied(game: &str, state: &Value, mv: &str) -> Value {
+    post_json(
+        &endpoint(game, "apply"),
+        &json!({"state": state, "move": mv}),
+    )
+    .await
+    .ok()["state"]
+        .clone()
+}
+
+/// Herfor on the smallest board without the pie rule: a whole game is a few dozen moves.
+pub async fn herfor_small() -> Value {
+    new_state_with("herfor", json!({"size": 3, "pie": false})).await
+}
+
+/// A Herfor position on the small board without the pie rule, after Black's `c3`.
+pub async fn herfor_after_c3() -> Value {
+    applied("herfor", &herfor_small().await, "c3").await
+}
+
+/// Plays `plies` moves of a new game through the API, each time the first legal one (fewer when
+/// the game ends first), returning the moves and the state they reach.
+pub async fn first_moves(game: &str, plies: usize) -> (Vec<String>, Value) {
+    first_moves_from(game, new_state(game).await, plies).await
+}
+
+/// [`first_moves`] from `state`.
+pub async fn first_moves_from(game: &str, mut state: Value, plies: usize) -> (Vec<String>, Value) {
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        let legal = post_json(&endpoint(game, "legal-moves"), &json!({"state": state})).await;
+        let Some(mv) = legal.ok()["moves"][0].as_str().map(str::to_owned) else {
+            break;
+        };
+        state = applied(game, &state, &mv).await;
+        played.push(mv);
+    }
+    (played, state)
 }
 
 /// Sends requests in order to one app sharing `computer`.

@@ -1,10 +1,10 @@
 //! For tests that start processes: a free local port, waiting until one listens, and the
 //! process killed when the test ends, even when it fails.
 
-#![allow(dead_code)] // each test file uses a different subset
+#![allow(dead_code)] // each test binary uses a different subset
 
 use std::net::{TcpListener, TcpStream};
-use std::process::Child;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped.
@@ -15,6 +15,27 @@ impl Drop for Running {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// `child`, killed when the result is dropped, once it listens on `port` (named `what` when it
+/// does not).
+pub fn listening(child: Child, port: u16, what: &str) -> Running {
+    let running = Running(child);
+    wait_for_port(port, what);
+    running
+}
+
+/// The `moot` binary serving on 127.0.0.1:`port` with `flags` besides, its log at `warn` and its
+/// standard output dropped, once it listens.
+pub fn moot(port: u16, flags: &[&str]) -> Running {
+    let child = Command::new(env!("CARGO_BIN_EXE_moot"))
+        .args(["--bind", &format!("127.0.0.1:{port}")])
+        .args(flags)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the moot binary starts");
+    listening(child, port, "moot")
 }
 
 /// A port nothing listens on now (the OS's choice).

@@ -1,11 +1,10 @@
 //! The API's endpoints answering well-formed requests: every game in the registry goes through
 //! new → legal-moves → apply → score → replay, plus the service's own routes.
 
-mod common;
-
-use common::{endpoint, get, new_state, post_json, post_raw};
 use moot::games::{GAME_IDS, Game};
 use serde_json::{Value, json};
+
+use crate::common::{endpoint, first_moves, get, herfor_after_c3, new_state, post_json, post_raw};
 
 #[actix_web::test]
 async fn healthz_answers_ok() {
@@ -119,26 +118,6 @@ fn has_own_record_format(game: &str) -> bool {
     }, else unreachable!())
 }
 
-/// Plays `plies` moves through the API, each time the first legal one, returning the moves.
-async fn first_moves(game: &str, plies: usize) -> (Vec<String>, Value) {
-    let mut state = new_state(game).await;
-    let mut played = Vec::new();
-    for _ in 0..plies {
-        let legal = post_json(&endpoint(game, "legal-moves"), &json!({"state": state})).await;
-        let Some(mv) = legal.ok()["moves"][0].as_str().map(str::to_owned) else {
-            break;
-        };
-        let applied = post_json(
-            &endpoint(game, "apply"),
-            &json!({"state": state, "move": mv}),
-        )
-        .await;
-        state = applied.ok()["state"].clone();
-        played.push(mv);
-    }
-    (played, state)
-}
-
 #[actix_web::test]
 async fn apply_plays_a_list_of_moves_in_order_like_one_at_a_time() {
     for game in GAME_IDS {
@@ -195,21 +174,8 @@ async fn herfor_new_takes_partial_options_and_defaults_the_rest() {
 
 #[actix_web::test]
 async fn herfor_score_counts_stones_on_the_board() {
-    let start = post_json(
-        &endpoint("herfor", "new"),
-        &json!({"options": {"size": 3, "pie": false}}),
-    )
-    .await;
-    let after = post_json(
-        &endpoint("herfor", "apply"),
-        &json!({"state": start.body["state"], "move": "c3"}),
-    )
-    .await;
-    let score = post_json(
-        &endpoint("herfor", "score"),
-        &json!({"state": after.ok()["state"]}),
-    )
-    .await;
+    let after = herfor_after_c3().await;
+    let score = post_json(&endpoint("herfor", "score"), &json!({"state": after})).await;
     assert_eq!(score.ok()["score"]["black_stones"], 1, "{}", score.body);
     assert_eq!(score.body["score"]["white_stones"], 0);
     assert_eq!(score.body["status"]["colour"], "white");

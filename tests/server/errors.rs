@@ -1,28 +1,15 @@
 //! Every error the API answers: its status, its problem+json body and its stable `code`, with the
 //! members that locate the fault (`field`, `rule`, `move`, `index`, `line`).
 
-mod common;
-
 use actix_web::test::TestRequest;
-use common::{endpoint, evaluate_all, get, new_state, post_json, post_raw, send};
 use moot::games::{GAME_IDS, Game, Turn};
 use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
 
-/// A Herfor position on the small board without the pie rule, after Black's `c3`.
-async fn herfor_after_c3() -> Value {
-    let start = post_json(
-        &endpoint("herfor", "new"),
-        &json!({"options": {"size": 3, "pie": false}}),
-    )
-    .await;
-    let after = post_json(
-        &endpoint("herfor", "apply"),
-        &json!({"state": start.ok()["state"], "move": "c3"}),
-    )
-    .await;
-    after.ok()["state"].clone()
-}
+use crate::common::{
+    endpoint, evaluate_all, get, herfor_after_c3, herfor_small, new_state, post_json, post_raw,
+    send,
+};
 
 /// Plays the first legal move until the game ends, with the engine itself; `None` when it has
 /// not ended after many plies (a game whose first moves can cycle).
@@ -164,7 +151,7 @@ async fn missing_or_unknown_members_are_422_invalid_request() {
             &json!({"state": state, "moves": "a1"}),
         )
         .await;
-        assert_eq!(not_a_list.problem(422, "invalid_request")["field"], "moves");
+        not_a_list.unprocessable("invalid_request", "moves");
     }
 }
 
@@ -175,10 +162,7 @@ async fn options_of_the_wrong_type_are_422_invalid_options_naming_the_field() {
         &json!({"options": {"size": "large"}}),
     )
     .await;
-    assert_eq!(
-        answer.problem(422, "invalid_options")["field"],
-        "options.size"
-    );
+    answer.unprocessable("invalid_options", "options.size");
     let unknown = post_json(
         &endpoint("herfor", "new"),
         &json!({"options": {"colour": "red"}}),
@@ -205,10 +189,7 @@ async fn a_state_member_of_the_wrong_type_is_422_invalid_state_with_its_path() {
     let mut state = herfor_after_c3().await;
     state["black"] = json!(["c3", 7]);
     let answer = post_json(&endpoint("herfor", "legal-moves"), &json!({"state": state})).await;
-    assert_eq!(
-        answer.problem(422, "invalid_state")["field"],
-        "state.black[1]"
-    );
+    answer.unprocessable("invalid_state", "state.black[1]");
 }
 
 #[actix_web::test]
@@ -226,10 +207,7 @@ async fn a_state_breaking_an_invariant_is_422_invalid_state_with_its_path() {
         &json!({"state": state, "move": "a1"}),
     )
     .await;
-    assert_eq!(
-        apply.problem(422, "invalid_state")["field"],
-        "state.white[0]"
-    );
+    apply.unprocessable("invalid_state", "state.white[0]");
 }
 
 #[actix_web::test]
@@ -247,12 +225,7 @@ async fn a_move_outside_the_notation_is_422_unreadable_move() {
 
 #[actix_web::test]
 async fn f3_placing_on_an_occupied_point_is_illegal_move_naming_move_index_and_rule() {
-    let start = post_json(
-        &endpoint("herfor", "new"),
-        &json!({"options": {"size": 3, "pie": false}}),
-    )
-    .await;
-    let state = &start.ok()["state"];
+    let state = herfor_small().await;
     let answer = post_json(
         &endpoint("herfor", "apply"),
         &json!({"state": state, "moves": ["a1", "c3", "c3"]}),

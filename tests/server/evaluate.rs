@@ -1,12 +1,14 @@
 //! `POST /api/v1/games/{game}/evaluate`: the answer's shape in every game, determinism, the
 //! budgets, the cache. (Its errors `budget_too_large` and `overloaded` are in `errors.rs`.)
 
-mod common;
-
-use common::{endpoint, evaluate_all, new_state, post_json};
 use moot::games::GAME_IDS;
 use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
+
+use crate::common::{
+    self, applied, endpoint, evaluate_all, first_moves_from, herfor_small, new_state,
+    new_state_with, post_json,
+};
 
 #[actix_web::test]
 async fn every_game_answers_value_best_move_pv_and_every_legal_move() {
@@ -124,19 +126,13 @@ async fn budgets_that_are_zero_doubled_or_unknown_are_422_invalid_request() {
     let state = new_state("herfor").await;
     let url = endpoint("herfor", "evaluate");
     let zero = post_json(&url, &json!({"state": state, "playouts": 0})).await;
-    assert_eq!(zero.problem(422, "invalid_request")["field"], "playouts");
+    zero.unprocessable("invalid_request", "playouts");
     let both = post_json(&url, &json!({"state": state, "playouts": 10, "millis": 10})).await;
     both.problem(422, "invalid_request");
     let strength = post_json(&url, &json!({"state": state, "strength": "godlike"})).await;
-    assert_eq!(
-        strength.problem(422, "invalid_request")["field"],
-        "strength"
-    );
+    strength.unprocessable("invalid_request", "strength");
     let negative = post_json(&url, &json!({"state": state, "playouts": -1})).await;
-    assert_eq!(
-        negative.problem(422, "invalid_request")["field"],
-        "playouts"
-    );
+    negative.unprocessable("invalid_request", "playouts");
 }
 
 #[actix_web::test]
@@ -168,23 +164,13 @@ async fn an_invalid_state_is_422_invalid_state_with_its_path() {
         &json!({"state": state, "playouts": 10}),
     )
     .await;
-    assert_eq!(
-        answer.problem(422, "invalid_state")["field"],
-        "state.black[0]"
-    );
+    answer.unprocessable("invalid_state", "state.black[0]");
 }
 
 #[actix_web::test]
 async fn a_finished_game_has_a_value_and_no_best_move() {
     // Herfor on the smallest board: both players pass once the board is full.
-    let state = post_json(
-        &endpoint("herfor", "new"),
-        &json!({"options": {"size": 3, "pie": false}}),
-    )
-    .await
-    .ok()["state"]
-        .clone();
-    let mut state = state;
+    let mut state = herfor_small().await;
     loop {
         let analysis = post_json(
             &endpoint("herfor", "evaluate"),
@@ -199,12 +185,7 @@ async fn a_finished_game_has_a_value_and_no_best_move() {
             assert!(body["value"].as_f64().unwrap().abs() == 1.0, "{body}");
             break;
         };
-        let after = post_json(
-            &endpoint("herfor", "apply"),
-            &json!({"state": state, "move": best}),
-        )
-        .await;
-        state = after.ok()["state"].clone();
+        state = applied("herfor", &state, best).await;
     }
 }
 
@@ -252,31 +233,13 @@ fn capped_cuts_a_budget_down_to_the_servers_caps_and_keeps_one_within_them() {
 }
 
 async fn size_3_start(pie: bool) -> Value {
-    post_json(
-        &endpoint("herfor", "new"),
-        &json!({"options": {"size": 3, "pie": pie}}),
-    )
-    .await
-    .ok()["state"]
-        .clone()
+    new_state_with("herfor", json!({"size": 3, "pie": pie})).await
 }
 
 /// `state` after `plies` more moves, each the first legal one.
-async fn played_on(mut state: Value, plies: usize) -> Value {
-    for _ in 0..plies {
-        let legal = post_json(
-            &endpoint("herfor", "legal-moves"),
-            &json!({ "state": state }),
-        )
-        .await;
-        let first = legal.ok()["moves"][0].clone();
-        let after = post_json(
-            &endpoint("herfor", "apply"),
-            &json!({"state": state, "move": first}),
-        )
-        .await;
-        state = after.ok()["state"].clone();
-    }
+async fn played_on(state: Value, plies: usize) -> Value {
+    let (played, state) = first_moves_from("herfor", state, plies).await;
+    assert_eq!(played.len(), plies, "the game ended first: {state}");
     state
 }
 

@@ -2,15 +2,13 @@
 //! pieces (found in the SVG of the same link), the SVG read and drawn standalone by usvg/resvg,
 //! bad links and states refused as problems, sizes bounded, the cache headers, the animation.
 
-mod common;
-
 use actix_web::dev::Service;
 use actix_web::http::{StatusCode, header};
 use actix_web::test::{self, TestRequest};
 use resvg::{tiny_skia, usvg};
 use serde_json::{Value, json};
 
-use common::{endpoint, post_json};
+use crate::common::{self, endpoint, first_moves};
 
 /// A raw answer: status, headers we look at, and the body's bytes.
 struct Raw {
@@ -47,26 +45,6 @@ async fn raw(request: TestRequest) -> Raw {
 
 async fn get_raw(uri: &str) -> Raw {
     raw(TestRequest::get().uri(uri)).await
-}
-
-/// The first `plies` legal moves, each the first the API lists: a position reached in play.
-async fn first_moves(game: &str, plies: usize) -> Vec<String> {
-    let mut state = post_json(&endpoint(game, "new"), &json!({})).await.ok()["state"].clone();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal = post_json(&endpoint(game, "legal-moves"), &json!({ "state": state })).await;
-        let Some(mv) = legal.ok()["moves"][0].as_str().map(str::to_owned) else {
-            break;
-        };
-        let after = post_json(
-            &endpoint(game, "apply"),
-            &json!({ "state": state, "move": mv }),
-        )
-        .await;
-        state = after.ok()["state"].clone();
-        moves.push(mv);
-    }
-    moves
 }
 
 fn link(game: &str, moves: &[String], extra: &str) -> String {
@@ -197,7 +175,7 @@ async fn svg_and_png(uri: &str) -> (String, Image) {
 
 #[actix_web::test]
 async fn herfor_stones_are_dark_and_light_where_the_moves_put_them() {
-    let moves = first_moves("herfor", 6).await;
+    let moves = first_moves("herfor", 6).await.0;
     assert_eq!(moves.len(), 6);
     let (svg, image) = svg_and_png(&link("herfor", &moves, "&pixels=600")).await;
     assert_eq!(image.width.max(image.height), 600);
@@ -223,7 +201,7 @@ async fn herfor_stones_are_dark_and_light_where_the_moves_put_them() {
 
 #[actix_web::test]
 async fn tara_ringforts_are_drawn_in_their_colours() {
-    let moves = first_moves("tara", 8).await;
+    let moves = first_moves("tara", 8).await.0;
     let (svg, image) = svg_and_png(&link("tara", &moves, "")).await;
     let k = scale(&svg, &image);
     let forts = elements(&svg, r#"<circle class="ringfort""#);
@@ -271,7 +249,7 @@ async fn hirth_lofdungar_are_gold_and_grey() {
 #[actix_web::test]
 async fn the_empty_board_differs_from_a_played_one_in_every_game() {
     for (game, plies) in [("herfor", 4), ("tara", 4), ("hirth", 6)] {
-        let moves = first_moves(game, plies).await;
+        let moves = first_moves(game, plies).await.0;
         let empty = get_raw(&link(game, &[], "")).await;
         let played = get_raw(&link(game, &moves, "")).await;
         assert_eq!(
@@ -295,7 +273,7 @@ async fn the_empty_board_differs_from_a_played_one_in_every_game() {
 #[actix_web::test]
 async fn the_svg_stands_alone_and_draws_the_same_colours() {
     for game in ["herfor", "tara", "hirth"] {
-        let moves = first_moves(game, 6).await;
+        let moves = first_moves(game, 6).await.0;
         let (svg, image) = svg_and_png(&link(game, &moves, "&pixels=500")).await;
         assert!(
             !svg.contains("<style") && !svg.contains("class=\"board"),
@@ -487,7 +465,7 @@ async fn a_link_picture_is_cached_for_long_with_an_etag_and_revalidates() {
 
 #[actix_web::test]
 async fn a_whole_game_animates_one_frame_per_ply_and_is_bounded() {
-    let moves = first_moves("herfor", 5).await;
+    let moves = first_moves("herfor", 5).await.0;
     let uri = link("herfor", &moves, "&pixels=200").replace("/picture?", "/animation?");
     let answer = get_raw(&uri).await;
     assert_eq!(answer.status, StatusCode::OK);
@@ -518,7 +496,7 @@ async fn a_whole_game_animates_one_frame_per_ply_and_is_bounded() {
 #[actix_web::test]
 async fn a_captioned_animation_has_frames_of_one_size_in_every_game() {
     for game in ["herfor", "tara", "hirth"] {
-        let moves = first_moves(game, 4).await;
+        let moves = first_moves(game, 4).await.0;
         let uri = link(game, &moves, "&pixels=300&caption=true&coordinates=true")
             .replace("/picture?", "/animation?");
         let answer = get_raw(&uri).await;
@@ -565,7 +543,7 @@ fn meta(page: &str, key: &str) -> Option<String> {
 
 #[actix_web::test]
 async fn a_play_page_previews_as_the_png_of_its_position() {
-    let moves = first_moves("tara", 3).await;
+    let moves = first_moves("tara", 3).await.0;
     let moves: Vec<String> = moves
         .iter()
         .map(|m| form_urlencoded::byte_serialize(m.as_bytes()).collect())
@@ -615,7 +593,7 @@ async fn a_play_page_previews_as_the_png_of_its_position() {
 
 #[actix_web::test]
 async fn the_embed_is_a_view_only_board_that_any_site_may_frame() {
-    let moves = first_moves("herfor", 2).await;
+    let moves = first_moves("herfor", 2).await.0;
     let uri = format!("/embed/herfor?moves={}&bottom=second", moves.join("."));
     let answer = raw(TestRequest::get()
         .uri(&uri)

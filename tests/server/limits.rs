@@ -2,8 +2,6 @@
 //! echoed only as an excerpt, the body's deadline, the clients' shares of the computer player,
 //! the wall-clock cap and the search root without Hirþ's history.
 
-mod common;
-
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -12,11 +10,12 @@ use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
 use actix_web::web::Bytes;
-use common::{answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
 use futures_util::Stream;
 use moot::limits::{EXCERPT_CHARS, MAX_MOVES, MAX_RECORD_WORDS};
 use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
+
+use crate::common::{self, answer_of, endpoint, evaluate_all, new_state, post_json, post_raw};
 
 #[actix_web::test]
 async fn more_moves_than_the_cap_are_refused_before_any_is_played() {
@@ -31,14 +30,14 @@ async fn more_moves_than_the_cap_are_refused_before_any_is_played() {
     assert_eq!(problem["field"], "moves");
     assert!(problem["detail"].as_str().unwrap().contains("5000"));
     let answer = post_json(&endpoint("hirth", "replay"), &json!({"moves": too_many})).await;
-    assert_eq!(answer.problem(422, "too_many_moves")["field"], "moves");
+    answer.unprocessable("too_many_moves", "moves");
 }
 
 #[actix_web::test]
 async fn a_record_of_more_words_than_any_capped_game_is_refused_unread() {
     let record = "end ".repeat(MAX_RECORD_WORDS + 1);
     let answer = post_json(&endpoint("herfor", "replay"), &json!({"record": record})).await;
-    assert_eq!(answer.problem(422, "too_many_moves")["field"], "record");
+    answer.unprocessable("too_many_moves", "record");
 }
 
 #[actix_web::test]

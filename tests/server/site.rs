@@ -1,16 +1,15 @@
 //! The service behind a site: request ids, compression, CORS, the access log, metrics and
 //! security headers, through the whole app.
 
-mod common;
-
 use std::io::Read;
 
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::test::{self, TestRequest};
-use common::{call, endpoint, new_state};
 use moot::serve::{Middleware, Origins};
 use moot::{AiConfig, Computer};
 use serde_json::{Value, json};
+
+use crate::common::{call, endpoint, new_state};
 
 fn header_of<'a>(headers: &'a header::HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())

@@ -2,16 +2,15 @@
 //! (values changed, keys deleted, types swapped, entries moved) and posted to every endpoint.
 //! Every answer must be 200 or a 4xx problem.
 
-mod common;
-
 use actix_web::dev::Service;
 use actix_web::test::{self, TestRequest};
-use common::{answer_of, endpoint};
 use moot::games::{GAME_IDS, Game, Turn};
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{Map, Value, json};
+
+use crate::common::{answer_of, endpoint};
 
 /// Mutated states per game.
 const CASES: usize = 1000;

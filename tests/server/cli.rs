@@ -3,9 +3,7 @@
 
 use std::process::Command;
 
-#[path = "common/ports.rs"]
-mod ports;
-use ports::{Running, free_port, wait_for_port};
+use crate::common::ports::{Running, free_port, moot, wait_for_port};
 
 #[test]
 fn json_logs_are_one_object_a_line_without_colour() {
@@ -25,14 +23,8 @@ fn json_logs_are_one_object_a_line_without_colour() {
             .expect("moot starts"),
     );
     let mut lines = BufReader::new(server.0.stdout.take().expect("stdout")).lines();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let mut stream = loop {
-        if let Ok(stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
-            break stream;
-        }
-        assert!(std::time::Instant::now() < deadline, "moot did not listen");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    wait_for_port(port, "moot");
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("a connection");
     write!(
         stream,
         "GET /healthz HTTP/1.0\r\nx-request-id: cli-1\r\n\r\n"
@@ -91,15 +83,7 @@ fn raw_get(port: u16, target: &str) -> String {
 fn moot_answers_long_targets_up_to_the_http_layers_limit_which_answers_an_empty_400() {
     use moot::limits::{MAX_LINK_BYTES, MAX_URL_BYTES};
     let port = free_port();
-    let _server = Running(
-        Command::new(env!("CARGO_BIN_EXE_moot"))
-            .args(["--bind", &format!("127.0.0.1:{port}")])
-            .env("RUST_LOG", "warn")
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("moot starts"),
-    );
-    wait_for_port(port, "moot");
+    let _server = moot(port, &[]);
     let target = |bytes: usize| {
         let prefix = "/play/herfor?moves=";
         format!("{prefix}{}", "a".repeat(bytes - prefix.len()))

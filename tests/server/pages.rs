@@ -1,14 +1,13 @@
 //! The play pages over HTTP: every page and form, with hand-built positions in the URL, and
 //! tampered or corrupt links (a friendly 4xx page, never a 500).
 
-mod common;
-
 use actix_web::http::header;
 use actix_web::test::TestRequest;
-use common::{Answer, get, get_all, send};
 use moot::games::Game;
 use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::tara::{Tara, TaraOptions};
+
+use crate::common::{Answer, get, get_all, send};
 
 /// The page's HTML (the helpers read a non-JSON body as a string).
 fn html(answer: &Answer) -> &str {

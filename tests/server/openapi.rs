@@ -2,7 +2,7 @@
 //! request and response body has an example, and the game-dependent members list every game.
 //!
 //! After changing the API, regenerate the committed file with
-//! `MOOT_WRITE_OPENAPI=1 cargo test --test openapi`.
+//! `MOOT_WRITE_OPENAPI=1 cargo test --test server openapi::`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,7 +30,7 @@ fn committed_openapi_json_is_what_the_code_generates() {
     let committed = std::fs::read_to_string(Path::new(COMMITTED)).unwrap_or_default();
     assert!(
         committed == generated,
-        "openapi/openapi.json is stale: regenerate it with `MOOT_WRITE_OPENAPI=1 cargo test --test openapi` and commit it"
+        "openapi/openapi.json is stale: regenerate it with `MOOT_WRITE_OPENAPI=1 cargo test --test server openapi::` and commit it"
     );
 }
 

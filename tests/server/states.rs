@@ -4,10 +4,9 @@
 //! field: the untouched state is accepted (so the test can fail), the tampered one is a 422
 //! naming the field.
 
-mod common;
-
-use common::{endpoint, new_state, post_json};
 use serde_json::{Value, json};
+
+use crate::common::{endpoint, first_moves, new_state, post_json};
 
 /// Asserts that `state` is accepted by `legal-moves`.
 async fn accepted(game: &str, state: &Value) {
@@ -72,10 +71,7 @@ async fn h11_target_out_of_range_refused() {
         &json!({"options": {"target": 1001}}),
     )
     .await;
-    assert_eq!(
-        new.problem(422, "invalid_options")["field"],
-        "options.target"
-    );
+    new.unprocessable("invalid_options", "options.target");
 }
 
 #[actix_web::test]
@@ -90,10 +86,7 @@ async fn h11_points_at_target_with_a_doubled_coin_cannot_wrap_into_a_new_game() 
         &json!({"state": state, "moves": ["offer", "give-up"]}),
     )
     .await;
-    assert_eq!(
-        answer.problem(422, "invalid_state")["field"],
-        "state.options.target"
-    );
+    answer.unprocessable("invalid_state", "state.options.target");
 }
 
 #[actix_web::test]
@@ -361,7 +354,7 @@ async fn positional_arrays_refused_at_every_level() {
     }
     // A whole state as an array.
     let answer = post_json(&endpoint("tara", "score"), &json!({"state": [1]})).await;
-    assert_eq!(answer.problem(422, "invalid_state")["field"], "state");
+    answer.unprocessable("invalid_state", "state");
 }
 
 /// A Tara match in game 2, nothing played yet: Blue starts it (T12).
@@ -420,17 +413,8 @@ async fn t12_game1_points_out_of_range_refused() {
 #[actix_web::test]
 async fn t3_t5_twelve_ringforts_with_blue_to_move_refused() {
     // Setup (six placements) and six turns of manoeuvres, each building a ringfort.
-    let mut state = new_state("tara").await;
-    for _ in 0..12 {
-        let moves = post_json(&endpoint("tara", "legal-moves"), &json!({"state": state})).await;
-        let first = moves.ok()["moves"][0].clone();
-        let after = post_json(
-            &endpoint("tara", "apply"),
-            &json!({"state": state, "move": first}),
-        )
-        .await;
-        state = after.ok()["state"].clone();
-    }
+    let (played, state) = first_moves("tara", 12).await;
+    assert_eq!(played.len(), 12);
     let built = state["ringforts"]["red"].as_array().unwrap().len()
         + state["ringforts"]["blue"].as_array().unwrap().len();
     assert_eq!(built, 12, "{state}");

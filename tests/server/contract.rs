@@ -1,11 +1,10 @@
 //! The contract check of the HTTP test suites (`tests/common/contract.rs`) catches what it is
 //! there for, and the published schemas refuse what the server refuses.
 
-mod common;
-
-use common::contract::{check, compile};
-use common::{endpoint, post_json};
 use serde_json::{Value, json};
+
+use crate::common::contract::{check, compile};
+use crate::common::{self, applied, endpoint, new_state_with, post_json};
 
 const JSON: &str = "application/json";
 
@@ -89,7 +88,7 @@ async fn the_server_refuses_a_seed_javascript_cannot_send() {
         &json!({"state": state, "playouts": 10, "seed": 9_007_199_254_740_992_u64}),
     )
     .await;
-    assert_eq!(answer.problem(422, "invalid_request")["field"], "seed");
+    answer.unprocessable("invalid_request", "seed");
     let answer = post_json(
         &endpoint("herfor", "evaluate"),
         &json!({"state": state, "playouts": 10, "seed": 9_007_199_254_740_991_u64}),
@@ -144,10 +143,7 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
         &json!({"options": {"size": 3.5}}),
     )
     .await;
-    assert_eq!(
-        answer.problem(422, "invalid_options")["field"],
-        "options.size"
-    );
+    answer.unprocessable("invalid_options", "options.size");
 }
 
 /// A picture of a link with a move that does not read or that the rules refuse is a 422
@@ -187,15 +183,12 @@ async fn hirth_states_say_their_array_lengths_and_round_bound() {
             &json!({"state": with("points", points)}),
         )
         .await;
-        assert_eq!(
-            answer.problem(422, "invalid_state")["field"],
-            "state.points"
-        );
+        answer.unprocessable("invalid_state", "state.points");
     }
     let too_late = with("round", json!(2_147_483_648_u64));
     assert!(!hirth_state.is_valid(&too_late));
     let answer = post_json(&endpoint("hirth", "score"), &json!({"state": too_late})).await;
-    assert_eq!(answer.problem(422, "invalid_state")["field"], "state.round");
+    answer.unprocessable("invalid_state", "state.round");
     assert!(hirth_state.is_valid(&with("round", json!(2_147_483_647_u64))));
     let score = post_json(&endpoint("hirth", "score"), &json!({"state": state})).await;
     let hirth_score = compile(&schema("HirthScore")).unwrap();
@@ -339,13 +332,8 @@ async fn every_link_example_draws() {
 #[actix_web::test]
 async fn f1_points_off_the_board_size_are_refused_by_schema_and_server() {
     let played = |size: u8, point: &'static str| async move {
-        let new = post_json(
-            &endpoint("herfor", "new"),
-            &json!({"options": {"size": size}}),
-        )
-        .await;
-        let body = json!({"state": new.ok()["state"].clone(), "move": point});
-        post_json(&endpoint("herfor", "apply"), &body).await.ok()["state"].clone()
+        let new = new_state_with("herfor", json!({ "size": size })).await;
+        applied("herfor", &new, point).await
     };
     let state = compile(&schema("HerforState")).unwrap();
     let on_seven = played(7, "g5").await;
@@ -355,10 +343,7 @@ async fn f1_points_off_the_board_size_are_refused_by_schema_and_server() {
     off_three["black"] = json!(["g5"]);
     assert!(!state.is_valid(&off_three));
     let answer = post_json(&endpoint("herfor", "score"), &json!({"state": off_three})).await;
-    assert_eq!(
-        answer.problem(422, "invalid_state")["field"],
-        "state.black[0]"
-    );
+    answer.unprocessable("invalid_state", "state.black[0]");
 
     let apply = compile(&schema("HerforApplyRequest")).unwrap();
     let three = played(3, "c3").await;
@@ -391,10 +376,7 @@ async fn t11_a_level_one_state_with_a_sacrifice_is_refused_by_schema_and_server(
     level_one["sacrificed"]["red"] = json!("D4");
     assert!(!state.is_valid(&level_one));
     let answer = post_json(&endpoint("tara", "score"), &json!({"state": level_one})).await;
-    assert_eq!(
-        answer.problem(422, "invalid_state")["field"],
-        "state.sacrificed.red"
-    );
+    answer.unprocessable("invalid_state", "state.sacrificed.red");
     let mut level_two = level_one.clone();
     level_two["options"]["level"] = json!(2);
     assert!(state.is_valid(&level_two));
@@ -417,6 +399,6 @@ async fn h12_a_hirth_board_names_spaces_and_a_phase_has_no_unknown_member() {
     ] {
         assert!(!state.is_valid(&wrong), "{wrong}");
         let answer = post_json(&endpoint("hirth", "score"), &json!({"state": wrong})).await;
-        assert_eq!(answer.problem(422, "invalid_state")["field"], field);
+        answer.unprocessable("invalid_state", field);
     }
 }
