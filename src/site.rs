@@ -1,5 +1,5 @@
 //! The service's own routes outside the API: the home page, the stylesheet, the health check
-//! and the API's documentation.
+//! and the API's documentation; and the answer for what no route took.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
