@@ -4,6 +4,7 @@
 //! the page computer's whole turn there at the strong strength.
 //!
 //! `cargo bench --bench ai` (`-- hirth` for Hirþ only)
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::hint::black_box;
 

@@ -4,6 +4,7 @@
 //! that echoes a JSON body of the same size.
 //!
 //! `cargo bench --bench api`
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::hint::black_box;
 

@@ -1,6 +1,7 @@
 //! Random Herfor playouts per second, until both players have passed: through the `Game`
 //! trait (legal moves into a reused buffer, a uniformly random one, `play_unchecked`), and on
 //! the search's path (the compact `Position`, legal placements as a bit set sampled by index).
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::hint::black_box;
 

@@ -2,6 +2,7 @@
 //! end by each victory.
 //!
 //! `cargo bench --bench hirth`
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::collections::BTreeMap;
 use std::hint::black_box;

@@ -2,6 +2,7 @@
 //! engine, builds the view (a button of the page's one form per legal move, on the board and in
 //! the list) and renders the HTML. Measured on long random
 //! games, near their end, for each game; and the time the computer takes to answer.
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::hint::black_box;
 

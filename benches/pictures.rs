@@ -1,6 +1,7 @@
 //! The cost of one picture: a mid-game position of each game (a seeded random game, its last
 //! turn marked) drawn as SVG and rasterised to a 600-pixel PNG, as `GET …/picture` does after
 //! reading and replaying the link. Target: at most 10 ms per PNG.
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use std::hint::black_box;
 

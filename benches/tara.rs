@@ -1,5 +1,6 @@
 //! Random playouts of The High Kings of Tara from the empty board, the search's inner loop:
 //! `legal_moves_into` + `play_unchecked` until the game ends.
+#![allow(missing_docs)] // criterion_group! writes undocumented functions
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use moot::games::tara::{Tara, TaraOptions};

@@ -28,6 +28,7 @@ pub async fn healthz() -> Json<Health> {
     })
 }
 
+/// `GET /`: the home page, every game with its options and its links (play, rules, API).
 #[get("/")]
 pub async fn home() -> Result<HttpResponse, PageError> {
     let listing = guarded(|| {
@@ -68,6 +69,7 @@ pub async fn home() -> Result<HttpResponse, PageError> {
         .body(moot_templates::home::page(&view).into_string()))
 }
 
+/// `GET /static/moot.css`: the embedded stylesheet, which browsers may keep for an hour.
 #[get("/static/moot.css")]
 pub async fn stylesheet() -> HttpResponse {
     HttpResponse::Ok()
@@ -76,6 +78,7 @@ pub async fn stylesheet() -> HttpResponse {
         .body(MOOT_CSS)
 }
 
+/// `GET /static/moot.js`: the play pages' embedded script, which browsers may keep for an hour.
 #[get("/static/moot.js")]
 pub async fn script() -> HttpResponse {
     HttpResponse::Ok()

@@ -17,6 +17,8 @@ use moot_games::{Game, Turn};
 /// The book of Herfor size 3, and the plies from the start it covers (it was written with
 /// these: 5150 positions, every one up to 3 plies in).
 pub static HERFOR_3: &[u8] = include_bytes!("herfor3.book");
+/// The plies from the start [`HERFOR_3`] covers; the depth `moot-lab solve --book` writes
+/// unless told otherwise.
 pub const BOOK_PLIES: usize = 3;
 
 const RECORD: usize = 16;

@@ -43,12 +43,17 @@ pub enum Budget {
 /// The three strengths the play pages offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strength {
+    /// The fewest playouts: quick answers, the weakest play.
     Easy,
+    /// Between the two: the default of the pages and of the API's analysis.
     Normal,
+    /// The most playouts: slower answers, the strongest play.
     Strong,
 }
 
 impl Strength {
+    /// Every strength, weakest first: the order of [`Player::STRENGTH_PLAYOUTS`] and of the
+    /// options form.
     pub const ALL: [Strength; 3] = [Strength::Easy, Strength::Normal, Strength::Strong];
 
     /// The search budget of this strength in game `G`: playouts, so a game against the computer
@@ -67,6 +72,7 @@ impl Strength {
         }
     }
 
+    /// The strength's name in links, forms and the API: `easy`, `normal` or `strong`.
     pub fn name(self) -> &'static str {
         match self {
             Strength::Easy => "easy",
@@ -94,14 +100,19 @@ pub struct Analysis<M> {
     pub pv: Vec<M>,
     /// Every root move with its visits and mean value (for the seat that must act).
     pub moves: Vec<MoveStat<M>>,
+    /// Playouts the search ran (fewer than asked when the wall-clock cap stopped it; 0 for a
+    /// proof).
     pub playouts: u64,
+    /// Wall-clock time the answer took.
     pub elapsed: Duration,
 }
 
 /// One root move and what the search saw of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveStat<M> {
+    /// A legal move of the root position.
     pub mv: M,
+    /// Playouts that went through this move; 0 when the move was never tried (and for a proof).
     pub visits: u64,
     /// Mean value for the seat that must act at the root; 0 for an unvisited move.
     pub value: f64,

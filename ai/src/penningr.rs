@@ -56,7 +56,9 @@ pub fn match_chance(need: u32, other: u32) -> f64 {
 /// Where a seat stands in the match: the points it needs, those its opponent needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {
+    /// Points the seat still needs to reach the match target (H11); 0 once it has.
     pub own: u32,
+    /// Points its opponent still needs.
     pub other: u32,
 }
 

@@ -70,7 +70,10 @@ pub struct Proof<M> {
 /// analysis then tells the proven values, with no playouts).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thought<M> {
+    /// The search's answer, or the proof told as one (values ±1, no playouts).
     pub analysis: Analysis<M>,
+    /// The proof, when the game is solved here and it ended in time; `None` means the
+    /// analysis is a search's estimate.
     pub proof: Option<Proof<M>>,
 }
 

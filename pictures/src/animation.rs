@@ -14,8 +14,9 @@ use super::raster::straight_rgba;
 pub const MAX_FRAMES: usize = 200;
 /// The longest side of an animation's frames, in pixels.
 pub const MAX_PIXELS: u32 = 800;
-/// How long each frame shows, and the last one, in milliseconds.
+/// How long each frame shows, in milliseconds.
 pub const FRAME_MS: u16 = 800;
+/// How long the last frame, the game's end, shows, in milliseconds.
 pub const LAST_FRAME_MS: u16 = 3000;
 
 /// Refuses an animation of more than [`MAX_FRAMES`] frames before any is drawn.

@@ -22,7 +22,12 @@ pub use raster::png;
 #[derive(Clone, Debug, PartialEq)]
 pub enum PictureError {
     /// A picture parameter is unreadable or out of bounds; `field` names it.
-    Invalid { field: String, detail: String },
+    Invalid {
+        /// The parameter refused, as the request names it (`pixels`, `moves`).
+        field: String,
+        /// What is wrong with it, in a sentence that starts with its name.
+        detail: String,
+    },
     /// The picture could not be drawn or written: a bug.
     Internal(String),
 }

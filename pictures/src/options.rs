@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use super::PictureError;
 
-/// The smallest, default and largest longer side of a picture, in pixels.
+/// The smallest longer side a picture may ask for, in pixels.
 pub const MIN_PIXELS: u32 = 64;
+/// The longer side of a picture that does not say, in pixels.
 pub const DEFAULT_PIXELS: u32 = 600;
+/// The largest longer side a picture may ask for, in pixels: a bound on one request's work.
 pub const MAX_PIXELS: u32 = 2048;
 
 /// The query parameters of the GET form that are the picture's, not the game's options.
@@ -35,6 +37,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The MIME type the API answers the picture with.
     pub fn content_type(self) -> &'static str {
         match self {
             Format::Png => "image/png",
@@ -58,9 +61,11 @@ pub enum Bottom {
 /// How a picture is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PictureOptions {
+    /// PNG or SVG (`format`; PNG unless asked).
     pub format: Format,
     /// The longer side, in pixels ([`MIN_PIXELS`]…[`MAX_PIXELS`]).
     pub pixels: u32,
+    /// The seat whose side is at the bottom (`bottom`; the first seat's unless asked).
     pub bottom: Bottom,
     /// Row and column labels (Herfor, Tara; Hirþ's spaces always carry their names).
     pub coordinates: bool,

@@ -41,13 +41,20 @@ pub enum LinkError {
     /// Move `index` (from 0) of the link, `text`, is refused by the engine; `before` is the
     /// link of the position before it.
     RefusedMove {
+        /// The move's place in the link, from 0.
         index: usize,
+        /// The move as the link writes it.
         text: String,
+        /// Why the engine refuses it.
         error: MoveError,
+        /// The link of the position before the move, which the error page offers.
         before: String,
     },
     /// The link is `written` bytes long as the pages write it back: over [`MAX_LINK_BYTES`].
-    TooLong { written: usize },
+    TooLong {
+        /// The length in bytes of the link as the pages would write it.
+        written: usize,
+    },
     /// Moot could not write the link's options back: a bug.
     Internal(String),
 }
@@ -87,6 +94,7 @@ impl From<InvalidOptions> for LinkError {
 pub struct Opponent {
     /// The seat the computer plays.
     pub seat: Seat,
+    /// How hard it searches (`strength`; `normal` when the link does not say).
     pub strength: Strength,
 }
 
@@ -115,6 +123,7 @@ impl Opponent {
         Ok(Some(Opponent { seat, strength }))
     }
 
+    /// The computer as query pairs, `computer` then `strength`, as the link writes them.
     pub fn pairs(&self) -> [(String, String); 2] {
         let seat = match self.seat {
             Seat::First => "first",
@@ -137,6 +146,7 @@ impl Opponent {
 pub struct Query(pub Vec<(String, String)>);
 
 impl Query {
+    /// Reads a query string (without the `?`), percent-decoding names and values; never fails.
     pub fn parse(query: &str) -> Self {
         Query(
             form_urlencoded::parse(query.as_bytes())
@@ -179,10 +189,13 @@ impl Query {
 /// A game as a link holds it: its options, the computer opponent if any, and the moves
 /// played, as written.
 pub struct Link<G: Game> {
+    /// The game's options, accepted by the engine.
     pub options: G::Options,
     /// The options as query pairs, in a fixed order.
     option_pairs: Vec<(String, String)>,
+    /// The computer, when the game is against it; `None` for two people.
     pub opponent: Option<Opponent>,
+    /// The moves played, in notation as the link writes them; not checked until replayed.
     pub moves: Vec<String>,
 }
 
@@ -293,10 +306,12 @@ impl<G: Game> Link<G> {
     }
 }
 
+/// The path of the pages of game `id`: the options form, or the game when the query has `moves`.
 pub fn play_path(id: &str) -> String {
     format!("/play/{id}")
 }
 
+/// Query pairs as a query string (without the `?`), percent-encoded as a form would send them.
 pub fn encode(pairs: &[(String, String)]) -> String {
     form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs)

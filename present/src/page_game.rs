@@ -13,6 +13,7 @@ use moot_games::{Game, Seat};
 /// screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Players {
+    /// The seat the computer plays; `None` for two people at one screen.
     pub computer: Option<Seat>,
 }
 
@@ -41,7 +42,9 @@ impl Players {
 /// sends.
 #[derive(Clone, Debug)]
 pub struct Playable<M> {
+    /// The move as the engine has it.
     pub mv: M,
+    /// Its notation, which its button in the move list sends.
     pub notation: String,
     /// The value of the move's button on the board: its notation on a page; empty in a
     /// picture, which draws the move's target without a button.

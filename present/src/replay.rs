@@ -5,18 +5,25 @@ use moot_games::{Game, MoveError, Seat, Status, Turn};
 
 /// One move as played, with who played it and what it caused.
 pub struct Ply<G: Game> {
+    /// The move as the engine read it from the link.
     pub mv: G::Move,
     /// The move in the engine's own notation (the record's form).
     pub notation: String,
-    /// The seat and colour that chose it.
+    /// The seat that chose it.
     pub seat: Seat,
+    /// The colour it played, in the engine's word (`black`, `gull`): a turn is a run of one
+    /// colour, and after Herfor's swap a seat changes colour.
     pub colour: String,
+    /// What the engine says the move did, in order: the page's words for it and the board's
+    /// marks of the last turn.
     pub events: Vec<G::Event>,
 }
 
 /// A link's game, replayed.
 pub struct Replayed<G: Game> {
+    /// The position after the link's last move.
     pub state: G::State,
+    /// Every move of the link, oldest first.
     pub plies: Vec<Ply<G>>,
 }
 

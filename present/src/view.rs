@@ -39,9 +39,11 @@ pub fn playable<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
 
 /// What a page shows besides the position: a refused submission, a hint.
 pub struct Extras<M> {
+    /// Why the submitted move was refused, shown over the board.
     pub notice: Option<Notice>,
     /// The move typed in the notation form (kept after a refusal).
     pub typed: String,
+    /// The computer's advice, when the link asks for a hint (`hint=1`).
     pub hint: Option<Thought<M>>,
     /// Whether the server runs the computer player, which gives hints.
     pub hints_offered: bool,
@@ -276,6 +278,7 @@ fn continues<G: Game>(state: &G::State, mv: &G::Move) -> bool {
         && G::turn(&after) == G::turn(state)
 }
 
+/// The line over the board: who is to play and what they must decide, or who won and why.
 pub fn status_line(status: &Status) -> StatusLine {
     match status {
         Status::Ongoing {
@@ -436,6 +439,7 @@ fn flatten(path: &str, value: &Value, rows: &mut Vec<(String, String)>) {
     }
 }
 
+/// `word` with its first letter in upper case (`gull` → `Gull`), as the pages name colours.
 pub fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {

@@ -12,6 +12,8 @@ use super::problem::{ErrorCode, Problem};
 /// Where the document is served; Swagger UI is at `/docs/`.
 pub const OPENAPI_PATH: &str = "/api-docs/openapi.json";
 
+/// The OpenAPI document's base: title, description, tags and the problem schemas; the paths
+/// and the other schemas are added from the handlers when the app is built.
 #[derive(OpenApi)]
 #[openapi(
     info(

@@ -71,6 +71,8 @@ impl Surface for Evaluator {
 }
 
 impl Evaluator {
+    /// The server's settings for searches: the caps on budgets, whom to trust for a client's
+    /// address.
     pub fn config(&self) -> AiConfig {
         self.config
     }

@@ -182,39 +182,53 @@ fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
     samples().map(field).cloned().unwrap_or(Value::Null)
 }
 
+/// `GET /games`: every registered game's listing.
 pub fn games_response() -> Value {
     pick(|s| &s.games)
 }
+/// The body of `…/new`: the first game's default options.
 pub fn new_game_request() -> Value {
     pick(|s| &s.new_request)
 }
+/// The answer of `…/new`: the start of that game.
 pub fn game_response() -> Value {
     pick(|s| &s.new_response)
 }
+/// The body that carries a state alone (`…/legal-moves`, `…/score`): the sample position, a
+/// seeded opening of the first game.
 pub fn state_request() -> Value {
     pick(|s| &s.state_request)
 }
+/// The answer of `…/legal-moves` in the sample position.
 pub fn legal_moves_response() -> Value {
     pick(|s| &s.legal_moves)
 }
+/// The body of `…/apply`: the sample position and the move that does the most in it (a capture,
+/// a flip).
 pub fn apply_request() -> Value {
     pick(|s| &s.apply_request)
 }
+/// The answer of `…/apply`: the position after that move and what it caused.
 pub fn apply_response() -> Value {
     pick(|s| &s.apply_response)
 }
+/// The answer of `…/score` in the sample position.
 pub fn score_response() -> Value {
     pick(|s| &s.score)
 }
+/// The body of `…/replay`: the default options and the opening, the sample move included.
 pub fn replay_request() -> Value {
     pick(|s| &s.replay_request)
 }
+/// The answer of `…/replay`: that game replayed, ply by ply.
 pub fn replay_response() -> Value {
     pick(|s| &s.replay_response)
 }
+/// The body of `…/evaluate`: the sample position at a small playout budget, seed 1.
 pub fn evaluate_request() -> Value {
     pick(|s| &s.evaluate_request)
 }
+/// The answer of `…/evaluate`, its time fixed so the document does not change between builds.
 pub fn evaluate_response() -> Value {
     pick(|s| &s.evaluate_response)
 }

@@ -49,6 +49,7 @@ pub fn start<G: Game>(options: Option<Value>) -> Result<(G::Options, G::State), 
     Ok((options, state))
 }
 
+/// Writes part of an answer as JSON; a failure is the server's bug (`internal_error`).
 pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
     serde_json::to_value(value)
         .map_err(|e| ApiError::internal(format!("could not write the answer as JSON: {e}")))
@@ -63,6 +64,8 @@ pub fn list_all() -> Result<GamesResponse, ApiError> {
     Ok(GamesResponse { games })
 }
 
+/// Game `G` as `GET /games` lists it: id, name, options with their defaults and meanings, and
+/// its rules page.
 pub fn listing<G: Game>() -> Result<GameListing, ApiError> {
     let default_options = to_json(&G::Options::default())?;
     let descriptions = to_json(&<G::Options as utoipa::PartialSchema>::schema())?;
@@ -89,6 +92,7 @@ pub fn listing<G: Game>() -> Result<GameListing, ApiError> {
     })
 }
 
+/// `POST …/new`: the start of a game with the options sent (defaults for those left out).
 pub fn new_game<G: Game>(request: NewGameRequest) -> Result<GameResponse, ApiError> {
     let (_, state) = start::<G>(request.options)?;
     Ok(GameResponse {
@@ -97,6 +101,7 @@ pub fn new_game<G: Game>(request: NewGameRequest) -> Result<GameResponse, ApiErr
     })
 }
 
+/// `POST …/legal-moves`: every legal move of the state, in the game's notation, and who acts.
 pub fn legal_moves<G: Game>(request: StateRequest) -> Result<LegalMovesResponse, ApiError> {
     let state = read_state::<G>(request.state, "state")?;
     let moves = G::legal_moves(&state)
@@ -109,6 +114,7 @@ pub fn legal_moves<G: Game>(request: StateRequest) -> Result<LegalMovesResponse,
     })
 }
 
+/// `POST …/score`: the state's score breakdown and who acts.
 pub fn score<G: Game>(request: StateRequest) -> Result<ScoreResponse, ApiError> {
     let state = read_state::<G>(request.state, "state")?;
     Ok(ScoreResponse {
@@ -117,6 +123,8 @@ pub fn score<G: Game>(request: StateRequest) -> Result<ScoreResponse, ApiError> 
     })
 }
 
+/// `POST …/apply`: plays `move`, or each of `moves` in order (the first refused is named by its
+/// index), and answers the position after them with each ply unless `plies` is false.
 pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
     let single = match (request.mv, request.moves) {
         (Some(text), None) => Ok(text),
@@ -176,6 +184,8 @@ fn record_within_cap(record: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// `POST …/replay`: plays a game from its options and its `moves` or `record`, and answers the
+/// final position, the plies, the record in the game's format and the reader's warnings.
 pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiError> {
     let source = match (request.moves, request.record) {
         (Some(texts), None) => Ok(texts),

@@ -31,12 +31,15 @@ pub struct PictureRequest {
     /// use the GET form, from the moves, to have it marked.
     #[schema(value_type = GameState)]
     pub state: serde_json::Value,
+    /// `png` (the default) or `svg`.
     #[serde(default)]
     pub format: Format,
     /// The picture's longer side in pixels, 64 to 2048 (default 600).
     #[serde(default = "default_pixels")]
     #[schema(minimum = 64, maximum = 2048, default = 600)]
     pub pixels: u32,
+    /// Whose side of the board is at the bottom: `first` (the default, as the pages show it) or
+    /// `second`.
     #[serde(default)]
     pub bottom: Bottom,
     /// Row and column labels (Herfor, Tara).

@@ -91,6 +91,7 @@ impl ErrorCode {
         ErrorCode::Overloaded,
     ];
 
+    /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::MalformedJson => "malformed_json",
@@ -117,6 +118,7 @@ impl ErrorCode {
         }
     }
 
+    /// The HTTP status every problem of this code is answered with.
     pub fn status(self) -> StatusCode {
         match self {
             ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
@@ -245,6 +247,8 @@ pub fn rule_url(rule: &str) -> Option<String> {
 pub struct ApiError(pub Box<Problem>);
 
 impl ApiError {
+    /// A problem of `code`, its status, title and type filled in; `detail` is cut to an excerpt
+    /// of [`DETAIL_CHARS`].
     pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
         ApiError(Box::new(Problem {
             problem_type: format!("urn:moot:problem:{}", code.as_str()),
@@ -263,6 +267,7 @@ impl ApiError {
         }))
     }
 
+    /// The problem's stable code, as the access log records a client error.
     pub fn code(&self) -> ErrorCode {
         self.0.code
     }
@@ -298,6 +303,7 @@ impl ApiError {
         self
     }
 
+    /// No game has the id `id` (404); the detail lists the ids there are.
     pub fn unknown_game(id: &str) -> Self {
         let known = crate::games::GAME_IDS.join(", ");
         ApiError::new(
@@ -306,6 +312,7 @@ impl ApiError {
         )
     }
 
+    /// Options the engine refuses; `field` names the option under `options` (`options.size`).
     pub fn invalid_options(e: InvalidOptions) -> Self {
         let field = prefixed("options", &e.field);
         ApiError::new(ErrorCode::InvalidOptions, format!("{field}: {}", e.reason)).with_field(field)
@@ -335,12 +342,14 @@ impl ApiError {
         error
     }
 
+    /// A record the game's reader refuses; `field` is `record` and `line` the line at fault.
     pub fn invalid_record(e: RecordError) -> Self {
         let mut error = ApiError::new(ErrorCode::InvalidRecord, e.to_string()).with_field("record");
         error.0.line = Some(e.line);
         error
     }
 
+    /// A bug in the server (500): the request was not the cause.
     pub fn internal(detail: impl Into<String>) -> Self {
         ApiError::new(ErrorCode::InternalError, detail)
     }

@@ -17,6 +17,7 @@ use crate::games::Status;
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = examples::games_response)]
 pub struct GamesResponse {
+    /// Every game the service referees, always in the same order.
     pub games: Vec<GameListing>,
 }
 
@@ -39,6 +40,7 @@ pub struct GameListing {
 /// One option of a game.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct OptionListing {
+    /// The option's member in `options` (`size`).
     pub name: String,
     /// The value used when the option is left out.
     #[schema(value_type = OptionValue)]
@@ -53,10 +55,13 @@ pub struct OptionListing {
 #[serde(untagged)]
 #[allow(dead_code)] // a schema only: option values travel as JSON
 pub enum OptionValue {
+    /// An option on or off (Herfor's `pie`).
     #[schema(title = "OptionFlag")]
     Flag(bool),
+    /// A number (Herfor's `size`, Hirþ's match `target`).
     #[schema(title = "OptionNumber")]
     Number(i64),
+    /// One of the names the option allows (Tara's `first`: `red` or `blue`).
     #[schema(title = "OptionName")]
     Name(String),
 }
@@ -68,9 +73,13 @@ pub enum OptionValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StrengthName {
+    /// The pages' easy budget.
     Easy,
+    /// The pages' normal budget, which a request without a budget gets.
     Normal,
+    /// The pages' strong budget.
     Strong,
+    /// The proven answer, where the game is solved.
     Perfect,
 }
 
@@ -89,8 +98,10 @@ pub struct NewGameRequest {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = examples::game_response)]
 pub struct GameResponse {
+    /// The position, to send back with the next request.
     #[schema(value_type = GameState)]
     pub state: Value,
+    /// Who acts and what they decide.
     pub status: Status,
 }
 
@@ -110,6 +121,7 @@ pub struct StateRequest {
 pub struct LegalMovesResponse {
     /// Empty once the game is over.
     pub moves: Vec<String>,
+    /// Who acts and what they decide, or how the game ended.
     pub status: Status,
 }
 
@@ -118,6 +130,7 @@ pub struct LegalMovesResponse {
 #[serde(deny_unknown_fields)]
 #[schema(example = examples::apply_request)]
 pub struct ApplyRequest {
+    /// The position to play from, as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
     pub state: Value,
     /// One move in the game's notation.
@@ -140,8 +153,10 @@ pub struct Ply {
     /// The move in the game's notation, as the engine writes it.
     #[serde(rename = "move")]
     pub mv: String,
+    /// What the move caused, in order, as the game's events.
     #[schema(value_type = Vec<GameEvent>)]
     pub events: Vec<Value>,
+    /// Who acts after the move, or how the game ended with it.
     pub status: Status,
 }
 
@@ -149,8 +164,10 @@ pub struct Ply {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = examples::apply_response)]
 pub struct ApplyResponse {
+    /// The position after the last move.
     #[schema(value_type = GameState)]
     pub state: Value,
+    /// Who acts there, or how the game ended.
     pub status: Status,
     /// Each move played, in order; empty when the request sent `"plies": false`.
     pub plies: Vec<Ply>,
@@ -160,8 +177,10 @@ pub struct ApplyResponse {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = examples::score_response)]
 pub struct ScoreResponse {
+    /// The score in the game's own terms: its schema says what each member counts.
     #[schema(value_type = GameScore)]
     pub score: Value,
+    /// Who acts, or how the game ended.
     pub status: Status,
 }
 
@@ -192,8 +211,10 @@ pub struct ReplayRequest {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = examples::replay_response)]
 pub struct ReplayResponse {
+    /// The position after the last move.
     #[schema(value_type = GameState)]
     pub state: Value,
+    /// Who acts there, or how the game ended.
     pub status: Status,
     /// Each move played, in order; empty when the request sent `"plies": false`.
     pub plies: Vec<Ply>,
@@ -269,14 +290,17 @@ pub struct EvaluateResponse {
     /// `best_move` is one of them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub best_moves: Vec<String>,
+    /// Who acts in the position analysed, or how the game ended.
     pub status: Status,
 }
 
 /// One legal move in the analysis.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct MoveEvaluation {
+    /// The move in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// Playouts that went through the move; 0 in an `exact` answer.
     pub visits: u64,
     /// Mean value for the seat that must act; 0 when the move was not visited.
     pub value: f64,
@@ -286,5 +310,6 @@ pub struct MoveEvaluation {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "ok"}))]
 pub struct Health {
+    /// `ok` whenever the service answers.
     pub status: String,
 }

@@ -82,6 +82,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
         self.entries.len()
     }
 
+    /// Whether no answer is kept.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -8,10 +8,13 @@ use std::time::{Duration, Instant};
 pub struct WallCap(Duration);
 
 impl WallCap {
+    /// A cap of `cap`; the server's is [`AiConfig::wall_cap`](super::AiConfig::wall_cap), never
+    /// below the longest time budget.
     pub fn new(cap: Duration) -> Self {
         WallCap(cap)
     }
 
+    /// How long a search may run.
     pub fn duration(self) -> Duration {
         self.0
     }

@@ -23,6 +23,7 @@ pub use config::AiConfig;
 /// A part of the server that runs searches under its own policy (the API, the play pages),
 /// made from the server's limits.
 pub trait Surface {
+    /// The surface's own governance (permits, client shares, flights…) within `config`.
     fn new(config: AiConfig) -> Self;
 }
 
@@ -37,6 +38,7 @@ pub struct Computer<Api, Pages> {
 }
 
 impl<Api: Surface, Pages: Surface> Computer<Api, Pages> {
+    /// The computer player of a server with these limits: made once, before the workers.
     pub fn new(config: AiConfig) -> Self {
         Computer {
             config,
@@ -47,14 +49,17 @@ impl<Api: Surface, Pages: Surface> Computer<Api, Pages> {
 }
 
 impl<Api, Pages> Computer<Api, Pages> {
+    /// The server's limits on searches.
     pub fn config(&self) -> AiConfig {
         self.config
     }
 
+    /// The API's searches and their governance.
     pub fn api(&self) -> &Api {
         &self.api
     }
 
+    /// The play pages' searches (the computer's moves, hints) and their governance.
     pub fn pages(&self) -> &Pages {
         &self.pages
     }

@@ -30,6 +30,7 @@ impl Drop for Permit {
 }
 
 impl Pool {
+    /// A pool of `limit` permits; a limit of 0 switches its searches off.
     pub fn new(limit: usize) -> Self {
         Pool {
             limit,
@@ -37,6 +38,7 @@ impl Pool {
         }
     }
 
+    /// The most permits out at once.
     pub fn limit(&self) -> usize {
         self.limit
     }

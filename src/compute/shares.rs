@@ -79,6 +79,7 @@ pub enum Wait {
 const PRUNE_AT: usize = 10_000;
 
 impl Clients {
+    /// Clients each allowed `share`, their rates kept on the system clock.
     pub fn new(share: Share) -> Self {
         Clients::with_clock(share, DefaultClock::default())
     }
@@ -102,6 +103,7 @@ impl<C: Clock + Clone> Clients<C> {
         }
     }
 
+    /// What each client may ask.
     pub fn share(&self) -> Share {
         self.share
     }

@@ -57,6 +57,7 @@ fn pattern_of(request: &HttpRequest) -> &'static str {
         .or_insert_with(|| Box::leak(pattern.into_boxed_str()))
 }
 
+/// Times the request, counts it in the [`Metrics`] (when the app has them) and logs its line.
 pub async fn middleware(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,

@@ -23,6 +23,8 @@ const BUCKETS: &[f64] = &[
     5.0,
 ];
 
+/// The server's Prometheus registry: requests by route and status, their latency, and the
+/// computer player's figures. Clones share it.
 #[derive(Clone)]
 pub struct Metrics {
     registry: Registry,

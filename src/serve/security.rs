@@ -21,8 +21,11 @@ pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 
      connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; \
      frame-ancestors 'none'";
 
+/// The `Referrer-Policy` of every answer: a link holds a whole game, so only this origin gets it.
 pub const REFERRER_POLICY: &str = "same-origin";
 
+/// Adds the headers an answer lacks: `nosniff` and the referrer policy to all, the page policy
+/// to HTML outside `/docs`.
 pub async fn middleware(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,

@@ -25,6 +25,8 @@ pub fn target_bytes(request: &ServiceRequest) -> usize {
         .map_or(uri.path().len(), |target| target.as_str().len())
 }
 
+/// Answers a target over [`MAX_LINK_BYTES`] with 414 (a problem under `/api`, a page elsewhere)
+/// before any route reads it.
 pub async fn middleware(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,

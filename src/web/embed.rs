@@ -19,6 +19,7 @@ use moot_present::view::status_line;
 /// The policy that lets any site frame the embed.
 pub const FRAME_ANYWHERE: &str = "frame-ancestors *";
 
+/// `GET /embed/{game}`: the view-only board of the link's position, framable by any site.
 #[get("/embed/{game}")]
 pub async fn embed(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let mut pairs = Query::parse(request.query_string()).0;

@@ -12,10 +12,14 @@ use crate::games::InvalidOptions;
 use crate::limits::{DETAIL_CHARS, excerpt};
 use moot_present::link::LinkError;
 
+/// An error of the play pages, answered as a page of its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageError {
+    /// The answer's status: 4xx for what the link got wrong, 5xx for what Moot could not do.
     pub status: StatusCode,
+    /// The page's heading, the same for every error of its kind (`No such game`).
     pub title: String,
+    /// What was wrong with this request, and where.
     pub detail: String,
     /// Links out: (words, href).
     pub links: Vec<(String, String)>,
@@ -59,6 +63,7 @@ impl PageError {
         )
     }
 
+    /// No game has the id `id` (404).
     pub fn unknown_game(id: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
@@ -67,6 +72,7 @@ impl PageError {
         )
     }
 
+    /// Adds a link out of the error page: its `words` and where it goes.
     pub fn with_link(mut self, words: impl Into<String>, href: impl Into<String>) -> Self {
         self.links.push((words.into(), href.into()));
         self

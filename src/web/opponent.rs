@@ -51,6 +51,8 @@ impl Surface for PageSearches {
 }
 
 impl PageSearches {
+    /// The server's settings for searches: whether hints are offered, whom to trust for a
+    /// client's address.
     pub fn config(&self) -> AiConfig {
         self.config
     }
@@ -86,6 +88,7 @@ pub struct Hints {
 
 /// A game the pages give hints in: which map of [`Hints`] holds its searches.
 pub trait Hinted: Strategy {
+    /// This game's hint searches in flight.
     fn flights(hints: &Hints) -> &HintFlights<Self>;
 }
 
