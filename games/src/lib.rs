@@ -65,8 +65,10 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// Both seats, the first first: for going over per-seat data.
     pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
 
+    /// The opponent of this seat.
     pub fn other(self) -> Seat {
         match self {
             Seat::First => Seat::Second,
@@ -97,6 +99,7 @@ pub enum Turn {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Status {
+    /// The game goes on and a seat must choose the next move.
     Ongoing {
         /// The seat that must choose the next move.
         to_act: Seat,
@@ -105,6 +108,7 @@ pub enum Status {
         /// What that player decides, in words (`place a stone or pass`, `answer the doubling offer`).
         decision: String,
     },
+    /// The game (or match) is over.
     Finished {
         /// The winning seat; absent for a draw.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -123,6 +127,7 @@ pub enum Status {
 pub struct InvalidOptions {
     /// The option at fault (`size`).
     pub field: String,
+    /// Why its value was refused, in words (`9 points per side: the board has 3 to 7 (F1)`).
     pub reason: String,
 }
 
@@ -132,10 +137,12 @@ pub struct InvalidOptions {
 pub struct InvalidState {
     /// Where in the state, as a path relative to the state (`black[1]`, `board.m`, `turn`).
     pub path: String,
+    /// What is wrong there, in words.
     pub reason: String,
 }
 
 impl InvalidState {
+    /// The defect at `path` (relative to the state), with what is wrong there.
     pub fn new(path: impl Into<String>, reason: impl Into<String>) -> Self {
         InvalidState {
             path: path.into(),
@@ -149,12 +156,18 @@ impl InvalidState {
 pub enum MoveError {
     /// The text is not a move in this game's notation.
     #[error("cannot read {text:?} as a move: {reason}")]
-    Unreadable { text: String, reason: String },
+    Unreadable {
+        /// The text as it was received.
+        text: String,
+        /// What could not be read, in words.
+        reason: String,
+    },
     /// The move is well formed but the rules forbid it here.
     #[error("illegal move ({rule}): {reason}")]
     Illegal {
         /// The rule that forbids it (`F3`, `T8`, `H8`).
         rule: &'static str,
+        /// Why the rule forbids it here, in words.
         reason: String,
     },
     /// The game is over: no move can be played.
@@ -163,6 +176,7 @@ pub enum MoveError {
 }
 
 impl MoveError {
+    /// The move is forbidden by `rule` (`F3`, `T8`, `H8`), for the reason given in words.
     pub fn illegal(rule: &'static str, reason: impl Into<String>) -> Self {
         MoveError::Illegal {
             rule,
@@ -170,6 +184,7 @@ impl MoveError {
         }
     }
 
+    /// `text` cannot be read as a move, for the reason given in words.
     pub fn unreadable(text: impl Into<String>, reason: impl Into<String>) -> Self {
         MoveError::Unreadable {
             text: text.into(),
@@ -181,6 +196,7 @@ impl MoveError {
 /// A whole record read into moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record<M> {
+    /// The moves in the order they were played.
     pub moves: Vec<M>,
     /// Slips the reader forgave (H12), each naming the turn.
     pub warnings: Vec<String>,
@@ -192,6 +208,7 @@ pub struct Record<M> {
 pub struct RecordError {
     /// 1-based line of the record.
     pub line: usize,
+    /// What is wrong on that line, in words.
     pub reason: String,
 }
 
@@ -206,8 +223,11 @@ pub trait Game: Sized + 'static {
     /// The name for people (`Herfor`).
     const NAME: &'static str;
 
+    /// The options a game starts with: board size, variants, match target.
     type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Schema + Send + Sync;
+    /// A whole position, with everything needed to go on: the client holds it between moves.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Schema + Send + Sync;
+    /// One move as [`Game::legal_moves`] lists it and [`Game::apply`] takes it.
     type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync;
     /// What a move caused (flips, captures, battles), for clients and pages.
     type Event: Clone + Debug + PartialEq + Serialize + Schema + Send + Sync;
@@ -238,6 +258,7 @@ pub trait Game: Sized + 'static {
     /// Appends every legal move to `out` (which the caller clears). Empty once the game is over.
     fn legal_moves_into(state: &Self::State, out: &mut Vec<Self::Move>);
 
+    /// Every legal move in a new vector; empty once the game is over.
     fn legal_moves(state: &Self::State) -> Vec<Self::Move> {
         let mut moves = Vec::new();
         Self::legal_moves_into(state, &mut moves);
@@ -300,7 +321,9 @@ pub trait Game: Sized + 'static {
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct GameInfo {
+    /// The id in URLs ([`Game::ID`]).
     pub id: &'static str,
+    /// The name for people ([`Game::NAME`]).
     pub name: &'static str,
     /// The options with their defaults.
     #[cfg_attr(feature = "schema", schema(value_type = Object))]

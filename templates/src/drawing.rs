@@ -47,7 +47,9 @@ pub struct Drawing {
     pub title: String,
     /// The class of the page's `<svg>` besides `board` (`herfor`).
     pub class: &'static str,
+    /// The board's width in user units: the `<svg>`'s natural width and its viewBox.
     pub width: f32,
+    /// The board's height in user units, likewise.
     pub height: f32,
     /// The board carries buttons (a player's board on a page): a page shows it as a labelled
     /// group of controls, not as one image (whose parts a screen reader could not reach).

@@ -5,8 +5,10 @@ use maud::{DOCTYPE, Markup, html};
 
 use crate::layout::head;
 
+/// What the embeddable board shows: the position, whose turn it is, and a link to the game.
 #[derive(Clone, Debug, Default)]
 pub struct EmbedView {
+    /// The game's name, for the frame's title and its heading for screen readers (`Herfor`).
     pub game_name: String,
     /// Whose turn it is, or the result.
     pub headline: String,
@@ -16,6 +18,7 @@ pub struct EmbedView {
     pub play_href: String,
 }
 
+/// The embeddable board: a page of its own for a frame, with no site header or footer.
 pub fn page(view: &EmbedView) -> Markup {
     html! {
         (DOCTYPE)

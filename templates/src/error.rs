@@ -4,15 +4,20 @@ use maud::{Markup, html};
 
 use crate::layout::layout;
 
+/// What the error page shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ErrorView {
+    /// The HTTP status, shown under the links (`HTTP 422`).
     pub status: u16,
+    /// The page's title and heading, in words for people (`This game cannot be replayed`).
     pub title: String,
+    /// What was wrong, in a sentence under the heading.
     pub detail: String,
     /// Links out: (words, href).
     pub links: Vec<(String, String)>,
 }
 
+/// The error page: the heading, what was wrong, links out and back to all games, the status.
 pub fn page(view: &ErrorView) -> Markup {
     layout(
         &view.title,

@@ -10,7 +10,9 @@ use crate::parts::{FIELD, FORM, spots};
 pub struct HexBoardView {
     /// What the picture shows, in words (its `<title>`).
     pub caption: String,
+    /// The picture's width in user units.
     pub width: f32,
+    /// The picture's height in user units.
     pub height: f32,
     /// The distance between neighbouring points: a legal point's button covers the circle of
     /// half of it around the point, the whole cell.
@@ -19,17 +21,23 @@ pub struct HexBoardView {
     pub lines: Vec<(f32, f32, f32, f32)>,
     /// Row letters beside the rows' first points: (letter, x, y).
     pub row_labels: Vec<(String, f32, f32)>,
+    /// Every point of the board, with its stone, mark and button.
     pub points: Vec<HexPoint>,
     /// The colour of the stone a placement puts down now: on a page the script draws it at
     /// once where the player clicked, while the move is sent.
     pub placing: Option<Stone>,
 }
 
+/// One point of the hexagon (F1) as the board draws it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HexPoint {
+    /// The point's name (F1, `c3`), written on a legal empty point.
     pub name: String,
+    /// The point's centre: its distance from the left edge, in user units.
     pub x: f32,
+    /// The point's centre: its distance from the top edge, in user units.
     pub y: f32,
+    /// The stone on the point, if any.
     pub stone: Option<Stone>,
     /// The notation of the move that places a stone here, when it is legal (empty in a
     /// picture, which has no buttons).
@@ -48,7 +56,9 @@ pub struct HexPoint {
 /// A stone the last move placed, or flipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LastMark {
+    /// The stone the last move placed: a dot on it.
     Placed,
+    /// A stone the last move flipped (F3): a ring on it.
     Flipped,
 }
 
@@ -61,9 +71,12 @@ impl LastMark {
     }
 }
 
+/// The colour of a stone as the board draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stone {
+    /// A black stone, drawn in ink.
     Black,
+    /// A white stone, drawn in paper white.
     White,
 }
 

@@ -11,13 +11,17 @@ use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live,
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    /// Gull, drawn in gold.
     Gull,
+    /// Silfr, drawn in silver grey.
     Silfr,
 }
 
 impl Side {
+    /// Both colours, Gull first: the order of the views' per-colour pairs.
     pub const BOTH: [Side; 2] = [Side::Gull, Side::Silfr];
 
+    /// The colour's name in words for people (`Gull`).
     pub fn word(self) -> &'static str {
         match self {
             Side::Gull => "Gull",
@@ -43,15 +47,19 @@ impl Side {
 /// Where a space is drawn: the north lane, the middle row (homes and Miðr), the south lane.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lane {
+    /// The north lane (spaces 1, 3, 5, 7), drawn on the left.
     North,
+    /// The middle row: the two homes and Miðr.
     #[default]
     Middle,
+    /// The south lane (spaces 2, 4, 6, 8), drawn on the right.
     South,
 }
 
 /// One colour's pieces in one place.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pieces {
+    /// The Lofðungr stands here (stopped or not).
     pub l: bool,
     /// The loose Hirþ (not aboard a Karve).
     pub h: u8,
@@ -59,17 +67,21 @@ pub struct Pieces {
     pub h_stopped: u8,
     /// The L is here and may take no further step this turn.
     pub l_stopped: bool,
+    /// The Karves here, each with its crew.
     pub karves: Vec<KarveView>,
 }
 
 /// A Karve and the Hirþ aboard.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KarveView {
+    /// The Hirþ aboard (0–4), shown on the Karve.
     pub crew: u8,
+    /// The Karve, and its crew with it, may take no further step this turn (H4).
     pub stopped: bool,
 }
 
 impl Pieces {
+    /// Whether there is nothing to draw: no Lofðungr, Hirþ or Karve.
     pub fn is_empty(&self) -> bool {
         !self.l && self.h == 0 && self.karves.is_empty()
     }
@@ -112,8 +124,10 @@ pub struct SpaceView {
     pub name: String,
     /// The name for people (`Miðr`).
     pub long_name: String,
-    /// 0 (Gull's home) to 6 (Silfr's home), left to right.
+    /// 0 (Gull's home) to 6 (Silfr's home): the row of its box, from the bottom of the
+    /// upright board.
     pub col: u8,
+    /// The lane or row the space's box is drawn in.
     pub lane: Lane,
     /// Gull's pieces, then Silfr's.
     pub pieces: [Pieces; 2],
@@ -123,8 +137,9 @@ pub struct SpaceView {
     pub battle: Option<BattleView>,
     /// A word about the space the pieces cannot show (`Silfr's beaten L retreats from here`).
     pub note: Option<String>,
-    /// Pieces left this space, or came to it, in the last turn.
+    /// Pieces left this space in the last turn: a dotted frame inside its box.
     pub last_from: bool,
+    /// Pieces came to this space in the last turn: a solid frame inside its box.
     pub last_to: bool,
     /// The space is empty but still this side's: all its pieces stand on attack lines out of
     /// it, and keep controlling it (H4).
@@ -139,7 +154,9 @@ pub struct SpaceView {
 /// The powers facing each other over an attacked space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BattleView {
+    /// The power of all the space's attackers (H5).
     pub attack: u32,
+    /// The power of its defenders (H5).
     pub defence: u32,
 }
 
@@ -148,20 +165,30 @@ pub struct BattleView {
 pub struct AttackView {
     /// Index into the spaces; `None` when they enter from the reserve.
     pub from: Option<usize>,
+    /// The attacked space, as an index into the board's spaces.
     pub to: usize,
+    /// The attackers' colour: the arrow's.
     pub side: Side,
+    /// The pieces on the line, drawn halfway along the arrow.
     pub pieces: Pieces,
+    /// Their power (H5), given in the arrow's title.
     pub power: u32,
 }
 
 /// A player's pieces off the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReserveView {
+    /// Hirþ in reserve, shown as `×n` beside a Hirþ.
     pub h: u8,
+    /// Karves in reserve, shown as `×n` beside a Karve.
     pub k: u8,
     /// Hirþ removed from the game for good.
     pub removed: u8,
+    /// The move that enters a Hirþ from the reserve (H3), when legal: the reserve's H half is
+    /// its button.
     pub enter_h: Option<BoardLink>,
+    /// The move that enters a Karve from the reserve (H3), when legal: the reserve's K half is
+    /// its button.
     pub enter_k: Option<BoardLink>,
     /// The computer's hint enters an H (`Some(false)`) or a Karve (`Some(true)`).
     pub hinted: Option<bool>,
@@ -172,9 +199,11 @@ pub struct ReserveView {
 pub struct HirthBoardView {
     /// The line above the board (`Gull to move · 3 steps left · worth ×2`).
     pub caption: String,
+    /// The eleven spaces (H1), each with its pieces, links and marks.
     pub spaces: Vec<SpaceView>,
     /// The paths between adjacent spaces, as pairs of indices into `spaces`.
     pub paths: Vec<(usize, usize)>,
+    /// The attacks of the movement phase under way, drawn as arrows.
     pub attacks: Vec<AttackView>,
     /// Gull's reserve, then Silfr's.
     pub reserves: [ReserveView; 2],

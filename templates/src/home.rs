@@ -7,6 +7,7 @@ use crate::layout::layout;
 /// Everything the home page shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HomeView {
+    /// One card per game, in the order the page lists them.
     pub games: Vec<GameCard>,
     /// Swagger UI.
     pub docs_href: String,
@@ -17,24 +18,33 @@ pub struct HomeView {
 /// One game on the home page.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameCard {
+    /// The game's id (`herfor`): the card's anchor on the page.
     pub id: String,
+    /// The game's name for people, the card's heading (`Herfor`).
     pub name: String,
+    /// The game's rules page, the card's `Rules` link.
     pub rules_href: String,
     /// The play page, for games that have one.
     pub play_href: String,
     /// The API endpoint that starts this game.
     pub api_href: String,
+    /// The game's options, one row each in the card's table (`No options.` when there are none).
     pub options: Vec<OptionLine>,
 }
 
 /// An option with its default, written as JSON.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OptionLine {
+    /// The option's name as the API takes it (`size`).
     pub name: String,
+    /// Its default value, written as JSON (`5`).
     pub default: String,
+    /// What it means, in words (the option's description in the API schema); blank without one.
     pub description: Option<String>,
 }
 
+/// The home page: what Moot is, a card per game with its links and options, and links to the
+/// API documentation.
 pub fn page(view: &HomeView) -> Markup {
     layout(
         "Three games",

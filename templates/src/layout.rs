@@ -9,7 +9,9 @@ pub const STYLESHEET_HREF: &str = "/static/moot.css";
 /// words and a picture, as Open Graph and Twitter card tags. URLs are absolute.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Preview {
+    /// The preview's title, as `og:title` and `twitter:title`.
     pub title: String,
+    /// The line of words under the title, as `og:description` and `twitter:description`.
     pub description: String,
     /// The page's own URL.
     pub url: String,
@@ -62,6 +64,7 @@ pub fn head(title: &str, preview: Option<&Preview>) -> Markup {
 pub struct Skip {
     /// Where it goes (`#main`).
     pub href: &'static str,
+    /// The link's words (`Skip to the content`).
     pub words: &'static str,
 }
 

@@ -4,23 +4,31 @@ use maud::{Markup, html};
 
 use crate::layout::layout;
 
+/// What the options page shows: a form with one field per option, and a way to the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OptionsView {
+    /// The game's name, in the title and the heading (`Play Herfor`).
     pub game_name: String,
     /// Where the form goes (GET).
     pub action: String,
+    /// The choices, one field each, in the order the form shows them.
     pub fields: Vec<OptionField>,
     /// Hidden fields sent with the choices (the empty move list that starts the game).
     pub hidden: Vec<(String, String)>,
+    /// The game's rules page, linked above the form.
     pub rules_href: String,
 }
 
 /// One choice on the form.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OptionField {
+    /// The name the choice is sent under (`size`): the field's name and, prefixed, its id.
     pub name: String,
+    /// The choice's name for people, the field's label (`Size`, `Opponent`).
     pub label: String,
+    /// A sentence under the field saying what the choice does, if there is one.
     pub help: Option<String>,
+    /// How the choice is made: a list, a number or free text.
     pub input: OptionInput,
     /// Per choice (by value), the first player's colour with it, when this choice gives the
     /// first player a colour (Tara's `first`): the script writes it into the words that
@@ -32,19 +40,28 @@ pub struct OptionField {
     pub follows_colour: Vec<(String, String)>,
 }
 
+/// How a choice is made on the options page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionInput {
     /// One of a few values: (value, words).
     Choice {
+        /// The values and their words, in the list's order.
         choices: Vec<(String, String)>,
+        /// The value selected now.
         selected: String,
     },
+    /// A whole number, in a number input (when the values are too many for a list).
     Number {
+        /// The smallest value the input takes, if bounded.
         min: Option<i64>,
+        /// The largest value the input takes, if bounded.
         max: Option<i64>,
+        /// The value filled in now.
         value: String,
     },
+    /// Free text, in a text input.
     Text {
+        /// The text filled in now.
         value: String,
     },
 }
@@ -57,6 +74,8 @@ impl Default for OptionInput {
     }
 }
 
+/// The options page: the form that starts a game with the choices made, and a link to the
+/// rules.
 pub fn page(view: &OptionsView) -> Markup {
     layout(
         &format!("Play {}", view.game_name),

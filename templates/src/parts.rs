@@ -11,30 +11,37 @@ pub struct BoardLink {
     pub title: String,
     /// A short tag telling this link from others on the same spot (`from D7`).
     pub tag: String,
-    /// The spot the moving piece leaves and the spot it goes to (`D7`, `E5`), where a game's
-    /// board draws them by name: the script draws the move there at once, while it is sent.
-    /// Empty where the board does not draw moves ahead.
+    /// The spot the moving piece leaves (`D7`), where a game's board draws spots by name: the
+    /// script draws the move there at once, while it is sent. Empty where the board does not
+    /// draw moves ahead.
     pub from: String,
+    /// The spot the moving piece goes to (`E5`); empty as `from` is.
     pub to: String,
     /// What else the move changes, where the board draws it ahead: the spots whose piece turns
-    /// to the other side's colour (a captured or sacrificed ringfort) and those whose piece it
-    /// takes off (captured kings). The server says it: the script knows no rules.
+    /// to the other side's colour (a captured or sacrificed ringfort). The server says it: the
+    /// script knows no rules.
     pub turns: Vec<String>,
+    /// The spots whose piece the move takes off (captured kings), drawn ahead as `turns` are.
     pub removes: Vec<String>,
-    /// The bridges the move makes between two spots (`F4-F5`, Tara's linked ringforts): the
-    /// mover's, and the other side's (a ringfort sacrificed to them).
+    /// The bridges the move makes for the mover between two spots (`F4-F5`, Tara's linked
+    /// ringforts).
     pub bridges: Vec<String>,
+    /// The bridges the move makes for the other side (a ringfort sacrificed to them, T11).
     pub their_bridges: Vec<String>,
 }
 
 /// One row of a side panel: a fact and its value for each player (or one value for both).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fact {
+    /// The fact's name, at the head of its row (`Kings on the board`, `Game worth`).
     pub label: String,
+    /// Its value for each player, in the heading's order; one value spans every player's
+    /// column.
     pub values: Vec<String>,
 }
 
 impl Fact {
+    /// A row named `label` with these values, one per player or one for both.
     pub fn new(label: impl Into<String>, values: impl IntoIterator<Item = String>) -> Fact {
         Fact {
             label: label.into(),
@@ -70,11 +77,15 @@ pub fn facts_table(players: &[String], facts: &[Fact], notes: &[String]) -> Mark
 /// phone where the spot has room).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Badges {
-    /// The area's top-left corner and size.
+    /// The area's left edge, in the board's user units.
     pub x: f32,
+    /// The area's top edge.
     pub y: f32,
+    /// The area's width.
     pub width: f32,
+    /// The area's height.
     pub height: f32,
+    /// The most badges in one row; more links start another row.
     pub per_row: usize,
     /// The font size of the tags.
     pub font: f32,

@@ -13,7 +13,9 @@ pub const SCRIPT_HREF: &str = "/static/moot.js";
 /// Everything the game page shows.
 #[derive(Clone, Debug, Default)]
 pub struct PlayView {
+    /// The game's name, in the tab's title and the page's heading (`Herfor`).
     pub game_name: String,
+    /// The status line at the top: whose turn it is and what they decide, or the result.
     pub status: StatusLine,
     /// A submission that was refused, with the engine's reason.
     pub notice: Option<Notice>,
@@ -32,13 +34,18 @@ pub struct PlayView {
     pub groups: Vec<ActionGroup>,
     /// The form that carries the position and plays a move.
     pub form: TurnForm,
+    /// The computer's hint: the button that asks for it, or its advice; `None` when the game is
+    /// over or hints are not offered.
     pub hint: Option<HintView>,
     /// Whether there is a move to take back.
     pub can_undo: bool,
+    /// The options page, preset to this game's options and opponent: the `New game` link.
     pub new_game_href: String,
+    /// The game's rules page, linked beside `New game`.
     pub rules_href: String,
     /// The score breakdown, once the game is over.
     pub score: Option<Vec<(String, String)>>,
+    /// The record under the board, with its download button.
     pub record: RecordView,
     /// The link preview of this position, when the page knows its own address.
     pub preview: Option<Preview>,
@@ -49,16 +56,24 @@ pub struct PlayView {
     pub mover: String,
 }
 
+/// The status line at the top of the game page: whose turn it is, or the result.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StatusLine {
+    /// In bold, who acts or how the game ended (`Black to play`, `Game over: Red wins`).
     pub headline: String,
+    /// After a dash, what the player decides or why the game ended (`place a stone or pass`);
+    /// nothing shown when empty.
     pub detail: String,
+    /// The game is over: the line is styled as a result.
     pub finished: bool,
 }
 
+/// A refused submission, shown as an alert under the status line.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Notice {
+    /// What was refused, in bold (`"c9" cannot be played`).
     pub title: String,
+    /// Why, or what to do instead, in a sentence (for an illegal move, the engine's reason).
     pub detail: String,
 }
 
@@ -67,21 +82,27 @@ pub struct Notice {
 pub struct HappenedView {
     /// Who played it (`Black`, `You`, `The computer`).
     pub by: String,
+    /// The move in the game's notation (`c3`).
     pub notation: String,
+    /// What it caused, in words, one item each (`A black stone on c3 flipped d4 to black`).
     pub events: Vec<String>,
 }
 
 /// The buttons of one kind of move.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ActionGroup {
+    /// The kind of move, the group's heading (`Place a stone`, `Pass`).
     pub heading: String,
+    /// The moves of that kind, one button each, in the order of the legal moves.
     pub actions: Vec<Action>,
 }
 
 /// A legal move as a button of the page's form.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Action {
+    /// What the move does, in words, the button's text (`Place a black stone on c3`).
     pub label: String,
+    /// The move's notation, which the button sends and shows after its words.
     pub notation: String,
     /// The element id of its button in the list of every move (`move-7`).
     pub id: String,
@@ -93,7 +114,9 @@ pub struct Action {
 /// The form of the page: a GET back to the page with the position in hidden fields, once.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TurnForm {
+    /// The play page's path, which the form's GET goes back to.
     pub action: String,
+    /// The hidden fields carrying the position: the options, the opponent and the moves so far.
     pub hidden: Vec<(String, String)>,
     /// The name of the field (and of every move's button) holding the move(s) to play.
     pub field: String,
@@ -120,6 +143,7 @@ pub struct HintView {
     pub target: Option<String>,
 }
 
+/// The game's record as the page shows it: its last moves, the rest in the download.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordView {
     /// The end of the game's record in its notation (empty before the first move).
@@ -128,6 +152,8 @@ pub struct RecordView {
     pub earlier: usize,
 }
 
+/// The game page: the status line, the board with the facts and what happened beside it,
+/// the turn's controls, every legal move folded away, and the record.
 pub fn page(view: &PlayView) -> Markup {
     layout_with_skip(
         &view.game_name,

@@ -4,9 +4,12 @@ use maud::{Markup, html};
 
 use crate::layout::layout;
 
+/// What a game's rules page shows: the rules for players, the notation and the binding rules.
 #[derive(Clone, Debug, Default)]
 pub struct RulesView {
+    /// The game's name, in the title and the heading (`Herfor: the rules`).
     pub game_name: String,
+    /// The game's play page, linked by the `Play` buttons above and below the rules.
     pub play_href: String,
     /// The rules, written by the game for players.
     pub body: Markup,
@@ -18,6 +21,8 @@ pub struct RulesView {
     pub rule_ids: Vec<String>,
 }
 
+/// A game's rules page: the rules for players between two `Play` buttons, then the notation,
+/// then the binding rules in full with an index of their ids.
 pub fn page(view: &RulesView) -> Markup {
     layout(
         &format!("{} rules", view.game_name),

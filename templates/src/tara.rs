@@ -10,11 +10,14 @@ use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live,
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    /// Red, drawn in red.
     Red,
+    /// Blue, drawn in blue.
     Blue,
 }
 
 impl Side {
+    /// The colour's name in words for people (`Red`).
     pub fn word(self) -> &'static str {
         match self {
             Side::Red => "Red",
@@ -49,6 +52,7 @@ impl Side {
 pub struct TaraBoardView {
     /// The picture's own title (`Red to move`).
     pub title: String,
+    /// The 45 hills (T1), each with what stands on it and its links.
     pub hills: Vec<HillView>,
     /// Pairs of linked (orthogonally adjacent, same-colour) ringforts.
     pub bridges: Vec<Bridge>,
@@ -66,7 +70,9 @@ pub struct HillView {
     pub col: u8,
     /// 0 = row 1, at the bottom.
     pub row: u8,
+    /// The colour of the ringfort on the hill, drawn as a ring; `None` on a vacant hill.
     pub ringfort: Option<Side>,
+    /// The colour of the king on the hill, drawn as a crown on its ringfort.
     pub king: Option<Side>,
     /// More words for the hill's title (`immune: it sacrificed last turn`).
     pub note: Option<String>,
@@ -81,8 +87,11 @@ pub struct HillView {
 /// A hill the last move used: a king was placed on it, or moved from or to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LastMark {
+    /// A king was placed here in setup (T3): a solid ring.
     Placed,
+    /// The king that moved left from here: a dashed ring, and the start of a faint line.
     From,
+    /// The king that moved went here: a solid ring, and the end of the faint line.
     To,
 }
 
@@ -99,8 +108,11 @@ impl LastMark {
 /// A bridge between two hills given as (column, row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bridge {
+    /// The colour of the linked ringforts: the bridge's.
     pub side: Side,
+    /// One end of the bridge: its hill's (column, row).
     pub a: (u8, u8),
+    /// The other end, an orthogonal neighbour of `a` (T6).
     pub b: (u8, u8),
 }
 

@@ -26,6 +26,7 @@ pub trait Cells:
     + BitAndAssign
     + BitOrAssign
 {
+    /// The set with no cell.
     const EMPTY: Self;
     /// The cell of the padded grid that is cell 0 here.
     const ORIGIN: u8;
@@ -38,7 +39,9 @@ pub trait Cells:
 
     /// The one-cell set.
     fn cell(i: u8) -> Self;
+    /// Whether the set holds no cell.
     fn is_empty(self) -> bool;
+    /// How many cells the set holds: stones, when it is a colour's.
     fn count_ones(self) -> u32;
     /// Whether cell `i` is in the set; false for any index off the set.
     fn has(self, i: i32) -> bool;
@@ -64,6 +67,7 @@ pub trait Cells:
     }
     /// The same cells of a [`Wide`] set, which must hold none outside this set's reach.
     fn from_wide(set: Wide) -> Self;
+    /// The same cells as a [`Wide`] set, the layout of the state.
     fn to_wide(self) -> Wide;
 
     /// The point at cell `i` here.

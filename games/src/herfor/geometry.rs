@@ -34,9 +34,11 @@ pub const DIRECTIONS: [(i32, i32); 6] = [(0, 1), (1, 0), (1, 1), (0, -1), (-1, 0
 pub struct Point(pub u8);
 
 impl Point {
+    /// The set of [`Bits`] holding only this point.
     pub const fn bit(self) -> Bits {
         1u128 << self.0
     }
+    /// The point's index on the largest board, 0 to 126: an index into the [`Geometry`] tables.
     pub const fn index(self) -> usize {
         self.0 as usize
     }

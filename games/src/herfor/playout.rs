@@ -87,6 +87,7 @@ impl HerforState {
 }
 
 impl<C: Cells> Position<C> {
+    /// The colour to place or pass next.
     pub fn to_move(&self) -> Colour {
         self.to_move
     }

@@ -24,13 +24,17 @@ pub const STATE_VERSION: u32 = 1;
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
+    /// Black: the colour that places the first stone (F3).
     Black,
+    /// White: the colour that places the second stone (F3), whoever plays it after a swap (F5).
     White,
 }
 
 impl Colour {
+    /// Both colours, Black first: the order of [`Colour::index`].
     pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
 
+    /// The opponent's colour.
     pub fn other(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -38,10 +42,12 @@ impl Colour {
         }
     }
 
+    /// 0 for Black, 1 for White: an index into per-colour arrays.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The colour's name in the JSON form and in words (`black`).
     pub fn name(self) -> &'static str {
         match self {
             Colour::Black => "black",
@@ -112,9 +118,11 @@ impl HerforState {
         }
     }
 
+    /// The options the game was started with.
     pub fn options(&self) -> HerforOptions {
         self.options
     }
+    /// Points per side of the hexagonal board, 3 to 7 (F1).
     pub fn size(&self) -> u8 {
         self.options.size
     }
@@ -138,18 +146,23 @@ impl HerforState {
             .into_iter()
             .find(|c| p.index() < 127 && self.stones[c.index()].has(cell))
     }
+    /// The colour to place or pass next.
     pub fn to_move(&self) -> Colour {
         self.to_move
     }
+    /// The holder of the button (F4), once someone has passed.
     pub fn button(&self) -> Option<Colour> {
         self.button
     }
+    /// Consecutive passes just made: 2 ends the game (F4).
     pub fn passes_in_a_row(&self) -> u8 {
         self.passes_in_a_row
     }
+    /// Moves made so far: placements, passes and the swap.
     pub fn moves_played(&self) -> u32 {
         self.moves_played
     }
+    /// The second player swapped (F5): the first player plays White.
     pub fn swapped(&self) -> bool {
         self.swapped
     }
@@ -236,6 +249,7 @@ impl HerforState {
 pub struct StateWire {
     /// Always 1.
     pub version: u32,
+    /// The options the game was started with.
     pub options: HerforOptions,
     /// The points holding black stones (F1 names).
     pub black: Vec<String>,

@@ -28,6 +28,7 @@ pub const LINE_STEPS: [u32; 3] = [1, STRIDE, STRIDE + 1];
 pub struct Wide(pub [u64; 3]);
 
 impl Wide {
+    /// The set with no cell.
     pub const EMPTY: Wide = Wide([0; 3]);
 
     /// The one-cell set.
@@ -44,11 +45,13 @@ impl Wide {
         ])
     }
 
+    /// Whether the set holds no cell.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
         (self.0[0] | self.0[1] | self.0[2]) == 0
     }
 
+    /// How many cells the set holds: stones, when it is a colour's.
     #[inline(always)]
     pub fn count_ones(self) -> u32 {
         self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()

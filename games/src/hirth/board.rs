@@ -42,34 +42,43 @@ const NEIGHBOURS: [([Space; 4], u8); 11] = {
 };
 
 impl Space {
+    /// How many spaces the board has: eleven (H1).
     pub const COUNT: usize = 11;
+    /// Miðr, the centre space where a beaten L with no retreat is killed (H7, H9).
     pub const MIDR: Space = Space(5);
     /// The archipelago: the five middle spaces of Yfirráð (H9).
     pub const MIDDLE: [Space; 5] = [Space(3), Space(4), Space(5), Space(6), Space(7)];
 
+    /// Every space, in board order.
     #[inline]
     pub fn all() -> impl Iterator<Item = Space> {
         (0..Self::COUNT as u8).map(Space)
     }
 
+    /// The space's place in board order, 0 (Gull home) to 10 (Silfr home): an index into per-space
+    /// arrays.
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The space at that place in board order; `None` from 11 on.
     #[inline]
     pub fn from_index(index: usize) -> Option<Space> {
         (index < Self::COUNT).then_some(Space(index as u8))
     }
 
+    /// The space's name in the notation (H12): `0`–`9` or `m`.
     pub fn name(self) -> char {
         NAMES[self.index()]
     }
 
+    /// The space with that notation name (`0`–`9` or `m`), if any.
     pub fn from_name(c: char) -> Option<Space> {
         NAMES.iter().position(|&n| n == c).map(|i| Space(i as u8))
     }
 
+    /// The adjacent spaces (H1), in board order.
     #[inline]
     pub fn neighbours(self) -> impl Iterator<Item = Space> {
         self.neighbour_list().iter().copied()
@@ -82,11 +91,14 @@ impl Space {
         &spaces[..*n as usize]
     }
 
+    /// Whether the two spaces are adjacent (H1).
     #[inline]
     pub fn is_adjacent(self, other: Space) -> bool {
         ADJACENT[self.index()].contains(&other.0)
     }
 
+    /// Whether this is a home space, Gull's `0` or Silfr's `9`: the only spaces where several Ks
+    /// may stay (H8).
     #[inline]
     pub fn is_home(self) -> bool {
         self == Colour::Gull.home() || self == Colour::Silfr.home()
@@ -136,13 +148,17 @@ impl utoipa::ToSchema for Space {
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", schema(as = HirthColour))]
 pub enum Colour {
+    /// The player with the gold pieces, home space `0`; Gull starts each game (H11).
     Gull,
+    /// The player with the silver pieces, home space `9`.
     Silfr,
 }
 
 impl Colour {
+    /// Both colours, Gull first: the order of [`Colour::index`].
     pub const BOTH: [Colour; 2] = [Colour::Gull, Colour::Silfr];
 
+    /// The opponent's colour.
     #[inline]
     pub fn other(self) -> Colour {
         match self {
@@ -151,11 +167,13 @@ impl Colour {
         }
     }
 
+    /// 0 for Gull, 1 for Silfr: an index into per-colour arrays.
     #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The colour's home space, where its L starts and its pieces enter (H2, H3).
     #[inline]
     pub fn home(self) -> Space {
         match self {
@@ -172,6 +190,7 @@ impl Colour {
         }
     }
 
+    /// The colour with that notation letter, `G` or `S` (H12).
     pub fn from_letter(c: char) -> Option<Colour> {
         match c {
             'G' => Some(Colour::Gull),
@@ -180,6 +199,7 @@ impl Colour {
         }
     }
 
+    /// The colour's name in the JSON form and in words (`gull`).
     pub fn word(self) -> &'static str {
         match self {
             Colour::Gull => "gull",

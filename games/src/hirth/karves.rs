@@ -33,6 +33,7 @@ impl Default for Karves {
 }
 
 impl Karves {
+    /// The empty list.
     #[inline]
     pub const fn new() -> Self {
         Karves {
@@ -58,6 +59,7 @@ impl Karves {
         self.len as usize
     }
 
+    /// Whether the list holds no Karve.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0

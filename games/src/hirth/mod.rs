@@ -87,6 +87,7 @@ pub struct Score {
     /// Match points by seat (`[first, second]`).
     #[cfg_attr(feature = "schema", schema(min_items = 2, max_items = 2))]
     pub points: [u32; 2],
+    /// The match points that win the match (H11): the option `target`.
     pub target: u32,
     /// The current game's doubling factor (H10).
     pub factor: u8,

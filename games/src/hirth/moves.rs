@@ -28,9 +28,11 @@ impl<const N: usize> StepSink for SmallVec<[Move; N]> {
 /// A piece that moves as one: a Hirþ, the Lofðungr, or a Karve with its crew.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Unit {
+    /// The Lofðungr, the king.
     L,
     /// A Karve with this many Hirþ aboard.
     K(u8),
+    /// A Hirþ not aboard a Karve.
     H,
 }
 
@@ -41,7 +43,9 @@ pub struct Stay {
     pub to: Space,
     /// Where they attacked from (`None`: off the board, they go back to reserve).
     pub from: Option<Space>,
+    /// The kind of attacker that stays.
     pub unit: Unit,
+    /// How many attackers of that kind stay (at least one).
     pub count: u8,
 }
 
@@ -49,16 +53,39 @@ pub struct Stay {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// H3 enter: a reserve H (`He`) or an empty K (`Ke`) onto the own home space.
-    Enter { karve: bool },
+    Enter {
+        /// True for a Karve (`Ke`), false for a Hirþ (`He`).
+        karve: bool,
+    },
     /// H3 move: a free piece to an adjacent space (an attack when the enemy holds it).
-    Go { from: Space, unit: Unit, to: Space },
+    Go {
+        /// The space the piece leaves.
+        from: Space,
+        /// The piece that moves (a Karve takes its crew along).
+        unit: Unit,
+        /// The adjacent space it goes to.
+        to: Space,
+    },
     /// H3 board: a free loose H goes into this K in the same space.
-    Board { space: Space, karve: Karve },
+    Board {
+        /// The space of the Hirþ and the Karve.
+        space: Space,
+        /// The Karve boarded, as it is before: its crew, and whether it has stopped.
+        karve: Karve,
+    },
     /// H3 disembark: an H leaves the free K with this crew.
-    Disembark { space: Space, crew: u8 },
+    Disembark {
+        /// The space of the Karve, where the Hirþ then stands.
+        space: Space,
+        /// The Karve's crew before the Hirþ leaves (1–4).
+        crew: u8,
+    },
     /// End the movement phase; battles are fought and the attackers not listed in `stays`
     /// enter the spaces they conquered (sorted, no zero counts).
-    End { stays: Vec<Stay> },
+    End {
+        /// The attackers of won battles that stay where they attacked from (H6).
+        stays: Vec<Stay>,
+    },
     /// H10: offer the Penningr.
     Offer,
     /// H10: accept the offer.
@@ -70,6 +97,7 @@ pub enum Move {
 }
 
 impl Move {
+    /// Whether the move is a step of the movement phase (H3), not a decision.
     #[inline]
     pub fn is_step(&self) -> bool {
         matches!(
@@ -88,6 +116,8 @@ pub enum Arrival {
 }
 
 impl Position {
+    /// What a piece of the mover's finds entering `space` (H4): its own, an empty or an enemy
+    /// space.
     #[inline]
     pub fn arrival(&self, space: Space) -> Arrival {
         match self.controller(space) {

@@ -19,29 +19,45 @@ use crate::{MoveError, Seat};
 pub enum Event {
     /// A step of the movement phase, in the move notation.
     Step {
+        /// The seat that took the step.
         seat: Seat,
+        /// That seat's colour in this game.
         colour: Colour,
+        /// The step as written in the move notation (`He`, `L1>3`).
         notation: String,
     },
     /// The Penningr was offered: accepting makes the factor `factor`.
     Offered {
+        /// The seat that offered.
         seat: Seat,
+        /// The factor the game would play for: 2 for a double, 3 for a triple (H10).
         factor: u8,
     },
+    /// The Penningr was accepted (H10): the factor rises and the accepter holds the coin.
     Accepted {
+        /// The seat that accepted, which now holds the coin.
         seat: Seat,
+        /// The game's factor now: 2 or 3.
         factor: u8,
     },
+    /// The offer was refused (H10): the player gave up the game, which the offering player wins.
     GaveUp {
+        /// The seat that gave up.
         seat: Seat,
     },
     /// One battle (H5, H6). `note` is its H12 battle note; `losses` and `entries` its items.
     Battle {
+        /// The attacked space.
         space: Space,
+        /// The attacking seat: the one moving.
         attacker: Seat,
+        /// The attackers' power (H5).
         attack: u32,
+        /// The defenders' power (H5).
         defence: u32,
+        /// The seat that won the battle, on power or by the tie rules (H5).
         winner: Seat,
+        /// The battle note (H12), as the record has it (`>6SL8GH6GLm`).
         note: String,
         /// Pieces removed (`x` from the game, `^` from play), as `GH x` style note items.
         losses: Vec<String>,
@@ -50,33 +66,52 @@ pub enum Event {
     },
     /// A beaten Lofðungr retreated (H7).
     Retreat {
+        /// The seat whose Lofðungr retreated.
         seat: Seat,
+        /// The space it was beaten on.
         from: Space,
+        /// The space it retreated to.
         to: Space,
     },
     /// Drepið: the Lofðungr was killed on Miðr.
     Killed {
+        /// The seat whose Lofðungr was killed.
         seat: Seat,
+        /// The space it was killed on: Miðr.
         space: Space,
     },
     /// Þungur Hnífur: the Lofðungr was forced off the board.
     ForcedOff {
+        /// The seat whose Lofðungr was forced off.
         seat: Seat,
+        /// The space it was beaten on, with no space to retreat to.
         from: Space,
     },
+    /// A game of the match ended (H9, H10) and its points were scored.
     GameEnded {
+        /// The seat that won the game.
         winner: Seat,
+        /// The colour the winner played in that game.
         winner_colour: Colour,
+        /// How the game was won.
         victory: Victory,
+        /// The game's doubling factor: 1, 2 or 3 (H10).
         factor: u8,
+        /// The match points the winner scored with it.
         points: u32,
     },
+    /// The match goes on with a new game (H11), the players having swapped colours.
     NextGame {
+        /// The number of the new game in the match, from 2.
         game: u32,
+        /// The seat that plays Gull, and moves first, in the new game.
         gull: Seat,
     },
+    /// A player reached the match target (H11).
     MatchEnded {
+        /// The seat that won the match.
         winner: Seat,
+        /// The match points at the end, by seat index (`[first, second]`).
         points: [u32; 2],
     },
 }

@@ -76,6 +76,7 @@ pub struct Group {
 }
 
 impl Group {
+    /// Whether the group holds no piece.
     #[inline]
     pub fn is_empty(&self) -> bool {
         // One test of all the fields ORed, not one branch each: asked for every space a piece
@@ -83,11 +84,13 @@ impl Group {
         (self.h | self.h_stopped | u8::from(self.l | self.l_stopped) | self.karves.len() as u8) == 0
     }
 
+    /// Whether the Lofðungr is here, stopped or not.
     #[inline]
     pub fn has_l(&self) -> bool {
         self.l || self.l_stopped
     }
 
+    /// The Hirþ here not aboard a Karve, stopped or not.
     #[inline]
     pub fn loose_h(&self) -> u8 {
         self.h + self.h_stopped
@@ -110,6 +113,7 @@ impl Group {
         self.loose_h() as u32 + self.has_l() as u32 + karves
     }
 
+    /// Puts a Karve here, in its place in the group's order.
     #[inline]
     pub fn add_karve(&mut self, karve: Karve) {
         // Into its place in the order (after its equals): a sort per Karve added cost more
@@ -172,18 +176,22 @@ pub fn karve_order(a: &Karve, b: &Karve) -> std::cmp::Ordering {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "schema", schema(as = HirthCell))]
 pub struct Cell {
+    /// Gull's pieces in the space.
     #[serde(default, skip_serializing_if = "Group::is_empty")]
     pub gull: Group,
+    /// Silfr's pieces in the space.
     #[serde(default, skip_serializing_if = "Group::is_empty")]
     pub silfr: Group,
 }
 
 impl Cell {
+    /// Whether neither colour has a piece in the space.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.gull.is_empty() && self.silfr.is_empty()
     }
 
+    /// One colour's pieces in the space.
     #[inline]
     pub fn get(&self, colour: Colour) -> &Group {
         match colour {
@@ -192,6 +200,7 @@ impl Cell {
         }
     }
 
+    /// One colour's pieces in the space, to change.
     #[inline]
     pub fn get_mut(&mut self, colour: Colour) -> &mut Group {
         match colour {
@@ -286,7 +295,9 @@ pub type Lines = SmallVec<[Line; STEPS_PER_TURN as usize]>;
 pub struct Line {
     /// The space attacked from; `null` for pieces entering onto the own home space held by the enemy.
     pub from: Option<Space>,
+    /// The space attacked.
     pub to: Space,
+    /// The attacking pieces: they stop on the line until the battles (H4).
     pub pieces: Group,
 }
 
@@ -296,7 +307,10 @@ pub struct Line {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "schema", schema(as = HirthReserve))]
 pub struct Reserve {
+    /// Hirþ in reserve: 15 at the start (H2); the crew of a Karve removed from play comes back
+    /// here, a Hirþ removed from the game never does (H6).
     pub h: u8,
+    /// Karves in reserve: 3 at the start (H2); a Karve removed from play comes back here (H6).
     pub k: u8,
 }
 
@@ -334,11 +348,13 @@ impl<T> PerColour<T> {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "schema", schema(as = HirthPosition))]
 pub struct Position {
+    /// The pieces standing in each space.
     pub board: Board,
     /// The attacks of the movement phase under way (only the mover's pieces).
     #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
     #[cfg_attr(feature = "schema", schema(value_type = Vec<Line>))]
     pub lines: Lines,
+    /// Each colour's pieces off the board that may enter (H2, H3).
     pub reserve: PerColour<Reserve>,
     /// Hirþ removed from the game (H6).
     pub removed: PerColour<u8>,
@@ -408,6 +424,8 @@ impl Position {
         self.steps = 0;
     }
 
+    /// The pieces on the line from `from` (`None`: off the board) into `to`, to change; an empty
+    /// line is added, in order, when there is none yet.
     pub fn line_mut(&mut self, from: Option<Space>, to: Space) -> &mut Group {
         match self.lines.iter().position(|l| l.from == from && l.to == to) {
             Some(i) => &mut self.lines[i].pieces,
@@ -450,7 +468,10 @@ pub enum Phase {
     Offer,
     /// The mover's battles beat the other player's Lofðungr on `from`; its owner picks where it
     /// retreats (H7).
-    Retreat { from: Space },
+    Retreat {
+        /// The space the beaten Lofðungr stands on and retreats from.
+        from: Space,
+    },
     /// The match is over.
     Over,
 }
@@ -508,6 +529,7 @@ pub enum Victory {
 }
 
 impl Victory {
+    /// The points of the win before the doubling factor (H9, H10).
     pub fn base_points(self) -> u32 {
         match self {
             Victory::Drepid => 5,
@@ -526,6 +548,7 @@ impl Victory {
         }
     }
 
+    /// The win's name in words (`Drepið`, `doubling refused`).
     pub fn word(self) -> &'static str {
         match self {
             Victory::Drepid => "Drepið",
@@ -543,12 +566,17 @@ impl Victory {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "schema", schema(as = HirthGameResult))]
 pub struct GameResult {
+    /// The seat that won the game.
     pub winner: Seat,
+    /// The colour the winner played in that game.
     pub winner_colour: Colour,
+    /// How the game was won (H9, H10).
     pub victory: Victory,
     /// The game's doubling factor: 1, 2 or 3 (H10).
     #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 3))]
     pub factor: u8,
+    /// The match points the winner scored: the victory's points times the factor (H9), or a
+    /// refused offer's own points (H10).
     pub points: u32,
 }
 
@@ -599,10 +627,16 @@ pub struct TurnLog {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "schema", schema(as = HirthState))]
 pub struct HirthState {
+    /// The version of the state format, [`VERSION`].
     pub version: u32,
+    /// The options the match was started with.
     pub options: HirthOptions,
+    /// The position of the current game.
     pub position: Position,
+    /// What the turn waits for: steps, an answer to an offer, a retreat, or nothing when the match
+    /// is over.
     pub phase: Phase,
+    /// The Penningr of the current game (H10).
     pub coin: Coin,
     /// The seat playing Gull in the current game (H11: Seat::First in game 1, then alternating).
     pub gull: Seat,
@@ -620,6 +654,7 @@ pub struct HirthState {
     /// separates games.
     #[serde(default)]
     pub record: String,
+    /// The record of the turn under way, written into `record` when the turn ends.
     #[serde(default)]
     pub log: TurnLog,
 }
@@ -659,6 +694,7 @@ impl Clone for HirthState {
 }
 
 impl HirthState {
+    /// The start of a match: the first game's position, Gull to the first seat (H2, H11).
     pub fn new(options: HirthOptions) -> HirthState {
         HirthState {
             version: VERSION,
@@ -678,6 +714,7 @@ impl HirthState {
         }
     }
 
+    /// The seat playing a colour in the current game (H11).
     pub fn seat_of(&self, colour: Colour) -> Seat {
         match colour {
             Colour::Gull => self.gull,
@@ -685,6 +722,7 @@ impl HirthState {
         }
     }
 
+    /// The colour a seat plays in the current game (H11).
     pub fn colour_of(&self, seat: Seat) -> Colour {
         if seat == self.gull {
             Colour::Gull

@@ -8,7 +8,9 @@ use super::state::{Colour, PerColour, TaraState};
 /// Ringforts and kings per colour, indexed by [`Colour::index`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
+    /// The hills holding each colour's ringforts, one bit per square of the grid.
     pub ringforts: [u64; 2],
+    /// The hills holding each colour's kings (always on its own ringforts, T2).
     pub kings: [u64; 2],
 }
 
@@ -23,14 +25,17 @@ impl Board {
         }
     }
 
+    /// The hills holding the ringforts of `colour`.
     pub fn ringforts(&self, colour: Colour) -> u64 {
         self.ringforts[colour.index()]
     }
 
+    /// The hills holding the kings of `colour`.
     pub fn kings(&self, colour: Colour) -> u64 {
         self.kings[colour.index()]
     }
 
+    /// The hills holding a king of either colour.
     pub fn all_kings(&self) -> u64 {
         self.kings[0] | self.kings[1]
     }

@@ -51,10 +51,12 @@ impl Hill {
         }
     }
 
+    /// The hill's column, 0 for `A` to 6 for `G`.
     pub fn col(self) -> u8 {
         self.0 % SIZE
     }
 
+    /// The hill's row, 0 for `1` to 6 for `7`.
     pub fn row(self) -> u8 {
         self.0 / SIZE
     }

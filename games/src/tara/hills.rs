@@ -25,6 +25,7 @@ pub struct HillList {
 }
 
 impl HillList {
+    /// The empty list.
     pub const fn new() -> HillList {
         HillList {
             set: 0,

@@ -13,9 +13,19 @@ pub enum TaraMove {
     /// A king's knight move (`D7-E5`): to a vacant hill (building), onto a friendly ringfort
     /// (backtracking) or onto an enemy ringfort (capturing it, written `D7xE5`); the position
     /// tells which.
-    Step { from: Hill, to: Hill },
+    Step {
+        /// The hill the king leaves.
+        from: Hill,
+        /// The hill a knight's move away that it lands on (T4).
+        to: Hill,
+    },
     /// A backtrack that sacrifices the ringfort it lands on (T11, `C5sB3`).
-    Sacrifice { from: Hill, to: Hill },
+    Sacrifice {
+        /// The hill the king leaves.
+        from: Hill,
+        /// The friendly single, besieged ringfort it lands on and hands to the enemy.
+        to: Hill,
+    },
     /// Pass (T10), removing the passer's kings.
     Pass,
     /// In a match, start game 2 once game 1 is over (T12).
@@ -25,11 +35,16 @@ pub enum TaraMove {
 /// What a step does, seen from the position before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
+    /// To a vacant hill, building a ringfort under the king (T5, T6).
     Build,
+    /// Onto a friendly ringfort with no king (T6).
     Backtrack,
+    /// Onto a besieged single enemy ringfort, which becomes the mover's (T8).
     Capture,
 }
 
+/// What a step of `mover`'s to `to` does: a backtrack onto its own ringfort, a capture of an
+/// enemy one, or else a build. It does not say whether the step is legal.
 pub fn step_kind(board: &Board, mover: Colour, to: Hill) -> StepKind {
     if board.ringforts(mover) & to.bit() != 0 {
         StepKind::Backtrack

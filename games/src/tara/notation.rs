@@ -7,6 +7,8 @@ use super::moves::{StepKind, TaraMove, step_kind};
 use super::state::TaraState;
 use crate::MoveError;
 
+/// Writes a move in the notation of T13, in this position (before it is played): a step onto
+/// an enemy ringfort is written with `x`.
 pub fn format_move(state: &TaraState, mv: &TaraMove) -> String {
     match *mv {
         TaraMove::Place(hill) => hill.to_string(),
@@ -34,6 +36,8 @@ fn hill(text: &str, whole: &str) -> Result<Hill, MoveError> {
     })
 }
 
+/// Reads a move in the notation of T13, letters in either case; `D7-E5` stands for a capture
+/// too, as the position tells. Whether the move is legal is checked when it is played.
 pub fn parse_move(state: &TaraState, text: &str) -> Result<TaraMove, MoveError> {
     let trimmed = text.trim();
     match trimmed.to_ascii_lowercase().as_str() {

@@ -15,66 +15,109 @@ use super::state::{Colour, PerColour, TaraState};
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum TaraEvent {
     /// Setup (T3): a ringfort built and a king put on it.
-    Placed { colour: Colour, hill: Hill },
+    Placed {
+        /// The colour that placed.
+        colour: Colour,
+        /// The hill of the new ringfort and king.
+        hill: Hill,
+    },
     /// A king moved to a vacant hill and a ringfort was built under it (T5, T6).
     Built {
+        /// The colour that moved.
         colour: Colour,
+        /// The hill the king left.
         from: Hill,
+        /// The hill of the new ringfort, where the king now stands.
         to: Hill,
     },
     /// An immobile king moved back onto a friendly ringfort (T6).
     Backtracked {
+        /// The colour that moved.
         colour: Colour,
+        /// The hill the king left.
         from: Hill,
+        /// The friendly ringfort it moved onto.
         to: Hill,
     },
     /// A king captured a besieged single enemy ringfort (T8).
     RingfortCaptured {
+        /// The colour that moved and took the ringfort.
         colour: Colour,
+        /// The hill the king left.
         from: Hill,
+        /// The captured ringfort, now the mover's, where the king stands.
         to: Hill,
     },
     /// The king's backtrack sacrificed the ringfort it landed on (T11): the ringfort is now the
     /// enemy's and the king is immune during the enemy's next turn.
     Sacrificed {
+        /// The colour that moved and gave up the ringfort.
         colour: Colour,
+        /// The hill the king left.
         from: Hill,
+        /// The sacrificed ringfort, now the enemy's, where the king stands.
         to: Hill,
     },
     /// The king that moved, on `by`, captured the enemy kings on `hills` (T9).
     KingsCaptured {
+        /// The colour that captured.
         colour: Colour,
+        /// The hill of the king that moved and captured.
         by: Hill,
+        /// The hills of the captured enemy kings, one to three, in board order.
         hills: Vec<Hill>,
     },
     /// A player entered Battle at the start of its turn (T6).
-    BattleStarted { colour: Colour },
+    BattleStarted {
+        /// The colour that entered Battle.
+        colour: Colour,
+    },
     /// A player passed and its kings left the board (T10).
     Passed {
+        /// The colour that passed.
         colour: Colour,
         /// The player had no other legal move.
         forced: bool,
+        /// The hills its kings stood on.
         kings_removed: Vec<Hill>,
     },
     /// This player has one more turn, then the game ends (T10).
-    OneMoreTurn { colour: Colour },
+    OneMoreTurn {
+        /// The colour that has the last turn.
+        colour: Colour,
+    },
     /// A king standing on the ringfort it sacrificed could not escape and is captured (T11).
-    KingTrapped { colour: Colour, hill: Hill },
+    KingTrapped {
+        /// The colour of the captured king.
+        colour: Colour,
+        /// The sacrificed ringfort it stood on.
+        hill: Hill,
+    },
     /// The game is over (T10, T12).
     GameOver {
+        /// The colour that won the game; absent when the points are equal.
         #[serde(skip_serializing_if = "Option::is_none")]
         winner: Option<Colour>,
+        /// Each colour's points for this game (T12).
         points: PerColour<u32>,
+        /// How the game was decided, in words (`double capture by Red`).
         reason: String,
     },
     /// Game 2 of a match started with the other player (T12).
-    GameStarted { game: u8, first: Colour },
+    GameStarted {
+        /// The number of the game: 2.
+        game: u8,
+        /// The colour that moves first in it: the one that moved second in game 1.
+        first: Colour,
+    },
 }
 
 /// Where a move's events go: a closure receives them; [`Silent`] (the search's
 /// `play_unchecked`) wants none, so those that cost an allocation or the scoring are not made.
 pub trait Events {
+    /// Whether anyone reads the events: false skips those that cost an allocation or the scoring.
     const WANTED: bool;
+    /// Receives the move's events one by one, in the order they happen.
     fn emit(&mut self, event: TaraEvent);
 }
 

@@ -9,7 +9,9 @@ use super::state::{Colour, PerColour, TaraState};
 /// How a finished game came out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// Each colour's points for the game (T12).
     pub points: PerColour<u32>,
+    /// The colour with more points; `None` when they are equal.
     pub winner: Option<Colour>,
     /// In words: `double capture by Red`, `Red has fewer kingdoms (6 to 7)`.
     pub reason: String,
@@ -167,7 +169,9 @@ pub struct ColourScore {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TaraScore {
+    /// Red's kingdoms, territory, captures and points.
     pub red: ColourScore,
+    /// Blue's kingdoms, territory, captures and points.
     pub blue: ColourScore,
     /// The game of the match (1 or 2); 1 outside a match.
     pub game: u8,
@@ -210,6 +214,7 @@ pub fn match_winner(totals: &PerColour<u32>) -> Option<Colour> {
     }
 }
 
+/// The score of a position (T12), at any moment of the game or match.
 pub fn score(state: &TaraState) -> TaraScore {
     let board = Board::of(state);
     let result = state.over.then(|| outcome(state));

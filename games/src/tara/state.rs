@@ -22,13 +22,17 @@ pub const RINGFORTS_PER_COLOUR: usize = 30;
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
+    /// Red: by default the colour that moves first (T3).
     Red,
+    /// Blue: by default the colour that moves second (T3).
     Blue,
 }
 
 impl Colour {
+    /// Both colours, Red first: the order of [`Colour::index`].
     pub const BOTH: [Colour; 2] = [Colour::Red, Colour::Blue];
 
+    /// The opponent's colour.
     pub fn other(self) -> Colour {
         match self {
             Colour::Red => Colour::Blue,
@@ -36,10 +40,12 @@ impl Colour {
         }
     }
 
+    /// 0 for Red, 1 for Blue: an index into per-colour arrays.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The colour's name in the JSON form (`red`).
     pub fn name(self) -> &'static str {
         match self {
             Colour::Red => "red",
@@ -47,6 +53,7 @@ impl Colour {
         }
     }
 
+    /// The colour's name in sentences (`Red`).
     pub fn title(self) -> &'static str {
         match self {
             Colour::Red => "Red",
@@ -60,11 +67,14 @@ impl Colour {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PerColour<T> {
+    /// Red's value.
     pub red: T,
+    /// Blue's value.
     pub blue: T,
 }
 
 impl<T> PerColour<T> {
+    /// One colour's value.
     pub fn get(&self, colour: Colour) -> &T {
         match colour {
             Colour::Red => &self.red,
@@ -72,6 +82,7 @@ impl<T> PerColour<T> {
         }
     }
 
+    /// One colour's value, to change.
     pub fn get_mut(&mut self, colour: Colour) -> &mut T {
         match colour {
             Colour::Red => &mut self.red,
@@ -125,6 +136,8 @@ impl TaraOptions {
         }
     }
 
+    /// The seat playing a colour: the seat of the `first` colour is the first, in both games of a
+    /// match.
     pub fn seat_of(&self, colour: Colour) -> Seat {
         if colour == self.first {
             Seat::First
@@ -141,6 +154,7 @@ impl TaraOptions {
 pub struct TaraState {
     /// The state format, 1.
     pub version: u32,
+    /// The options the game (or match) was started with.
     pub options: TaraOptions,
     /// Which game of a match this is (1 or 2); always 1 outside a match.
     #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 2))]
@@ -176,12 +190,12 @@ pub struct TaraState {
 }
 
 impl TaraState {
-    /// The empty board of a new game started by `first`.
     /// The king of `colour` standing on a ringfort it sacrificed, if any (T11).
     pub fn sacrificed_by(&self, colour: Colour) -> Option<Hill> {
         *self.sacrificed.get(colour)
     }
 
+    /// The empty board of a new game started by `first`.
     pub fn start(options: &TaraOptions, game: u8, first: Colour) -> TaraState {
         TaraState {
             version: STATE_VERSION,

@@ -13,6 +13,8 @@ fn fail(path: impl Into<String>, reason: impl Into<String>) -> Check {
     Err(InvalidState::new(path, reason))
 }
 
+/// Checks every invariant of a state received from outside, naming the first entry at fault
+/// (`ringforts.red[2]`).
 pub fn validate(state: &TaraState) -> Check {
     header(state)?;
     pieces(state)?;
