@@ -35,8 +35,9 @@ struct Serve {
     /// …and one more every this many milliseconds.
     #[arg(long, env = "MOOT_CLIENT_EVERY_MS", default_value_t = moot::AiConfig::default().client_every_ms)]
     client_every_ms: u64,
-    /// Keep each client's share under the first `Forwarded`/`X-Forwarded-For` address, not the
-    /// connection's peer: only behind a reverse proxy that overwrites that header.
+    /// Believe the `Forwarded`/`X-Forwarded-*` headers (only behind a reverse proxy that
+    /// overwrites them): a client's share is kept under the first forwarded address, not the
+    /// connection's peer, and absolute links take the forwarded scheme and host.
     #[arg(long, env = "MOOT_TRUST_FORWARDED")]
     trust_forwarded: bool,
     /// Answers `evaluate` keeps for repeated requests.

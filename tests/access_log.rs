@@ -93,3 +93,49 @@ async fn one_access_log_line_per_request_and_client_errors_without_their_detail(
         lines[1]
     );
 }
+
+/// An overload refusal (503, retry later) is expected under load: a warning, not an error; and
+/// a method HTTP does not define is logged as `other`, never as the client wrote it.
+#[actix_web::test]
+async fn overload_refusals_are_warnings_and_unknown_methods_are_other() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let _default = tracing_subscriber::fmt()
+        .with_env_filter("info")
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _default = tracing::subscriber::set_default(_default);
+    let computer = moot::Computer::new(moot::AiConfig {
+        max_evaluations: 1,
+        ..moot::AiConfig::default()
+    });
+    // The one permit is taken: the next search is refused.
+    let _held = computer.api().pool().try_acquire().expect("a permit");
+    let app = test::init_service(moot::app_with(computer.clone())).await;
+    let (_, _, body) = call(&app, TestRequest::post().uri(&endpoint("herfor", "new"))).await;
+    let state = serde_json::from_slice::<serde_json::Value>(&body).expect("JSON")["state"].clone();
+    let (status, _, _) = call(
+        &app,
+        TestRequest::post()
+            .uri(&endpoint("herfor", "evaluate"))
+            .set_json(json!({"state": state, "playouts": 10})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    let method = actix_web::http::Method::from_bytes("X".repeat(500).as_bytes()).expect("a token");
+    call(&app, TestRequest::default().method(method).uri("/healthz")).await;
+    let lines = captured.lines();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(
+        lines[1].contains(" WARN ") && lines[1].contains("status=503"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].contains(r#"code="overloaded""#), "{}", lines[1]);
+    assert!(
+        lines[2].contains("method=other") && !lines[2].contains("XXX"),
+        "{}",
+        lines[2]
+    );
+}

@@ -27,8 +27,9 @@ pub struct AiConfig {
     pub client_burst: u32,
     /// …and one more every this many milliseconds.
     pub client_every_ms: u64,
-    /// Whether a client is known by the first `Forwarded`/`X-Forwarded-For` address (true only
-    /// behind a reverse proxy that overwrites it) rather than by the connection's peer.
+    /// Whether the `Forwarded`/`X-Forwarded-*` headers are believed (true only behind a reverse
+    /// proxy that overwrites them): a client is then known by the first forwarded address rather
+    /// than the connection's peer, and absolute links take the forwarded scheme and host.
     pub trust_forwarded: bool,
 }
 

@@ -57,20 +57,33 @@ fn pattern_of(request: &HttpRequest) -> &'static str {
         .or_insert_with(|| Box::leak(pattern.into_boxed_str()))
 }
 
+/// The method as metrics and the log name it: one of HTTP's own methods, else `other`. A client
+/// may send any token as a method; each distinct one would be a new metrics series and a log
+/// field as long as the client likes.
+pub fn method_label(method: &actix_web::http::Method) -> &'static str {
+    const KNOWN: [&str; 9] = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+    ];
+    KNOWN
+        .into_iter()
+        .find(|known| *known == method.as_str())
+        .unwrap_or("other")
+}
+
 /// Times the request, counts it in the [`Metrics`] (when the app has them) and logs its line.
 pub async fn middleware(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
     let start = Instant::now();
-    let method = request.method().clone();
+    let method = method_label(request.method());
     let metrics = request.app_data::<web::Data<Metrics>>().cloned();
     let response = next.call(request).await?;
     let elapsed = start.elapsed();
     let route = route_of(response.request());
     let status = response.status();
     if let Some(metrics) = metrics {
-        metrics.record(method.as_str(), route, status, elapsed.as_secs_f64());
+        metrics.record(method, route, status, elapsed.as_secs_f64());
     }
     let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
     let problem = response
@@ -83,7 +96,12 @@ pub async fn middleware(
             .get::<RequestId>()
             .map_or("-", |id| id.0.as_str());
         let status = status.as_u16();
-        if status >= 500 {
+        if status == 503 {
+            // An overload refusal is expected under load, and tells the client to retry: not an
+            // error of the server's.
+            let code = problem.map_or("", |p| p.code().as_str());
+            tracing::warn!(target: "moot::access", %method, route, status, micros, request_id = %id, code, "request");
+        } else if status >= 500 {
             let detail = problem.map_or("", |p| p.0.detail.as_str());
             tracing::error!(target: "moot::access", %method, route, status, micros, request_id = %id, detail, "request");
         } else if let Some(problem) = problem {

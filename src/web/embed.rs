@@ -4,36 +4,41 @@
 //! `Content-Security-Policy: frame-ancestors *`, whatever the other pages' default.
 
 use actix_web::http::{StatusCode, header};
-use actix_web::web::Path;
+use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse, get};
 use moot_templates::drawing::{Look, page_svg};
 use moot_templates::embed::{EmbedView, page};
 
 use super::error::{PageError, guarded};
+use super::opponent::PageSearches;
 use crate::picture::{Bottom, PictureOptions};
 use moot_present::link::{Link, Query};
 use moot_present::page_game::PageGame;
 use moot_present::replay::replay;
 use moot_present::view::status_line;
 
-/// The policy that lets any site frame the embed.
-pub const FRAME_ANYWHERE: &str = "frame-ancestors *";
+/// The policy that lets any site frame the embed, and runs no script but Moot's own (a link
+/// cannot smuggle one in).
+pub const EMBED_POLICY: &str = "frame-ancestors *; script-src 'self'";
 
 /// `GET /embed/{game}`: the view-only board of the link's position, framable by any site.
 #[get("/embed/{game}")]
-pub async fn embed(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
+pub async fn embed(
+    game: Path<String>,
+    request: HttpRequest,
+    searches: Data<PageSearches>,
+) -> Result<HttpResponse, PageError> {
     let mut pairs = Query::parse(request.query_string()).0;
     let options = PictureOptions::take_from(&mut pairs)
         .map_err(|e| PageError::bad_position(e.to_string()))?;
-    let info = request.connection_info();
-    let origin = format!("{}://{}", info.scheme(), info.host());
+    let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
     let id = game.as_str();
     let markup = guarded(
         || crate::with_game!(id, G => embed_page::<G>(&Query(pairs), &options, &origin), else Err(PageError::unknown_game(id))),
     )?;
     Ok(HttpResponse::build(StatusCode::OK)
         .content_type("text/html; charset=utf-8")
-        .insert_header((header::CONTENT_SECURITY_POLICY, FRAME_ANYWHERE))
+        .insert_header((header::CONTENT_SECURITY_POLICY, EMBED_POLICY))
         .body(markup))
 }
 

@@ -57,15 +57,8 @@ pub async fn play(
     let query = Query::parse(request.query_string());
     let id = game.as_str();
     let client = crate::client::client_of(&request, searches.config().trust_forwarded);
-    let origin = origin(&request);
+    let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
     crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin).await, else Err(PageError::unknown_game(id)))
-}
-
-/// The scheme and host the client asked for (behind a proxy, as its `Forwarded` or
-/// `X-Forwarded-*` headers say): the absolute URLs of link previews start with it.
-fn origin(request: &HttpRequest) -> String {
-    let info = request.connection_info();
-    format!("{}://{}", info.scheme(), info.host())
 }
 
 /// What the synchronous part of a request found.

@@ -609,7 +609,7 @@ async fn the_embed_is_a_view_only_board_that_any_site_may_frame() {
             .headers()
             .get(header::CONTENT_SECURITY_POLICY)
             .and_then(|v| v.to_str().ok()),
-        Some("frame-ancestors *")
+        Some("frame-ancestors *; script-src 'self'")
     );
     let page = html_of(&answer);
     assert!(page.contains(r#"<body class="embed">"#));
@@ -629,4 +629,34 @@ async fn the_embed_is_a_view_only_board_that_any_site_may_frame() {
     let tampered = get_raw("/embed/herfor?moves=c3.zz9").await;
     assert_eq!(tampered.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(tampered.content_type.starts_with("text/html"));
+}
+
+/// Anyone can send `X-Forwarded-*`: a server that does not trust its proxy (the default) writes
+/// its absolute links from the `Host` alone, so forged headers cannot turn the embed's link or
+/// a page's preview into a `javascript:` URL or another site's.
+#[actix_web::test]
+async fn forged_forwarded_headers_never_reach_the_absolute_links() {
+    for uri in [
+        "/embed/herfor?size=3&moves=c3",
+        "/play/herfor?size=3&moves=c3",
+    ] {
+        let answer = raw(TestRequest::get()
+            .uri(uri)
+            .insert_header((header::HOST, "moot.example"))
+            .insert_header(("x-forwarded-proto", "javascript"))
+            .insert_header(("x-forwarded-host", "x%0aalert(document.domain)//"))
+            .insert_header(("forwarded", "proto=javascript;host=evil.example")))
+        .await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}");
+        let page = html_of(&answer);
+        assert!(!page.contains("javascript:"), "{uri}: {page}");
+        assert!(
+            !page.contains("alert(") && !page.contains("evil.example"),
+            "{uri}: {page}"
+        );
+        assert!(
+            page.contains("http://moot.example/play/herfor?"),
+            "{uri}: {page}"
+        );
+    }
 }

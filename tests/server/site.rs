@@ -214,6 +214,23 @@ fn metric(text: &str, prefix: &str) -> Option<f64> {
         .and_then(|value| value.parse().ok())
 }
 
+/// A client may send any token as a method: each would be a new metrics series (and a log field
+/// as long as it likes), so every method HTTP does not define is counted as `other`.
+#[actix_web::test]
+async fn unknown_methods_share_one_metrics_label_whatever_their_name() {
+    let (computer, site) = site(Origins::Any);
+    let app = test::init_service(moot::app_for(computer, site)).await;
+    for name in ["A".repeat(1000), "B".repeat(1000), "BREW".to_owned()] {
+        let method = Method::from_bytes(name.as_bytes()).expect("a token");
+        call(&app, TestRequest::default().method(method).uri("/healthz")).await;
+    }
+    let (_, _, body) = call(&app, TestRequest::get().uri("/metrics")).await;
+    let text = String::from_utf8(body).expect("text");
+    assert!(!text.contains("AAAA") && !text.contains("BREW"), "{text}");
+    let other = r#"moot_http_requests_total{method="other",route="/healthz",status="405"}"#;
+    assert_eq!(metric(&text, other), Some(3.0), "{text}");
+}
+
 #[actix_web::test]
 async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cache() {
     let (computer, site) = site(Origins::Any);
