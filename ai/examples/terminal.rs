@@ -56,7 +56,7 @@ fn play<G: Strategy>(
             }
         };
         if seat == Seat::Second {
-            // The ply count seeds the search: the same game replays the same way.
+            // The number of legal moves seeds the search: a game replays the same way.
             let seed = G::legal_moves(&state).len() as u64;
             let thought = think::<G>(&state, strength.budget::<G>(), seed, None);
             let mv = thought
