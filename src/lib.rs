@@ -151,8 +151,9 @@ pub fn app_for(
         // The last wrapped runs first: compression outermost, so the request id's middleware
         // sees problem bodies before they are compressed.
         .wrap(from_fn(serve::url_limit::middleware))
-        .wrap(from_fn(serve::security::middleware))
         .wrap(serve::cors::middleware(&middleware.origins))
+        // Outside CORS, so that the preflights it answers itself get the headers too.
+        .wrap(from_fn(serve::security::middleware))
         .wrap(from_fn(serve::access_log::middleware))
         .wrap(from_fn(serve::request_id::middleware))
         .wrap(Compress::default())
