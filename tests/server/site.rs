@@ -130,7 +130,10 @@ async fn any_origin_may_call_the_api_by_default_and_preflights_are_answered() {
     );
     assert!(header_of(&headers, "access-control-allow-credentials").is_none());
     // A preflight is an answer like any other: it carries the security headers too.
-    assert_eq!(header_of(&headers, "x-content-type-options"), Some("nosniff"));
+    assert_eq!(
+        header_of(&headers, "x-content-type-options"),
+        Some("nosniff")
+    );
     assert_eq!(header_of(&headers, "referrer-policy"), Some("same-origin"));
     let (status, headers, _) = call(
         &app,
