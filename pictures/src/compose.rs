@@ -7,7 +7,7 @@ use moot_templates::drawing::{self, CaptionRoom, Look};
 use super::font::FAMILY;
 use super::options::{Bottom, PictureOptions};
 use moot_games::Status;
-use moot_present::page_game::Players;
+use moot_present::page_game::PlayerNames;
 use moot_present::replay::Ply;
 use moot_present::view::status_line;
 use moot_present::{PageGame, Playable};
@@ -77,7 +77,7 @@ fn targets<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
 pub fn caption<G: PageGame>(state: &G::State) -> String {
     let line = status_line(&G::status(state));
     // The game's own end words name the winner: they follow "Game over" alone.
-    let whole = match G::end_words(state, Players::default()) {
+    let whole = match G::end_words(state, PlayerNames::default()) {
         Some(words) => format!("Game over: {words}"),
         None => format!("{} · {}", line.headline, line.detail),
     };

@@ -7,7 +7,7 @@ use maud::{Markup, html};
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 
-use super::page_game::{PageGame, Playable, Players, events_of};
+use super::page_game::{PageGame, Playable, PlayerNames, events_of};
 use super::replay::Ply;
 use super::view::capitalised;
 use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
@@ -154,7 +154,7 @@ pub fn mark_hint(view: &mut HexBoardView, state: &HerforState, hint: &HerforMove
 
 /// A colour's player as the panel names them: `You (Black)` against the computer; between
 /// two people the colour and the seat, which the swap (F5) changes: `Black (second player)`.
-fn player_words(state: &HerforState, colour: Colour, players: Players) -> String {
+fn player_words(state: &HerforState, colour: Colour, players: PlayerNames) -> String {
     let seat = state.seat_of(colour);
     match (players.computer, seat) {
         (Some(_), _) => players.name(seat, colour.name()),
@@ -165,7 +165,7 @@ fn player_words(state: &HerforState, colour: Colour, players: Players) -> String
 
 /// What one event of a move by `seat`, who played `colour`, did in words; passes, the swap
 /// and the end name the players as `players` does.
-fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: Players) -> String {
+fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: PlayerNames) -> String {
     // The seats keep their colours through the move, except across the swap, which names
     // its seats itself.
     let name = |c: Colour| {
@@ -252,7 +252,7 @@ impl PageGame for Herfor {
         .to_owned()
     }
 
-    fn describe(ply: &Ply<Herfor>, players: Players) -> Vec<String> {
+    fn describe(ply: &Ply<Herfor>, players: PlayerNames) -> Vec<String> {
         let colour = match ply.colour.as_str() {
             "white" => Colour::White,
             _ => Colour::Black,
@@ -263,7 +263,7 @@ impl PageGame for Herfor {
             .collect()
     }
 
-    fn panel(state: &HerforState, players: Players) -> Markup {
+    fn panel(state: &HerforState, players: PlayerNames) -> Markup {
         let options = state.options();
         html! {
             table.facts {
@@ -291,7 +291,7 @@ impl PageGame for Herfor {
         }
     }
 
-    fn score_words(state: &HerforState, players: Players) -> Vec<(String, String)> {
+    fn score_words(state: &HerforState, players: PlayerNames) -> Vec<(String, String)> {
         let score = Herfor::score(state);
         let line = |colour: Colour, stones: u32, total: f64| {
             let button = if score.button == Some(colour) {
@@ -528,7 +528,7 @@ mod tests {
             flipped: vec!["b3".into(), "c3".into()],
         };
         assert_eq!(
-            describe_event(&event, Seat::Second, Colour::White, Players::default()),
+            describe_event(&event, Seat::Second, Colour::White, PlayerNames::default()),
             "A white stone on b2 flipped b3, c3 to white"
         );
         let pass = HerforEvent::Passed {
@@ -536,7 +536,7 @@ mod tests {
             button_to: Some(Colour::White),
         };
         assert_eq!(
-            describe_event(&pass, Seat::First, Colour::Black, Players::default()),
+            describe_event(&pass, Seat::First, Colour::Black, PlayerNames::default()),
             "Black passed; the button (½ point) goes to White"
         );
     }

@@ -12,12 +12,12 @@ use moot_games::{Game, Seat};
 /// one way everywhere (status, panel, events, end): by colour between two people at one
 /// screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Players {
+pub struct PlayerNames {
     /// The seat the computer plays; `None` for two people at one screen.
     pub computer: Option<Seat>,
 }
 
-impl Players {
+impl PlayerNames {
     /// The player in `seat`, who plays `colour` (a colour word such as `gull`): `Gull`,
     /// `You (Gull)`, `Computer (Silfr)`.
     pub fn name(self, seat: Seat, colour: &str) -> String {
@@ -98,12 +98,12 @@ pub trait PageGame: Game {
     /// What each event of a played move did, in words (`A black stone on b2 flipped b3`);
     /// events that name a player name them as `players` does, in the colours of the game
     /// the event belongs to.
-    fn describe(ply: &Ply<Self>, players: Players) -> Vec<String>;
+    fn describe(ply: &Ply<Self>, players: PlayerNames) -> Vec<String>;
 
     /// The facts beside the board that the picture does not show at a glance (reserves, steps
     /// left this turn, the doubling factor, the match score…), the players named as
     /// `players` does.
-    fn panel(state: &Self::State, players: Players) -> Markup;
+    fn panel(state: &Self::State, players: PlayerNames) -> Markup;
 
     /// The rules for players: short, with a picture of the board.
     fn rules() -> Markup;
@@ -112,14 +112,14 @@ pub trait PageGame: Game {
     /// it the pages' way (a Hirþ match's score in seat order): the players named as
     /// `players` does. By default none: the engine's reason, after the winner's name against
     /// the computer.
-    fn end_words(_state: &Self::State, _players: Players) -> Option<String> {
+    fn end_words(_state: &Self::State, _players: PlayerNames) -> Option<String> {
         None
     }
 
     /// The score at the end in words, as (what, how much) rows: by default every member of
     /// the engine's score; games whose score holds codes (a victory's kind, seats) say it
     /// in words, the players named as `players` does.
-    fn score_words(state: &Self::State, _players: Players) -> Vec<(String, String)> {
+    fn score_words(state: &Self::State, _players: PlayerNames) -> Vec<(String, String)> {
         super::view::score_rows(&Self::score(state))
     }
 }

@@ -4,7 +4,7 @@
 use moot_templates::layout::Preview;
 
 use super::link::{Link, MOVES, SEPARATOR, encode};
-use super::page_game::{PageGame, Players};
+use super::page_game::{PageGame, PlayerNames};
 use super::replay::Replayed;
 use super::view::status_line;
 
@@ -27,7 +27,7 @@ pub fn picture_href<G: PageGame>(position: &Link<G>, extra: &[(&str, String)]) -
 pub fn preview<G: PageGame>(origin: &str, position: &Link<G>, game: &Replayed<G>) -> Preview {
     let mut status = status_line(&G::status(&game.state));
     // A shared link names the players by colour, as between two at one screen.
-    if let Some(words) = G::end_words(&game.state, Players::default()) {
+    if let Some(words) = G::end_words(&game.state, PlayerNames::default()) {
         status.detail = words;
     }
     let plies = match game.plies.len() {

@@ -6,7 +6,7 @@ use moot_templates::play::{
 use serde_json::Value;
 
 use super::link::{HINT, Link, PLAY, UNDO, play_path};
-use super::page_game::{PageGame, Playable, Players};
+use super::page_game::{PageGame, Playable, PlayerNames};
 use super::replay::Replayed;
 use moot_ai::Thought;
 use moot_games::{Game, Status};
@@ -326,8 +326,8 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
 }
 
 /// Who plays on the page: the computer's seat, if it plays.
-pub fn players<G: Game>(position: &Link<G>) -> Players {
-    Players {
+pub fn players<G: Game>(position: &Link<G>) -> PlayerNames {
+    PlayerNames {
         computer: position.opponent.map(|o| o.seat),
     }
 }

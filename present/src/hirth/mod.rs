@@ -24,7 +24,7 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::hirth as view;
 
-use super::page_game::{PageGame, Playable, Players};
+use super::page_game::{PageGame, Playable, PlayerNames};
 use super::replay::Ply;
 use moot_games::hirth::{Hirth, HirthState, Move};
 
@@ -51,11 +51,11 @@ impl PageGame for Hirth {
         words::group(state, mv)
     }
 
-    fn describe(ply: &Ply<Hirth>, players: Players) -> Vec<String> {
+    fn describe(ply: &Ply<Hirth>, players: PlayerNames) -> Vec<String> {
         words::describe(ply, players)
     }
 
-    fn panel(state: &HirthState, players: Players) -> Markup {
+    fn panel(state: &HirthState, players: PlayerNames) -> Markup {
         panel::panel(state, players)
     }
 
@@ -63,11 +63,11 @@ impl PageGame for Hirth {
         rules::rules()
     }
 
-    fn end_words(state: &HirthState, players: Players) -> Option<String> {
+    fn end_words(state: &HirthState, players: PlayerNames) -> Option<String> {
         words::match_end_words(state, players)
     }
 
-    fn score_words(state: &HirthState, players: Players) -> Vec<(String, String)> {
+    fn score_words(state: &HirthState, players: PlayerNames) -> Vec<(String, String)> {
         words::score_words(state, players)
     }
 }

@@ -4,10 +4,10 @@ use maud::Markup;
 use moot_templates::parts::{Fact, facts_table};
 
 use super::words::{Sides, last_game_words};
-use crate::page_game::Players;
+use crate::page_game::PlayerNames;
 use moot_games::hirth::{Colour, HirthState, Phase, STEPS_PER_TURN};
 
-pub(super) fn panel(state: &HirthState, players: Players) -> Markup {
+pub(super) fn panel(state: &HirthState, players: PlayerNames) -> Markup {
     let pos = &state.position;
     let sides = Sides::of(state, players);
     let names = Colour::BOTH.map(|c| sides.name_of(c));

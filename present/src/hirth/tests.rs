@@ -4,7 +4,7 @@ use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
 use super::words::{Sides, describe_event, item_words, score_words};
 use crate::link::{Link, Query};
-use crate::page_game::{PageGame, Playable, Players};
+use crate::page_game::{PageGame, Playable, PlayerNames};
 use crate::replay::{Ply, replay};
 use moot_games::fixtures::hirth::fill_reserves;
 use moot_games::hirth::{
@@ -43,11 +43,11 @@ fn values(svg: &str) -> Vec<String> {
 /// Two people at one screen, Gull in the first seat: the players are named by colour.
 const TWO: Sides = Sides {
     gull: Seat::First,
-    players: Players { computer: None },
+    players: PlayerNames { computer: None },
 };
 
 /// Against the computer, which plays the second seat, Silfr in the first game.
-const VS_COMPUTER: Players = Players {
+const VS_COMPUTER: PlayerNames = PlayerNames {
     computer: Some(Seat::Second),
 };
 
@@ -534,7 +534,7 @@ fn a_lofdungr_with_nowhere_to_go_dies_and_the_finished_match_has_no_links() {
     assert!(svg.contains(">The match is over</text>"));
     assert!(!svg.contains("<a "));
     assert!(
-        Hirth::panel(&state, Players::default())
+        Hirth::panel(&state, PlayerNames::default())
             .into_string()
             .contains("Last game: won by Gull by Drepið: 5 points.")
     );
@@ -546,7 +546,7 @@ fn the_panel_shows_reserves_steps_doubling_and_score() {
     state.points = [3, 1];
     state.coin.factor = 2;
     state.coin.holder = Some(Colour::Silfr);
-    let panel = Hirth::panel(&state, Players::default()).into_string();
+    let panel = Hirth::panel(&state, PlayerNames::default()).into_string();
     assert!(
         panel.contains(r#"<th scope="row">Match points</th><td>3</td><td>1</td>"#),
         "{panel}"
@@ -614,7 +614,7 @@ fn h11_events_panel_and_score_name_the_players_in_the_colours_of_their_game() {
         ),
         "{words:?}"
     );
-    let two = Hirth::describe(&ply, Players::default());
+    let two = Hirth::describe(&ply, PlayerNames::default());
     assert!(
         two.contains(
             &"Game 2 begins with the colours swapped: the player who had Silfr plays Gull now and moves first"

@@ -3,7 +3,7 @@
 
 use moot_templates::hirth::Side;
 
-use crate::page_game::Players;
+use crate::page_game::PlayerNames;
 use crate::replay::Ply;
 use moot_games::hirth::{Colour, Event, Hirth, HirthState, Move, Space, Stay, Unit, Victory};
 use moot_games::{Game, Seat, Turn};
@@ -26,12 +26,12 @@ pub(super) fn title(colour: Colour) -> &'static str {
 #[derive(Clone, Copy)]
 pub(super) struct Sides {
     pub gull: Seat,
-    pub players: Players,
+    pub players: PlayerNames,
 }
 
 impl Sides {
     /// The sides of the game `state` is in.
-    pub fn of(state: &HirthState, players: Players) -> Sides {
+    pub fn of(state: &HirthState, players: PlayerNames) -> Sides {
         Sides {
             gull: state.gull,
             players,
@@ -293,7 +293,7 @@ pub(super) fn group(_state: &HirthState, mv: &Move) -> String {
 /// What each event of a played move did, in words, naming the players as `players` does in
 /// the colours of the game each event belongs to (a move that ends a game and begins the
 /// next holds events of both).
-pub(super) fn describe(ply: &Ply<Hirth>, players: Players) -> Vec<String> {
+pub(super) fn describe(ply: &Ply<Hirth>, players: PlayerNames) -> Vec<String> {
     let mover = if ply.colour == Colour::Gull.word() {
         ply.seat
     } else {
@@ -419,7 +419,7 @@ pub(super) fn describe_event(event: &Event, sides: Sides) -> String {
 /// The end of the match in words, the winner and their points first: `You (Gull) won the
 /// match 5–0, the last game by Drepið, doubled: 4 points` (the engine's status says the
 /// score in seat order, `match 0–5`). None while the match goes on.
-pub(super) fn match_end_words(state: &HirthState, players: Players) -> Option<String> {
+pub(super) fn match_end_words(state: &HirthState, players: PlayerNames) -> Option<String> {
     let Turn::Won(winner) = Hirth::turn(state) else {
         return None;
     };
@@ -443,7 +443,7 @@ pub(super) fn match_end_words(state: &HirthState, players: Players) -> Option<St
 
 /// The match's score in words: each player's points and Hirþ out of the game, the last
 /// game's result (no codes such as `yfirrad`), the players named as `players` does.
-pub(super) fn score_words(state: &HirthState, players: Players) -> Vec<(String, String)> {
+pub(super) fn score_words(state: &HirthState, players: PlayerNames) -> Vec<(String, String)> {
     let sides = Sides::of(state, players);
     let mut rows: Vec<(String, String)> = Colour::BOTH
         .iter()
@@ -471,7 +471,7 @@ pub(super) fn score_words(state: &HirthState, players: Players) -> Vec<(String, 
 
 /// The last game's result: `won by You (Silfr), playing Gull then, by Drepið: 5 points`; the
 /// winner is named as now, with the colour they had if it has changed since.
-pub(super) fn last_game_words(state: &HirthState, players: Players) -> String {
+pub(super) fn last_game_words(state: &HirthState, players: PlayerNames) -> String {
     let Some(last) = state.results.last() else {
         return String::new();
     };

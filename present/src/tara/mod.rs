@@ -20,7 +20,7 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::tara as view;
 
-use super::page_game::{PageGame, Playable, Players};
+use super::page_game::{PageGame, Playable, PlayerNames};
 use super::replay::Ply;
 use moot_games::Game;
 use moot_games::tara::{Colour, Tara, TaraMove, TaraState};
@@ -50,11 +50,11 @@ impl PageGame for Tara {
 
     /// Tara's events name the players by colour (`Red's king`), which stays with a seat for
     /// the whole match; the "What happened" list says whose move it was.
-    fn describe(ply: &Ply<Tara>, _players: Players) -> Vec<String> {
+    fn describe(ply: &Ply<Tara>, _players: PlayerNames) -> Vec<String> {
         ply.events.iter().map(words::describe).collect()
     }
 
-    fn panel(state: &TaraState, players: Players) -> Markup {
+    fn panel(state: &TaraState, players: PlayerNames) -> Markup {
         panel::panel(state, players)
     }
 
@@ -62,7 +62,7 @@ impl PageGame for Tara {
         rules::rules()
     }
 
-    fn score_words(state: &TaraState, players: Players) -> Vec<(String, String)> {
+    fn score_words(state: &TaraState, players: PlayerNames) -> Vec<(String, String)> {
         let score = Tara::score(state);
         let mut rows: Vec<(String, String)> =
             [(Colour::Red, &score.red), (Colour::Blue, &score.blue)]

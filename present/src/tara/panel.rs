@@ -3,13 +3,13 @@
 use maud::Markup;
 use moot_templates::parts::{Fact, facts_table};
 
-use crate::page_game::Players;
+use crate::page_game::PlayerNames;
 use moot_games::Game;
 use moot_games::tara::moves::forced_king;
 use moot_games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
 use moot_games::tara::{Colour, Tara, TaraState};
 
-pub(super) fn panel(state: &TaraState, players: Players) -> Markup {
+pub(super) fn panel(state: &TaraState, players: PlayerNames) -> Markup {
     let score = Tara::score(state);
     let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f);
     // The players as the rest of the page names them (a colour keeps its seat for the whole

@@ -5,7 +5,7 @@ use super::rules::rules_example;
 use moot_games::Game;
 // The engine's own test positions: a Level 2 sacrifice, a capture in Battle, manoeuvres.
 use crate::link::{Link, Query};
-use crate::page_game::{PageGame, Playable, Players};
+use crate::page_game::{PageGame, Playable, PlayerNames};
 use crate::replay::replay;
 use moot_games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
 use moot_games::tara::{
@@ -322,7 +322,7 @@ fn a_sacrificed_ringfort_shows_the_king_on_the_enemy_ring_and_its_immunity() {
     assert!(svg.contains(
         "<title>B3: Red king on a Blue ringfort (this king sacrificed its ringfort: immune for a turn)</title>"
     ));
-    let panel = Tara::panel(&state, Players::default()).into_string();
+    let panel = Tara::panel(&state, PlayerNames::default()).into_string();
     assert!(
         panel.contains("<th scope=\"row\">Enemy kings captured</th><td>1</td><td>1</td>"),
         "{panel}"
@@ -438,7 +438,7 @@ fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
     })
     .unwrap();
     Tara::apply(&mut state, &TaraMove::Place(hill("D4"))).unwrap();
-    let panel = Tara::panel(&state, Players::default()).into_string();
+    let panel = Tara::panel(&state, PlayerNames::default()).into_string();
     assert!(
         panel.contains("<th scope=\"row\">Kings still to place</th><td>2</td><td>3</td>"),
         "{panel}"
@@ -450,7 +450,7 @@ fn the_panel_counts_kings_to_place_in_setup_and_the_match() {
     assert!(!panel.contains("Player 1"));
     assert!(panel.contains("Game 1 of a two-game match."));
     assert!(
-        !Tara::panel(&full_board(), Players::default())
+        !Tara::panel(&full_board(), PlayerNames::default())
             .into_string()
             .contains("Kings still to place")
     );
