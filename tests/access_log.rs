@@ -30,6 +30,18 @@ impl Write for Captured {
 }
 
 impl Captured {
+    /// Captures this thread's log at `info` until the guard is dropped.
+    fn start() -> (Self, tracing::subscriber::DefaultGuard) {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter("info")
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        (captured, tracing::subscriber::set_default(subscriber))
+    }
+
     fn lines(&self) -> Vec<String> {
         let bytes = self.0.lock().expect("the log").clone();
         String::from_utf8(bytes)
@@ -42,14 +54,7 @@ impl Captured {
 
 #[actix_web::test]
 async fn one_access_log_line_per_request_and_client_errors_without_their_detail() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let _default = tracing_subscriber::fmt()
-        .with_env_filter("info")
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _default = tracing::subscriber::set_default(_default);
+    let (captured, _default) = Captured::start();
     let app = test::init_service(moot::app()).await;
     let (status, _, _) = call(
         &app,
@@ -98,14 +103,7 @@ async fn one_access_log_line_per_request_and_client_errors_without_their_detail(
 /// a method HTTP does not define is logged as `other`, never as the client wrote it.
 #[actix_web::test]
 async fn overload_refusals_are_warnings_and_unknown_methods_are_other() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let _default = tracing_subscriber::fmt()
-        .with_env_filter("info")
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _default = tracing::subscriber::set_default(_default);
+    let (captured, _default) = Captured::start();
     let computer = moot::Computer::new(moot::AiConfig {
         max_evaluations: 1,
         ..moot::AiConfig::default()
