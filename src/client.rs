@@ -1,9 +1,13 @@
 //! Who the client is and what it asked for, from the request: its address, for its share of the
 //! computer player (the shares themselves know no HTTP), and the origin the absolute URLs of
 //! link previews and embeds start with. A proxy's `Forwarded`/`X-Forwarded-*` headers count
-//! only when the server trusts its proxy (`--trust-forwarded`): anyone can send them.
+//! only when the server trusts its proxy (`--trust-forwarded`): anyone can send them. A site
+//! that knows its public address says it once (`--public-url`), and every absolute link starts
+//! with it whatever the request says.
 
+use std::fmt;
 use std::net::IpAddr;
+use std::str::FromStr;
 
 /// The address a client's share is kept under: the connection's peer, or, when the server
 /// trusts its reverse proxy (`--trust-forwarded`), the first `Forwarded`/`X-Forwarded-For`
@@ -22,12 +26,68 @@ pub fn client_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> Opt
     forwarded.or(peer)
 }
 
-/// The scheme and host the client asked for (`https://moot.example`): the absolute URLs of link
-/// previews and embeds start with it. Moot itself serves plain HTTP, so the scheme is `http`
-/// unless a trusted proxy says `https`; the host is the `Host` header's (or a trusted proxy's)
-/// when it is a host name or address with an optional port, else `localhost`: never text a
+/// The site's public address (`--public-url`): `http` or `https`, a host and an optional port,
+/// nothing else. A path prefix is refused: the pages' own links (`/static/…`, `/play/…`) are
+/// written from the root, so a site mounted under a prefix would get broken links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicUrl(String);
+
+impl PublicUrl {
+    /// `https://games.example`: what absolute links start with (no trailing slash).
+    pub fn origin(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for PublicUrl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let (scheme, rest) = if let Some(rest) = text.strip_prefix("https://") {
+            ("https", rest)
+        } else if let Some(rest) = text.strip_prefix("http://") {
+            ("http", rest)
+        } else {
+            return Err(format!(
+                "{text:?} is not a public URL: write http:// or https:// and the host, e.g. https://games.example"
+            ));
+        };
+        // One trailing slash is the root, said twice.
+        let host = rest.strip_suffix('/').unwrap_or(rest);
+        if host.contains('/') {
+            return Err(format!(
+                "{text:?} has a path: Moot serves from the root of its host, write scheme://host[:port]"
+            ));
+        }
+        if !is_host(host) {
+            return Err(format!(
+                "{text:?} does not name a host: write scheme://host[:port] (letters, digits, '-' and '.', or [IPv6])"
+            ));
+        }
+        Ok(PublicUrl(format!(
+            "{scheme}://{}",
+            host.to_ascii_lowercase()
+        )))
+    }
+}
+
+impl fmt::Display for PublicUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The scheme and host absolute links start with (`https://moot.example`), first found of: the
+/// site's [`PublicUrl`] (`--public-url`, the application's `Option<PublicUrl>` data); a trusted proxy's
+/// forwarded scheme and host (`--trust-forwarded`); the request's `Host`. Moot itself serves
+/// plain HTTP, so the scheme is `http` unless one of the first two says `https`; a host is taken
+/// only when it is a host name or address with an optional port, else `localhost`: never text a
 /// client chose that could turn a link into something else (`javascript://x%0a…`).
 pub fn origin_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> String {
+    if let Some(Some(public)) = request.app_data::<Option<PublicUrl>>() {
+        return public.origin().to_owned();
+    }
     let (scheme, host) = if trust_forwarded {
         let info = request.connection_info();
         let scheme = match info.scheme() {
@@ -116,6 +176,45 @@ mod tests {
             .to_http_request();
         assert_eq!(origin_of(&proxied, true), "https://games.example");
         assert_eq!(origin_of(&proxied, false), "http://upstream");
+    }
+
+    #[test]
+    fn the_public_url_comes_before_forwarded_headers_and_the_host() {
+        use actix_web::test::TestRequest;
+        let public: PublicUrl = "https://Games.example/".parse().expect("a public URL");
+        let request = TestRequest::default()
+            .insert_header(("host", "upstream:8080"))
+            .insert_header(("x-forwarded-proto", "http"))
+            .insert_header(("x-forwarded-host", "proxy.example"))
+            .app_data(Some(public))
+            .to_http_request();
+        assert_eq!(origin_of(&request, true), "https://games.example");
+        assert_eq!(origin_of(&request, false), "https://games.example");
+    }
+
+    #[test]
+    fn a_public_url_is_a_scheme_and_a_host_with_an_optional_port() {
+        for (text, origin) in [
+            ("https://games.example", "https://games.example"),
+            ("http://127.0.0.1:8080/", "http://127.0.0.1:8080"),
+            ("https://[::1]:8443", "https://[::1]:8443"),
+        ] {
+            assert_eq!(
+                text.parse::<PublicUrl>().map(|u| u.to_string()),
+                Ok(origin.to_owned())
+            );
+        }
+        for (bad, says) in [
+            ("games.example", "http:// or https://"),
+            ("ftp://games.example", "http:// or https://"),
+            ("https://games.example/moot", "has a path"),
+            ("https://", "does not name a host"),
+            ("https://user@games.example", "does not name a host"),
+            ("https://games.example?x=1", "does not name a host"),
+        ] {
+            let error = bad.parse::<PublicUrl>().expect_err(bad);
+            assert!(error.contains(says), "{bad}: {error}");
+        }
     }
 
     #[test]

@@ -129,6 +129,7 @@ pub fn app_for(
         .app_data(actix_web::web::Data::new(computer.api().clone()))
         .app_data(actix_web::web::Data::new(computer.pages().clone()))
         .app_data(serve::metrics::data(&middleware.metrics))
+        .app_data(middleware.public_url.clone())
         .service(serve::metrics::endpoint)
         .service(
             SwaggerUi::new("/docs/{_:.*}")
@@ -152,6 +153,7 @@ pub fn app_for(
         // sees problem bodies before they are compressed.
         .wrap(from_fn(serve::url_limit::middleware))
         .wrap(serve::cors::middleware(&middleware.origins))
+        .wrap(from_fn(serve::cors::refusals))
         // Outside CORS, so that the preflights it answers itself get the headers too.
         .wrap(from_fn(serve::security::middleware))
         .wrap(from_fn(serve::access_log::middleware))

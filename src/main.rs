@@ -40,6 +40,12 @@ struct Serve {
     /// connection's peer, and absolute links take the forwarded scheme and host.
     #[arg(long, env = "MOOT_TRUST_FORWARDED")]
     trust_forwarded: bool,
+    /// The site's public address, which every absolute link (link previews' `og:url` and
+    /// `og:image`, embeds) starts with: `https://games.example` (scheme, host, optional port; no
+    /// path). Without it, links take a trusted proxy's forwarded scheme and host
+    /// (--trust-forwarded), else the request's `Host`.
+    #[arg(long, env = "MOOT_PUBLIC_URL")]
+    public_url: Option<moot::client::PublicUrl>,
     /// Answers `evaluate` keeps for repeated requests.
     #[arg(long, env = "MOOT_CACHE_ENTRIES", default_value_t = moot::AiConfig::default().cache_entries)]
     cache_entries: usize,
@@ -70,9 +76,10 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         client_every_ms: flags.client_every_ms,
         trust_forwarded: flags.trust_forwarded,
     };
-    tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
+    tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, public_url = ?flags.public_url.as_ref().map(ToString::to_string), "Moot is serving: the home page at /, the API docs at /docs/");
     let computer = moot::Computer::new(config);
-    let middleware = Middleware::new(flags.cors_origins, &computer);
+    let middleware =
+        Middleware::new(flags.cors_origins, &computer).with_public_url(flags.public_url);
     actix_web::HttpServer::new(move || moot::app_for(computer.clone(), middleware.clone()))
         // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
         // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).

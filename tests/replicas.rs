@@ -1,6 +1,8 @@
 //! Scale-out, shown: two replicas of the server binary behind a real nginx (round robin). A
 //! game is played through nginx, its requests alternating between the replicas, and every
-//! answer, a seeded `evaluate` included, is the one a single replica gives directly.
+//! answer, a seeded `evaluate` included, is the one a single replica gives directly. nginx runs
+//! the block documented in docs/deploy.md: behind it, absolute links name the site's host, and an
+//! oversized body gets Moot's own 413 problem.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -15,7 +17,38 @@ use ports::{Running, free_port, listening, moot};
 
 const NGINX: &str = "/usr/sbin/nginx";
 
-/// nginx as the current user, everything under `dir`: config, pid, logs, temp files.
+/// The reverse proxy's block documented in docs/deploy.md: its `client_max_body_size` line and
+/// its `location / { … }`, as written there, so the test runs what a site copies.
+fn documented_block() -> String {
+    let page = include_str!("../docs/deploy.md");
+    let fence = page
+        .split("```nginx\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/deploy.md has an nginx block");
+    let lines: Vec<&str> = fence.lines().map(str::trim).collect();
+    let body_size = lines
+        .iter()
+        .find(|line| line.starts_with("client_max_body_size"))
+        .expect("the block sets client_max_body_size");
+    let start = lines
+        .iter()
+        .position(|line| *line == "location / {")
+        .expect("the block has a location /");
+    let end = start
+        + lines[start..]
+            .iter()
+            .position(|line| *line == "}")
+            .expect("location / ends");
+    format!(
+        "    {body_size}\n    {}\n",
+        lines[start..=end].join("\n    ")
+    )
+}
+
+/// nginx as the current user, everything under `dir`: config, pid, logs, temp files; the
+/// server block is the documented one, listening on `port` and naming the replica that answered
+/// in `X-Upstream`.
 fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
     assert!(
         Path::new(NGINX).exists(),
@@ -27,14 +60,14 @@ fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
         .map(|p| format!("    server 127.0.0.1:{p};\n"))
         .collect();
     let d = dir.display();
+    let block = documented_block();
     let config = format!(
         "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
          error_log {d}/error.log warn;\nevents {{ worker_connections 64; }}\n\
          http {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
          fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
          upstream moot {{\n{servers}  }}\n  server {{\n    listen 127.0.0.1:{port};\n\
-             location / {{\n      proxy_pass http://moot;\n      proxy_set_header X-Request-Id $request_id;\n\
-               add_header X-Upstream $upstream_addr always;\n    }}\n  }}\n}}\n"
+             add_header X-Upstream $upstream_addr always;\n{block}  }}\n}}\n"
     );
     std::fs::write(dir.join("nginx.conf"), config).expect("the config is written");
     let child = Command::new(NGINX)
@@ -50,30 +83,41 @@ fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
     listening(child, port, "nginx")
 }
 
+/// Sends `request` (head and body) on a new connection: the answer's head and body.
+fn exchange(port: u16, request: &[u8]) -> (String, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+    stream.write_all(request).expect("the request is sent");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("an answer");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    (head.to_owned(), body.to_owned())
+}
+
+/// The value of the header `name` in an answer's `head`.
+fn header_in(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name)
+            .then(|| value.trim().to_owned())
+    })
+}
+
 /// One HTTP/1.0 request: (the X-Upstream header, the body as JSON).
 fn post(port: u16, path: &str, body: &Value) -> (Option<String>, Value) {
     let body = body.to_string();
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
-    write!(
-        stream,
+    let request = format!(
         "POST {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
-    )
-    .expect("the request is sent");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("an answer");
-    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    );
+    let (head, body) = exchange(port, request.as_bytes());
     assert!(
         head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"),
         "{head}\n{body}"
     );
-    let upstream = head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("x-upstream")
-            .then(|| value.trim().to_owned())
-    });
-    (upstream, serde_json::from_str(body).expect("a JSON body"))
+    let upstream = header_in(&head, "x-upstream");
+    (upstream, serde_json::from_str(&body).expect("a JSON body"))
 }
 
 /// An `evaluate` answer without what depends on the moment: the time taken, the cache.
@@ -155,4 +199,65 @@ fn a_game_through_nginx_alternates_replicas_and_gets_a_single_replicas_answers()
         upstreams.contains(&a_addr) && upstreams.contains(&b_addr),
         "{upstreams:?}"
     );
+}
+
+#[test]
+fn behind_the_documented_block_links_name_the_public_host_and_moot_answers_its_own_413() {
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("moot-nginx-links-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("a temp dir");
+    let (a, b, proxy) = (free_port(), free_port(), free_port());
+    let _replicas = (
+        moot(a, &["--trust-forwarded"]),
+        moot(b, &["--trust-forwarded"]),
+    );
+    let _nginx = nginx(&dir.0, proxy, &[a, b]);
+
+    // The site's host, as the browser sent it, reaches Moot: the preview's links name it.
+    for _ in 0..2 {
+        let (head, page) = exchange(
+            proxy,
+            b"GET /play/herfor?moves=c3 HTTP/1.0\r\nHost: games.example\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        assert!(
+            page.contains(r#"property="og:url" content="http://games.example/play/herfor?"#),
+            "{page:.3000}"
+        );
+        assert!(
+            page.contains(
+                r#"property="og:image" content="http://games.example/api/v1/games/herfor/picture?"#
+            ),
+            "{page:.3000}"
+        );
+        assert!(!page.contains("://moot/"), "the upstream's name leaked");
+    }
+
+    // A body over Moot's limit but under the proxy's: Moot's own problem, with CORS headers.
+    let oversized = format!(
+        r#"{{"state": {{}}, "move": "{}"}}"#,
+        "a".repeat(moot::api::body::BODY_LIMIT + 1000)
+    );
+    let mut request = format!(
+        "POST /api/v1/games/herfor/apply HTTP/1.0\r\nHost: games.example\r\n\
+         Origin: https://elsewhere.example\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        oversized.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(oversized.as_bytes());
+    let (head, body) = exchange(proxy, &request);
+    assert!(head.starts_with("HTTP/1.1 413"), "{head}\n{body:.500}");
+    assert_eq!(
+        header_in(&head, "content-type").as_deref(),
+        Some("application/problem+json"),
+        "{head}"
+    );
+    assert_eq!(
+        header_in(&head, "access-control-allow-origin").as_deref(),
+        Some("*"),
+        "{head}"
+    );
+    let problem: Value = serde_json::from_str(&body).expect("a problem");
+    assert_eq!(problem["code"], "payload_too_large", "{problem}");
 }

@@ -43,10 +43,43 @@ pub fn read_state<G: Game>(value: Value, member: &str) -> Result<G::State, ApiEr
 pub fn start<G: Game>(options: Option<Value>) -> Result<(G::Options, G::State), ApiError> {
     let options: G::Options = match options {
         None => G::Options::default(),
-        Some(value) => decode(value, "options", ErrorCode::InvalidOptions)?,
+        Some(value) => decode(value.clone(), "options", ErrorCode::InvalidOptions)
+            .map_err(|e| in_the_games_words::<G>(e, &value))?,
     };
     let state = G::new_game(&options).map_err(ApiError::invalid_options)?;
     Ok((options, state))
+}
+
+/// An option of the wrong type or out of its type's range (`"size": "7"`, `"size": 300`) said
+/// in the game's words: what the option takes, not serde's (`expected u8`). Other option errors
+/// (an unknown option, a missing one) are left as they are.
+fn in_the_games_words<G: Game>(error: ApiError, sent: &Value) -> ApiError {
+    let Some(name) = error
+        .0
+        .field
+        .as_deref()
+        .and_then(|f| f.strip_prefix("options."))
+    else {
+        return error;
+    };
+    let Some(got) = sent.get(name) else {
+        return error;
+    };
+    let default = to_json(&G::Options::default())
+        .ok()
+        .and_then(|defaults| defaults.get(name).cloned());
+    let takes = match (G::option_bounds(name), default) {
+        (Some((min, max)), _) => format!("a whole number from {min} to {max}"),
+        (None, Some(Value::Bool(_))) => "true or false".to_owned(),
+        _ => return error,
+    };
+    let got = crate::limits::excerpt(&got.to_string(), crate::limits::EXCERPT_CHARS);
+    let field = format!("options.{name}");
+    ApiError::new(
+        ErrorCode::InvalidOptions,
+        format!("{field}: {name} must be {takes}, not {got}"),
+    )
+    .with_field(field)
 }
 
 /// Writes part of an answer as JSON; a failure is the server's bug (`internal_error`).
@@ -129,11 +162,19 @@ pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> 
     let single = match (request.mv, request.moves) {
         (Some(text), None) => Ok(text),
         (None, Some(texts)) => Err(texts),
-        _ => {
+        (Some(_), Some(_)) => {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
-                "send exactly one of `move` and `moves`",
-            ));
+                "moves: send exactly one of `move` and `moves`, not both",
+            )
+            .with_field("moves"));
+        }
+        (None, None) => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "move: send exactly one of `move` (one move) and `moves` (a list)",
+            )
+            .with_field("move"));
         }
     };
     if let Err(texts) = &single {
@@ -190,11 +231,19 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
     let source = match (request.moves, request.record) {
         (Some(texts), None) => Ok(texts),
         (None, Some(record)) => Err(record),
-        _ => {
+        (Some(_), Some(_)) => {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
-                "send exactly one of `moves` and `record`",
-            ));
+                "record: send exactly one of `moves` and `record`, not both",
+            )
+            .with_field("record"));
+        }
+        (None, None) => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
+            )
+            .with_field("moves"));
         }
     };
     match &source {

@@ -29,6 +29,8 @@ pub enum ErrorCode {
     UnknownGame,
     /// 405: the route exists but not for this method.
     MethodNotAllowed,
+    /// 403: a CORS preflight asked for an origin or a method this server does not allow.
+    CorsRefused,
     /// 413: the body is over the size limit.
     PayloadTooLarge,
     /// 408: the body did not arrive within the server's deadline.
@@ -41,7 +43,8 @@ pub enum ErrorCode {
     InvalidRequest,
     /// 422: the game's options are not acceptable.
     InvalidOptions,
-    /// 422: the state is not a state of this game, or breaks one of its invariants.
+    /// 422: the state is not a state of this game, or breaks one of its invariants (a rule it
+    /// breaks is named in `rule`).
     InvalidState,
     /// 422: a move is not written in the game's notation.
     UnreadableMove,
@@ -67,11 +70,12 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
         ErrorCode::MethodNotAllowed,
+        ErrorCode::CorsRefused,
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
         ErrorCode::UriTooLong,
@@ -98,6 +102,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "not_found",
             ErrorCode::UnknownGame => "unknown_game",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::CorsRefused => "cors_refused",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::UriTooLong => "uri_too_long",
@@ -124,6 +129,7 @@ impl ErrorCode {
             ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
             ErrorCode::NotFound | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::CorsRefused => StatusCode::FORBIDDEN,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::UriTooLong => StatusCode::URI_TOO_LONG,
@@ -151,6 +157,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "No such resource",
             ErrorCode::UnknownGame => "No such game",
             ErrorCode::MethodNotAllowed => "Method not allowed",
+            ErrorCode::CorsRefused => "The cross-origin request is not allowed",
             ErrorCode::PayloadTooLarge => "The body is too large",
             ErrorCode::RequestTimeout => "The body took too long to arrive",
             ErrorCode::UriTooLong => "The request target is too long",
@@ -202,7 +209,7 @@ pub struct Problem {
     /// The request member at fault, as a path (`state.black[1]`, `moves[2]`, `options.size`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// The rule that forbids the move (`F3`, `T8`, `H8`).
+    /// The rule that forbids the move, or that the state breaks (`F3`, `T8`, `H8`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     /// The move at fault, as sent.
@@ -239,6 +246,18 @@ pub fn rule_url(rule: &str) -> Option<String> {
     let number = &rule[1..];
     (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("/rules/{game}#{rule}"))
+}
+
+/// The last rule id a reason cites in parentheses: `… in a row (F4)` → `F4`.
+fn rule_cited(reason: &str) -> Option<&str> {
+    reason
+        .rmatch_indices('(')
+        .filter_map(|(start, _)| {
+            let inside = &reason[start + 1..];
+            let end = inside.find(')')?;
+            Some(&inside[..end])
+        })
+        .find(|rule| rule_url(rule).is_some())
 }
 
 /// An error response of the API; renders as a [`Problem`].
@@ -318,10 +337,18 @@ impl ApiError {
         ApiError::new(ErrorCode::InvalidOptions, format!("{field}: {}", e.reason)).with_field(field)
     }
 
-    /// A state that breaks an invariant; `member` is where the state sits in the request.
+    /// A state that breaks an invariant; `member` is where the state sits in the request. When
+    /// the reason cites the rule it breaks (`… (F4)`, as the engines write them), the problem
+    /// names it in `rule` and `rule_url`, as an illegal move's does.
     pub fn invalid_state(member: &str, e: InvalidState) -> Self {
         let field = prefixed(member, &e.path);
-        ApiError::new(ErrorCode::InvalidState, format!("{field}: {}", e.reason)).with_field(field)
+        let mut error = ApiError::new(ErrorCode::InvalidState, format!("{field}: {}", e.reason))
+            .with_field(field);
+        if let Some(rule) = rule_cited(&e.reason) {
+            error.0.rule_url = rule_url(rule);
+            error.0.rule = Some(rule.to_owned());
+        }
+        error
     }
 
     /// A move refused by the engine; `text` is the move as sent, echoed as an excerpt.
@@ -405,6 +432,7 @@ mod tests {
                 | ErrorCode::NotFound
                 | ErrorCode::UnknownGame
                 | ErrorCode::MethodNotAllowed
+                | ErrorCode::CorsRefused
                 | ErrorCode::PayloadTooLarge
                 | ErrorCode::RequestTimeout
                 | ErrorCode::UriTooLong
@@ -428,6 +456,20 @@ mod tests {
         let names: std::collections::BTreeSet<_> =
             ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
         assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn a_reason_names_the_last_rule_it_cites() {
+        assert_eq!(
+            rule_cited("the game is over exactly when both players have passed in a row (F4)"),
+            Some("F4")
+        );
+        assert_eq!(
+            rule_cited("a crew of 4 (H2) where at most 3 fit (H3)"),
+            Some("H3")
+        );
+        assert_eq!(rule_cited("\"x\" is not a point name (such as e5)"), None);
+        assert_eq!(rule_cited("no rule here"), None);
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct Middleware {
     pub origins: Origins,
     /// The server's metrics: one set for all workers.
     pub metrics: Metrics,
+    /// The site's public address, which absolute links start with (`--public-url`).
+    pub public_url: Option<crate::client::PublicUrl>,
 }
 
 impl Middleware {
@@ -38,6 +40,13 @@ impl Middleware {
         Middleware {
             origins,
             metrics: Metrics::new(computer),
+            public_url: None,
         }
+    }
+
+    /// The same, with absolute links starting with `public_url` whatever the request says.
+    pub fn with_public_url(mut self, public_url: Option<crate::client::PublicUrl>) -> Self {
+        self.public_url = public_url;
+        self
     }
 }

@@ -51,6 +51,8 @@ fn bad_service_flags_are_refused_with_the_reason() {
     for (flag, value, says) in [
         ("--log-format", "xml", "pretty or json"),
         ("--cors-origins", "games.example", "scheme://host"),
+        ("--public-url", "games.example", "http:// or https://"),
+        ("--public-url", "https://games.example/moot", "has a path"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_moot"))
             .args([flag, value])

@@ -143,9 +143,17 @@ async fn missing_or_unknown_members_are_422_invalid_request() {
             &json!({"state": state, "move": "a1", "moves": []}),
         )
         .await;
-        both.problem(422, "invalid_request");
+        both.unprocessable("invalid_request", "moves");
+        let neither = post_json(&endpoint(game, "apply"), &json!({"state": state})).await;
+        neither.unprocessable("invalid_request", "move");
         let neither = post_json(&endpoint(game, "replay"), &json!({})).await;
-        neither.problem(422, "invalid_request");
+        neither.unprocessable("invalid_request", "moves");
+        let both = post_json(
+            &endpoint(game, "replay"),
+            &json!({"moves": [], "record": ""}),
+        )
+        .await;
+        both.unprocessable("invalid_request", "record");
         let not_a_list = post_json(
             &endpoint(game, "apply"),
             &json!({"state": state, "moves": "a1"}),
@@ -162,7 +170,51 @@ async fn options_of_the_wrong_type_are_422_invalid_options_naming_the_field() {
         &json!({"options": {"size": "large"}}),
     )
     .await;
-    answer.unprocessable("invalid_options", "options.size");
+    let problem = answer.unprocessable("invalid_options", "options.size");
+    assert_eq!(
+        problem["detail"], "options.size: size must be a whole number from 3 to 7, not \"large\"",
+        "said in the game's words, not serde's"
+    );
+    // Out of the type's range, the same words; each game's numbers and switches alike.
+    for (game, name, value, says) in [
+        (
+            "herfor",
+            "size",
+            json!(300),
+            "size must be a whole number from 3 to 7, not 300",
+        ),
+        (
+            "herfor",
+            "pie",
+            json!("yes"),
+            "pie must be true or false, not \"yes\"",
+        ),
+        (
+            "hirth",
+            "target",
+            json!(-1),
+            "target must be a whole number from",
+        ),
+        (
+            "tara",
+            "level",
+            json!(1.5),
+            "level must be a whole number from 1 to 2, not 1.5",
+        ),
+        (
+            "tara",
+            "match",
+            json!(1),
+            "match must be true or false, not 1",
+        ),
+    ] {
+        let answer = post_json(&endpoint(game, "new"), &json!({"options": {name: value}})).await;
+        let field = format!("options.{name}");
+        let problem = answer.unprocessable("invalid_options", &field);
+        let detail = problem["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(says), "{game}: {detail}");
+        assert!(!detail.contains("expected"), "{game}: {detail}");
+    }
     let unknown = post_json(
         &endpoint("herfor", "new"),
         &json!({"options": {"colour": "red"}}),
@@ -208,6 +260,25 @@ async fn a_state_breaking_an_invariant_is_422_invalid_state_with_its_path() {
     )
     .await;
     apply.unprocessable("invalid_state", "state.white[0]");
+}
+
+#[actix_web::test]
+async fn f4_a_state_over_without_two_passes_is_invalid_state_naming_the_rule() {
+    let mut state = herfor_after_c3().await;
+    state["game_over"] = json!(true);
+    let answer = post_json(&endpoint("herfor", "legal-moves"), &json!({"state": state})).await;
+    let problem = answer.problem(422, "invalid_state");
+    assert_eq!(problem["rule"], "F4", "{problem}");
+    assert_eq!(problem["rule_url"], "/rules/herfor#F4", "{problem}");
+}
+
+#[actix_web::test]
+async fn an_invalid_state_citing_no_rule_has_no_rule_member() {
+    let mut state = herfor_after_c3().await;
+    state["black"] = json!(["c3", 7]);
+    let answer = post_json(&endpoint("herfor", "legal-moves"), &json!({"state": state})).await;
+    let problem = answer.unprocessable("invalid_state", "state.black[1]");
+    assert!(problem.get("rule").is_none(), "{problem}");
 }
 
 #[actix_web::test]

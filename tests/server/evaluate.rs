@@ -384,3 +384,71 @@ async fn h11_evaluate_gives_up_where_playing_on_loses_more() {
     .await;
     assert_eq!(answer.ok()["best_move"], "give-up", "{}", answer.ok());
 }
+
+/// The member `name`'s value as the documented answer writes it (`"best_move": "d2"` → `"d2"`).
+fn documented<'a>(answer: &'a str, name: &str) -> &'a str {
+    let key = format!("\"{name}\": ");
+    let start = answer
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {answer}"))
+        + key.len();
+    let rest = &answer[start..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim()
+}
+
+#[actix_web::test]
+async fn the_documented_evaluate_example_is_what_the_server_answers() {
+    let page = include_str!("../../docs/api.md");
+    let section = page
+        .split("## Evaluate: the computer player")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/api.md shows an evaluate example");
+    let options: Value = section
+        .split("-d '")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .and_then(|text| serde_json::from_str(text).ok())
+        .expect("the example starts a game with options");
+    let answer: String = section
+        .split("# → ")
+        .nth(1)
+        .expect("the example shows the answer")
+        .lines()
+        .map(|line| line.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let state = common::post_json(&endpoint("herfor", "new"), &options).await;
+    let state = state.ok()["state"].clone();
+    let body = post_json(
+        &endpoint("herfor", "evaluate"),
+        &json!({"state": state, "playouts": 2000, "seed": 1}),
+    )
+    .await;
+    let body = body.ok();
+    assert!(
+        section.contains(r#"\"playouts\": 2000, \"seed\": 1"#),
+        "the test asks what the example asks: {section}"
+    );
+    // Not a solved board: a search's answer, with Herfor's margin.
+    assert!(body.get("exact").is_none_or(|e| e == false), "{body}");
+    assert_eq!(
+        documented(&answer, "best_move"),
+        body["best_move"].to_string()
+    );
+    assert_eq!(
+        documented(&answer, "playouts"),
+        body["playouts"].to_string()
+    );
+    for name in ["value", "margin"] {
+        let shown: f64 = documented(&answer, name).parse().expect("a number");
+        let real = body[name].as_f64().expect("a number");
+        assert!(
+            (shown - real).abs() < 0.005,
+            "{name}: shown {shown}, answered {real}"
+        );
+    }
+    assert!(!answer.contains("\"exact\""), "{answer}");
+}

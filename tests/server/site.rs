@@ -187,6 +187,144 @@ async fn only_the_origins_named_get_cors_headers() {
 }
 
 #[actix_web::test]
+async fn a_preflight_may_ask_for_any_request_header() {
+    let app = test::init_service(moot::app()).await;
+    let (status, headers, _) = call(
+        &app,
+        TestRequest::default()
+            .method(Method::OPTIONS)
+            .uri(&endpoint("hirth", "apply"))
+            .insert_header((header::ORIGIN, "https://games.example"))
+            .insert_header((header::ACCESS_CONTROL_REQUEST_METHOD, "POST"))
+            .insert_header((
+                header::ACCESS_CONTROL_REQUEST_HEADERS,
+                "content-type, traceparent, sentry-trace",
+            )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{headers:?}");
+    assert_eq!(
+        header_of(&headers, "access-control-allow-headers"),
+        Some("content-type, traceparent, sentry-trace")
+    );
+    assert_eq!(
+        header_of(&headers, "access-control-allow-origin"),
+        Some("*")
+    );
+}
+
+/// A refused preflight's problem, with its headers.
+async fn refused_preflight(
+    origins: Origins,
+    origin: &str,
+    method: &str,
+) -> (header::HeaderMap, Value) {
+    let (computer, site) = site(origins);
+    let app = test::init_service(moot::app_for(computer, site)).await;
+    let (status, headers, body) = call(
+        &app,
+        TestRequest::default()
+            .method(Method::OPTIONS)
+            .uri(&endpoint("herfor", "new"))
+            .insert_header((header::ORIGIN, origin.to_owned()))
+            .insert_header((header::ACCESS_CONTROL_REQUEST_METHOD, method.to_owned())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{headers:?}");
+    assert_eq!(
+        header_of(&headers, "content-type"),
+        Some("application/problem+json")
+    );
+    let problem: Value = serde_json::from_slice(&body).expect("a problem");
+    assert_eq!(problem["code"], "cors_refused", "{problem}");
+    assert_eq!(problem["status"], 403);
+    assert!(problem["request_id"].is_string(), "{problem}");
+    assert!(
+        header_of(&headers, "vary").is_some_and(|v| v.contains("Origin")),
+        "{headers:?}"
+    );
+    assert_eq!(
+        header_of(&headers, "x-content-type-options"),
+        Some("nosniff")
+    );
+    (headers, problem)
+}
+
+#[actix_web::test]
+async fn a_preflight_from_an_origin_not_named_is_a_cors_refused_problem() {
+    let only: Origins = "https://games.example".parse().expect("an origin");
+    let (headers, problem) = refused_preflight(only, "https://elsewhere.example", "POST").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("https://elsewhere.example")),
+        "{problem}"
+    );
+    // The refused origin is not named as allowed.
+    assert!(header_of(&headers, "access-control-allow-origin").is_none());
+}
+
+#[actix_web::test]
+async fn a_preflight_for_a_method_the_api_does_not_serve_is_a_cors_refused_problem() {
+    let (headers, problem) =
+        refused_preflight(Origins::Any, "https://games.example", "DELETE").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("DELETE")),
+        "{problem}"
+    );
+    // The origin was allowed: the answer says so, and which methods there are.
+    assert_eq!(
+        header_of(&headers, "access-control-allow-origin"),
+        Some("https://games.example")
+    );
+    assert_eq!(
+        header_of(&headers, "access-control-allow-methods"),
+        Some("GET, HEAD, POST")
+    );
+}
+
+#[actix_web::test]
+async fn absolute_links_start_with_the_public_url_whatever_the_request_says() {
+    let (computer, site) = site(Origins::Any);
+    let public = "https://games.example".parse().expect("a public URL");
+    let app = test::init_service(moot::app_for(computer, site.with_public_url(Some(public)))).await;
+    for uri in ["/play/herfor?moves=c3", "/embed/herfor?moves=c3"] {
+        let (status, _, body) = call(
+            &app,
+            TestRequest::get()
+                .uri(uri)
+                .insert_header((header::HOST, "upstream:8080"))
+                .insert_header(("x-forwarded-host", "forged.example")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        let page = String::from_utf8(body).expect("UTF-8");
+        assert!(
+            page.contains("https://games.example/"),
+            "{uri}: {page:.2000}"
+        );
+        assert!(!page.contains("upstream:8080"), "{uri}");
+        assert!(!page.contains("forged.example"), "{uri}");
+    }
+    // Without it, the request's Host.
+    let app = test::init_service(moot::app()).await;
+    let (_, _, body) = call(
+        &app,
+        TestRequest::get()
+            .uri("/play/herfor?moves=c3")
+            .insert_header((header::HOST, "upstream:8080")),
+    )
+    .await;
+    let page = String::from_utf8(body).expect("UTF-8");
+    assert!(
+        page.contains(r#"property="og:url" content="http://upstream:8080/play/herfor"#),
+        "{page:.2000}"
+    );
+}
+
+#[actix_web::test]
 async fn pages_get_security_headers_and_swagger_ui_its_freedom() {
     let app = test::init_service(moot::app()).await;
     for uri in ["/", "/rules/herfor", "/play/tara", "/nowhere"] {
