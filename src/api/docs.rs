@@ -23,7 +23,7 @@ holds the state: send it with each request and get back the legal moves, the pos
 move, the score, or a whole game replayed. Moves travel as notation strings, states as each \
 game's versioned JSON. Errors are `application/problem+json` (RFC 9457) with a stable `code`; \
 bodies are limited to 1 MiB.",
-        license(name = "MIT"),
+        license(name = "MIT", identifier = "MIT"),
     ),
     tags(
         (name = "games", description = "Play the games: start, list legal moves, apply moves, score, replay."),

@@ -475,3 +475,51 @@ fn no_member_of_the_document_is_null() {
     }
     walk(&document(), "");
 }
+
+/// What openapi-generator 7 refuses or stops on: a license with neither `identifier` nor
+/// `url` (its validation), `{"type": "null"}` inside `not` (its Python generator); and image
+/// answers without a schema, which generated clients read as JSON or text.
+#[test]
+fn the_document_is_one_openapi_generator_reads() {
+    let document = document();
+    assert_eq!(document["info"]["license"]["identifier"], "MIT");
+    fn no_null_inside(value: &Value, at: &str, inside_not: bool) {
+        match value {
+            Value::Object(members) => {
+                assert!(
+                    !(inside_not && members.get("type") == Some(&Value::from("null"))),
+                    "{{\"type\": \"null\"}} inside `not` at {at}"
+                );
+                for (key, member) in members {
+                    no_null_inside(member, &format!("{at}/{key}"), inside_not || key == "not");
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .for_each(|item| no_null_inside(item, at, inside_not)),
+            _ => {}
+        }
+    }
+    no_null_inside(&document, "", false);
+    let mut images = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for operation in item.as_object().unwrap().values() {
+            let answer = &operation["responses"]["200"]["content"];
+            for (media_type, content) in answer.as_object().into_iter().flatten() {
+                if media_type.starts_with("image/") {
+                    images += 1;
+                    assert_eq!(
+                        content["schema"],
+                        serde_json::json!({"type": "string", "format": "binary"}),
+                        "{path} {media_type}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        images,
+        3 * 6,
+        "png and svg for two pictures, apng and png for animations, per game"
+    );
+}

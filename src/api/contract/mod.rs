@@ -21,6 +21,9 @@
 //!    and the union gets a discriminator; then [`hirth`]: a Hirþ board's keys are spaces and a
 //!    phase has no unknown member;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
+//!    [`images`]: image answers are bytes (`format: binary`); [`options`]: every game option
+//!    declares its default, and the GET picture and animation operations take the options as
+//!    query parameters;
 //! 7. [`text`]: descriptions lose the Rust doc-link syntax;
 //! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
 //!
@@ -29,9 +32,11 @@
 mod errors;
 mod herfor;
 mod hirth;
+mod images;
 mod integers;
 mod notation;
 mod nullable;
+mod options;
 mod patterns;
 mod per_game;
 mod prune;
@@ -60,6 +65,8 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     variants::name_variants(&mut document);
     hirth::forms(&mut document);
     errors::declare(&mut document);
+    images::binary(&mut document);
+    options::declare(&mut document);
     text::plain_descriptions(&mut document);
     prune::unreferenced(&mut document);
     document

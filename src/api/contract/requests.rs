@@ -17,38 +17,85 @@ pub fn tighten(document: &mut Value) {
 pub const BUDGETS: [&str; 3] = ["playouts", "millis", "strength"];
 
 /// Neither member sent (or both `null`), or both sent: the server refuses either. Said with
-/// `not`, which generators ignore, so the body stays one plain type for clients.
-fn exactly_one(document: &mut Value, schema: &str, [first, second]: [&str; 2]) {
-    let Some(schema) = super::schemas(document).get_mut(schema) else {
+/// `not`, which generators ignore, so the body stays one plain type for clients. A member
+/// "sent" is one of its own type, not `null`: said with that type rather than with
+/// `{"type": "null"}`, which openapi-generator cannot read inside `not` (its Python generator
+/// stops on it).
+fn exactly_one(document: &mut Value, schema_name: &str, [first, second]: [&str; 2]) {
+    let schemas = super::schemas(document);
+    let Some(schema) = schemas.get(schema_name) else {
         return;
     };
-    let neither = json!({"properties": {first: {"type": "null"}, second: {"type": "null"}}});
+    let (Some(first_sent), Some(second_sent)) = (
+        sent(schemas, &schema["properties"][first]),
+        sent(schemas, &schema["properties"][second]),
+    ) else {
+        return;
+    };
+    let neither = json!({"properties": {
+        first: {"not": first_sent}, second: {"not": second_sent},
+    }});
     let both = json!({
         "required": [first, second],
-        "properties": {first: {"not": {"type": "null"}}, second: {"not": {"type": "null"}}},
+        "properties": {first: first_sent, second: second_sent},
     });
-    schema["not"] = json!({ "anyOf": [neither, both] });
+    if let Some(schema) = schemas.get_mut(schema_name) {
+        schema["not"] = json!({ "anyOf": [neither, both] });
+    }
 }
 
 /// `EvaluateRequest` is refused when two budgets are sent (a `null` member counts as absent,
 /// as the server reads it).
 fn one_budget_at_most(document: &mut Value) {
-    let Some(schema) = super::schemas(document).get_mut("EvaluateRequest") else {
+    let schemas = super::schemas(document);
+    let Some(schema) = schemas.get("EvaluateRequest") else {
         return;
     };
     let mut pairs = Vec::new();
     for (i, first) in BUDGETS.iter().enumerate() {
         for second in &BUDGETS[i + 1..] {
+            let (Some(first_sent), Some(second_sent)) = (
+                sent(schemas, &schema["properties"][*first]),
+                sent(schemas, &schema["properties"][*second]),
+            ) else {
+                continue;
+            };
             pairs.push(json!({
                 "required": [first, second],
-                "properties": {
-                    *first: {"not": {"type": "null"}},
-                    *second: {"not": {"type": "null"}},
-                },
+                "properties": {*first: first_sent, *second: second_sent},
             }));
         }
     }
-    schema["not"] = json!({ "anyOf": pairs });
+    if let Some(schema) = schemas.get_mut("EvaluateRequest") {
+        schema["not"] = json!({ "anyOf": pairs });
+    }
+}
+
+/// What a member that may be `null` is when it is sent: `{"type": T}` of its non-null type
+/// (`["string", "null"]` → `string`; `oneOf [StrengthName, null]` → `StrengthName`'s type).
+fn sent(schemas: &serde_json::Map<String, Value>, member: &Value) -> Option<Value> {
+    let of_type = |schema: &Value| -> Option<Value> {
+        let schema = match schema["$ref"].as_str() {
+            Some(reference) => schemas.get(reference.rsplit('/').next()?)?,
+            None => schema,
+        };
+        match &schema["type"] {
+            Value::String(name) if name != "null" => Some(json!({ "type": name })),
+            Value::Array(names) => {
+                let names: Vec<&Value> = names.iter().filter(|n| *n != "null").collect();
+                (names.len() == 1).then(|| json!({ "type": names[0] }))
+            }
+            _ => None,
+        }
+    };
+    of_type(member).or_else(|| {
+        ["oneOf", "anyOf"]
+            .iter()
+            .filter_map(|union| member[*union].as_array())
+            .flatten()
+            .filter(|variant| **variant != json!({"type": "null"}))
+            .find_map(of_type)
+    })
 }
 
 /// `playouts` and `millis` up to the caps of a server started with the default limits.
@@ -121,6 +168,24 @@ fn optional_bodies(document: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exactly_one_is_said_with_the_members_types_not_null() {
+        let mut document = json!({"components": {"schemas": {"ApplyRequest": {
+            "type": "object",
+            "properties": {
+                "move": {"type": ["string", "null"]},
+                "moves": {"type": ["array", "null"], "items": {"type": "string"}}}}}}});
+        tighten(&mut document);
+        let not = &document["components"]["schemas"]["ApplyRequest"]["not"];
+        assert_eq!(
+            not,
+            &json!({"anyOf": [
+                {"properties": {"move": {"not": {"type": "string"}}, "moves": {"not": {"type": "array"}}}},
+                {"required": ["move", "moves"],
+                 "properties": {"move": {"type": "string"}, "moves": {"type": "array"}}}]})
+        );
+    }
 
     #[test]
     fn an_optional_body_loses_its_null() {
