@@ -156,27 +156,34 @@ pub fn score<G: Game>(request: StateRequest) -> Result<ScoreResponse, ApiError> 
     })
 }
 
+/// One of two members that exclude each other: `Ok(first)` or `Err(second)`, or the problem
+/// `(field, detail)` for both sent or for neither.
+fn exactly_one<A, B>(
+    first: Option<A>,
+    second: Option<B>,
+    both: (&str, &str),
+    neither: (&str, &str),
+) -> Result<Result<A, B>, ApiError> {
+    let refused = |(field, detail): (&str, &str)| {
+        ApiError::new(ErrorCode::InvalidRequest, detail.to_owned()).with_field(field)
+    };
+    match (first, second) {
+        (Some(a), None) => Ok(Ok(a)),
+        (None, Some(b)) => Ok(Err(b)),
+        (Some(_), Some(_)) => Err(refused(both)),
+        (None, None) => Err(refused(neither)),
+    }
+}
+
 /// `POST …/apply`: plays `move`, or each of `moves` in order (the first refused is named by its
 /// index), and answers the position after them with each ply unless `plies` is false.
 pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
-    let single = match (request.mv, request.moves) {
-        (Some(text), None) => Ok(text),
-        (None, Some(texts)) => Err(texts),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "moves: send exactly one of `move` and `moves`, not both",
-            )
-            .with_field("moves"));
-        }
-        (None, None) => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "move: send exactly one of `move` (one move) and `moves` (a list)",
-            )
-            .with_field("move"));
-        }
-    };
+    let single = exactly_one(
+        request.mv,
+        request.moves,
+        ("moves", "moves: send exactly one of `move` and `moves`, not both"),
+        ("move", "move: send exactly one of `move` (one move) and `moves` (a list)"),
+    )?;
     if let Err(texts) = &single {
         within_cap("moves", texts.len())?;
     }
@@ -228,24 +235,15 @@ fn record_within_cap(record: &str) -> Result<(), ApiError> {
 /// `POST …/replay`: plays a game from its options and its `moves` or `record`, and answers the
 /// final position, the plies, the record in the game's format and the reader's warnings.
 pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiError> {
-    let source = match (request.moves, request.record) {
-        (Some(texts), None) => Ok(texts),
-        (None, Some(record)) => Err(record),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "record: send exactly one of `moves` and `record`, not both",
-            )
-            .with_field("record"));
-        }
-        (None, None) => {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
-            )
-            .with_field("moves"));
-        }
-    };
+    let source = exactly_one(
+        request.moves,
+        request.record,
+        ("record", "record: send exactly one of `moves` and `record`, not both"),
+        (
+            "moves",
+            "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
+        ),
+    )?;
     match &source {
         Ok(texts) => within_cap("moves", texts.len())?,
         Err(record) => record_within_cap(record)?,
