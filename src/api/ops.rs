@@ -181,8 +181,14 @@ pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> 
     let single = exactly_one(
         request.mv,
         request.moves,
-        ("moves", "moves: send exactly one of `move` and `moves`, not both"),
-        ("move", "move: send exactly one of `move` (one move) and `moves` (a list)"),
+        (
+            "moves",
+            "moves: send exactly one of `move` and `moves`, not both",
+        ),
+        (
+            "move",
+            "move: send exactly one of `move` (one move) and `moves` (a list)",
+        ),
     )?;
     if let Err(texts) = &single {
         within_cap("moves", texts.len())?;
@@ -238,7 +244,10 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
     let source = exactly_one(
         request.moves,
         request.record,
-        ("record", "record: send exactly one of `moves` and `record`, not both"),
+        (
+            "record",
+            "record: send exactly one of `moves` and `record`, not both",
+        ),
         (
             "moves",
             "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
