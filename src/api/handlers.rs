@@ -32,13 +32,19 @@ pub fn guarded<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiEr
     })
 }
 
-/// Reads the body's envelope, then runs `op` for the game under [`guarded`].
+/// Reads the body's envelope, then runs `op` for the game under [`guarded`]: on the worker,
+/// or on the blocking pool for a body over 16 KiB (its decoding takes milliseconds).
 macro_rules! run_for_game {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
-        let GameId(id) = $game;
-        let request: $request = envelope($body)?;
-        let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-        Ok(Json(answer))
+        let body = $body;
+        if body.is_large() {
+            run_blocking!($game, body, $op, $request)
+        } else {
+            let GameId(id) = $game;
+            let request: $request = envelope(body)?;
+            let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
+            Ok(Json(answer))
+        }
     }};
 }
 
@@ -58,6 +64,8 @@ macro_rules! run_blocking {
     }};
 }
 
+/// The body's members as `T`; the body's share of the decoding budget is given back once
+/// they are read, when the parsed tree is dropped.
 fn envelope<T: DeserializeOwned>(body: JsonBody) -> Result<T, ApiError> {
     ops::envelope(body.0)
 }

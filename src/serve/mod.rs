@@ -7,6 +7,7 @@
 //! - [`security`]: security headers on pages;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
+//! - [`sampling`]: repeated refusals and health checks logged at most once a second a kind;
 //!
 //! Compression is actix's own `Compress`. [`Middleware`] holds what the workers share.
 
@@ -15,6 +16,7 @@ pub mod cors;
 pub mod logging;
 pub mod metrics;
 pub mod request_id;
+pub mod sampling;
 pub mod security;
 pub mod url_limit;
 
@@ -30,6 +32,8 @@ pub struct Middleware {
     pub origins: Origins,
     /// The server's metrics: one set for all workers.
     pub metrics: Metrics,
+    /// Which repeated log lines are written: one for all workers.
+    pub sampler: sampling::Sampler,
 }
 
 impl Middleware {
@@ -38,6 +42,7 @@ impl Middleware {
         Middleware {
             origins,
             metrics: Metrics::new(computer),
+            sampler: sampling::Sampler::default(),
         }
     }
 }
