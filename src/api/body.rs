@@ -187,8 +187,8 @@ fn admitted(budget: &Budget, shape: &Shape, len: usize) -> Result<Taken, ApiErro
         ApiError::new(
             ErrorCode::Overloaded,
             format!(
-                "the server is decoding as many bodies as its memory budget ({} MiB) allows; retry shortly",
-                budget.total() >> 20
+                "the server is decoding as many bodies as its memory budget ({} bytes) allows; retry shortly",
+                budget.total()
             ),
         )
         .retry_after(1)

@@ -88,6 +88,7 @@ pub async fn list_games() -> Result<Json<GamesResponse>, ApiError> {
     responses(
         (status = 200, description = "The initial position", body = GameResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_options`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/new")]
@@ -103,6 +104,7 @@ pub async fn new_game(game: GameId, body: JsonBody) -> Result<Json<GameResponse>
     responses(
         (status = 200, description = "The legal moves and who acts", body = LegalMovesResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/legal-moves")]
@@ -122,6 +124,7 @@ pub async fn legal_moves(
     responses(
         (status = 200, description = "The position after the moves", body = ApplyResponse),
         (status = "4XX", description = "`invalid_state`, `unreadable_move`, `illegal_move` (with `rule`, `move`, `index`), `game_over`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/apply")]
@@ -137,6 +140,7 @@ pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, 
     responses(
         (status = 200, description = "The score and who acts", body = ScoreResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/score")]
@@ -153,6 +157,7 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, 
     responses(
         (status = 200, description = "The game replayed", body = ReplayResponse),
         (status = "4XX", description = "`invalid_options`, `unreadable_move`, `illegal_move`, `invalid_record` (with `line`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/replay")]

@@ -86,6 +86,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
     responses(
         (status = 200, description = "The picture", content(("image/png"), ("image/svg+xml"))),
         (status = "4XX", description = "`invalid_state`, `invalid_request` (a size out of bounds names `pixels`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the most pictures drawn at once are being drawn, or the bodies being decoded fill the server's memory budget (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/picture")]
