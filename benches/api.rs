@@ -3,6 +3,9 @@
 //! time on this thread, so the time per request is its CPU time. For scale, a bare actix route
 //! that echoes a JSON body of the same size.
 //!
+//! Beside them, the pass that bounds a body before it is parsed (`json_scan`), against parsing
+//! the same body, on each game's body: what the bound costs a normal request.
+//!
 //! `cargo bench --bench api`
 #![allow(missing_docs)] // criterion_group! writes undocumented functions
 
@@ -76,5 +79,23 @@ fn legal_moves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, legal_moves);
+fn body_scan(c: &mut Criterion) {
+    let mut group = c.benchmark_group("api_body_scan");
+    for (game, body) in [
+        (Herfor::ID, body::<Herfor>(20)),
+        (Tara::ID, body::<Tara>(12)),
+        (Hirth::ID, body::<Hirth>(20)),
+    ] {
+        let bytes = serde_json::to_vec(&body).expect("a JSON value");
+        moot::api::json_scan::scan(&bytes).expect("within the bounds");
+        group.bench_function(format!("scan_{game}_{}_bytes", bytes.len()), |b| {
+            b.iter(|| black_box(moot::api::json_scan::scan(black_box(&bytes))))
+        });
+        group.bench_function(format!("parse_{game}_{}_bytes", bytes.len()), |b| {
+            b.iter(|| black_box(serde_json::from_slice::<Value>(black_box(&bytes))))
+        });
+    }
+}
+
+criterion_group!(benches, legal_moves, body_scan);
 criterion_main!(benches);

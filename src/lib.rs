@@ -128,8 +128,10 @@ pub fn app_for(
         .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(computer.api().clone()))
         .app_data(actix_web::web::Data::new(computer.pages().clone()))
+        .app_data(actix_web::web::Data::new(computer.renders().clone()))
         .app_data(serve::metrics::data(&middleware.metrics))
         .app_data(middleware.public_url.clone())
+        .app_data(actix_web::web::Data::new(middleware.sampler.clone()))
         .service(serve::metrics::endpoint)
         .service(
             SwaggerUi::new("/docs/{_:.*}")

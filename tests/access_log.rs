@@ -137,3 +137,42 @@ async fn overload_refusals_are_warnings_and_unknown_methods_are_other() {
         lines[2]
     );
 }
+
+/// The count a sampled line carries: `left_out=N`, or 0 on a line that is not sampled.
+fn left_out(line: &str) -> u64 {
+    line.split_whitespace()
+        .find_map(|field| field.strip_prefix("left_out="))
+        .map_or(0, |n| n.parse().expect("a count"))
+}
+
+/// A flood of refusals of one kind writes a line a second, and the lines with the counts they
+/// carry add up to every refusal: the next line after a second says how many were left out.
+#[actix_web::test]
+async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
+    let (captured, _default) = Captured::start();
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let held: Vec<_> = std::iter::from_fn(|| computer.renders().try_acquire()).collect();
+    let app = test::init_service(moot::app_with(computer.clone())).await;
+    let picture = format!("{}?size=3&pie=false", endpoint("herfor", "picture"));
+    for _ in 0..30 {
+        let (status, _, _) = call(&app, TestRequest::get().uri(&picture)).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    }
+    for _ in 0..30 {
+        call(&app, TestRequest::get().uri("/healthz")).await;
+    }
+    let flood = captured.lines();
+    assert!(flood.len() <= 4, "at most two seconds of each kind: {flood:#?}");
+    // A second later, one more of each: its line carries the count of those left out.
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    call(&app, TestRequest::get().uri(&picture)).await;
+    call(&app, TestRequest::get().uri("/healthz")).await;
+    drop(held);
+    let lines = captured.lines();
+    for (marker, sent) in [("status=503", 31), ("route=\"/healthz\"", 31)] {
+        let of_kind: Vec<&String> = lines.iter().filter(|l| l.contains(marker)).collect();
+        let counted: u64 = of_kind.iter().map(|l| 1 + left_out(l)).sum();
+        assert_eq!(counted, sent, "{marker}: {of_kind:#?}");
+    }
+    assert!(lines.iter().any(|l| l.contains("status=503") && l.contains(" WARN ")));
+}

@@ -5,9 +5,16 @@
 //! members can only be typed once the game is known. The body is read as bytes under the
 //! [`PayloadConfig`](actix_web::web::PayloadConfig) limit set in [`crate::app`], and every failure
 //! becomes an [`ApiError`].
+//!
+//! Before it is parsed, a body is walked once ([`json_scan`](super::json_scan)): too deep, or
+//! holding too many objects or values, it is refused before serde allocates; otherwise its
+//! worst-case memory is taken from the server's decoding [`Budget`] (past it: 503 `overloaded`
+//! with `Retry-After`) and held while the request runs. A member named twice in one object is
+//! refused, naming it.
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
+use std::sync::LazyLock;
 
 use actix_web::error::PayloadError;
 use actix_web::http::header;
@@ -16,15 +23,31 @@ use actix_web::web::Bytes;
 use actix_web::{FromRequest, HttpRequest, dev::Payload};
 use serde::de::DeserializeOwned;
 
+use super::json_scan::{self, Shape};
 use super::problem::{ApiError, ErrorCode, prefixed};
+use crate::compute::budget::{Budget, Taken};
 use crate::games::GAME_IDS;
 use crate::limits::BODY_DEADLINE;
 
 /// The largest body accepted, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
 
-/// Bodies up to this many bytes are parsed on the async worker; larger ones on the blocking pool.
-const PARSE_ON_WORKER: usize = 16 * 1024;
+/// Bodies up to this many bytes are parsed, and their request run, on the async worker;
+/// larger ones on the blocking pool.
+pub const PARSE_ON_WORKER: usize = 16 * 1024;
+
+/// The memory the server lets JSON bodies take at once while they are decoded and their
+/// requests run, by each body's worst case (64 MiB: at least eight of the largest bodies).
+pub const DECODING_BYTES: usize = 64 << 20;
+
+/// The server's budget for decoding bodies, shared by every worker: memory is the process's.
+static DECODING: LazyLock<DecodingBudget> =
+    LazyLock::new(|| DecodingBudget(Budget::new(DECODING_BYTES)));
+
+/// The budget bodies are decoded under, when an app sets another than the process's (as
+/// `app_data`; the tests use a small one).
+#[derive(Clone, Debug)]
+pub struct DecodingBudget(pub Budget);
 
 /// The deadline for reading a body, when an app sets another than [`BODY_DEADLINE`] (as
 /// `app_data`; the tests use a short one).
@@ -51,9 +74,24 @@ impl FromRequest for GameId {
     }
 }
 
-/// The request body parsed as JSON; an empty body reads as `{}`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JsonBody(pub serde_json::Value);
+/// The request body parsed as JSON (an empty body reads as `{}`), and its share of the
+/// decoding budget, held until the request is answered.
+#[derive(Debug)]
+pub struct JsonBody(pub serde_json::Value, pub BodyCost);
+
+/// What a body costs: its length, and the memory it holds of the decoding budget.
+#[derive(Debug, Default)]
+pub struct BodyCost {
+    bytes: usize,
+    _taken: Option<Taken>,
+}
+
+impl JsonBody {
+    /// Whether the body is large enough that its request must run off the async workers.
+    pub fn is_large(&self) -> bool {
+        self.1.bytes > PARSE_ON_WORKER
+    }
+}
 
 impl FromRequest for JsonBody {
     type Error = ApiError;
@@ -89,7 +127,10 @@ impl FromRequest for JsonBody {
             })?;
             let bytes_len = bytes.len();
             if bytes.iter().all(u8::is_ascii_whitespace) {
-                return Ok(JsonBody(serde_json::Value::Object(Default::default())));
+                return Ok(JsonBody(
+                    serde_json::Value::Object(Default::default()),
+                    BodyCost::default(),
+                ));
             }
             if !declared {
                 return Err(ApiError::new(
@@ -97,15 +138,37 @@ impl FromRequest for JsonBody {
                     "the body has no Content-Type; send it as application/json",
                 ));
             }
+            let budget = req
+                .app_data::<DecodingBudget>()
+                .unwrap_or(&DECODING)
+                .0
+                .clone();
             let parse = move || {
+                let shape = json_scan::scan(&bytes).map_err(|refusal| {
+                    ApiError::new(ErrorCode::PayloadTooLarge, refusal.to_string())
+                })?;
+                let taken = admitted(&budget, &shape, bytes_len)?;
                 let mut body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
                     ApiError::new(
                         ErrorCode::MalformedJson,
                         format!("the body is not valid JSON: {e}"),
                     )
                 })?;
+                if let Some(path) = shape.duplicate {
+                    return Err(ApiError::new(
+                        ErrorCode::InvalidRequest,
+                        format!("{path}: this member is named twice in its object; name each once"),
+                    )
+                    .with_field(path));
+                }
                 whole_numbers_as_integers(&mut body);
-                Ok(JsonBody(body))
+                Ok(JsonBody(
+                    body,
+                    BodyCost {
+                        bytes: bytes_len,
+                        _taken: Some(taken),
+                    },
+                ))
             };
             if bytes_len <= PARSE_ON_WORKER {
                 return parse();
@@ -116,6 +179,20 @@ impl FromRequest for JsonBody {
                 .map_err(|e| ApiError::internal(format!("the body could not be parsed: {e}")))?
         })
     }
+}
+
+/// The body's worst-case memory taken from the decoding budget, or 503 `overloaded`.
+fn admitted(budget: &Budget, shape: &Shape, len: usize) -> Result<Taken, ApiError> {
+    budget.try_take(shape.worst_case_bytes(len)).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::Overloaded,
+            format!(
+                "the server is decoding as many bodies as its memory budget ({} bytes) allows; retry shortly",
+                budget.total()
+            ),
+        )
+        .retry_after(1)
+    })
 }
 
 /// JSON does not tell `7` from `7.0`, and JSON Schema calls both integers: a number with no

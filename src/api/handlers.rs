@@ -32,13 +32,19 @@ pub fn guarded<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiEr
     })
 }
 
-/// Reads the body's envelope, then runs `op` for the game under [`guarded`].
+/// Reads the body's envelope, then runs `op` for the game under [`guarded`]: on the worker,
+/// or on the blocking pool for a body over 16 KiB (its decoding takes milliseconds).
 macro_rules! run_for_game {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
-        let GameId(id) = $game;
-        let request: $request = envelope($body)?;
-        let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-        Ok(Json(answer))
+        let body = $body;
+        if body.is_large() {
+            run_blocking!($game, body, $op, $request)
+        } else {
+            let GameId(id) = $game;
+            let request: $request = envelope(body)?;
+            let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
+            Ok(Json(answer))
+        }
     }};
 }
 
@@ -58,6 +64,8 @@ macro_rules! run_blocking {
     }};
 }
 
+/// The body's members as `T`; the body's share of the decoding budget is given back once
+/// they are read, when the parsed tree is dropped.
 fn envelope<T: DeserializeOwned>(body: JsonBody) -> Result<T, ApiError> {
     ops::envelope(body.0)
 }
@@ -80,6 +88,7 @@ pub async fn list_games() -> Result<Json<GamesResponse>, ApiError> {
     responses(
         (status = 200, description = "The initial position", body = GameResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_options`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/new")]
@@ -95,6 +104,7 @@ pub async fn new_game(game: GameId, body: JsonBody) -> Result<Json<GameResponse>
     responses(
         (status = 200, description = "The legal moves and who acts", body = LegalMovesResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/legal-moves")]
@@ -114,6 +124,7 @@ pub async fn legal_moves(
     responses(
         (status = 200, description = "The position after the moves", body = ApplyResponse),
         (status = "4XX", description = "`invalid_state`, `unreadable_move`, `illegal_move` (with `rule`, `move`, `index`), `game_over`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/apply")]
@@ -129,6 +140,7 @@ pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, 
     responses(
         (status = 200, description = "The score and who acts", body = ScoreResponse),
         (status = "4XX", description = "`unknown_game`, `malformed_json`, `invalid_request`, `invalid_state`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/score")]
@@ -145,6 +157,7 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, 
     responses(
         (status = 200, description = "The game replayed", body = ReplayResponse),
         (status = "4XX", description = "`invalid_options`, `unreadable_move`, `illegal_move`, `invalid_record` (with `line`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/replay")]

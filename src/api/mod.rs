@@ -1,6 +1,7 @@
 //! The stateless JSON API (v1): the client holds the state and sends it with each request.
 //!
-//! - [`body`]: the extractors (game id, JSON body under the size limit);
+//! - [`body`]: the extractors (game id, JSON body under the size limit and the decoding
+//!   budget); [`json_scan`]: the pass that bounds a body before it is parsed;
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
@@ -16,6 +17,7 @@ pub mod docs;
 pub mod evaluate;
 pub mod examples;
 pub mod handlers;
+pub mod json_scan;
 pub mod ops;
 pub mod picture;
 pub mod problem;

@@ -1,8 +1,15 @@
 //! The pictures' endpoints: a position as SVG or PNG, from a state (POST) or from a link's
 //! options and moves (GET, cacheable: a link's picture never changes), and a whole game as an
-//! animated PNG. Drawing is CPU work: it runs on the blocking pool, off the async workers.
+//! animated PNG. Drawing is CPU work: it runs on the blocking pool, off the async workers,
+//! under one of a few render permits (past them 503 `overloaded`).
+//!
+//! A GET form's `ETag` is computed from the request (the link as the pages write it and the
+//! picture's parameters), before anything is drawn: a client holding the picture gets 304
+//! without a drawing, and a picture drawn once is answered from the cache of finished answers.
+//! An animation's cost (frames × pixels²) is bounded before its first frame.
 
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::web::{Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -12,6 +19,7 @@ use super::handlers::guarded;
 use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 use super::schemas::GameState;
+use crate::compute::renders::Renders;
 use crate::picture::animation;
 use crate::picture::options::{DEFAULT_PIXELS, MIN_PIXELS};
 use crate::picture::{
@@ -78,10 +86,15 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
     responses(
         (status = 200, description = "The picture", content(("image/png"), ("image/svg+xml"))),
         (status = "4XX", description = "`invalid_state`, `invalid_request` (a size out of bounds names `pixels`), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the most pictures drawn at once are being drawn, or the bodies being decoded fill the server's memory budget (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/picture")]
-pub async fn picture_of_state(game: GameId, body: JsonBody) -> Result<HttpResponse, ApiError> {
+pub async fn picture_of_state(
+    game: GameId,
+    body: JsonBody,
+    renders: Data<Renders>,
+) -> Result<HttpResponse, ApiError> {
     let GameId(id) = game;
     let request: PictureRequest = ops::envelope(body.0)?;
     let options = PictureOptions {
@@ -95,11 +108,13 @@ pub async fn picture_of_state(game: GameId, body: JsonBody) -> Result<HttpRespon
     }
     .checked()?;
     let state = request.state;
+    let permit = render_permit(&renders)?;
     let bytes = off_workers(move || {
+        let _permit = permit;
         with_game!(id, G => state_picture::<G>(state, &options), else Err(ApiError::unknown_game(id)))
     })
     .await?;
-    Ok(image(options.format, bytes, None))
+    Ok(image(options.format, bytes.into(), None))
 }
 
 fn state_picture<G: PageGame>(
@@ -132,18 +147,93 @@ fn state_picture<G: PageGame>(
             headers(("ETag" = String, description = "The picture's tag"), ("Cache-Control" = String, description = "A year, immutable"))),
         (status = 304, description = "The picture the client holds (`If-None-Match`) is still the one"),
         (status = "4XX", description = "`invalid_request` (a bad option or picture parameter, naming it), `illegal_move` (a move of the link the rules refuse), …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the most pictures drawn at once are being drawn (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{game}/picture")]
-pub async fn picture_of_link(game: GameId, request: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn picture_of_link(
+    game: GameId,
+    request: HttpRequest,
+    renders: Data<Renders>,
+) -> Result<HttpResponse, ApiError> {
     let GameId(id) = game;
     let mut pairs = Query::parse(request.query_string()).0;
     let options = PictureOptions::take_from(&mut pairs)?;
-    let bytes = off_workers(move || {
-        with_game!(id, G => link_picture::<G>(Query(pairs), &options), else Err(ApiError::unknown_game(id)))
+    from_link(&request, &renders, id, Drawing::Still, Query(pairs), options).await
+}
+
+/// What a GET form draws from a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Drawing {
+    /// The link's position, its last move marked.
+    Still,
+    /// Every position from the start, one frame a ply.
+    Animation,
+}
+
+/// A GET form's answer: the link read (no move played yet) and, for an animation, its cost
+/// bounded; its tag from the request; 304 when the client holds it, the cache's answer when
+/// kept, else drawn under a render permit and kept.
+async fn from_link(
+    request: &HttpRequest,
+    renders: &Renders,
+    id: &'static str,
+    drawing: Drawing,
+    query: Query,
+    options: PictureOptions,
+) -> Result<HttpResponse, ApiError> {
+    let (href, plies) = with_game!(id, G => Link::<G>::read(&query).map(|(link, _)| (link.href(), link.moves.len()))?, else return Err(ApiError::unknown_game(id)));
+    if drawing == Drawing::Animation {
+        animation::check_cost(plies + 1, options.pixels)?;
+    }
+    let tag = request_tag(drawing, &href, &options);
+    let etag = format!("\"{tag:016x}\"");
+    if holds(request, &etag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, etag))
+            .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+            .finish());
+    }
+    if let Some(bytes) = renders.cached(tag) {
+        return Ok(image(options.format, bytes, Some(etag)));
+    }
+    let permit = render_permit(renders)?;
+    let bytes: Bytes = off_workers(move || {
+        let _permit = permit;
+        with_game!(id, G => match drawing {
+            Drawing::Still => link_picture::<G>(query, &options),
+            Drawing::Animation => game_animation::<G>(query, &options),
+        }, else Err(ApiError::unknown_game(id)))
     })
-    .await?;
-    Ok(cached(&request, options.format, bytes))
+    .await?
+    .into();
+    renders.drawn(tag, bytes.clone());
+    Ok(image(options.format, bytes, Some(etag)))
+}
+
+/// The tag of a GET form's answer, from what decides the picture: this build, what is drawn,
+/// the link as the pages write it (options with their defaults, moves as given) and the
+/// picture's parameters. The same on every replica running this build.
+fn request_tag(drawing: Drawing, href: &str, options: &PictureOptions) -> u64 {
+    let key = format!(
+        "{} {drawing:?} {href} {options:?}",
+        env!("CARGO_PKG_VERSION")
+    );
+    fnv1a(key.as_bytes())
+}
+
+/// One of the render permits, or 503 `overloaded` when every one is out.
+fn render_permit(renders: &Renders) -> Result<crate::compute::pool::Permit, ApiError> {
+    renders.try_acquire().ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::Overloaded,
+            format!(
+                "{} pictures are being drawn, the most this server draws at once; retry shortly",
+                renders.pool().limit()
+            ),
+        )
+        .retry_after(1)
+    })
 }
 
 fn link_picture<G: PageGame>(query: Query, options: &PictureOptions) -> Result<Vec<u8>, ApiError> {
@@ -157,7 +247,8 @@ fn link_picture<G: PageGame>(query: Query, options: &PictureOptions) -> Result<V
 
 /// A whole game as an animated PNG, one frame per ply from the start (at most 200 frames),
 /// each with the move's marks; from the same link parameters as the picture. `pixels` is at
-/// most 800 here (default 400); `format` is always PNG.
+/// most 800 here (default 400), and frames × pixels² at most 6,400,000 (40 frames at 400
+/// pixels, 10 at 800, 160 at 200); `format` is always PNG.
 #[utoipa::path(
     tag = "pictures",
     params(
@@ -170,13 +261,16 @@ fn link_picture<G: PageGame>(query: Query, options: &PictureOptions) -> Result<V
     ),
     responses(
         (status = 200, description = "An animated PNG (APNG); viewers without APNG show its first frame", content(("image/apng"), ("image/png"))),
-        (status = "4XX", description = "`invalid_request` (more than 200 frames names `moves`; a size out of bounds names `pixels`), `illegal_move`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 304, description = "The animation the client holds (`If-None-Match`) is still the one"),
+        (status = "4XX", description = "`invalid_request` (more than 200 frames names `moves`; a size out of bounds, or frames × pixels² over the bound, names `pixels`), `illegal_move`, …", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the most pictures drawn at once are being drawn (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{game}/animation")]
 pub async fn animation_of_link(
     game: GameId,
     request: HttpRequest,
+    renders: Data<Renders>,
 ) -> Result<HttpResponse, ApiError> {
     let GameId(id) = game;
     let mut pairs = Query::parse(request.query_string()).0;
@@ -202,11 +296,7 @@ pub async fn animation_of_link(
                 .with_field("format"),
         );
     }
-    let bytes = off_workers(move || {
-        with_game!(id, G => game_animation::<G>(Query(pairs), &options), else Err(ApiError::unknown_game(id)))
-    })
-    .await?;
-    Ok(cached(&request, Format::Png, bytes))
+    from_link(&request, &renders, id, Drawing::Animation, Query(pairs), options).await
 }
 
 fn game_animation<G: PageGame>(
@@ -214,19 +304,19 @@ fn game_animation<G: PageGame>(
     options: &PictureOptions,
 ) -> Result<Vec<u8>, ApiError> {
     let (position, _) = Link::<G>::read(&query)?;
-    animation::check_frames(position.moves.len() + 1)?;
+    animation::check_cost(position.moves.len() + 1, options.pixels)?;
+    // The whole game first: an illegal move is refused before any frame is drawn.
+    replay(&position)?;
     // Each frame replays its prefix of the link, so it marks that ply as the last move.
-    let frames = (0..=position.moves.len())
-        .map(|count| {
-            let earlier = replay(&position.truncated(count))?;
-            Ok(raster::pixmap(&frame_svg::<G>(
-                &earlier.state,
-                earlier.last_turn(),
-                options,
-            ))?)
-        })
-        .collect::<Result<Vec<_>, ApiError>>()?;
-    Ok(animation::apng(&frames)?)
+    let frames = (0..=position.moves.len()).map(|count| {
+        let earlier = replay(&position.truncated(count))?;
+        Ok(raster::pixmap(&frame_svg::<G>(
+            &earlier.state,
+            earlier.last_turn(),
+            options,
+        ))?)
+    });
+    animation::apng(position.moves.len() + 1, frames)
 }
 
 /// A link's problem as the API's problem: a link that holds no game is an invalid request, a
@@ -275,7 +365,7 @@ async fn off_workers(
 }
 
 /// An image answer; a GET form's is tagged and cached for long.
-fn image(format: Format, bytes: Vec<u8>, tag: Option<String>) -> HttpResponse {
+fn image(format: Format, bytes: Bytes, tag: Option<String>) -> HttpResponse {
     let mut response = HttpResponse::Ok();
     response.content_type(format.content_type());
     if let Some(tag) = tag {
@@ -286,21 +376,13 @@ fn image(format: Format, bytes: Vec<u8>, tag: Option<String>) -> HttpResponse {
     response.body(bytes)
 }
 
-/// The answer of a GET form: tagged and cached; 304 when the client holds this picture.
-fn cached(request: &HttpRequest, format: Format, bytes: Vec<u8>) -> HttpResponse {
-    let tag = format!("\"{:016x}\"", fnv1a(&bytes));
-    let held = request
+/// Whether the client holds the answer tagged `tag` (`If-None-Match`: that tag, or `*`).
+fn holds(request: &HttpRequest, tag: &str) -> bool {
+    request
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v: &HeaderValue| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
-    if held {
-        return HttpResponse::NotModified()
-            .insert_header((header::ETAG, tag))
-            .insert_header((header::CACHE_CONTROL, IMMUTABLE))
-            .finish();
-    }
-    image(format, bytes, Some(tag))
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"))
 }
 
 /// FNV-1a, 64 bits: a tag that is the same on every replica running this build.

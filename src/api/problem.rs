@@ -174,7 +174,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "Too many searches from this client",
             ErrorCode::InternalError => "Internal error",
             ErrorCode::EvaluateOff => "The computer player is off on this server",
-            ErrorCode::Overloaded => "Too many evaluations at once",
+            ErrorCode::Overloaded => "The server is busy",
         }
     }
 }

@@ -7,15 +7,19 @@
 //! - [`pool`]: permits, how many searches run at once;
 //! - [`shares`]: one client's share (its rate, its searches at once);
 //! - [`flights`]: identical work asked for at once runs once;
-//! - [`cache`]: answers kept for repeated requests.
+//! - [`cache`]: answers kept for repeated requests;
+//! - [`renders`]: pictures drawn at once and finished pictures kept;
+//! - [`budget`]: a weighted budget (the memory of JSON bodies being decoded).
 //!
-//! [`Computer`] holds the limits and each surface's governance.
+//! [`Computer`] holds the limits, each surface's governance and the pictures'.
 
+pub mod budget;
 pub mod cache;
 pub mod cap;
 pub mod config;
 pub mod flights;
 pub mod pool;
+pub mod renders;
 pub mod shares;
 
 pub use config::AiConfig;
@@ -35,6 +39,7 @@ pub struct Computer<Api, Pages> {
     config: AiConfig,
     api: Api,
     pages: Pages,
+    renders: renders::Renders,
 }
 
 impl<Api: Surface, Pages: Surface> Computer<Api, Pages> {
@@ -44,6 +49,7 @@ impl<Api: Surface, Pages: Surface> Computer<Api, Pages> {
             config,
             api: Api::new(config),
             pages: Pages::new(config),
+            renders: renders::Renders::default(),
         }
     }
 }
@@ -62,6 +68,11 @@ impl<Api, Pages> Computer<Api, Pages> {
     /// The play pages' searches (the computer's moves, hints) and their governance.
     pub fn pages(&self) -> &Pages {
         &self.pages
+    }
+
+    /// The pictures' permits and finished answers, shared by the API's picture endpoints.
+    pub fn renders(&self) -> &renders::Renders {
+        &self.renders
     }
 }
 

@@ -1,5 +1,6 @@
 //! Prometheus metrics at `/metrics`, in the text format: requests by route and status, their
-//! latency, and the computer player's searches (running, refused) and cache (hits, misses).
+//! latency, the computer player's searches (running, refused) and cache (hits, misses), and
+//! the pictures drawn, refused and answered from their cache.
 //!
 //! One [`Metrics`] serves all the workers of a server (clones share the registry). Routes are
 //! the patterns (`/api/v1/games/{game}/apply`), and paths no route took count as `unmatched`,
@@ -109,7 +110,7 @@ struct Searches {
 }
 
 /// (name without the `moot_` prefix, help, type) of each search metric, in the order [`Searches::values`] gives them.
-const SEARCH_METRICS: [(&str, &str, MetricType); 5] = [
+const SEARCH_METRICS: [(&str, &str, MetricType); 8] = [
     (
         "searches_running",
         "Searches (evaluate, hints, the computer's moves) running now",
@@ -135,6 +136,21 @@ const SEARCH_METRICS: [(&str, &str, MetricType); 5] = [
         "Play-page searches started (the computer's moves, hints); joined requests not counted",
         MetricType::COUNTER,
     ),
+    (
+        "pictures_drawn_total",
+        "Pictures and animations drawn (not answered from the cache or with 304)",
+        MetricType::COUNTER,
+    ),
+    (
+        "pictures_refused_total",
+        "Pictures refused because the most drawn at once were being drawn (503 overloaded)",
+        MetricType::COUNTER,
+    ),
+    (
+        "picture_cache_hits_total",
+        "Pictures and animations answered from the cache of finished answers",
+        MetricType::COUNTER,
+    ),
 ];
 
 impl Searches {
@@ -154,8 +170,9 @@ impl Searches {
         Searches { computer, descs }
     }
 
-    fn values(&self) -> [f64; 5] {
+    fn values(&self) -> [f64; 8] {
         let (api, pages) = (self.computer.api(), self.computer.pages());
+        let renders = self.computer.renders();
         // The API's searches running and refused; the pages' searches started.
         [
             api.pool().running() as f64,
@@ -163,6 +180,9 @@ impl Searches {
             api.cache_hits() as f64,
             api.cache_misses() as f64,
             pages.pool().started() as f64,
+            renders.count() as f64,
+            renders.pool().refused() as f64,
+            renders.cache().hits() as f64,
         ]
     }
 }

@@ -7,6 +7,7 @@
 //! - [`security`]: security headers on pages;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
+//! - [`sampling`]: repeated refusals and health checks logged at most once a second a kind;
 //!
 //! Compression is actix's own `Compress`. [`Middleware`] holds what the workers share.
 
@@ -15,6 +16,7 @@ pub mod cors;
 pub mod logging;
 pub mod metrics;
 pub mod request_id;
+pub mod sampling;
 pub mod security;
 pub mod url_limit;
 
@@ -32,6 +34,8 @@ pub struct Middleware {
     pub metrics: Metrics,
     /// The site's public address, which absolute links start with (`--public-url`).
     pub public_url: Option<crate::client::PublicUrl>,
+    /// Which repeated log lines are written: one for all workers.
+    pub sampler: sampling::Sampler,
 }
 
 impl Middleware {
@@ -41,6 +45,7 @@ impl Middleware {
             origins,
             metrics: Metrics::new(computer),
             public_url: None,
+            sampler: sampling::Sampler::default(),
         }
     }
 

@@ -179,6 +179,88 @@ async fn a_body_in_time_is_read_as_before() {
     answer.ok();
 }
 
+/// `{"x":[{"":0},{"":0},…]}` of about `bytes`: tiny objects that cost far more parsed than sent.
+fn tiny_objects(bytes: usize) -> String {
+    let count = bytes / 7;
+    format!(r#"{{"x":[{}]}}"#, vec![r#"{"":0}"#; count].join(","))
+}
+
+#[actix_web::test]
+async fn a_megabyte_of_tiny_objects_is_refused_before_it_is_parsed() {
+    for operation in ["legal-moves", "score", "new", "apply"] {
+        let body = tiny_objects(1_000_000);
+        let answer = post_raw(&endpoint("herfor", operation), Some("application/json"), body).await;
+        answer.problem(413, "payload_too_large");
+        let detail = answer.body["detail"].as_str().expect("a detail");
+        assert!(detail.contains("more than 4096 objects and arrays"), "{operation}: {detail}");
+    }
+}
+
+#[actix_web::test]
+async fn nesting_deeper_than_the_bound_is_refused_naming_where() {
+    let body = format!(r#"{{"state": {}{}}}"#, "[".repeat(100), "]".repeat(100));
+    let answer = post_raw(&endpoint("tara", "score"), Some("application/json"), body).await;
+    answer.problem(413, "payload_too_large");
+    let detail = answer.body["detail"].as_str().expect("a detail");
+    assert!(detail.contains("more than 32 deep (at state[0]"), "{detail}");
+}
+
+#[actix_web::test]
+async fn a_member_named_twice_is_refused_naming_it_and_its_path() {
+    let answer = post_raw(
+        &endpoint("herfor", "new"),
+        Some("application/json"),
+        r#"{"options": {"size": 3, "size": 5}}"#,
+    )
+    .await;
+    answer.problem(422, "invalid_request");
+    assert_eq!(answer.body["field"], "options.size", "{}", answer.body);
+    assert!(answer.body["detail"].as_str().expect("a detail").contains("named twice"));
+}
+
+#[actix_web::test]
+async fn a_large_body_is_answered_by_every_endpoint_from_the_blocking_pool() {
+    let state = new_state("herfor").await;
+    // Spaces make the body large without making it costly: over 16 KiB, it is decoded off
+    // the workers, and the operation runs there too.
+    let padded = |body: Value| format!("{body}{}", " ".repeat(20_000));
+    for (operation, body) in [
+        ("legal-moves", json!({ "state": state })),
+        ("score", json!({ "state": state })),
+        ("new", json!({"options": {"size": 5}})),
+    ] {
+        let answer =
+            post_raw(&endpoint("herfor", operation), Some("application/json"), padded(body)).await;
+        answer.ok();
+    }
+}
+
+#[actix_web::test]
+async fn bodies_past_the_decoding_budget_are_refused_503_with_retry_after() {
+    use moot::api::body::DecodingBudget;
+    use moot::compute::budget::Budget;
+    let budget = Budget::new(4_000);
+    let app = test::init_service(moot::app().app_data(DecodingBudget(budget.clone()))).await;
+    let send = |body: String| {
+        let request = TestRequest::post()
+            .uri(&endpoint("herfor", "new"))
+            .insert_header((header::CONTENT_TYPE, "application/json"))
+            .set_payload(body)
+            .to_request();
+        app.call(request)
+    };
+    let small = r#"{"options": {"size": 3}}"#.to_owned();
+    answer_of(send(small.clone()).await.expect("an answer")).await.ok();
+    assert_eq!(budget.taken(), 0, "given back once answered");
+    let held = budget.try_take(3_000).expect("free");
+    let answer = answer_of(send(small.clone()).await.expect("an answer")).await;
+    answer.problem(503, "overloaded");
+    assert_eq!(answer.retry_after.as_deref(), Some("1"));
+    drop(held);
+    answer_of(send(small).await.expect("an answer")).await.ok();
+    assert_eq!(budget.refused(), 1);
+}
+
 fn computer(config: AiConfig) -> Computer {
     Computer::new(config)
 }

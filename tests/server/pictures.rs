@@ -490,6 +490,108 @@ async fn a_whole_game_animates_one_frame_per_ply_and_is_bounded() {
     assert_eq!(body["field"], "moves", "{body}");
 }
 
+/// A header of an answer, as text ("" when absent).
+fn header_text<B>(answer: &actix_web::dev::ServiceResponse<B>, name: header::HeaderName) -> String {
+    answer
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[actix_web::test]
+async fn an_etag_held_is_answered_304_without_drawing_and_a_drawn_picture_is_kept() {
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let app = test::init_service(moot::app_with(computer.clone())).await;
+    let renders = computer.renders().clone();
+    let moves = first_moves("herfor", 3).await.0;
+    let uri = link("herfor", &moves, "&pixels=200").replace("/picture?", "/animation?");
+    let call = |tag: Option<&str>| {
+        let mut request = TestRequest::get().uri(&uri);
+        if let Some(tag) = tag {
+            request = request.insert_header((header::IF_NONE_MATCH, tag.to_owned()));
+        }
+        app.call(request.to_request())
+    };
+    let first = call(None).await.expect("an answer");
+    assert_eq!(first.status(), StatusCode::OK);
+    let tag = header_text(&first, header::ETAG);
+    assert_eq!(renders.count(), 1);
+    for held in [tag.as_str(), "*", "\"other\", *"] {
+        let again = call(Some(held)).await.expect("an answer");
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{held}");
+        assert_eq!(header_text(&again, header::ETAG), tag.as_str());
+    }
+    assert_eq!(renders.count(), 1, "a 304 draws nothing");
+    let cached = call(Some("\"stale\"")).await.expect("an answer");
+    assert_eq!(cached.status(), StatusCode::OK);
+    assert_eq!(header_text(&cached, header::ETAG), tag.as_str());
+    assert_eq!(
+        test::read_body(cached).await,
+        test::read_body(first).await,
+        "the kept answer"
+    );
+    assert_eq!((renders.count(), renders.cache().hits()), (1, 1), "answered from the cache");
+    let still = TestRequest::get().uri(&uri.replace("/animation?", "/picture?"));
+    let still = app.call(still.to_request()).await.expect("an answer");
+    assert_ne!(header_text(&still, header::ETAG), tag.as_str(), "a still has a tag of its own");
+    assert_eq!(renders.count(), 2);
+}
+
+#[actix_web::test]
+async fn an_animation_over_the_cost_bound_is_refused_before_drawing_saying_how_to_fit() {
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let app = test::init_service(moot::app_with(computer.clone())).await;
+    let moves = first_moves("herfor", 20).await.0;
+    assert_eq!(moves.len(), 20);
+    let uri = link("herfor", &moves, "&pixels=800").replace("/picture?", "/animation?");
+    let answer = app
+        .call(TestRequest::get().uri(&uri).to_request())
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = test::read_body_json(answer).await;
+    assert_eq!(body["field"], "pixels", "{body}");
+    let detail = body["detail"].as_str().expect("a detail");
+    assert!(
+        detail.contains("21 frames of 800 pixels")
+            && detail.contains("at most 10 frames at 800 pixels")
+            && detail.contains("at most 552 for 21 frames"),
+        "{detail}"
+    );
+    assert_eq!(computer.renders().count(), 0);
+    let fits = uri.replace("pixels=800", "pixels=552");
+    let answer = app.call(TestRequest::get().uri(&fits).to_request()).await.expect("an answer");
+    assert_eq!(answer.status(), StatusCode::OK, "the size it named fits");
+}
+
+#[actix_web::test]
+async fn pictures_past_the_render_permits_are_refused_503_with_retry_after() {
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let app = test::init_service(moot::app_with(computer.clone())).await;
+    let renders = computer.renders();
+    let held: Vec<_> = std::iter::from_fn(|| renders.try_acquire()).collect();
+    assert_eq!(held.len(), moot::compute::renders::RENDERS_AT_ONCE);
+    let refused = renders.pool().refused();
+    let uri = format!("{}?size=3&pie=false&moves=c3", endpoint("herfor", "picture"));
+    let answer = app.call(TestRequest::get().uri(&uri).to_request()).await.expect("an answer");
+    assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(header_text(&answer, header::RETRY_AFTER), "1");
+    let body: Value = test::read_body_json(answer).await;
+    assert_eq!(body["code"], "overloaded", "{body}");
+    let state = common::new_state("herfor").await;
+    let posted = TestRequest::post()
+        .uri(&endpoint("herfor", "picture"))
+        .set_json(json!({ "state": state }));
+    let answer = app.call(posted.to_request()).await.expect("an answer");
+    assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE, "the POST form too");
+    drop(held);
+    let answer = app.call(TestRequest::get().uri(&uri).to_request()).await.expect("an answer");
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(renders.pool().refused() - refused, 2, "the GET and the POST");
+}
+
 /// A caption that wraps onto two lines in one frame and fits one in the next (Herfor's first
 /// two plies) once made frames of two sizes, which the encoder refused with a 500: every
 /// frame now keeps the room of the longest caption.

@@ -372,6 +372,25 @@ impl Position {
                 format!("the {word} on {on} has stopped this turn: it takes no further step"),
             );
         }
+        // Checked before the pieces' absence: a piece that attacked from `from` is not there,
+        // but the rule that holds it is H4 (it stays on the line until the battles).
+        let on_line = self.lines.iter().find(|line| {
+            line.from == Some(from)
+                && match unit {
+                    Unit::H => line.pieces.loose_h() > 0,
+                    Unit::L => line.pieces.has_l(),
+                    Unit::K(crew) => line.pieces.karves.iter().any(|k| k.crew == crew),
+                }
+        });
+        if let Some(line) = on_line {
+            return (
+                "H4",
+                format!(
+                    "the {word} from {on} stands on the line attacking {}: it stays there until the battles",
+                    line.to.name()
+                ),
+            );
+        }
         if unit == Unit::H && g.karves.iter().any(|k| k.crew > 0) {
             return (
                 "H3",

@@ -224,6 +224,30 @@ fn h4_an_attack_stops_on_the_line_and_keeps_the_space_left_controlled() {
     );
 }
 
+/// A piece that attacked has left its space for the line: moving it again is refused by H4,
+/// which holds it there, not by H3 as if it had never been there.
+#[test]
+fn h4_a_piece_on_an_attack_line_stays_there_until_the_battles() {
+    let mut state = build(
+        Gull,
+        0,
+        &[
+            ('3', Gull, "L"),
+            ('1', Gull, "H"),
+            ('m', Silfr, "H"),
+            ('9', Silfr, "L"),
+        ],
+    );
+    play(&mut state, "L3>m");
+    let err = refused(&state, "L31");
+    let message = err.to_string();
+    assert_eq!(rule_of(err), "H4", "{message}");
+    assert!(
+        message.contains("stands on the line attacking m"),
+        "{message}"
+    );
+}
+
 #[test]
 fn h4_entering_onto_the_own_home_held_by_the_enemy_attacks_it_from_off_the_board() {
     let mut state = build(

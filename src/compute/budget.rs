@@ -1,0 +1,98 @@
+//! A budget of some resource (bytes of memory) shared by requests: each takes its worst-case
+//! cost before its work starts and gives it back when done; a request that does not fit is
+//! refused at once rather than queued, so that a burst is answered quickly instead of holding
+//! memory and connections while it waits.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// `total` units, taken by weight. Clones share them.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    total: usize,
+    counts: Arc<Counts>,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    taken: AtomicUsize,
+    refused: AtomicU64,
+}
+
+/// Units taken from a [`Budget`]; given back when dropped.
+#[derive(Debug)]
+pub struct Taken {
+    weight: usize,
+    counts: Arc<Counts>,
+}
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        self.counts.taken.fetch_sub(self.weight, Ordering::AcqRel);
+    }
+}
+
+impl Budget {
+    /// A budget of `total` units.
+    pub fn new(total: usize) -> Self {
+        Budget {
+            total,
+            counts: Arc::default(),
+        }
+    }
+
+    /// The units in all.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// `weight` units if that many are free now, else `None` (counted as a refusal). A weight
+    /// over the whole budget is never given: the caller's bounds keep one request far under it.
+    pub fn try_take(&self, weight: usize) -> Option<Taken> {
+        let counts = &self.counts;
+        let taken = counts
+            .taken
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |now| {
+                now.checked_add(weight).filter(|after| *after <= self.total)
+            })
+            .is_ok();
+        if taken {
+            Some(Taken {
+                weight,
+                counts: counts.clone(),
+            })
+        } else {
+            counts.refused.fetch_add(1, Ordering::Relaxed);
+            None
+        }
+    }
+
+    /// Units taken now.
+    pub fn taken(&self) -> usize {
+        self.counts.taken.load(Ordering::Acquire)
+    }
+
+    /// Requests refused since the budget was made.
+    pub fn refused(&self) -> u64 {
+        self.counts.refused.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_gives_by_weight_refuses_what_does_not_fit_and_takes_back_on_drop() {
+        let budget = Budget::new(10);
+        let six = budget.try_take(6).expect("fits");
+        assert!(budget.clone().try_take(5).is_none(), "6 + 5 > 10");
+        let four = budget.try_take(4).expect("6 + 4 fits");
+        assert_eq!((budget.taken(), budget.refused()), (10, 1));
+        drop(six);
+        assert_eq!(budget.taken(), 4);
+        assert!(budget.try_take(11).is_none(), "never more than the whole");
+        drop(four);
+        assert_eq!(budget.taken(), 0);
+    }
+}
