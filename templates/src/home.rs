@@ -179,6 +179,7 @@ mod tests {
         };
         let page = page(&view).into_string();
         let card = &page[page.find(r#"<article class="game" id="herfor">"#).expect("a card")..];
+        let card = &card[..card.find("</article>").expect("the card's end")];
         assert!(card.contains(r#"<img class="board" src="/api/v1/games/herfor/picture?moves=c3" alt="A Herfor board""#), "{card}");
         assert!(card.contains("<h3>Herfor</h3><p class=\"what\">Stones on a hexagon</p>"));
         assert!(card.contains("<dt>Length</dt><dd>Up to 61 stones</dd>"));
