@@ -476,9 +476,10 @@ mod tests {
         let (position, has_moves) = read("size=4").expect("accepted");
         assert!(!has_moves);
         assert_eq!(position.options.size, 4);
+        // Between two people the options page is told so: it proposes the computer otherwise.
         assert_eq!(
             position.options_href(),
-            "/play/herfor?pie=true&simple=false&size=4"
+            "/play/herfor?pie=true&simple=false&size=4&computer="
         );
     }
 
