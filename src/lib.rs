@@ -141,6 +141,7 @@ pub fn app_for(
         .service(site::home)
         .service(site::stylesheet)
         .service(site::script)
+        .service(site::favicon)
         .configure(web::configure)
         .default_service(actix_web::web::to(site::fallback))
         .wrap_fn(|mut request, service| {

@@ -8,7 +8,12 @@ use moot_templates::home::{GameCard, HomeView, OptionLine};
 
 use crate::api::types::Health;
 use crate::api::{ApiError, ErrorCode};
+use crate::ai::Strength;
+use crate::games::Seat;
+use crate::web::PageGame;
 use crate::web::error::{PageError, guarded};
+use moot_present::link::{Link, Opponent, Query};
+use moot_present::preview::picture_href;
 
 /// The stylesheet, embedded at build time so the binary needs no files at run time.
 pub const MOOT_CSS: &str = include_str!("../static/moot.css");
@@ -40,33 +45,57 @@ pub async fn home() -> Result<HttpResponse, PageError> {
             )
         })
     })?;
+    let games = listing
+        .games
+        .into_iter()
+        .map(|game| {
+            let id = game.id.clone();
+            crate::with_game!(id.as_str(), G => game_card::<G>(game), else Err(PageError::unknown_game(&id)))
+        })
+        .collect::<Result<Vec<_>, PageError>>()?;
     let view = HomeView {
-        games: listing
-            .games
-            .into_iter()
-            .map(|game| GameCard {
-                rules_href: game.rules_url,
-                play_href: moot_present::link::play_path(&game.id),
-                api_href: format!("/api/v1/games/{}/new", game.id),
-                id: game.id,
-                name: game.name,
-                options: game
-                    .options
-                    .into_iter()
-                    .map(|option| OptionLine {
-                        name: option.name,
-                        default: option.default.to_string(),
-                        description: option.description,
-                    })
-                    .collect(),
-            })
-            .collect(),
+        games,
         docs_href: "/docs/".to_owned(),
         openapi_href: crate::api::docs::OPENAPI_PATH.to_owned(),
     };
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .body(moot_templates::home::page(&view).into_string()))
+}
+
+/// A game's card on the home page: its board, what it is like (the game's own words), the
+/// computer at the game's defaults, and the API's options for developers.
+fn game_card<G: PageGame>(game: crate::api::types::GameListing) -> Result<GameCard, PageError> {
+    let start = Link::<G>::read(&Query::default())?.0;
+    let mut against_computer = start.clone();
+    against_computer.opponent = Some(Opponent {
+        seat: Seat::Second,
+        strength: Strength::Normal,
+    });
+    Ok(GameCard {
+        picture_href: picture_href(&start, &[("pixels", "480".to_owned())]),
+        picture_alt: format!("The {} board at the start of a game", game.name),
+        what: G::INTRO.what.to_owned(),
+        length: G::INTRO.length.to_owned(),
+        players: G::INTRO.players.to_owned(),
+        computer_href: against_computer.href(),
+        // Games with a friend elsewhere come with tables of games: none yet.
+        friend_href: None,
+        options_href: moot_present::link::play_path(&game.id),
+        rules_href: game.rules_url,
+        api_href: format!("/api/v1/games/{}/new", game.id),
+        id: game.id,
+        name: game.name,
+        options: game
+            .options
+            .into_iter()
+            .map(|option| OptionLine {
+                name: option.name,
+                default: option.default.to_string(),
+                description: option.description,
+            })
+            .collect(),
+    })
 }
 
 /// `GET /static/moot.css`: the embedded stylesheet, which browsers may keep for an hour.
@@ -85,6 +114,19 @@ pub async fn script() -> HttpResponse {
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(MOOT_JS)
+}
+
+/// The site's icon: a stone in Moot's colours, 32 px, embedded.
+pub const FAVICON_PNG: &[u8] = include_bytes!("../static/favicon.png");
+
+/// `GET /favicon.ico`: the site's icon (a PNG: browsers read an icon by its type, not its
+/// name), which browsers may keep for a day.
+#[get("/favicon.ico")]
+pub async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(FAVICON_PNG)
 }
 
 /// `/docs` → `/docs/`, where Swagger UI is served.

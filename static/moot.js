@@ -21,6 +21,32 @@
   name();
 })();
 
+// The options form: when the computer moves first, its first move is searched before the
+// game's page arrives; the form says so at once, and is sent once.
+(function () {
+  "use strict";
+  var form = document.querySelector("form.options");
+  if (!form) return;
+  form.addEventListener("submit", function (event) {
+    if (form.classList.contains("waiting")) {
+      event.preventDefault();
+      return;
+    }
+    form.classList.add("waiting");
+    var computer = form.querySelector('select[name="computer"]');
+    var words = computer && computer.value === "first" ? "The computer is thinking about its first move…" : "Starting the game…";
+    var line = document.createElement("p");
+    line.id = "starting";
+    line.className = "status waiting";
+    line.setAttribute("role", "status");
+    line.textContent = words;
+    var start = form.querySelector('button[type="submit"]');
+    start.parentNode.insertBefore(line, start.nextSibling);
+    start.setAttribute("aria-disabled", "true");
+    document.body.classList.add("waiting");
+  });
+})();
+
 // The play pages:
 //
 // - A move is sent at once as a link of the position plus `play=…`; the page shows the move
@@ -87,6 +113,7 @@
   }
 
   function send(notation, target) {
+    remember();
     wait(notation, target);
     window.location.assign(sendHref(steps.concat([notation])));
   }
@@ -160,12 +187,38 @@
     else send(notation, target);
   }
 
-  // The board's point that takes the focus: the one the arrow keys last reached.
+  // The board's point that takes the focus: the one the arrow keys last reached. A board
+  // with nothing to take (the game over, the other side to act) leaves the focus where it is.
   function focusBoard() {
     var board = document.getElementById("board");
     if (!board) return;
     var current = board.querySelector('svg [tabindex="0"]');
-    (current || board).focus({ preventScroll: true });
+    if (current) current.focus({ preventScroll: true });
+  }
+
+  // Whether the move being sent was played from the keyboard: the next page then gives the
+  // board the focus, to play on from the keys. After a click or a tap it leaves the focus at
+  // the status line, where the page opens, rather than ringing a point nobody chose.
+  var KEYS = "moot-played-by-keys";
+  var byKeys = false;
+  document.addEventListener("keydown", function () { byKeys = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeys = false; }, true);
+  function remember() {
+    try {
+      if (byKeys) window.sessionStorage.setItem(KEYS, "1");
+      else window.sessionStorage.removeItem(KEYS);
+    } catch (e) {
+      // No storage (a private window's policy): the page opens at the status line.
+    }
+  }
+  function playedByKeys() {
+    try {
+      var was = window.sessionStorage.getItem(KEYS) === "1";
+      window.sessionStorage.removeItem(KEYS);
+      return was;
+    } catch (e) {
+      return false;
+    }
   }
 
   function boardButton(notation) {
@@ -318,11 +371,14 @@
 
   var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-  // The nearest point in a direction: ahead of the current one, off the line counting double.
+  // The nearest point in a direction: the closest of those within 60° of it (on Herfor's
+  // triangles the neighbours above lie at 60°, nearer than the point straight above two rows
+  // up), else the nearest ahead with the distance off the line counting double.
   function nearest(from, shown, direction) {
     var here = centreOf(from);
     var best = null;
     var bestScore = Infinity;
+    var inCone = false;
     for (var i = 0; i < shown.length; i++) {
       if (shown[i] === from) continue;
       var there = centreOf(shown[i]);
@@ -331,10 +387,14 @@
       var ahead = dx * direction[0] + dy * direction[1];
       if (ahead <= 1) continue;
       var aside = Math.abs(dx * direction[1] - dy * direction[0]);
-      var score = ahead + 2 * aside;
-      if (score < bestScore) {
+      var cone = aside <= ahead * 1.75;
+      if (inCone && !cone) continue;
+      // Within the cone, the nearest; a hair's preference for the straighter of two as near.
+      var score = cone ? Math.sqrt(ahead * ahead + aside * aside) + 0.01 * aside : ahead + 2 * aside;
+      if ((cone && !inCone) || score < bestScore) {
         bestScore = score;
         best = shown[i];
+        inCone = inCone || cone;
       }
     }
     return best;
@@ -420,8 +480,10 @@
 
   markHint();
   rove();
-  // After a move: the board takes the focus once the browser has scrolled to the status line.
-  if (window.location.hash === "#turn") {
+  // After a move played from the keyboard: the board takes the focus once the browser has
+  // scrolled to the status line. After a click or a tap the page opens at the status line
+  // with the focus nowhere in particular.
+  if (window.location.hash === "#turn" && playedByKeys()) {
     focusBoard();
     window.addEventListener("load", function () {
       window.setTimeout(focusBoard, 0);

@@ -7,7 +7,7 @@ use maud::{Markup, html};
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 
-use super::page_game::{PageGame, Playable, PlayerNames, events_of};
+use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames, events_of};
 use super::replay::Ply;
 use super::view::capitalised;
 use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
@@ -217,6 +217,34 @@ fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: Play
 }
 
 impl PageGame for Herfor {
+    const INTRO: Intro = Intro {
+        what: "Stones on a hexagon of triangles: close a line between two enemy runs and both \
+               turn to your colour. The larger colour wins.",
+        length: "Up to 61 stones on the short board, 127 on the long one",
+        players: "Two players, Black and White",
+    };
+
+    fn option_words(name: &str) -> Option<OptionWords> {
+        Some(match name {
+            "size" => OptionWords {
+                label: "Board size",
+                help: "Points on each side of the hexagon: 5 for a short game, 7 for a long \
+                       one, 3 to learn.",
+            },
+            "pie" => OptionWords {
+                label: "Swap after the first stone",
+                help: "After Black's first stone White may take it as its own, so Black \
+                       opens fairly.",
+            },
+            "simple" => OptionWords {
+                label: "Simpler flips",
+                help: "An invasion turns only as many stones of each run as the shorter run \
+                       has.",
+            },
+            _ => return None,
+        })
+    }
+
     fn drawing(
         state: &HerforState,
         playable: &[Playable<HerforMove>],

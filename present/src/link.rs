@@ -281,9 +281,14 @@ impl<G: Game> Link<G> {
         format!("{}/record?{}", play_path(G::ID), encode(&self.pairs()))
     }
 
-    /// The options page, preset to these options and opponent.
+    /// The options page, preset to these options and opponent: between two people, an
+    /// empty `computer` says so (the options page otherwise proposes the computer).
     pub fn options_href(&self) -> String {
-        format!("{}?{}", play_path(G::ID), encode(&self.setup_pairs()))
+        let mut pairs = self.setup_pairs();
+        if self.opponent.is_none() {
+            pairs.push((COMPUTER.to_owned(), String::new()));
+        }
+        format!("{}?{}", play_path(G::ID), encode(&pairs))
     }
 
     /// This page with a hint.
@@ -471,9 +476,10 @@ mod tests {
         let (position, has_moves) = read("size=4").expect("accepted");
         assert!(!has_moves);
         assert_eq!(position.options.size, 4);
+        // Between two people the options page is told so: it proposes the computer otherwise.
         assert_eq!(
             position.options_href(),
-            "/play/herfor?pie=true&simple=false&size=4"
+            "/play/herfor?pie=true&simple=false&size=4&computer="
         );
     }
 

@@ -59,6 +59,27 @@ pub fn events_of<G: Game>(state: &G::State, mv: &G::Move) -> Vec<G::Event> {
     G::apply(&mut after, mv).unwrap_or_default()
 }
 
+/// What a newcomer reads of a game before playing it, on the home page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Intro {
+    /// One line on what the game is like.
+    pub what: &'static str,
+    /// How long a game takes, in moves or turns.
+    pub length: &'static str,
+    /// Who plays.
+    pub players: &'static str,
+}
+
+/// One of a game's options in a player's words: what the options page calls it and says of
+/// it, instead of its name in the API and the rule it cites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionWords {
+    /// The option's name as a player would say it (`Board size`).
+    pub label: &'static str,
+    /// What choosing it changes, in a sentence.
+    pub help: &'static str,
+}
+
 /// The game-specific parts of the play pages. Implementations turn engine data into view data
 /// and call the views in the `moot-templates` crate; views know nothing of the rules.
 pub trait PageGame: Game {
@@ -107,6 +128,13 @@ pub trait PageGame: Game {
 
     /// The rules for players: short, with a picture of the board.
     fn rules() -> Markup;
+
+    /// What the game is like, how long it takes and who plays, for the home page.
+    const INTRO: Intro;
+
+    /// The option called `name` in the API, in a player's words; `None` for an option the
+    /// game does not word (the options page then shows the API's name and description).
+    fn option_words(name: &str) -> Option<OptionWords>;
 
     /// What the status line says under "Game over", where the engine's reason does not say
     /// it the pages' way (a Hirþ match's score in seat order): the players named as

@@ -14,13 +14,23 @@ pub const PREVIEW_PIXELS: u32 = 1200;
 /// The picture API's GET form of a position: its options and moves (not the page's own
 /// parameters, which do not change the position), then the picture's `extra` parameters.
 pub fn picture_href<G: PageGame>(position: &Link<G>, extra: &[(&str, String)]) -> String {
+    media_href(position, "picture", extra)
+}
+
+/// The animation API's GET form of a game: its options and moves, then `extra`.
+pub fn animation_href<G: PageGame>(position: &Link<G>, extra: &[(&str, String)]) -> String {
+    media_href(position, "animation", extra)
+}
+
+/// `/api/v1/games/{game}/{what}` with the position's options and moves, then `extra`.
+fn media_href<G: PageGame>(position: &Link<G>, what: &str, extra: &[(&str, String)]) -> String {
     let mut pairs = position.option_pairs().to_vec();
     pairs.push((
         MOVES.to_owned(),
         position.moves.join(&SEPARATOR.to_string()),
     ));
     pairs.extend(extra.iter().map(|(n, v)| ((*n).to_owned(), v.clone())));
-    format!("/api/v1/games/{}/picture?{}", G::ID, encode(&pairs))
+    format!("/api/v1/games/{}/{what}?{}", G::ID, encode(&pairs))
 }
 
 /// The preview of a game page at `origin` (`https://moot.example`).

@@ -64,9 +64,30 @@ fn headings(markdown: &str) -> Vec<String> {
     found
 }
 
-/// Markdown as HTML, headings one level down (the page has its `h1`), each heading that names a
+/// The marks around a note for implementers in the rules' Markdown (what the code must keep,
+/// what a test must replay): the note stays in the Markdown for developers and is left out of
+/// the pages for players. Invisible where Markdown is shown, as HTML comments.
+pub const FOR_DEVELOPERS: (&str, &str) = ("<!-- for developers -->", "<!-- /for developers -->");
+
+/// `markdown` without its notes for implementers (between [`FOR_DEVELOPERS`]; an unclosed
+/// note runs to the end).
+pub fn for_players(markdown: &str) -> String {
+    let (open, close) = FOR_DEVELOPERS;
+    let mut kept = String::with_capacity(markdown.len());
+    let mut rest = markdown;
+    while let Some(start) = rest.find(open) {
+        kept.push_str(&rest[..start]);
+        let note = &rest[start + open.len()..];
+        rest = note.find(close).map_or("", |end| &note[end + close.len()..]);
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// Markdown as HTML for players (without the notes for implementers), headings one level down (the page has its `h1`), each heading that names a
 /// rule id given that id as its `id`.
 pub fn render(markdown: &str) -> Markup {
+    let markdown = &for_players(markdown);
     let mut ids = headings(markdown)
         .into_iter()
         .map(|text| rule_id(&text).map(str::to_owned));
@@ -127,6 +148,19 @@ mod tests {
             }
             assert!(!page.contains("<h1"), "{game}: the page has its own h1");
         }
+    }
+
+    #[test]
+    fn notes_for_developers_stay_in_the_markdown_and_out_of_the_page() {
+        let text = "Eleven spaces. <!-- for developers -->Keep it in ONE table.<!-- /for developers --> Two lanes.\n\n<!-- for developers -->\nA test replays it.\n<!-- /for developers -->\n\nThe end.";
+        assert_eq!(for_players(text), "Eleven spaces.  Two lanes.\n\n\n\nThe end.");
+        let page = render(text).into_string();
+        assert!(!page.contains("ONE table") && !page.contains("replays"), "{page}");
+        assert!(page.contains("Two lanes") && page.contains("The end."), "{page}");
+        let (hirth, _) = texts("hirth").expect("Hirþ's rules");
+        assert!(hirth.contains("Keep it in ONE table in the code."));
+        assert!(!render(hirth).into_string().contains("ONE table"));
+        assert_eq!(for_players("a <!-- for developers --> b"), "a ");
     }
 
     #[test]

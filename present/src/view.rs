@@ -111,6 +111,7 @@ pub fn play_view<G: PageGame>(
         hint: (!finished && hints_offered).then(|| hint_view::<G>(state, &playable, hint.as_ref())),
         can_undo: undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
+        play_again_href: finished.then(|| position.truncated(0).href()),
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| G::score_words(state, players)),
         record: record_view(game),
@@ -167,6 +168,7 @@ fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
         return RecordView {
             text: game.record(),
             earlier: 0,
+            ..RecordView::default()
         };
     }
     let earlier = game.plies.len().saturating_sub(RECORD_MAX_MOVES);
@@ -177,6 +179,7 @@ fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
     RecordView {
         text: tail.join(" "),
         earlier,
+        ..RecordView::default()
     }
 }
 

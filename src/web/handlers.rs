@@ -12,9 +12,9 @@ use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
 use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
-use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO};
+use moot_present::link::{COMPUTER, HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use moot_present::page_game::PageGame;
-use moot_present::preview::preview;
+use moot_present::preview::{animation_href, picture_href, preview};
 use moot_present::replay::{Replayed, replay};
 use moot_present::view::{Extras, capitalised, play_view, undo_position};
 
@@ -102,6 +102,7 @@ async fn play_page<G: PageGame + Hinted>(
     let reply = off_worker(move || {
         let mut view = play_view(&position, &game, extras);
         view.preview = Some(preview(&origin, &position, &game));
+        downloads(&mut view.record, &position);
         Ok(Reply::page(
             StatusCode::OK,
             moot_templates::play::page(&view),
@@ -116,7 +117,8 @@ async fn play_page<G: PageGame + Hinted>(
 fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
     let (position, has_moves) = Link::<G>::read(query)?;
     if !has_moves {
-        let view = options_view(&position, hints_offered);
+        let opponent_chosen = query.get(COMPUTER)?.is_some();
+        let view = options_view(&position, hints_offered, opponent_chosen);
         return Ok(Step::Answer(Reply::page(
             StatusCode::OK,
             moot_templates::options::page(&view),
@@ -273,4 +275,21 @@ fn rules_page<G: PageGame>() -> HttpResponse {
         rule_ids: moot_present::rulebook::rule_ids(binding),
     };
     html(StatusCode::OK, moot_templates::rules::page(&view))
+}
+
+/// The record's neighbours to download, for a game the animation API draws whole (its
+/// frames: the start and each move): the position's picture, and the game as an animation
+/// once it has a move. A longer game's page offers neither: each link repeats the moves,
+/// and the page's size is kept to one copy in the form (and the preview's).
+fn downloads<G: PageGame>(view: &mut moot_templates::play::RecordView, position: &Link<G>) {
+    if position.moves.len() >= crate::picture::animation::MAX_FRAMES {
+        return;
+    }
+    view.picture_href = Some(picture_href(
+        position,
+        &[("pixels", "1200".to_owned()), ("caption", "true".to_owned())],
+    ));
+    view.animation_href = (!position.moves.is_empty())
+        .then(|| animation_href(position, &[("caption", "true".to_owned())]));
+    view.file_stem = G::ID.to_owned();
 }

@@ -258,7 +258,7 @@ fn play_turn<G: Strategy>(
 }
 
 /// The engine's advice for the player to act: proven where the game is solved and the proof
-/// fits the request, else the search at the normal strength (within the caps). Identical
+/// fits the request, else the search at [`hint_strength`] (within the caps). Identical
 /// requests at once (a double click, a reload) share one search.
 pub async fn hint<G: Hinted>(
     searches: &PageSearches,
@@ -267,7 +267,9 @@ pub async fn hint<G: Hinted>(
     state: G::State,
 ) -> Result<Thought<G::Move>, PageError> {
     let seed = seed(position);
-    let budget = searches.config.capped(Strength::Normal.budget::<G>());
+    let budget = searches
+        .config
+        .capped(hint_strength(position.opponent).budget::<G>());
     let back = position.href();
     let key = format!("{}|{budget:?}|{back}", G::ID);
     let searches_for_work = searches.clone();
@@ -284,6 +286,15 @@ pub async fn hint<G: Hinted>(
         .await
     };
     G::flights(&searches.hints).run(key, work).await.0
+}
+
+/// How hard the computer thinks for a hint: as hard as it plays against the player when that
+/// is strong, and never less than normal (an easy opponent's hints are still good advice).
+pub fn hint_strength(opponent: Option<Opponent>) -> Strength {
+    match opponent.map(|o| o.strength) {
+        Some(Strength::Strong) => Strength::Strong,
+        _ => Strength::Normal,
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use moot_templates::options::{OptionField, OptionInput, OptionsView};
 use serde_json::Value;
 
 use moot_present::link::{COMPUTER, Link, MOVES, STRENGTH, play_path};
+use moot_present::page_game::PageGame;
 use moot_present::view::capitalised;
 
 use crate::ai::Strength;
@@ -14,8 +15,13 @@ use crate::games::{Game, Seat, Status};
 const CHOICE_MAX: i64 = 8;
 
 /// The options page, preset to the position's options; the computer is offered as an opponent
-/// only where the server runs it (`computer_offered`).
-pub fn options_view<G: Game>(position: &Link<G>, computer_offered: bool) -> OptionsView {
+/// only where the server runs it (`computer_offered`), and chosen unless the link chose an
+/// opponent (`opponent_chosen`: `computer=` names two people at one screen).
+pub fn options_view<G: PageGame>(
+    position: &Link<G>,
+    computer_offered: bool,
+    opponent_chosen: bool,
+) -> OptionsView {
     let schema =
         serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
     let nested = nested_schemas::<G::Options>();
@@ -25,12 +31,19 @@ pub fn options_view<G: Game>(position: &Link<G>, computer_offered: bool) -> Opti
         .map(|(name, value)| {
             let property = schema.pointer(&format!("/properties/{name}")).cloned();
             let property = property.unwrap_or_default();
+            // A player's words where the game has them; the API's otherwise.
+            let words = G::option_words(name);
             OptionField {
                 name: name.clone(),
-                label: capitalised(&name.replace('_', " ")),
-                help: property["description"]
-                    .as_str()
-                    .map(|d| d.replace('\n', " ")),
+                label: words.map_or_else(
+                    || capitalised(&name.replace('_', " ")),
+                    |w| w.label.to_owned(),
+                ),
+                help: words.map(|w| w.help.to_owned()).or_else(|| {
+                    property["description"]
+                        .as_str()
+                        .map(|d| d.replace('\n', " "))
+                }),
                 input: input(&property, value, &nested),
                 ..OptionField::default()
             }
@@ -41,7 +54,7 @@ pub fn options_view<G: Game>(position: &Link<G>, computer_offered: bool) -> Opti
         if let Some((index, colours)) = &varies {
             fields[*index].first_colours = colours.clone();
         }
-        fields.extend(opponent_fields(position, varies.is_some()));
+        fields.extend(opponent_fields(position, varies.is_some(), opponent_chosen));
     }
     OptionsView {
         game_name: G::NAME.to_owned(),
@@ -107,8 +120,13 @@ fn first_colour_with<G: Game>(
     first_colour::<G>(&other.options)
 }
 
-/// Who plays the other side, and how strongly the computer plays.
-fn opponent_fields<G: Game>(position: &Link<G>, colour_varies: bool) -> [OptionField; 2] {
+/// Who plays the other side, and how strongly the computer plays: the computer, moving
+/// second, unless the link chose.
+fn opponent_fields<G: Game>(
+    position: &Link<G>,
+    colour_varies: bool,
+    opponent_chosen: bool,
+) -> [OptionField; 2] {
     let first = match first_colour::<G>(&position.options) {
         Some(colour) if !colour_varies => format!("you move first ({colour})"),
         _ => "you move first".to_owned(),
@@ -119,7 +137,7 @@ fn opponent_fields<G: Game>(position: &Link<G>, colour_varies: bool) -> [OptionF
         OptionField {
             name: COMPUTER.to_owned(),
             label: "Opponent".to_owned(),
-            help: Some("Play against a friend at this screen, or against the computer.".into()),
+            help: Some("Play against the computer, or against a friend at this screen.".into()),
             follows_colour: if colour_varies {
                 vec![
                     (
@@ -137,14 +155,15 @@ fn opponent_fields<G: Game>(position: &Link<G>, colour_varies: bool) -> [OptionF
             first_colours: Vec::new(),
             input: OptionInput::Choice {
                 choices: vec![
-                    (String::new(), "A friend at this screen".to_owned()),
                     ("second".to_owned(), format!("The computer; {first}")),
                     (
                         "first".to_owned(),
                         "The computer; it moves first".to_owned(),
                     ),
+                    (String::new(), "A friend at this screen".to_owned()),
                 ],
                 selected: match computer {
+                    None if !opponent_chosen => "second".to_owned(),
                     None => String::new(),
                     Some(Seat::First) => "first".to_owned(),
                     Some(Seat::Second) => "second".to_owned(),
@@ -243,7 +262,7 @@ mod tests {
     #[test]
     fn herfor_options_are_choices_preset_from_the_link() {
         let (position, _) = Link::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
-        let view = options_view(&position, true);
+        let view = options_view(&position, true, false);
         let size = view.fields.iter().find(|f| f.name == "size").unwrap();
         assert_eq!(
             size.input,
@@ -254,12 +273,33 @@ mod tests {
         );
         let pie = view.fields.iter().find(|f| f.name == "pie").unwrap();
         assert!(matches!(&pie.input, OptionInput::Choice { selected, .. } if selected == "false"));
-        assert!(pie.help.as_deref().unwrap().contains("F5"));
+        // In a player's words, citing no rule.
+        assert_eq!(pie.label, "Swap after the first stone");
+        assert!(!pie.help.as_deref().unwrap().contains("F5"));
         let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
         assert!(
             matches!(&computer.input, OptionInput::Choice { choices, selected }
-            if selected.is_empty() && choices[1].1 == "The computer; you move first (black)")
+            if selected == "second" && choices[0].1 == "The computer; you move first (black)"),
+            "the computer is the default opponent: {computer:?}"
         );
+    }
+
+    /// A link that names two people at one screen (`computer=`, as a friend game's `New game`
+    /// writes it) keeps them; one that names the computer keeps it.
+    #[test]
+    fn the_opponent_a_link_chose_stays_chosen() {
+        let selected = |query: &str| {
+            let (position, _) = Link::<Herfor>::read(&Query::parse(query)).unwrap();
+            let chosen = Query::parse(query).get("computer").unwrap().is_some();
+            let view = options_view(&position, true, chosen);
+            match &view.fields.iter().find(|f| f.name == "computer").unwrap().input {
+                OptionInput::Choice { selected, .. } => selected.clone(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(selected("size=5"), "second");
+        assert_eq!(selected("size=5&computer="), "");
+        assert_eq!(selected("size=5&computer=first"), "first");
     }
 
     /// Tara's first colour is an option: the computer's choice does not name a
@@ -268,11 +308,11 @@ mod tests {
     fn tara_your_first_move_names_no_colour_the_form_may_change() {
         use crate::games::tara::Tara;
         let (position, _) = Link::<Tara>::read(&Query::parse("first=blue")).unwrap();
-        let view = options_view(&position, true);
+        let view = options_view(&position, true, false);
         let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
         assert!(
             matches!(&computer.input, OptionInput::Choice { choices, .. }
-            if choices[1].1 == "The computer; you move first"),
+            if choices[0].1 == "The computer; you move first"),
             "{computer:?}"
         );
         // For the script: each choice of `first` with its colour, and the computer's choices

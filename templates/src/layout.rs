@@ -54,6 +54,7 @@ pub fn head(title: &str, preview: Option<&Preview>) -> Markup {
             meta name="viewport" content="width=device-width, initial-scale=1";
             title { (title) " — Moot" }
             link rel="stylesheet" href=(STYLESHEET_HREF);
+            link rel="icon" type="image/png" href="/favicon.ico";
             @if let Some(preview) = preview { (preview_tags(preview)) }
         }
     }

@@ -41,6 +41,9 @@ pub struct PlayView {
     pub can_undo: bool,
     /// The options page, preset to this game's options and opponent: the `New game` link.
     pub new_game_href: String,
+    /// Once the game is over: the same game again from the start (same options, same
+    /// opponent), offered beside the result.
+    pub play_again_href: Option<String>,
     /// The game's rules page, linked beside `New game`.
     pub rules_href: String,
     /// The score breakdown, once the game is over.
@@ -150,6 +153,13 @@ pub struct RecordView {
     pub text: String,
     /// How many of the record's moves are left out before `text` (a long game).
     pub earlier: usize,
+    /// The picture of the position to download (the picture API's link), if offered.
+    pub picture_href: Option<String>,
+    /// The game as an animation to download (the animation API's link), when it is short
+    /// enough for one.
+    pub animation_href: Option<String>,
+    /// The file name a download starts with (`herfor`).
+    pub file_stem: String,
 }
 
 /// The game page: the status line, the board with the facts and what happened beside it,
@@ -167,6 +177,12 @@ pub fn page(view: &PlayView) -> Markup {
                         strong { (view.status.headline) }
                         @if !view.status.detail.is_empty() { " — " (view.status.detail) }
                     }
+                    @if let Some(again) = &view.play_again_href {
+                        p.again {
+                            a.button href=(again) { "Play again" }
+                            a.button.secondary href=(view.new_game_href) { "New game" }
+                        }
+                    }
                     @if let Some(opponent) = &view.opponent { p.opponent { (opponent) } }
                     @if let Some(notice) = &view.notice {
                         div.notice role="alert" {
@@ -175,8 +191,9 @@ pub fn page(view: &PlayView) -> Markup {
                         }
                     }
                     (turn_form(&view.form))
-                    // The board comes first for the keyboard (one tab stop, arrow keys between
-                    // its points); the stylesheet shows the turn's controls above it.
+                    // The turn's controls, then the board (one tab stop, arrow keys between
+                    // its points): the keyboard meets them in the order the eye does.
+                    (turn_controls(view))
                     div.table {
                         figure #board.board tabindex="-1" data-hint=[view.hint.as_ref().and_then(|h| h.target.as_ref())] { (view.board) }
                         div.side {
@@ -187,7 +204,6 @@ pub fn page(view: &PlayView) -> Markup {
                             (links(view))
                         }
                     }
-                    (turn_controls(view))
                     (record(&view.record, &view.form))
                 }
             }
@@ -332,7 +348,17 @@ fn record(record: &RecordView, form: &TurnForm) -> Markup {
                     p.earlier { "The last moves; " (record.earlier) " moves before them are in the download." }
                 }
                 pre { (record.text) }
-                p { button.secondary type="submit" form=(FORM) formaction=(form.record_action) { "Download the record" } }
+            }
+            p.downloads {
+                @if !record.text.is_empty() {
+                    button.secondary type="submit" form=(FORM) formaction=(form.record_action) { "Download the record" }
+                }
+                @if let Some(href) = &record.picture_href {
+                    a.button.secondary href=(href) download=(format!("{}.png", record.file_stem)) { "Download the picture" }
+                }
+                @if let Some(href) = &record.animation_href {
+                    a.button.secondary href=(href) download=(format!("{}-game.png", record.file_stem)) { "Download the animation" }
+                }
             }
         }
     }
@@ -371,6 +397,7 @@ mod tests {
             record: RecordView {
                 text: "c3 b2".into(),
                 earlier: 0,
+                ..RecordView::default()
             },
             ..PlayView::default()
         }
@@ -393,7 +420,7 @@ mod tests {
     }
 
     #[test]
-    fn the_board_comes_first_for_the_keyboard_then_the_turns_controls_and_the_form_before_them() {
+    fn the_turns_controls_come_before_the_board_for_the_keyboard_and_the_form_before_them() {
         let mut view = view();
         view.controls = vec![ActionGroup {
             heading: "Pass".into(),
@@ -411,9 +438,9 @@ mod tests {
         let pass = page.find(r#"value="pass""#).expect("the pass button");
         let undo = page.find("Undo the last move").expect("undo");
         let board = page.find("<figure").expect("the board");
-        // The stylesheet shows the controls above the board, under the status line.
-        assert!(status < form && form < board, "{page}");
-        assert!(board < pass && board < undo, "{page}");
+        // Above the board for the eye and for the keyboard, under the status line.
+        assert!(status < form && form < pass && form < undo, "{page}");
+        assert!(pass < board && undo < board, "{page}");
         // The form's first button is its default: Enter in the typed move does not play a
         // board's move.
         assert!(page[form..].starts_with(r#"<form id="play" method="get" action="/play/herfor#turn"><button class="default" type="submit""#));
@@ -435,10 +462,18 @@ mod tests {
         let mut view = view();
         view.groups.clear();
         view.status.finished = true;
+        view.play_again_href = Some("/play/herfor?moves=".into());
+        view.new_game_href = "/play/herfor?computer=".into();
         view.score = Some(vec![("Black total".into(), "5".into())]);
         let page = page(&view).into_string();
         assert!(page.contains("<th scope=\"row\">Black total</th><td>5</td>"));
         assert!(page.contains("class=\"status finished\""));
+        // Play again and New game right under the result.
+        let result = page.find("class=\"status finished\"").expect("the result");
+        let again = page
+            .find(r#"<p class="again"><a class="button" href="/play/herfor?moves=">Play again</a><a class="button secondary" href="/play/herfor?computer=">New game</a></p>"#)
+            .expect("play again beside the result");
+        assert!(result < again && again < page.find("<figure").expect("the board"));
         assert!(!page.contains("Or type a move"));
     }
 }

@@ -35,7 +35,7 @@ fn axe_source() -> String {
 /// A random game of `G` from `options` played to its end, as notation. Offers and giving up
 /// are left out for `calm` moves; after that a game that wanders (random Hirþ can) is ended by
 /// offering the Penningr and giving up.
-fn random_game<G: Game>(options: &G::Options, seed: u64, calm: usize) -> Vec<String> {
+pub fn random_game<G: Game>(options: &G::Options, seed: u64, calm: usize) -> Vec<String> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut state = G::new_game(options).expect("the options are valid");
     let mut played = Vec::new();
@@ -95,7 +95,7 @@ fn game_page(game: &str, options: &str, moves: &[String]) -> String {
 }
 
 /// Every kind of page: (name, path).
-fn pages() -> Vec<(String, String)> {
+pub fn pages() -> Vec<(String, String)> {
     let mut pages: Vec<(String, String)> = vec![("home".into(), "/".into())];
     for game in ["herfor", "tara", "hirth"] {
         pages.push((format!("rules {game}"), format!("/rules/{game}")));
@@ -141,6 +141,10 @@ fn pages() -> Vec<(String, String)> {
     pages.push((
         "hirth retreat".into(),
         game_page("hirth", "target=1", &hirth_retreat()),
+    ));
+    pages.push((
+        "herfor size 3".into(),
+        "/play/herfor?size=3&pie=false&moves=b2.c3".into(),
     ));
     pages.push((
         "herfor size 7".into(),
@@ -262,7 +266,7 @@ async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_des
 }
 
 /// Presses and releases one key in the focused element.
-async fn press(browser: &Browser, key: fantoccini::key::Key) {
+pub async fn press(browser: &Browser, key: fantoccini::key::Key) {
     use fantoccini::actions::{InputSource, KeyAction, KeyActions};
     let key: char = key.into();
     let actions = KeyActions::new("keyboard".into())
@@ -324,7 +328,7 @@ async fn the_skip_link_comes_first_and_then_the_board() {
 }
 
 /// The board's point with the focus, its name (its button's title), and where it is.
-async fn focused_point(browser: &Browser) -> (String, f64, f64) {
+pub async fn focused_point(browser: &Browser) -> (String, f64, f64) {
     let found = browser
         .client
         .execute(
@@ -430,8 +434,10 @@ async fn targets(browser: &Browser, css: &str) -> Vec<(String, f64, f64)> {
         .collect()
 }
 
-/// WCAG 2.5.5: on a 390 px phone every target on the boards is at least 44 × 44 px: the whole
-/// cell takes the click, and a crowded spot opens a choice of large buttons.
+/// On a 390 px phone every target on Tara's and Hirþ's boards is at least 44 × 44 px (WCAG
+/// 2.5.5): the whole cell takes the click, and a crowded spot opens a choice of large buttons.
+/// Herfor's board fits the screen's width, so its larger sizes have smaller cells: at least
+/// 24 px (WCAG 2.5.8), each the whole cell around its point.
 #[actix_web::test]
 async fn every_board_target_is_a_finger_wide_on_a_phone() {
     let tara = random_game::<Tara>(&TaraOptions::default(), 1, 400);
@@ -511,14 +517,15 @@ async fn every_board_target_is_a_finger_wide_on_a_phone() {
             browser.screenshot(&format!("{name}-choice")).await;
             found.extend(buttons);
         }
+        let least = if name.starts_with("herfor") { 24.0 } else { 44.0 };
         for (class, w, h) in &found {
-            if w.min(*h) < 44.0 {
+            if w.min(*h) < least {
                 small.push(format!("{name}: {class} {w:.1}×{h:.1}"));
             }
         }
     }
     browser.finish().await;
-    assert!(small.is_empty(), "targets under 44 px: {small:#?}");
+    assert!(small.is_empty(), "targets too small: {small:#?}");
 }
 
 /// No word on Hirþ's board is clipped or runs out of its box on a phone: the caption stays

@@ -3,9 +3,11 @@
 mod a11y;
 mod cross_origin;
 mod embed;
+mod fit;
 mod harness;
 mod play;
 mod scripts;
+mod smalls;
 
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};
@@ -36,6 +38,15 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .click()
         .await
         .expect("no pie rule");
+    // Both sides at this screen: the computer is the form's default opponent.
+    browser
+        .client
+        .find(Locator::Css(r#"select[name="computer"] option[value=""]"#))
+        .await
+        .expect("a friend at this screen is offered")
+        .click()
+        .await
+        .expect("a friend at this screen");
     browser.screenshot("herfor-options").await;
     browser
         .click_to_next_page(Locator::Css("form.options button[type=submit]"))
@@ -111,7 +122,8 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
 async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
     let _one = ONE_AT_A_TIME.lock().await;
     let browser = Browser::start("tara").await;
-    browser.open("/play/tara").await;
+    // Both sides at this screen (`computer=` chooses them; the form's default is the computer).
+    browser.open("/play/tara?computer=").await;
     browser
         .click_to_next_page(Locator::Css("form.options button[type=submit]"))
         .await;

@@ -7,7 +7,7 @@ use moot::games::Game;
 use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::tara::{Tara, TaraOptions};
 
-use crate::common::{Answer, get, get_all, send};
+use crate::common::{Answer, call, get, get_all, send};
 
 /// The page's HTML (the helpers read a non-JSON body as a string).
 fn html(answer: &Answer) -> &str {
@@ -29,7 +29,7 @@ const SMALL: &str = "/play/herfor?pie=false&simple=false&size=3";
 #[actix_web::test]
 async fn home_page_links_to_play_herfor() {
     let answer = get("/").await;
-    assert!(page(&answer, 200).contains(r#"<a class="button" href="/play/herfor">Play</a>"#));
+    assert!(page(&answer, 200).contains(r#"<a class="button secondary" href="/play/herfor">Choose the options</a>"#));
 }
 
 #[actix_web::test]
@@ -48,7 +48,9 @@ async fn options_page_offers_each_option_preset_from_the_link() {
         ),
         "{body}"
     );
-    assert!(body.contains(r#"<select id="option-computer" name="computer"><option value="" selected>A friend at this screen</option>"#), "{body}");
+    // Pie in a player's words; the computer proposed first.
+    assert!(body.contains(r#"<label for="option-pie">Swap after the first stone</label>"#), "{body}");
+    assert!(body.contains(r#"<select id="option-computer" name="computer"><option value="second" selected>"#), "{body}");
 }
 
 #[actix_web::test]
@@ -119,15 +121,15 @@ async fn with_the_pie_rule_the_swap_is_offered_after_the_first_stone() {
     assert!(page(&swapped, 200).contains("The second player swapped and now plays Black"));
 }
 
-/// The turn's controls on a page: the stylesheet shows them under the status line.
+/// The turn's controls on a page: under the status line, before the board.
 fn turn_controls(body: &str) -> &str {
     let start = body
         .find(r#"<div class="turn">"#)
         .expect("the turn's controls");
-    let end = body
-        .find(r#"<section class="record">"#)
-        .expect("the record");
-    &body[start..end]
+    let end = body[start..]
+        .find(r#"<div class="table">"#)
+        .expect("the board after them");
+    &body[start..start + end]
 }
 
 /// A whole game on the smallest board: the first legal move each time, to the end.
@@ -175,6 +177,24 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
         "no move is offered after the end"
     );
     assert!(body.contains(&format!("<pre>{}</pre>", moves.join(" "))));
+}
+
+/// Beside the result: "Play again" (the same options and opponent from the start) and "New
+/// game" (the options page).
+#[actix_web::test]
+async fn a_finished_game_offers_play_again_and_new_game_beside_the_result() {
+    let moves = whole_game();
+    let link = format!("{SMALL}&computer=second&strength=easy&moves={}", moves.join("."));
+    let answer = get(&link).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains(r#"<p class="again"><a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=">Play again</a><a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy">New game</a></p>"#),
+        "{body}"
+    );
+    let fresh = get("/play/herfor?pie=false&simple=false&size=3&computer=second&strength=easy&moves=").await;
+    assert!(page(&fresh, 200).contains("to play"), "a new game");
+    let going = get(&format!("{SMALL}&moves=c3")).await;
+    assert!(!page(&going, 200).contains("Play again"), "only once the game is over");
 }
 
 #[actix_web::test]
@@ -490,16 +510,70 @@ async fn a_bad_opponent_in_the_link_is_named() {
     assert!(page(&answer, 400).contains("&quot;godlike&quot; is not a strength"));
 }
 
+/// Each game's card: its board's picture (which the picture API draws), and the computer as
+/// the first way to play; the options page one button further.
 #[actix_web::test]
-async fn home_page_links_every_game_to_its_play_page() {
+async fn home_shows_each_games_board_and_plays_the_computer_by_default() {
+    let app = actix_web::test::init_service(moot::app()).await;
     let answer = get("/").await;
-    let body = page(&answer, 200);
+    let body = page(&answer, 200).to_owned();
     for id in ["hirth", "tara", "herfor"] {
+        let card = &body[body
+            .find(&format!(r#"<article class="game" id="{id}">"#))
+            .unwrap_or_else(|| panic!("a card for {id}"))..];
+        let card = &card[..card.find("</article>").expect("the card's end")];
+        let src = card
+            .split(r#"<img class="board" src=""#)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("{id}: a picture: {card}"))
+            .replace("&amp;", "&");
+        assert!(src.starts_with(&format!("/api/v1/games/{id}/picture?")), "{src}");
+        assert!(card.contains(r#"alt="The "#), "{card}");
+        let (status, headers, _) = call(&app, TestRequest::get().uri(&src)).await;
+        assert_eq!(status.as_u16(), 200, "{src}");
+        assert_eq!(headers.get("content-type").map(|v| v.to_str().unwrap()), Some("image/png"), "{src}");
+        let computer = card
+            .split(r#"<a class="button" href=""#)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("the first button")
+            .replace("&amp;", "&");
+        assert!(card.contains(">Play the computer</a>"), "{card}");
         assert!(
-            body.contains(&format!(r#"<a class="button" href="/play/{id}">Play</a>"#)),
-            "{id}"
+            computer.starts_with(&format!("/play/{id}?")) && computer.contains("computer=second"),
+            "{computer}"
         );
+        // The button starts the game: its page, the computer to answer.
+        let game = get(&computer).await;
+        assert!(page(&game, 200).contains("against the computer"), "{computer}");
+        assert!(card.contains(&format!(r#"href="/play/{id}">Choose the options</a>"#)));
     }
+    assert!(body.contains("For developers"));
+}
+
+/// The options page proposes the computer unless the link chose: `New game` after a game
+/// between two people keeps them (`computer=`).
+#[actix_web::test]
+async fn the_options_page_proposes_the_computer_and_new_game_keeps_two_people() {
+    let fresh = get("/play/herfor").await;
+    assert!(
+        page(&fresh, 200).contains(r#"<option value="second" selected>The computer; you move first (black)</option>"#),
+        "{}",
+        html(&fresh)
+    );
+    let friends = get(&format!("{SMALL}&moves=c3")).await;
+    let body = page(&friends, 200);
+    assert!(
+        body.contains(r#"href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=">New game</a>"#),
+        "{body}"
+    );
+    let again = get(&format!("{SMALL}&computer=")).await;
+    assert!(
+        page(&again, 200).contains(r#"<option value="" selected>A friend at this screen</option>"#),
+        "{}",
+        html(&again)
+    );
 }
 
 #[actix_web::test]
@@ -1018,17 +1092,16 @@ async fn hirth_the_end_of_the_turn_is_a_control_above_the_board() {
     );
 }
 
-/// The board is the keyboard's first stop on a play page (its buttons come before
-/// the turn's controls, which the stylesheet shows above it), and the form that every button
-/// names comes before them all.
+/// The turn's controls come before the board for the keyboard as for the eye, and the form
+/// that every button names comes before them all.
 #[actix_web::test]
-async fn the_board_comes_before_the_turns_controls_and_the_form_before_both() {
+async fn the_turns_controls_come_before_the_board_and_the_form_before_both() {
     let answer = get("/play/herfor?size=3&moves=c3").await;
     let body = page(&answer, 200);
     let form = body.find(r#"<form id="play""#).expect("the form");
     let board = body.find(r#"<button class="move" type="submit" form="play" name="play" value="a1" data-point="a1""#).expect("a board's button");
     let swap = body.find(r#"value="swap""#).expect("the swap");
-    assert!(form < board && board < swap, "{body}");
+    assert!(form < swap && swap < board, "{body}");
 }
 
 /// Tara's options name the first player's colour in the computer's choices for the
@@ -1041,7 +1114,7 @@ async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it
         body.contains(r#"<option value="blue" selected data-first="blue">Blue</option>"#),
         "{body}"
     );
-    assert!(body.contains(r#"<option value="second" data-words="The computer; you move first ({})">The computer; you move first</option>"#), "{body}");
+    assert!(body.contains(r#"<option value="second" selected data-words="The computer; you move first ({})">The computer; you move first</option>"#), "{body}");
     assert!(body.contains(r#"<script src="/static/moot.js" defer></script>"#));
 }
 
@@ -1191,4 +1264,57 @@ async fn hirth_the_match_end_names_the_winner_with_their_points_first() {
         )),
         "{body}"
     );
+}
+
+/// Against the computer at the strong strength the hint thinks as hard as the opponent (here
+/// up to the server's cap, 700 playouts, over normal's 600); otherwise at the normal strength.
+#[actix_web::test]
+async fn a_hint_against_a_strong_computer_searches_at_the_strong_budget() {
+    let capped = moot::Computer::new(moot::AiConfig {
+        max_playouts: 700,
+        ..moot::AiConfig::default()
+    });
+    let base = "/play/herfor?pie=false&simple=false&size=5&computer=first";
+    let answers = get_all(
+        &capped,
+        &[
+            &format!("{base}&strength=strong&moves=c3&hint=1"),
+            &format!("{base}&strength=normal&moves=c3&hint=1"),
+            &format!("{base}&strength=easy&moves=c3&hint=1"),
+        ],
+    )
+    .await;
+    assert!(page(&answers[0], 200).contains("; 700 playouts)."), "{}", html(&answers[0]));
+    assert!(page(&answers[1], 200).contains("; 600 playouts)."), "{}", html(&answers[1]));
+    assert!(page(&answers[2], 200).contains("; 600 playouts)."), "{}", html(&answers[2]));
+}
+
+/// Beside the record: the position's picture and the game's animation, as the picture API
+/// draws them from the same link.
+#[actix_web::test]
+async fn the_page_offers_the_picture_and_the_animation_to_download() {
+    let answer = get(&format!("{SMALL}&moves=c3.b2")).await;
+    let body = page(&answer, 200).to_owned();
+    let href = |words: &str| {
+        let at = body.find(words).unwrap_or_else(|| panic!("{words}: {body}"));
+        let start = body[..at].rfind("href=\"").expect("a link") + 6;
+        body[start..start + body[start..].find('"').expect("its end")].replace("&amp;", "&")
+    };
+    let picture = href(">Download the picture</a>");
+    assert_eq!(
+        picture,
+        "/api/v1/games/herfor/picture?pie=false&simple=false&size=3&moves=c3.b2&pixels=1200&caption=true"
+    );
+    let animation = href(">Download the animation</a>");
+    assert_eq!(
+        animation,
+        "/api/v1/games/herfor/animation?pie=false&simple=false&size=3&moves=c3.b2&caption=true"
+    );
+    let app = actix_web::test::init_service(moot::app()).await;
+    for link in [picture, animation] {
+        let (status, headers, _) = call(&app, TestRequest::get().uri(&link)).await;
+        assert_eq!(status.as_u16(), 200, "{link}");
+        assert_eq!(headers.get("content-type").map(|v| v.to_str().unwrap()), Some("image/png"), "{link}");
+    }
+    assert!(body.contains(r#"download="herfor.png""#));
 }

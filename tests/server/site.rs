@@ -497,3 +497,30 @@ async fn rules_pages_anchor_every_rule_id_and_show_the_move_notation() {
         }
     }
 }
+
+/// Browsers ask every site for `/favicon.ico`: Moot answers with its icon, a PNG.
+#[actix_web::test]
+async fn the_favicon_is_moots_icon_as_a_png() {
+    let app = test::init_service(moot::app()).await;
+    let (status, headers, body) = call(&app, TestRequest::get().uri("/favicon.ico")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(header_of(&headers, "content-type"), Some("image/png"));
+    assert!(body.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    let (_, _, page) = call(&app, TestRequest::get().uri("/")).await;
+    let page = String::from_utf8_lossy(&page).into_owned();
+    assert!(page.contains(r#"<link rel="icon" type="image/png" href="/favicon.ico">"#));
+}
+
+/// The rules pages are for players: the notes for implementers in `rules/*.md` (marked there)
+/// are not on them.
+#[actix_web::test]
+async fn rules_pages_leave_out_the_notes_for_implementers() {
+    let app = test::init_service(moot::app()).await;
+    let (status, _, body) = call(&app, TestRequest::get().uri("/rules/hirth")).await;
+    assert_eq!(status, StatusCode::OK);
+    let page = String::from_utf8_lossy(&body).into_owned();
+    assert!(page.contains("Two lanes"), "the rules are there");
+    for note in ["ONE table in the code", "must replay", "cite them in code comments"] {
+        assert!(!page.contains(note), "{note}");
+    }
+}

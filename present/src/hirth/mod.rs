@@ -24,11 +24,30 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::hirth as view;
 
-use super::page_game::{PageGame, Playable, PlayerNames};
+use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames};
 use super::replay::Ply;
 use moot_games::hirth::{Hirth, HirthState, Move};
 
 impl PageGame for Hirth {
+    const INTRO: Intro = Intro {
+        what: "A Norse race and battle: up to five steps a turn with warriors, boats and your \
+               Lofðungr across eleven spaces; kill the enemy's on Miðr or hold the middle.",
+        length: "Until a Lofðungr falls or one side holds the middle; a match plays games \
+                 to the points chosen",
+        players: "Two players, Gull (gold) and Silfr (silver)",
+    };
+
+    fn option_words(name: &str) -> Option<OptionWords> {
+        Some(match name {
+            "target" => OptionWords {
+                label: "Points to win",
+                help: "1 plays a single game; more plays a match of games until one player \
+                       has that many points.",
+            },
+            _ => return None,
+        })
+    }
+
     fn drawing(
         state: &HirthState,
         playable: &[Playable<Move>],

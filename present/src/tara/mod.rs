@@ -20,12 +20,39 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::tara as view;
 
-use super::page_game::{PageGame, Playable, PlayerNames};
+use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames};
 use super::replay::Ply;
 use moot_games::Game;
 use moot_games::tara::{Colour, Tara, TaraMove, TaraState};
 
 impl PageGame for Tara {
+    const INTRO: Intro = Intro {
+        what: "Three kings each, moving like knights across 45 hills: every landing builds a \
+               ringfort; besiege the enemy's forts, capture its kings, end with fewer \
+               kingdoms.",
+        length: "About 45 moves: most build on one of the 45 hills",
+        players: "Two players, Red and Blue",
+    };
+
+    fn option_words(name: &str) -> Option<OptionWords> {
+        Some(match name {
+            "first" => OptionWords {
+                label: "Who starts",
+                help: "The colour that builds the first ringfort.",
+            },
+            "level" => OptionWords {
+                label: "Level",
+                help: "Level 2 lets a cornered king hand a besieged ringfort of its own to the \
+                       enemy and stand on it, safe for a turn.",
+            },
+            "match" => OptionWords {
+                label: "A match of two games",
+                help: "Each player starts one game; the points of both add up.",
+            },
+            _ => return None,
+        })
+    }
+
     fn drawing(
         state: &TaraState,
         playable: &[Playable<TaraMove>],

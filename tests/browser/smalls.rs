@@ -1,0 +1,222 @@
+//! The small things a player meets on every move: the waiting line, where the focus goes,
+//! the arrow keys on Herfor's triangles, the keyboard's order of the turn's controls.
+
+use fantoccini::Locator;
+use fantoccini::key::Key;
+use moot::games::herfor::{Herfor, HerforOptions};
+
+use crate::a11y::{focused_point, press, random_game};
+use crate::harness::{Browser, ONE_AT_A_TIME};
+
+/// When the computer moves first, the options page says at once that it is thinking (its
+/// first move is searched before the game's page arrives); on the game page the waiting
+/// line has one ellipsis, not two.
+#[actix_web::test]
+async fn a_computer_moving_first_shows_a_waiting_line_with_one_ellipsis() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-waiting").await;
+    browser.open("/play/hirth?target=1&computer=first&strength=strong").await;
+    browser.wait_for_styles().await;
+    let shown = browser
+        .client
+        .execute(
+            "document.querySelector('form.options button[type=submit]').click(); \
+             const line = document.getElementById('starting'); \
+             return line ? [line.textContent, line.getAttribute('role')] : null;",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    assert_eq!(
+        shown,
+        serde_json::json!(["The computer is thinking about its first move…", "status"]),
+        "the options page says so at once"
+    );
+    browser
+        .client
+        .wait()
+        .for_element(Locator::Css("section.play"))
+        .await
+        .expect("the game's page arrives");
+
+    browser
+        .open("/play/herfor?size=5&pie=false&computer=second&strength=easy&moves=")
+        .await;
+    browser.wait_for_styles().await;
+    let waiting = browser
+        .client
+        .execute(
+            "document.querySelector('figure.board svg button.move').click(); \
+             const line = document.getElementById('turn'); \
+             return [line.textContent, getComputedStyle(line, '::after').content];",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    let words = waiting[0].as_str().unwrap_or_default();
+    assert!(words.ends_with("The computer is thinking…"), "{words}");
+    assert_eq!(words.matches('…').count(), 1, "{words}");
+    assert!(
+        matches!(waiting[1].as_str(), Some("none" | "normal")),
+        "no second ellipsis drawn after it: {waiting}"
+    );
+    browser.finish().await;
+}
+
+/// What has the focus on the open page: its tag and class, whether it shows a focus ring
+/// (`:focus-visible`), and whether it is the board or inside it.
+async fn focus(browser: &Browser) -> (String, bool, bool) {
+    let found = browser
+        .client
+        .execute(
+            r#"const e = document.activeElement;
+               return [e.tagName.toLowerCase() + "." + (e.getAttribute("class") || ""),
+                       e.matches(":focus-visible"), !!e.closest("figure.board")];"#,
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    (
+        found[0].as_str().unwrap_or_default().to_owned(),
+        found[1].as_bool().unwrap_or(false),
+        found[2].as_bool().unwrap_or(false),
+    )
+}
+
+/// After a move played by a click, the next page puts no focus ring on a point nobody chose;
+/// after one played from the keyboard the board has the focus, to play on from the keys. A
+/// board with nothing to tap (the game over) never takes the focus, so it gets no frame.
+#[actix_web::test]
+async fn after_a_click_no_ring_lands_on_the_board_and_a_finished_board_gets_no_frame() {
+    let finished = random_game::<Herfor>(
+        &HerforOptions {
+            size: 3,
+            pie: false,
+            ..HerforOptions::default()
+        },
+        1,
+        200,
+    );
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-focus").await;
+    browser.open("/play/herfor?size=5&pie=false&moves=c3").await;
+    browser.wait_for_styles().await;
+    browser
+        .click_to_next_page(Locator::Css(r#"figure.board svg button.move[data-point="a1"]"#))
+        .await;
+    browser.wait_for_styles().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (element, ring, on_board) = focus(&browser).await;
+    assert!(
+        !(ring && on_board),
+        "after a click: {element} has a focus ring on the board"
+    );
+
+    // From the keyboard: Enter on a point; the next page's board has the focus.
+    let point = browser
+        .client
+        .find(Locator::Css(r#"figure.board svg button.move[data-point="e5"]"#))
+        .await
+        .expect("e5 is a button");
+    let before = browser.url().await;
+    point
+        .send_keys(&Key::Enter.to_string())
+        .await
+        .expect("Enter on e5");
+    browser.wait_until_left(&before).await;
+    browser.wait_for_styles().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !focus(&browser).await.2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "after Enter the board has the focus: {:?}",
+            focus(&browser).await
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+
+    browser
+        .open(&format!(
+            "/play/herfor?size=3&pie=false&moves={}#turn",
+            finished.join(".")
+        ))
+        .await;
+    browser.wait_for_styles().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(browser.count("p.status.finished").await, 1);
+    let (element, _, on_board) = focus(&browser).await;
+    assert!(!on_board, "a finished board takes no focus: {element}");
+    browser.finish().await;
+}
+
+/// On Herfor's triangles ArrowUp goes to a neighbour in the row above (a3 → b3 or b4), not to
+/// the point straight above two rows up (c4).
+#[actix_web::test]
+async fn herfor_arrow_up_goes_to_a_neighbour_in_the_row_above() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-arrows").await;
+    browser.open("/play/herfor?size=5&pie=false&moves=").await;
+    browser.wait_for_styles().await;
+    browser
+        .client
+        .execute(
+            r#"document.querySelector('figure.board svg button.move[data-point="a3"]').focus();"#,
+            vec![],
+        )
+        .await
+        .expect("a3 takes the focus");
+    let (a3, _, y) = focused_point(&browser).await;
+    assert!(a3.ends_with(" a3"), "{a3}");
+    press(&browser, Key::Up).await;
+    let (up, _, y_up) = focused_point(&browser).await;
+    assert!(up.ends_with(" b3") || up.ends_with(" b4"), "a3 → {up}");
+    assert!(y_up < y, "{up} is above a3");
+    press(&browser, Key::Down).await;
+    let (down, ..) = focused_point(&browser).await;
+    assert!(down.ends_with(" a3") || down.ends_with(" a4"), "{up} → {down}");
+    browser.finish().await;
+}
+
+/// The turn's controls are above the board, and the keyboard meets them there: from the
+/// status line, Tab reaches Undo and Hint before the board.
+#[actix_web::test]
+async fn undo_and_hint_come_before_the_board_for_the_keyboard() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-order").await;
+    browser.open("/play/herfor?size=5&pie=false&moves=c3").await;
+    browser.wait_for_styles().await;
+    browser
+        .client
+        .execute(
+            "const line = document.getElementById('turn'); line.tabIndex = -1; line.focus();",
+            vec![],
+        )
+        .await
+        .expect("the status line takes the focus");
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        press(&browser, Key::Tab).await;
+        let (element, _, on_board) = focus(&browser).await;
+        let name = browser
+            .client
+            .execute(
+                "return document.activeElement.getAttribute('name') || '';",
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+        if on_board {
+            seen.push("board".to_owned());
+            break;
+        }
+        seen.push(format!("{element}[{}]", name.as_str().unwrap_or_default()));
+    }
+    let at = |what: &str| seen.iter().position(|s| s.contains(what));
+    let (undo, hint, board) = (at("[undo]"), at("[hint]"), at("board"));
+    assert!(
+        undo.is_some() && hint.is_some() && board.is_some(),
+        "{seen:?}"
+    );
+    assert!(undo < board && hint < board, "{seen:?}");
+    browser.finish().await;
+}
