@@ -47,6 +47,16 @@ struct Serve {
     /// credentials), or origins separated by commas (`https://games.example`).
     #[arg(long, env = "MOOT_CORS_ORIGINS", default_value = "*")]
     cors_origins: Origins,
+    /// Where tables are kept: `sqlite://FILE` (created if missing; one server process) or
+    /// `postgres://USER:PASSWORD@HOST/DB` (replicas may share it).
+    #[arg(long, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
+    database: String,
+    /// Days a finished table is kept before the hourly sweep deletes it.
+    #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
+    keep_finished_days: u32,
+    /// Open (unfinished) tables kept at once; more are refused with 503 `tables_full`.
+    #[arg(long, env = "MOOT_MAX_OPEN_TABLES", default_value_t = moot::limits::tables::MAX_OPEN)]
+    max_open_tables: u64,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -71,9 +81,28 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         trust_forwarded: flags.trust_forwarded,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, "Moot is serving: the home page at /, the API docs at /docs/");
+    let store = moot::tables::Store::connect(&flags.database)
+        .await
+        .map_err(std::io::Error::other)?;
+    // The URL's password stays out of the log: only the backend is named.
+    tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
+    let tables = moot::tables::Tables::new(store, flags.max_open_tables);
+    actix_web::rt::spawn(moot::api::tables::sweep_forever(
+        tables.clone(),
+        flags.keep_finished_days,
+    ));
+    let policy = moot::api::tables::TablePolicy::new(
+        tables,
+        moot::api::tables::TableLimits {
+            trust_forwarded: flags.trust_forwarded,
+            ..Default::default()
+        },
+    );
     let computer = moot::Computer::new(config);
     let middleware = Middleware::new(flags.cors_origins, &computer);
-    actix_web::HttpServer::new(move || moot::app_for(computer.clone(), middleware.clone()))
+    actix_web::HttpServer::new(move || {
+        moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
+    })
         // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
         // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
         .client_request_timeout(moot::limits::HEAD_DEADLINE)

@@ -55,19 +55,37 @@ pub enum ErrorCode {
     BudgetTooLarge,
     /// 422: more moves than one request may carry (`field`: `moves` or `record`).
     TooManyMoves,
-    /// 429: this client sent more searches than its share; retry after `Retry-After` seconds.
+    /// 429: this client sent more than its share (searches, tables created, wrong seat
+    /// credentials); retry after `Retry-After` seconds.
     RateLimited,
     /// 500: a bug in the server; the request was not the cause.
     InternalError,
     /// 501: this server runs no evaluations (`--max-evaluations 0`); retrying will not help.
     EvaluateOff,
     /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
-    Overloaded,
+    Overloaded,    /// 404: no table has this id (or it was deleted after it finished).
+    UnknownTable,
+    /// 401: no seat credential was sent, or it is no seat's of this table.
+    Unauthorized,
+    /// 403: the credential is the seat's that is not to act.
+    NotYourTurn,
+    /// 403: a claim on time by the seat whose move is awaited.
+    NotWaiting,
+    /// 409: the table has moved on since the ply the client saw.
+    StalePly,
+    /// 409: a claim on time before the deadline, or at a table with no clock.
+    ClaimTooEarly,
+    /// 410: the table is over; it takes no more moves, resignations or claims.
+    TableFinished,
+    /// 501: this server keeps no tables.
+    TablesOff,
+    /// 503: the server keeps as many open tables as it may; retry later.
+    TablesFull,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 30] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -89,6 +107,15 @@ impl ErrorCode {
         ErrorCode::InternalError,
         ErrorCode::EvaluateOff,
         ErrorCode::Overloaded,
+        ErrorCode::UnknownTable,
+        ErrorCode::Unauthorized,
+        ErrorCode::NotYourTurn,
+        ErrorCode::NotWaiting,
+        ErrorCode::StalePly,
+        ErrorCode::ClaimTooEarly,
+        ErrorCode::TableFinished,
+        ErrorCode::TablesOff,
+        ErrorCode::TablesFull,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -115,6 +142,15 @@ impl ErrorCode {
             ErrorCode::InternalError => "internal_error",
             ErrorCode::EvaluateOff => "evaluate_off",
             ErrorCode::Overloaded => "overloaded",
+            ErrorCode::UnknownTable => "unknown_table",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::NotWaiting => "not_waiting",
+            ErrorCode::StalePly => "stale_ply",
+            ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::TableFinished => "table_finished",
+            ErrorCode::TablesOff => "tables_off",
+            ErrorCode::TablesFull => "tables_full",
         }
     }
 
@@ -140,7 +176,15 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
-            ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Overloaded | ErrorCode::TablesFull => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
+            ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
+            ErrorCode::StalePly => StatusCode::CONFLICT,
+            ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
+            ErrorCode::TableFinished => StatusCode::GONE,
+            ErrorCode::TablesOff => StatusCode::NOT_IMPLEMENTED,
         }
     }
 
@@ -164,10 +208,19 @@ impl ErrorCode {
             ErrorCode::InvalidRecord => "Invalid game record",
             ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
             ErrorCode::TooManyMoves => "Too many moves for one request",
-            ErrorCode::RateLimited => "Too many searches from this client",
+            ErrorCode::RateLimited => "Too many requests from this client",
             ErrorCode::InternalError => "Internal error",
             ErrorCode::EvaluateOff => "The computer player is off on this server",
             ErrorCode::Overloaded => "Too many evaluations at once",
+            ErrorCode::UnknownTable => "No such table",
+            ErrorCode::Unauthorized => "A seat credential is required",
+            ErrorCode::NotYourTurn => "Not your turn",
+            ErrorCode::NotWaiting => "Only the waiting seat may claim",
+            ErrorCode::StalePly => "The table has moved on",
+            ErrorCode::ClaimTooEarly => "The deadline has not passed",
+            ErrorCode::TableFinished => "The table is over",
+            ErrorCode::TablesOff => "This server keeps no tables",
+            ErrorCode::TablesFull => "Too many open tables",
         }
     }
 }
@@ -376,6 +429,10 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.0.retry_after {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(seconds)));
         }
+        if self.0.code == ErrorCode::Unauthorized {
+            // RFC 9110: a 401 names the scheme it takes.
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
         if self.0.code == ErrorCode::RequestTimeout {
             // The rest of the body may still come: the connection cannot be reused.
             response.force_close();
@@ -421,7 +478,16 @@ mod tests {
                 | ErrorCode::RateLimited
                 | ErrorCode::InternalError
                 | ErrorCode::EvaluateOff
-                | ErrorCode::Overloaded => ErrorCode::ALL.contains(&code),
+                | ErrorCode::Overloaded
+                | ErrorCode::UnknownTable
+                | ErrorCode::Unauthorized
+                | ErrorCode::NotYourTurn
+                | ErrorCode::NotWaiting
+                | ErrorCode::StalePly
+                | ErrorCode::ClaimTooEarly
+                | ErrorCode::TableFinished
+                | ErrorCode::TablesOff
+                | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }
         assert!(ErrorCode::ALL.into_iter().all(listed));
