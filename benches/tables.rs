@@ -46,7 +46,13 @@ async fn player(tables: Tables, until: Instant) -> Vec<Duration> {
             let text = Herfor::format_move(&state, &mv);
             let started = Instant::now();
             tables
-                .play(&id, &created.credentials[seat.index()], ply, &text, moot::tables::now())
+                .play(
+                    &id,
+                    &created.credentials[seat.index()],
+                    ply,
+                    &text,
+                    moot::tables::now(),
+                )
                 .await
                 .expect("the move commits");
             latencies.push(started.elapsed());
@@ -73,7 +79,11 @@ fn main() {
         }
     };
     let count = var("MOOT_BENCH_TABLES", 50) as usize;
-    let seconds = if benching { var("MOOT_BENCH_SECONDS", 10) } else { 1 };
+    let seconds = if benching {
+        var("MOOT_BENCH_SECONDS", 10)
+    } else {
+        1
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -104,6 +114,9 @@ fn main() {
         latencies.len() as f64 / elapsed.as_secs_f64(),
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
     );
 }

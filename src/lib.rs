@@ -134,8 +134,7 @@ pub fn app_for(
         Some(tables) => app.app_data(actix_web::web::Data::new(tables)),
         None => app,
     };
-    app
-        .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
+    app.app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(computer.api().clone()))
         .app_data(actix_web::web::Data::new(computer.pages().clone()))
         .app_data(serve::metrics::data(&middleware.metrics))

@@ -164,7 +164,9 @@ async fn seat_credentials_are_never_logged() {
     assert_eq!(status, StatusCode::CREATED);
     let created: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
     let id = created["table"]["id"].as_str().expect("an id");
-    let credential = created["seats"][0]["credential"].as_str().expect("a credential");
+    let credential = created["seats"][0]["credential"]
+        .as_str()
+        .expect("a credential");
     let wrong = "e".repeat(64);
     for secret in [credential, &wrong] {
         call(
@@ -179,7 +181,13 @@ async fn seat_credentials_are_never_logged() {
     let lines = captured.lines();
     assert_eq!(lines.len(), 3, "{lines:#?}");
     for line in &lines {
-        assert!(!line.contains(credential) && !line.contains(&wrong), "{line}");
+        assert!(
+            !line.contains(credential) && !line.contains(&wrong),
+            "{line}"
+        );
     }
-    assert!(lines[1].contains("status=200") && lines[2].contains("status=401"), "{lines:#?}");
+    assert!(
+        lines[1].contains("status=200") && lines[2].contains("status=401"),
+        "{lines:#?}"
+    );
 }

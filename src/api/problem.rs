@@ -63,7 +63,8 @@ pub enum ErrorCode {
     /// 501: this server runs no evaluations (`--max-evaluations 0`); retrying will not help.
     EvaluateOff,
     /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
-    Overloaded,    /// 404: no table has this id (or it was deleted after it finished).
+    Overloaded,
+    /// 404: no table has this id (or it was deleted after it finished).
     UnknownTable,
     /// 401: no seat credential was sent, or it is no seat's of this table.
     Unauthorized,

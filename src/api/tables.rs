@@ -65,7 +65,9 @@ pub struct TablePolicy {
 
 impl std::fmt::Debug for TablePolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TablePolicy").field("limits", &self.limits).finish()
+        f.debug_struct("TablePolicy")
+            .field("limits", &self.limits)
+            .finish()
     }
 }
 
@@ -170,14 +172,22 @@ fn problem(error: TableError) -> ApiError {
 }
 
 fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>, ApiError> {
-    data.ok_or_else(|| ApiError::new(ErrorCode::TablesOff, "this server was started without tables"))
+    data.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::TablesOff,
+            "this server was started without tables",
+        )
+    })
 }
 
 /// A time as RFC 3339 (UTC).
 fn rfc3339(millis: tables::Millis) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
         .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
         .unwrap_or_default()
 }
 
@@ -421,10 +431,11 @@ fn bearer(http: &HttpRequest) -> Option<&str> {
 fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
     let names = names.unwrap_or_default();
     if names.len() > 2 {
-        return Err(
-            ApiError::new(ErrorCode::InvalidRequest, "names: at most two, one per seat")
-                .with_field("names"),
-        );
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "names: at most two, one per seat",
+        )
+        .with_field("names"));
     }
     let mut seats = [None, None];
     for (index, name) in names.into_iter().enumerate() {
@@ -464,7 +475,13 @@ async fn create_for<G: Game>(
     }
     let (options, state) = guarded(|| ops::start::<G>(request.options))?;
     tables
-        .create::<G>(&options, &state, request.days_per_move, names, tables::now())
+        .create::<G>(
+            &options,
+            &state,
+            request.days_per_move,
+            names,
+            tables::now(),
+        )
         .await
         .map_err(problem)
 }
@@ -650,10 +667,9 @@ where
     };
     match change(credential.to_owned()).await {
         Ok(committed) => Ok(table_answer(TableResponse::from(committed.table))),
-        Err(TableError::BadCredential) => Err(policy.strike(
-            client,
-            "the credential is no seat's of this table",
-        )),
+        Err(TableError::BadCredential) => {
+            Err(policy.strike(client, "the credential is no seat's of this table"))
+        }
         Err(error) => Err(problem(error)),
     }
 }

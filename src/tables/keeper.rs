@@ -96,7 +96,9 @@ impl Row_ {
         }
         match G::turn(state) {
             Turn::ToAct(seat) => Ok(Standing::Ongoing { to_act: seat }),
-            _ => Err(TableError::Corrupt("an ongoing table whose game is over".into())),
+            _ => Err(TableError::Corrupt(
+                "an ongoing table whose game is over".into(),
+            )),
         }
     }
 
@@ -169,8 +171,13 @@ impl Tables {
     /// (see [`Store`]), and the guard must live as long as the transaction.
     async fn write(
         &self,
-    ) -> Result<(Option<tokio::sync::OwnedMutexGuard<()>>, Transaction<'static, Any>), TableError>
-    {
+    ) -> Result<
+        (
+            Option<tokio::sync::OwnedMutexGuard<()>>,
+            Transaction<'static, Any>,
+        ),
+        TableError,
+    > {
         let guard = match &self.store.sqlite_writer {
             Some(lock) => Some(lock.clone().lock_owned().await),
             None => None,
@@ -247,18 +254,19 @@ impl Tables {
             return Ok(None);
         };
         let row = read_row(&row)?;
-        let seats = sqlx::query("SELECT seat, name FROM moot_seats WHERE table_id = $1 ORDER BY seat")
-            .bind(id)
-            .fetch_all(&mut *connection)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(SeatInfo {
-                    seat: seat_of(r.try_get("seat")?)?,
-                    name: r.try_get("name")?,
+        let seats =
+            sqlx::query("SELECT seat, name FROM moot_seats WHERE table_id = $1 ORDER BY seat")
+                .bind(id)
+                .fetch_all(&mut *connection)
+                .await?
+                .iter()
+                .map(|r| {
+                    Ok(SeatInfo {
+                        seat: seat_of(r.try_get("seat")?)?,
+                        name: r.try_get("name")?,
+                    })
                 })
-            })
-            .collect::<Result<Vec<_>, TableError>>()?;
+                .collect::<Result<Vec<_>, TableError>>()?;
         with_game!(row.game, G => {
             let state: <G as Game>::State = parse_json(&row.state, "state")?;
             row.table::<G>(id, &state, seats).map(Some)
@@ -449,20 +457,34 @@ impl Tables {
     }
 
     /// The seat holding `credential` resigns: the other seat wins.
-    pub async fn resign(&self, id: &str, credential: &str, now: Millis) -> Result<Committed, TableError> {
-        self.end(id, credential, now, |_, _, seat| Ok((seat.other(), EndedBy::Resignation)))
-            .await
+    pub async fn resign(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        self.end(id, credential, now, |_, _, seat| {
+            Ok((seat.other(), EndedBy::Resignation))
+        })
+        .await
     }
 
     /// The seat holding `credential` claims a win on time: it must be waiting for the other's
     /// move, and that move's deadline must have passed.
-    pub async fn claim(&self, id: &str, credential: &str, now: Millis) -> Result<Committed, TableError> {
+    pub async fn claim(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
         self.end(id, credential, now, |row, to_act, seat| {
             if to_act == seat {
                 return Err(TableError::NotWaiting);
             }
             match row.deadline {
-                None => Err(TableError::TooEarly("this table has no clock (days_per_move)".into())),
+                None => Err(TableError::TooEarly(
+                    "this table has no clock (days_per_move)".into(),
+                )),
                 Some(deadline) if now <= deadline => Err(TableError::TooEarly(format!(
                     "the move is due in {} s",
                     (deadline - now + 999) / 1000
@@ -531,13 +553,12 @@ impl Tables {
                 .execute(&mut *tx)
                 .await?;
         }
-        let deleted = sqlx::query(
-            "DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1",
-        )
-        .bind(before)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let deleted =
+            sqlx::query("DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1")
+                .bind(before)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
         tx.commit().await?;
         Ok(deleted)
     }

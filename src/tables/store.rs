@@ -119,8 +119,17 @@ mod tests {
 
     #[test]
     fn an_sqlite_url_creates_its_file_unless_told_otherwise() {
-        assert_eq!(with_create_mode("sqlite://moot.db"), "sqlite://moot.db?mode=rwc");
-        assert_eq!(with_create_mode("sqlite://a.db?x=1"), "sqlite://a.db?x=1&mode=rwc");
-        assert_eq!(with_create_mode("sqlite://a.db?mode=ro"), "sqlite://a.db?mode=ro");
+        assert_eq!(
+            with_create_mode("sqlite://moot.db"),
+            "sqlite://moot.db?mode=rwc"
+        );
+        assert_eq!(
+            with_create_mode("sqlite://a.db?x=1"),
+            "sqlite://a.db?x=1&mode=rwc"
+        );
+        assert_eq!(
+            with_create_mode("sqlite://a.db?mode=ro"),
+            "sqlite://a.db?mode=ro"
+        );
     }
 }

@@ -63,7 +63,10 @@ pub async fn postgres_url() -> Option<String> {
 
 /// The tables on `url`, migrated, with room for `max_open` open tables.
 pub async fn tables(url: &str, max_open: u64) -> Tables {
-    Tables::new(Store::connect(url).await.expect("the database opens"), max_open)
+    Tables::new(
+        Store::connect(url).await.expect("the database opens"),
+        max_open,
+    )
 }
 
 /// The whole app over `tables` under `limits`.
@@ -100,7 +103,12 @@ where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: actix_web::body::MessageBody,
 {
-    answer_of(app.call(request.to_request()).await.expect("the app answers")).await
+    answer_of(
+        app.call(request.to_request())
+            .await
+            .expect("the app answers"),
+    )
+    .await
 }
 
 /// `POST /api/v1/tables` with `body`.

@@ -19,7 +19,7 @@ mod processes;
 mod refusals;
 mod sweep;
 
-/// Runs an async test body once per database: `both!(name, |url| async move { … })` makes
+/// Runs an async test body once per database: `both!(name, |url: String| async move { … })` makes
 /// `name::sqlite` and `name::postgres`.
 #[macro_export]
 macro_rules! both {
