@@ -4,6 +4,7 @@
 //! - [`api`]: the stateless JSON API over HTTP, documented with OpenAPI;
 //! - [`site`]: the home page, stylesheet, health check;
 //! - [`web`]: the server-rendered play pages;
+//! - [`tables`]: tables Moot keeps (SQLite or PostgreSQL), which the API serves;
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
 //! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
 //!   single flight, the cache), of which the API and the pages build their own policies;
@@ -28,6 +29,7 @@ pub use moot_pictures as picture;
 pub use moot_present as present;
 pub mod serve;
 pub mod site;
+pub mod tables;
 pub mod web;
 
 use std::sync::OnceLock;
@@ -104,14 +106,17 @@ pub fn app_with(
     >,
 > {
     let middleware = serve::Middleware::new(serve::Origins::Any, &computer);
-    app_for(computer, middleware)
+    app_for(computer, middleware, None)
 }
 
 /// The whole application: API, documentation, pages, metrics, behind the middleware of
-/// [`serve`]. Every worker of a server gets clones of the same `computer` and `middleware`.
+/// [`serve`]. Every worker of a server gets clones of the same `computer`, `middleware` and
+/// `tables` (the database's pool is shared); without `tables` the tables' routes answer 501
+/// `tables_off`.
 pub fn app_for(
     computer: Computer,
     middleware: serve::Middleware,
+    tables: Option<api::tables::TablePolicy>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -121,11 +126,15 @@ pub fn app_for(
         InitError = (),
     >,
 > {
-    App::new()
+    let app = App::new()
         .into_utoipa_app()
         .configure(documented_routes)
-        .into_app()
-        .app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
+        .into_app();
+    let app = match tables {
+        Some(tables) => app.app_data(actix_web::web::Data::new(tables)),
+        None => app,
+    };
+    app.app_data(actix_web::web::PayloadConfig::new(api::body::BODY_LIMIT))
         .app_data(actix_web::web::Data::new(computer.api().clone()))
         .app_data(actix_web::web::Data::new(computer.pages().clone()))
         .app_data(actix_web::web::Data::new(computer.renders().clone()))

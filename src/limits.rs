@@ -11,3 +11,29 @@ pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 
 /// The longest answer for the request head (actix's default, set here deliberately).
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
+
+/// Tables (`/api/v1/tables`): what one client may create, how many may be open in all, how
+/// many wrong seat credentials one client may send, how long finished tables are kept.
+pub mod tables {
+    use std::time::Duration;
+
+    /// Tables one client (address) may create in a burst…
+    pub const CREATE_BURST: u32 = 20;
+    /// …and one more every this long.
+    pub const CREATE_EVERY: Duration = Duration::from_secs(30);
+    /// Open (unfinished) tables the server keeps at once; more are refused (503 `tables_full`).
+    pub const MAX_OPEN: u64 = 100_000;
+    /// Wrong or missing seat credentials one client may send in a burst (401 each), past which
+    /// it is refused with 429 `rate_limited` before any credential is checked…
+    pub const GUESS_BURST: u32 = 20;
+    /// …and one more every this long.
+    pub const GUESS_EVERY: Duration = Duration::from_secs(5);
+    /// Days a finished table is kept before the sweep deletes it.
+    pub const KEEP_FINISHED_DAYS: u32 = 90;
+    /// How often the sweep runs.
+    pub const SWEEP_EVERY: Duration = Duration::from_secs(60 * 60);
+    /// The longest clock a table may have, in days per move.
+    pub const MAX_DAYS_PER_MOVE: u32 = 60;
+    /// The longest name of a seat, in characters.
+    pub const NAME_CHARS: usize = 40;
+}

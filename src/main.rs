@@ -53,6 +53,16 @@ struct Serve {
     /// credentials), or origins separated by commas (`https://games.example`).
     #[arg(long, env = "MOOT_CORS_ORIGINS", default_value = "*")]
     cors_origins: Origins,
+    /// Where tables are kept: `sqlite://FILE` (created if missing; one server process) or
+    /// `postgres://USER:PASSWORD@HOST/DB` (replicas may share it).
+    #[arg(long, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
+    database: String,
+    /// Days a finished table is kept before the hourly sweep deletes it.
+    #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
+    keep_finished_days: u32,
+    /// Open (unfinished) tables kept at once; more are refused with 503 `tables_full`.
+    #[arg(long, env = "MOOT_MAX_OPEN_TABLES", default_value_t = moot::limits::tables::MAX_OPEN)]
+    max_open_tables: u64,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -77,25 +87,44 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         trust_forwarded: flags.trust_forwarded,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, public_url = ?flags.public_url.as_ref().map(ToString::to_string), "Moot is serving: the home page at /, the API docs at /docs/");
+    let store = moot::tables::Store::connect(&flags.database)
+        .await
+        .map_err(std::io::Error::other)?;
+    // The URL's password stays out of the log: only the backend is named.
+    tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
+    let tables = moot::tables::Tables::new(store, flags.max_open_tables);
+    actix_web::rt::spawn(moot::api::tables::sweep_forever(
+        tables.clone(),
+        flags.keep_finished_days,
+    ));
+    let policy = moot::api::tables::TablePolicy::new(
+        tables,
+        moot::api::tables::TableLimits {
+            trust_forwarded: flags.trust_forwarded,
+            ..Default::default()
+        },
+    );
     let computer = moot::Computer::new(config);
     let middleware =
         Middleware::new(flags.cors_origins, &computer).with_public_url(flags.public_url);
-    actix_web::HttpServer::new(move || moot::app_for(computer.clone(), middleware.clone()))
-        // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
-        // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
-        .client_request_timeout(moot::limits::HEAD_DEADLINE)
-        .client_disconnect_timeout(std::time::Duration::from_secs(1))
-        // Without TCP_NODELAY a compressed answer, whose body is written after its head, waits
-        // for the client's delayed ACK of the head (Nagle's algorithm): ~40 ms on a kept-alive
-        // connection.
-        .on_connect(|connection, _| {
-            if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>()
-                && let Err(e) = tcp.set_nodelay(true)
-            {
-                tracing::warn!(error = %e, "TCP_NODELAY could not be set");
-            }
-        })
-        .bind(flags.bind)?
-        .run()
-        .await
+    actix_web::HttpServer::new(move || {
+        moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
+    })
+    // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
+    // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
+    .client_request_timeout(moot::limits::HEAD_DEADLINE)
+    .client_disconnect_timeout(std::time::Duration::from_secs(1))
+    // Without TCP_NODELAY a compressed answer, whose body is written after its head, waits
+    // for the client's delayed ACK of the head (Nagle's algorithm): ~40 ms on a kept-alive
+    // connection.
+    .on_connect(|connection, _| {
+        if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>()
+            && let Err(e) = tcp.set_nodelay(true)
+        {
+            tracing::warn!(error = %e, "TCP_NODELAY could not be set");
+        }
+    })
+    .bind(flags.bind)?
+    .run()
+    .await
 }

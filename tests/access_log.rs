@@ -176,3 +176,57 @@ async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
     }
     assert!(lines.iter().any(|l| l.contains("status=503") && l.contains(" WARN ")));
 }
+
+/// A seat's credential travels in `Authorization`; the log writes no request header, so no
+/// credential (right or wrong) appears in it, nor the one the creation answer shows.
+#[actix_web::test]
+async fn seat_credentials_are_never_logged() {
+    let file = std::env::temp_dir().join(format!("moot-access-log-{}.db", std::process::id()));
+    let store = moot::tables::Store::connect(&format!("sqlite://{}", file.display()))
+        .await
+        .expect("the database opens");
+    let (captured, _default) = Captured::start();
+    let computer = moot::Computer::new(moot::AiConfig::default());
+    let middleware = moot::serve::Middleware::new(moot::serve::Origins::Any, &computer);
+    let policy = moot::api::tables::TablePolicy::new(
+        moot::tables::Tables::new(store, 10),
+        Default::default(),
+    );
+    let app = test::init_service(moot::app_for(computer, middleware, Some(policy))).await;
+    let (status, _, body) = call(
+        &app,
+        TestRequest::post()
+            .uri("/api/v1/tables")
+            .set_json(json!({"game": "herfor"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let created: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+    let id = created["table"]["id"].as_str().expect("an id");
+    let credential = created["seats"][0]["credential"]
+        .as_str()
+        .expect("a credential");
+    let wrong = "e".repeat(64);
+    for secret in [credential, &wrong] {
+        call(
+            &app,
+            TestRequest::post()
+                .uri(&format!("/api/v1/tables/{id}/moves"))
+                .insert_header(("authorization", format!("Bearer {secret}")))
+                .set_json(json!({"move": "c3", "ply": 0})),
+        )
+        .await;
+    }
+    let lines = captured.lines();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    for line in &lines {
+        assert!(
+            !line.contains(credential) && !line.contains(&wrong),
+            "{line}"
+        );
+    }
+    assert!(
+        lines[1].contains("status=200") && lines[2].contains("status=401"),
+        "{lines:#?}"
+    );
+}

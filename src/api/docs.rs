@@ -27,6 +27,7 @@ bodies are limited to 1 MiB.",
     ),
     tags(
         (name = "games", description = "Play the games: start, list legal moves, apply moves, score, replay."),
+        (name = "tables", description = "Tables Moot keeps for two players by correspondence: create one, hand each seat its credential, play with `Authorization: Bearer <credential>`."),
         (name = "service", description = "The service itself."),
     ),
     components(schemas(Problem, ErrorCode))

@@ -1,4 +1,5 @@
-//! The stateless JSON API (v1): the client holds the state and sends it with each request.
+//! The JSON API (v1): stateless (the client holds the state and sends it with each request),
+//! and the tables Moot keeps for correspondence play.
 //!
 //! - [`body`]: the extractors (game id, JSON body under the size limit and the decoding
 //!   budget); [`json_scan`]: the pass that bounds a body before it is parsed;
@@ -8,6 +9,7 @@
 //! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
 //!   [`analysis`]: its request's budget and seed, and its answer;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
+//! - [`tables`]: tables Moot keeps (seats, credentials, moves), over [`crate::tables`];
 //! - [`contract`]: the published document, with one typed path per game and operation.
 
 pub mod analysis;
@@ -22,6 +24,7 @@ pub mod ops;
 pub mod picture;
 pub mod problem;
 pub mod schemas;
+pub mod tables;
 pub mod types;
 
 pub use problem::{ApiError, ErrorCode, Problem};
@@ -39,6 +42,12 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(handlers::evaluate)
             .service(picture::picture_of_state)
             .service(picture::picture_of_link)
-            .service(picture::animation_of_link),
+            .service(picture::animation_of_link)
+            .service(tables::create_table)
+            .service(tables::get_table)
+            .service(tables::table_history)
+            .service(tables::play_move)
+            .service(tables::resign)
+            .service(tables::claim),
     );
 }

@@ -58,7 +58,8 @@ pub enum ErrorCode {
     BudgetTooLarge,
     /// 422: more moves than one request may carry (`field`: `moves` or `record`).
     TooManyMoves,
-    /// 429: this client sent more searches than its share; retry after `Retry-After` seconds.
+    /// 429: this client sent more than its share (searches, tables created, wrong seat
+    /// credentials); retry after `Retry-After` seconds.
     RateLimited,
     /// 500: a bug in the server; the request was not the cause.
     InternalError,
@@ -66,11 +67,29 @@ pub enum ErrorCode {
     EvaluateOff,
     /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
     Overloaded,
+    /// 404: no table has this id (or it was deleted after it finished).
+    UnknownTable,
+    /// 401: no seat credential was sent, or it is no seat's of this table.
+    Unauthorized,
+    /// 403: the credential is the seat's that is not to act.
+    NotYourTurn,
+    /// 403: a claim on time by the seat whose move is awaited.
+    NotWaiting,
+    /// 409: the table has moved on since the ply the client saw.
+    StalePly,
+    /// 409: a claim on time before the deadline, or at a table with no clock.
+    ClaimTooEarly,
+    /// 410: the table is over; it takes no more moves, resignations or claims.
+    TableFinished,
+    /// 501: this server keeps no tables.
+    TablesOff,
+    /// 503: the server keeps as many open tables as it may; retry later.
+    TablesFull,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -93,6 +112,15 @@ impl ErrorCode {
         ErrorCode::InternalError,
         ErrorCode::EvaluateOff,
         ErrorCode::Overloaded,
+        ErrorCode::UnknownTable,
+        ErrorCode::Unauthorized,
+        ErrorCode::NotYourTurn,
+        ErrorCode::NotWaiting,
+        ErrorCode::StalePly,
+        ErrorCode::ClaimTooEarly,
+        ErrorCode::TableFinished,
+        ErrorCode::TablesOff,
+        ErrorCode::TablesFull,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -120,6 +148,15 @@ impl ErrorCode {
             ErrorCode::InternalError => "internal_error",
             ErrorCode::EvaluateOff => "evaluate_off",
             ErrorCode::Overloaded => "overloaded",
+            ErrorCode::UnknownTable => "unknown_table",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::NotWaiting => "not_waiting",
+            ErrorCode::StalePly => "stale_ply",
+            ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::TableFinished => "table_finished",
+            ErrorCode::TablesOff => "tables_off",
+            ErrorCode::TablesFull => "tables_full",
         }
     }
 
@@ -146,7 +183,15 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
-            ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Overloaded | ErrorCode::TablesFull => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
+            ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
+            ErrorCode::StalePly => StatusCode::CONFLICT,
+            ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
+            ErrorCode::TableFinished => StatusCode::GONE,
+            ErrorCode::TablesOff => StatusCode::NOT_IMPLEMENTED,
         }
     }
 
@@ -171,10 +216,19 @@ impl ErrorCode {
             ErrorCode::InvalidRecord => "Invalid game record",
             ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
             ErrorCode::TooManyMoves => "Too many moves for one request",
-            ErrorCode::RateLimited => "Too many searches from this client",
+            ErrorCode::RateLimited => "Too many requests from this client",
             ErrorCode::InternalError => "Internal error",
             ErrorCode::EvaluateOff => "The computer player is off on this server",
             ErrorCode::Overloaded => "The server is busy",
+            ErrorCode::UnknownTable => "No such table",
+            ErrorCode::Unauthorized => "A seat credential is required",
+            ErrorCode::NotYourTurn => "Not your turn",
+            ErrorCode::NotWaiting => "Only the waiting seat may claim",
+            ErrorCode::StalePly => "The table has moved on",
+            ErrorCode::ClaimTooEarly => "The deadline has not passed",
+            ErrorCode::TableFinished => "The table is over",
+            ErrorCode::TablesOff => "This server keeps no tables",
+            ErrorCode::TablesFull => "Too many open tables",
         }
     }
 }
@@ -403,6 +457,10 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.0.retry_after {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(seconds)));
         }
+        if self.0.code == ErrorCode::Unauthorized {
+            // RFC 9110: a 401 names the scheme it takes.
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
         if self.0.code == ErrorCode::RequestTimeout {
             // The rest of the body may still come: the connection cannot be reused.
             response.force_close();
@@ -449,7 +507,16 @@ mod tests {
                 | ErrorCode::RateLimited
                 | ErrorCode::InternalError
                 | ErrorCode::EvaluateOff
-                | ErrorCode::Overloaded => ErrorCode::ALL.contains(&code),
+                | ErrorCode::Overloaded
+                | ErrorCode::UnknownTable
+                | ErrorCode::Unauthorized
+                | ErrorCode::NotYourTurn
+                | ErrorCode::NotWaiting
+                | ErrorCode::StalePly
+                | ErrorCode::ClaimTooEarly
+                | ErrorCode::TableFinished
+                | ErrorCode::TablesOff
+                | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }
         assert!(ErrorCode::ALL.into_iter().all(listed));

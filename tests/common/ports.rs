@@ -26,9 +26,16 @@ pub fn listening(child: Child, port: u16, what: &str) -> Running {
 }
 
 /// The `moot` binary serving on 127.0.0.1:`port` with `flags` besides, its log at `warn` and its
-/// standard output dropped, once it listens.
+/// standard output dropped, once it listens. Unless `flags` name a `--database`, its tables are
+/// kept in an SQLite file of its own in the temporary directory (not `moot.db` in the
+/// working directory, which servers started side by side would share).
 pub fn moot(port: u16, flags: &[&str]) -> Running {
-    let child = Command::new(env!("CARGO_BIN_EXE_moot"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_moot"));
+    if !flags.contains(&"--database") {
+        let file = std::env::temp_dir().join(format!("moot-test-{}-{port}.db", std::process::id()));
+        command.env("MOOT_DATABASE_URL", format!("sqlite://{}", file.display()));
+    }
+    let child = command
         .args(["--bind", &format!("127.0.0.1:{port}")])
         .args(flags)
         .env("RUST_LOG", "warn")

@@ -18,6 +18,15 @@ fn json_logs_are_one_object_a_line_without_colour() {
                 "json",
             ])
             .env("RUST_LOG", "info")
+            .env(
+                "MOOT_DATABASE_URL",
+                format!(
+                    "sqlite://{}",
+                    std::env::temp_dir()
+                        .join(format!("moot-cli-{port}.db"))
+                        .display()
+                ),
+            )
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("moot starts"),

@@ -159,7 +159,7 @@ async fn any_origin_may_call_the_api_by_default_and_preflights_are_answered() {
 async fn only_the_origins_named_get_cors_headers() {
     let origins: Origins = "https://games.example".parse().expect("an origin");
     let (computer, site) = site(origins);
-    let app = test::init_service(moot::app_for(computer, site)).await;
+    let app = test::init_service(moot::app_for(computer, site, None)).await;
     let preflight = |origin: &'static str| {
         TestRequest::default()
             .method(Method::OPTIONS)
@@ -363,7 +363,7 @@ fn metric(text: &str, prefix: &str) -> Option<f64> {
 #[actix_web::test]
 async fn unknown_methods_share_one_metrics_label_whatever_their_name() {
     let (computer, site) = site(Origins::Any);
-    let app = test::init_service(moot::app_for(computer, site)).await;
+    let app = test::init_service(moot::app_for(computer, site, None)).await;
     for name in ["A".repeat(1000), "B".repeat(1000), "BREW".to_owned()] {
         let method = Method::from_bytes(name.as_bytes()).expect("a token");
         call(&app, TestRequest::default().method(method).uri("/healthz")).await;
@@ -378,7 +378,7 @@ async fn unknown_methods_share_one_metrics_label_whatever_their_name() {
 #[actix_web::test]
 async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cache() {
     let (computer, site) = site(Origins::Any);
-    let app = test::init_service(moot::app_for(computer, site)).await;
+    let app = test::init_service(moot::app_for(computer, site, None)).await;
     let state = new_state("herfor").await;
     let evaluate = json!({"state": state, "playouts": 50, "seed": 3});
     for _ in 0..2 {
@@ -433,7 +433,7 @@ async fn refused_searches_are_counted() {
     });
     let site = Middleware::new(Origins::Any, &computer);
     let held = computer.api().pool().try_acquire().expect("a permit");
-    let app = test::init_service(moot::app_for(computer.clone(), site)).await;
+    let app = test::init_service(moot::app_for(computer.clone(), site, None)).await;
     let state = new_state("tara").await;
     let (status, _, _) = call(
         &app,

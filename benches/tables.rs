@@ -1,0 +1,122 @@
+//! Move commit latency of tables: 50 tables played at once, each by a task that commits the
+//! first legal move, waits for the commit, and plays again (a finished table is replaced by a
+//! new one). Each commit is one `Tables::play`: its transaction (load, credential, ply, the
+//! engine, the move's row, the table's row) on the real database. Prints p50, p99 and moves/s.
+//!
+//! ```sh
+//! cargo bench --bench tables                      # SQLite (a file in the temporary directory)
+//! MOOT_BENCH_POSTGRES_URL=postgres://user:pw@127.0.0.1/db cargo bench --bench tables
+//! ```
+//!
+//! Options (environment): `MOOT_BENCH_TABLES` (50), `MOOT_BENCH_SECONDS` (10).
+
+use std::time::{Duration, Instant};
+
+use moot::games::Game;
+use moot::games::herfor::{Herfor, HerforOptions};
+use moot::tables::{Store, Tables};
+
+fn var(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Plays tables one after another until `until`; returns each commit's latency.
+async fn player(tables: Tables, until: Instant) -> Vec<Duration> {
+    let options = HerforOptions {
+        size: 7,
+        ..Default::default()
+    };
+    let mut latencies = Vec::new();
+    'tables: while Instant::now() < until {
+        let mut state = Herfor::new_game(&options).expect("the options are valid");
+        let created = tables
+            .create::<Herfor>(&options, &state, Some(3), [None, None], moot::tables::now())
+            .await
+            .expect("a table");
+        let id = created.table.id;
+        let mut ply = 0;
+        while Instant::now() < until {
+            let moot::games::Turn::ToAct(seat) = Herfor::turn(&state) else {
+                continue 'tables;
+            };
+            let mv = Herfor::legal_moves(&state)[0].clone();
+            let text = Herfor::format_move(&state, &mv);
+            let started = Instant::now();
+            tables
+                .play(
+                    &id,
+                    &created.credentials[seat.index()],
+                    ply,
+                    &text,
+                    moot::tables::now(),
+                )
+                .await
+                .expect("the move commits");
+            latencies.push(started.elapsed());
+            Herfor::play_unchecked(&mut state, &mv);
+            ply += 1;
+        }
+    }
+    latencies
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` runs this with no such flag: then a
+    // one-second run checks that the bench works.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let (url, label) = match std::env::var("MOOT_BENCH_POSTGRES_URL") {
+        Ok(url) => (url, "PostgreSQL"),
+        Err(_) => {
+            let file = std::env::temp_dir().join(format!("moot-bench-{}.db", std::process::id()));
+            (format!("sqlite://{}", file.display()), "SQLite")
+        }
+    };
+    let count = var("MOOT_BENCH_TABLES", 50) as usize;
+    let seconds = if benching {
+        var("MOOT_BENCH_SECONDS", 10)
+    } else {
+        1
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let latencies = runtime.block_on(async {
+        let store = Store::connect(&url).await.expect("the database opens");
+        let tables = Tables::new(store, u64::MAX);
+        let started = Instant::now();
+        let until = started + Duration::from_secs(seconds);
+        let players: Vec<_> = (0..count)
+            .map(|_| tokio::spawn(player(tables.clone(), until)))
+            .collect();
+        let mut all = Vec::new();
+        for p in players {
+            all.extend(p.await.expect("a player"));
+        }
+        (all, started.elapsed())
+    });
+    let (mut latencies, elapsed) = latencies;
+    latencies.sort();
+    assert!(!latencies.is_empty(), "no move was committed");
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "tables on {label}: {count} tables at once, {} moves in {:.1} s: {:.0} moves/s; \
+         commit latency p50 {:.2} ms, p99 {:.2} ms (load average: {})",
+        latencies.len(),
+        elapsed.as_secs_f64(),
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+}

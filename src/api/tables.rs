@@ -1,0 +1,796 @@
+//! Tables that Moot keeps, over HTTP: create a table, read it (`ETag`, `If-None-Match`), read its
+//! history, play a move with a seat's credential (`Authorization: Bearer …`), resign, claim a
+//! win on time. The operations are [`crate::tables`]'s; this module reads requests, keeps each
+//! client to its share of creations and wrong credentials, and answers JSON or problems.
+
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use dashmap::DashMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::body::JsonBody;
+use super::handlers::guarded;
+use super::ops;
+use super::problem::{ApiError, ErrorCode, Problem};
+#[allow(unused_imports)] // named by the `value_type` attributes below
+use super::schemas::{GameOptions, GameState};
+use crate::compute::shares::{Clients, Share, Wait};
+use crate::games::{GAME_IDS, Game, Seat, Status};
+use crate::limits::tables as limits;
+use crate::tables::{self, Committed, EndedBy, Standing, TableError, Tables};
+use crate::with_game;
+
+/// What a server allows of its clients' tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableLimits {
+    /// Tables one client may create in a burst, and one more every `create_every`.
+    pub create_burst: u32,
+    /// See `create_burst`.
+    pub create_every: Duration,
+    /// Wrong credentials one client may send in a burst, and one more every `guess_every`.
+    pub guess_burst: u32,
+    /// See `guess_burst`.
+    pub guess_every: Duration,
+    /// Believe a trusted proxy's forwarded address for the client (`--trust-forwarded`).
+    pub trust_forwarded: bool,
+}
+
+impl Default for TableLimits {
+    fn default() -> Self {
+        TableLimits {
+            create_burst: limits::CREATE_BURST,
+            create_every: limits::CREATE_EVERY,
+            guess_burst: limits::GUESS_BURST,
+            guess_every: limits::GUESS_EVERY,
+            trust_forwarded: false,
+        }
+    }
+}
+
+/// The tables of a server under the API's policy; made once, cloned into every worker.
+#[derive(Clone)]
+pub struct TablePolicy {
+    tables: Tables,
+    limits: TableLimits,
+    creations: Clients,
+    guesses: Clients,
+    /// Clients past their share of wrong credentials, and until when.
+    barred: std::sync::Arc<DashMap<Option<IpAddr>, Instant>>,
+}
+
+impl std::fmt::Debug for TablePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TablePolicy")
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+fn share(burst: u32, every: Duration) -> Share {
+    Share {
+        burst,
+        every,
+        running: usize::MAX,
+    }
+}
+
+fn rate_limited(what: &str, wait: Duration) -> ApiError {
+    ApiError::new(
+        ErrorCode::RateLimited,
+        format!(
+            "this client sent more {what} than its share; retry in {} ms",
+            wait.as_millis()
+        ),
+    )
+    .retry_after(wait.as_secs_f64().ceil() as u64)
+}
+
+impl TablePolicy {
+    /// `tables` under `limits`.
+    pub fn new(tables: Tables, limits: TableLimits) -> Self {
+        TablePolicy {
+            creations: Clients::new(share(limits.create_burst, limits.create_every)),
+            guesses: Clients::new(share(limits.guess_burst, limits.guess_every)),
+            barred: Default::default(),
+            tables,
+            limits,
+        }
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    fn client(&self, http: &HttpRequest) -> Option<IpAddr> {
+        crate::client::client_of(http, self.limits.trust_forwarded)
+    }
+
+    /// Refuses a client past its share of wrong credentials, before its credential is checked.
+    fn not_barred(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        // Copied out first: the map's guard must be gone before `remove` takes its shard.
+        let barred = self.barred.get(&client).map(|until| *until);
+        if let Some(until) = barred {
+            let now = Instant::now();
+            if until > now {
+                return Err(rate_limited("wrong seat credentials", until - now));
+            }
+            self.barred.remove(&client);
+        }
+        Ok(())
+    }
+
+    /// Counts a wrong or missing credential: 401 saying `detail`, or 429 once the client is
+    /// past its share (and then barred until its next token).
+    fn strike(&self, client: Option<IpAddr>, detail: &str) -> ApiError {
+        match self.guesses.check_rate(client) {
+            Ok(()) => ApiError::new(ErrorCode::Unauthorized, detail),
+            Err(wait) => {
+                let wait = match wait {
+                    Wait::Rate(wait) => wait,
+                    Wait::Running => self.limits.guess_every,
+                };
+                self.barred.insert(client, Instant::now() + wait);
+                rate_limited("wrong seat credentials", wait)
+            }
+        }
+    }
+}
+
+/// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
+/// stateless API answers it.
+fn problem(error: TableError) -> ApiError {
+    let code = match &error {
+        TableError::UnknownTable => ErrorCode::UnknownTable,
+        TableError::BadCredential => ErrorCode::Unauthorized,
+        TableError::Finished => ErrorCode::TableFinished,
+        TableError::StalePly { .. } => ErrorCode::StalePly,
+        TableError::NotYourTurn => ErrorCode::NotYourTurn,
+        TableError::NotWaiting => ErrorCode::NotWaiting,
+        TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
+        TableError::Full(_) => {
+            return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
+        }
+        TableError::Move { text, error } => {
+            return ApiError::from_move_error(text, error.clone()).with_field("move");
+        }
+        TableError::Corrupt(_) | TableError::Database(_) => {
+            tracing::error!(%error, "a table operation failed");
+            return ApiError::internal(error.to_string());
+        }
+    };
+    let error = ApiError::new(code, error.to_string());
+    match code {
+        ErrorCode::StalePly => error.with_field("ply"),
+        _ => error,
+    }
+}
+
+fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>, ApiError> {
+    data.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::TablesOff,
+            "this server was started without tables",
+        )
+    })
+}
+
+/// A time as RFC 3339 (UTC).
+fn rfc3339(millis: tables::Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_default()
+}
+
+/// `POST /api/v1/tables`: a new table.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTableRequest {
+    /// The game's id: `hirth`, `tara` or `herfor`.
+    #[schema(example = "herfor")]
+    pub game: String,
+    /// The game's options (its defaults for those left out).
+    #[schema(value_type = Option<GameOptions>)]
+    pub options: Option<Value>,
+    /// Days each move may take; past its deadline the waiting seat may claim a win. No clock
+    /// when left out.
+    #[schema(minimum = 1, maximum = 60)]
+    pub days_per_move: Option<u32>,
+    /// The players' names, the first seat's first (at most 40 characters each).
+    pub names: Option<Vec<String>>,
+}
+
+/// How a table stands.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// The game goes on.
+    Ongoing,
+    /// The table is over: see `result`.
+    Finished,
+}
+
+/// How a finished table ended.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableEnding {
+    /// By the game's rules.
+    Rules,
+    /// A seat resigned.
+    Resignation,
+    /// The waiting seat claimed a win after the deadline passed.
+    Time,
+}
+
+/// The result of a finished table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableResult {
+    /// The winning seat; absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Seat>,
+    /// How it ended.
+    pub ended_by: TableEnding,
+}
+
+/// A seat as anyone may see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableSeat {
+    /// Which seat.
+    pub seat: Seat,
+    /// The player's name, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A table Moot keeps.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableResponse {
+    /// The table's id: unguessable, and all it takes to read the table.
+    pub id: String,
+    /// The game's id.
+    pub game: String,
+    /// The game's options.
+    #[schema(value_type = GameOptions)]
+    pub options: Value,
+    /// The position now.
+    #[schema(value_type = GameState)]
+    pub state: Value,
+    /// Moves played so far: send it back with the next move.
+    pub ply: u64,
+    /// Whether the table goes on.
+    pub status: TableStatus,
+    /// The seat whose move is awaited, while the table goes on (the engine decides: a Hirþ
+    /// offer's answer is awaited from the seat that answers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    /// How the table ended, once it has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+    /// The game's own status of the position (who acts and what they decide, or its result).
+    pub game_status: Status,
+    /// Both seats.
+    pub seats: Vec<TableSeat>,
+    /// Days each move may take, if the table has a clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
+    /// When the awaited move is due (RFC 3339), if the table has a clock and goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub deadline: Option<String>,
+    /// When the table was created (RFC 3339).
+    #[schema(format = DateTime)]
+    pub created: String,
+    /// When it last changed (RFC 3339).
+    #[schema(format = DateTime)]
+    pub updated: String,
+}
+
+impl From<tables::Table> for TableResponse {
+    fn from(table: tables::Table) -> Self {
+        let (status, to_act, result) = match table.standing {
+            Standing::Ongoing { to_act } => (TableStatus::Ongoing, Some(to_act), None),
+            Standing::Finished { winner, ended_by } => (
+                TableStatus::Finished,
+                None,
+                Some(TableResult {
+                    winner,
+                    ended_by: match ended_by {
+                        EndedBy::Rules => TableEnding::Rules,
+                        EndedBy::Resignation => TableEnding::Resignation,
+                        EndedBy::Time => TableEnding::Time,
+                    },
+                }),
+            ),
+        };
+        TableResponse {
+            id: table.id,
+            game: table.game.to_owned(),
+            options: table.options,
+            state: table.state,
+            ply: table.ply,
+            status,
+            to_act,
+            result,
+            game_status: table.game_status,
+            seats: table
+                .seats
+                .into_iter()
+                .map(|s| TableSeat {
+                    seat: s.seat,
+                    name: s.name,
+                })
+                .collect(),
+            days_per_move: table.days_per_move,
+            deadline: table.deadline.map(rfc3339),
+            created: rfc3339(table.created),
+            updated: rfc3339(table.updated),
+        }
+    }
+}
+
+/// One seat's credential, shown once.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatCredential {
+    /// Which seat.
+    pub seat: Seat,
+    /// The player's name, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The seat's secret: send it as `Authorization: Bearer <credential>` to play, resign or
+    /// claim. Moot keeps only its digest and cannot show it again.
+    pub credential: String,
+    /// Where this seat posts its moves.
+    #[schema(format = "uri-reference")]
+    pub moves_url: String,
+}
+
+/// A new table, with each seat's credential (shown once).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CreatedTable {
+    /// The table.
+    pub table: TableResponse,
+    /// One credential per seat, the first seat's first: hand each to its player.
+    pub seats: Vec<SeatCredential>,
+    /// Where anyone with the link may watch the table (read only).
+    #[schema(format = "uri-reference")]
+    pub watch_url: String,
+}
+
+/// `POST /api/v1/tables/{id}/moves`: one move, and the ply the client saw.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableMoveRequest {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    #[schema(example = "c3")]
+    pub mv: String,
+    /// The table's `ply` the client saw: if another move was committed since, the move is
+    /// refused with 409 `stale_ply`.
+    pub ply: u64,
+}
+
+/// One move of a table's history.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableMove {
+    /// The table's ply after this move (the first move is 1).
+    pub ply: u64,
+    /// The seat that played it.
+    pub seat: Seat,
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// When it was committed (RFC 3339).
+    #[schema(format = DateTime)]
+    pub time: String,
+}
+
+/// A table's history.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableHistory {
+    /// The table's id.
+    pub id: String,
+    /// The game's id.
+    pub game: String,
+    /// Every move, in order.
+    pub moves: Vec<TableMove>,
+    /// The game's record (`replay` reads it back): Hirþ's own format, the moves in notation for
+    /// the other games.
+    pub record: String,
+}
+
+fn table_url(id: &str) -> String {
+    format!("/api/v1/tables/{id}")
+}
+
+/// The `ETag` of a table as it stands: its id, ply and status.
+fn etag(table: &TableResponse) -> String {
+    let status = match table.status {
+        TableStatus::Ongoing => "ongoing",
+        TableStatus::Finished => "finished",
+    };
+    format!("\"{}-{}-{status}\"", table.id, table.ply)
+}
+
+/// The credential of `Authorization: Bearer <credential>`.
+fn bearer(http: &HttpRequest) -> Option<&str> {
+    let value = http.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, credential) = value.trim().split_once(' ')?;
+    let credential = credential.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !credential.is_empty()).then_some(credential)
+}
+
+fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
+    let names = names.unwrap_or_default();
+    if names.len() > 2 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "names: at most two, one per seat",
+        )
+        .with_field("names"));
+    }
+    let mut seats = [None, None];
+    for (index, name) in names.into_iter().enumerate() {
+        let chars = name.chars().count();
+        if chars > limits::NAME_CHARS || name.chars().any(char::is_control) {
+            let field = format!("names[{index}]");
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "{field}: a name has at most {} characters and no control characters",
+                    limits::NAME_CHARS
+                ),
+            )
+            .with_field(field));
+        }
+        seats[index] = (!name.trim().is_empty()).then(|| name.trim().to_owned());
+    }
+    Ok(seats)
+}
+
+async fn create_for<G: Game>(
+    tables: &Tables,
+    request: CreateTableRequest,
+) -> Result<tables::Created, ApiError> {
+    let names = names(request.names)?;
+    if let Some(days) = request.days_per_move
+        && !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days)
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "days_per_move: {days}; a move may take 1 to {} days",
+                limits::MAX_DAYS_PER_MOVE
+            ),
+        )
+        .with_field("days_per_move"));
+    }
+    let (options, state) = guarded(|| ops::start::<G>(request.options))?;
+    tables
+        .create::<G>(
+            &options,
+            &state,
+            request.days_per_move,
+            names,
+            tables::now(),
+        )
+        .await
+        .map_err(problem)
+}
+
+/// Creates a table for two players: answers the table and one credential per seat, shown
+/// once. Hand each seat's credential to its player; the watch URL to anyone.
+#[utoipa::path(
+    tag = "tables",
+    request_body(content = CreateTableRequest, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
+            headers(("Location" = String, description = "The table's URL"))),
+        (status = 422, description = "`invalid_request` (an unknown game, a bad name or clock), `invalid_options`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
+        (status = 501, description = "`tables_off`: this server keeps no tables", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`tables_full`: the server keeps as many open tables as it may", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[post("/tables")]
+pub async fn create_table(
+    body: JsonBody,
+    data: Option<web::Data<TablePolicy>>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let policy = policy(data)?;
+    let request: CreateTableRequest = ops::envelope(body.0)?;
+    let game = GAME_IDS
+        .iter()
+        .find(|id| **id == request.game)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "game: no game has the id {:?}; the games are: {}",
+                    request.game,
+                    GAME_IDS.join(", ")
+                ),
+            )
+            .with_field("game")
+        })?;
+    if let Err(Wait::Rate(wait)) = policy.creations.check_rate(policy.client(&http)) {
+        return Err(rate_limited("new tables", wait));
+    }
+    let created = with_game!(*game, G => create_for::<G>(&policy.tables, request).await, else Err(ApiError::unknown_game(game)))?;
+    let id = created.table.id.clone();
+    let table = TableResponse::from(created.table);
+    let seats = table
+        .seats
+        .iter()
+        .zip(created.credentials)
+        .map(|(seat, credential)| SeatCredential {
+            seat: seat.seat,
+            name: seat.name.clone(),
+            credential,
+            moves_url: format!("{}/moves", table_url(&id)),
+        })
+        .collect();
+    let answer = CreatedTable {
+        table,
+        seats,
+        watch_url: table_url(&id),
+    };
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, table_url(&id)))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(answer))
+}
+
+/// An answer with a table and its `ETag`, never cached by a shared cache.
+fn table_answer(table: TableResponse) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(&table)))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(table)
+}
+
+/// Whether `If-None-Match` names this `ETag` (or `*`).
+fn not_modified(http: &HttpRequest, etag: &str) -> bool {
+    http.headers()
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*")
+}
+
+/// A table as it stands. Its `ETag` changes with each move and at the end: send it back in
+/// `If-None-Match` to be answered 304 while nothing changed.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 200, description = "The table", body = TableResponse,
+            headers(("ETag" = String, description = "Changes with each move and at the end"))),
+        (status = 304, description = "The table has not changed since the `ETag` sent in `If-None-Match`"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tables/{id}")]
+pub async fn get_table(
+    id: web::Path<String>,
+    data: Option<web::Data<TablePolicy>>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let policy = policy(data)?;
+    let table = policy
+        .tables
+        .get(&id)
+        .await
+        .map_err(problem)?
+        .ok_or_else(|| problem(TableError::UnknownTable))?;
+    let table = TableResponse::from(table);
+    let tag = etag(&table);
+    if not_modified(&http, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
+    Ok(table_answer(table))
+}
+
+/// A table's history: every move with its seat and time, and the game's record.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 200, description = "The history", body = TableHistory),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tables/{id}/moves")]
+pub async fn table_history(
+    id: web::Path<String>,
+    data: Option<web::Data<TablePolicy>>,
+) -> Result<web::Json<TableHistory>, ApiError> {
+    let policy = policy(data)?;
+    let table = policy
+        .tables
+        .get(&id)
+        .await
+        .map_err(problem)?
+        .ok_or_else(|| problem(TableError::UnknownTable))?;
+    let history = policy.tables.history(&id).await.map_err(problem)?;
+    Ok(web::Json(TableHistory {
+        id: table.id,
+        game: table.game.to_owned(),
+        moves: history
+            .moves
+            .into_iter()
+            .map(|m| TableMove {
+                ply: m.ply,
+                seat: m.seat,
+                mv: m.notation,
+                time: rfc3339(m.time),
+            })
+            .collect(),
+        record: history.record,
+    }))
+}
+
+/// Runs a seat's change: the client not barred, its credential read, the change committed; a
+/// wrong credential counts against the client's share.
+async fn seated<F, Fut>(
+    policy: &TablePolicy,
+    http: &HttpRequest,
+    change: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(String) -> Fut,
+    Fut: Future<Output = Result<Committed, TableError>>,
+{
+    let client = policy.client(http);
+    policy.not_barred(client)?;
+    let Some(credential) = bearer(http) else {
+        return Err(policy.strike(
+            client,
+            "send the seat's credential as `Authorization: Bearer <credential>`",
+        ));
+    };
+    match change(credential.to_owned()).await {
+        Ok(committed) => Ok(table_answer(TableResponse::from(committed.table))),
+        Err(TableError::BadCredential) => {
+            Err(policy.strike(client, "the credential is no seat's of this table"))
+        }
+        Err(error) => Err(problem(error)),
+    }
+}
+
+/// Plays a move for the seat whose credential is sent, if the table is still at the `ply` the
+/// client saw: answers the table after it. A refused move is answered as `apply` answers it.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    request_body(content = TableMoveRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The table after the move", body = TableResponse,
+            headers(("ETag" = String, description = "The table's new `ETag`"))),
+        (status = 401, description = "`unauthorized`: no credential, or no seat's of this table", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_your_turn`: the other seat must act", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed since the `ply` sent; read the table and try again", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`: the table is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`, `unreadable_move`, `illegal_move` (with `rule`), as `apply` answers them", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/moves")]
+pub async fn play_move(
+    id: web::Path<String>,
+    body: JsonBody,
+    data: Option<web::Data<TablePolicy>>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let policy = policy(data)?;
+    let request: TableMoveRequest = ops::envelope(body.0)?;
+    let tables = policy.tables.clone();
+    seated(&policy, &http, |credential| async move {
+        tables
+            .play(&id, &credential, request.ply, &request.mv, tables::now())
+            .await
+    })
+    .await
+}
+
+/// The seat whose credential is sent resigns: the other seat wins.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    responses(
+        (status = 200, description = "The table, finished", body = TableResponse),
+        (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed meanwhile", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/resign")]
+pub async fn resign(
+    id: web::Path<String>,
+    data: Option<web::Data<TablePolicy>>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let policy = policy(data)?;
+    let tables = policy.tables.clone();
+    seated(&policy, &http, |credential| async move {
+        tables.resign(&id, &credential, tables::now()).await
+    })
+    .await
+}
+
+/// The seat whose credential is sent claims a win on time: it must be waiting for the other
+/// seat's move, and that move's deadline must have passed.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    responses(
+        (status = 200, description = "The table, won on time", body = TableResponse),
+        (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_waiting`: the claimant's own move is awaited", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `stale_ply`", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/claim")]
+pub async fn claim(
+    id: web::Path<String>,
+    data: Option<web::Data<TablePolicy>>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let policy = policy(data)?;
+    let tables = policy.tables.clone();
+    seated(&policy, &http, |credential| async move {
+        tables.claim(&id, &credential, tables::now()).await
+    })
+    .await
+}
+
+/// Deletes the finished tables older than `keep_days` every [`limits::SWEEP_EVERY`], for as
+/// long as the server runs (spawned on its runtime).
+pub async fn sweep_forever(tables: Tables, keep_days: u32) {
+    let mut every = tokio::time::interval(limits::SWEEP_EVERY);
+    loop {
+        every.tick().await;
+        match tables.sweep(tables::now(), keep_days).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, keep_days, "finished tables swept"),
+            Err(error) => tracing::warn!(%error, "the sweep of finished tables failed"),
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Tables that Moot keeps: games stored with their seats, each seat's credential, the history
+//! of moves and the result, so that two players can play by correspondence. No HTTP here: the
+//! API (`crate::api::tables`) turns requests into these operations and their errors into
+//! problems.
+//!
+//! - [`store`]: the database (SQLite or PostgreSQL through one driver), migrated at start;
+//! - [`secret`]: table ids and seat credentials (random, kept hashed, compared in constant time);
+//! - [`keeper`]: the operations (create, read, play, resign, claim, sweep), each one
+//!   transaction, each change returning the [`Event`] it committed so that what comes after a
+//!   commit (streams, webhooks) can hook there.
+
+pub mod keeper;
+pub mod secret;
+pub mod store;
+
+pub use keeper::Tables;
+pub use store::{Backend, Store, StoreError};
+
+use serde_json::Value;
+
+use crate::games::{MoveError, Seat, Status};
+
+/// Milliseconds since the Unix epoch: how the tables keep time.
+pub type Millis = i64;
+
+/// One day, in [`Millis`].
+pub const DAY: Millis = 24 * 60 * 60 * 1000;
+
+/// The time now, in [`Millis`].
+pub fn now() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as Millis)
+}
+
+/// How a finished table ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndedBy {
+    /// The game's rules ended it (or its match).
+    Rules,
+    /// A seat resigned.
+    Resignation,
+    /// The waiting seat claimed a win after the other's deadline passed.
+    Time,
+}
+
+impl EndedBy {
+    /// As stored and as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndedBy::Rules => "rules",
+            EndedBy::Resignation => "resignation",
+            EndedBy::Time => "time",
+        }
+    }
+
+    fn parse(text: &str) -> Option<EndedBy> {
+        [EndedBy::Rules, EndedBy::Resignation, EndedBy::Time]
+            .into_iter()
+            .find(|e| e.as_str() == text)
+    }
+}
+
+/// Where a table stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Standing {
+    /// The game goes on; this seat acts (the engine decides, so a Hirþ offer's answer goes to
+    /// the seat that answers).
+    Ongoing {
+        /// The seat whose move is awaited.
+        to_act: Seat,
+    },
+    /// The table is over.
+    Finished {
+        /// The winning seat; `None` for a draw.
+        winner: Option<Seat>,
+        /// How it ended.
+        ended_by: EndedBy,
+    },
+}
+
+/// A seat as anyone may see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatInfo {
+    /// Which seat.
+    pub seat: Seat,
+    /// The name its player was given at creation, if any.
+    pub name: Option<String>,
+}
+
+/// A table as it is stored now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The unguessable id (the capability to read the table).
+    pub id: String,
+    /// The game's id (`herfor`).
+    pub game: &'static str,
+    /// The options, as JSON.
+    pub options: Value,
+    /// The position, as JSON.
+    pub state: Value,
+    /// Moves played so far.
+    pub ply: u64,
+    /// Who acts, or how it ended.
+    pub standing: Standing,
+    /// The engine's status of the position (its words for who acts, or its result).
+    pub game_status: Status,
+    /// Both seats.
+    pub seats: Vec<SeatInfo>,
+    /// Days each move may take, if the table has a clock.
+    pub days_per_move: Option<u32>,
+    /// When the awaited move is due, if the table has a clock and goes on.
+    pub deadline: Option<Millis>,
+    /// When the table was created.
+    pub created: Millis,
+    /// When it last changed.
+    pub updated: Millis,
+}
+
+/// A new table and the credential of each seat (shown once: only their digests are kept).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Created {
+    /// The table.
+    pub table: Table,
+    /// The credentials, the first seat's first.
+    pub credentials: [String; 2],
+}
+
+/// One move of a table's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The table's ply after this move (the first move is ply 1).
+    pub ply: u64,
+    /// The seat that played it.
+    pub seat: Seat,
+    /// The move in the game's notation.
+    pub notation: String,
+    /// When it was committed.
+    pub time: Millis,
+}
+
+/// A table's history: every move, and the record of the game in its own format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct History {
+    /// The moves, in order.
+    pub moves: Vec<Played>,
+    /// The record (Hirþ's own format; the moves in notation for the others).
+    pub record: String,
+}
+
+/// What a committed change did: the hook for whatever follows a commit.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A move was played.
+    Moved(Played),
+    /// A seat resigned.
+    Resigned {
+        /// The seat that resigned.
+        seat: Seat,
+    },
+    /// The waiting seat won on time.
+    TimeClaimed {
+        /// The seat that claimed.
+        seat: Seat,
+    },
+}
+
+/// A change committed: the table after it, and what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Committed {
+    /// The table after the change.
+    pub table: Table,
+    /// What the change did.
+    pub event: Event,
+}
+
+/// Why a table operation was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// No table has this id (or it was swept).
+    #[error("no table has this id")]
+    UnknownTable,
+    /// The credential is no seat's of this table.
+    #[error("the credential is no seat's of this table")]
+    BadCredential,
+    /// The table is over.
+    #[error("the table is over")]
+    Finished,
+    /// Someone moved since the ply the client saw.
+    #[error("the table is at ply {current}, not {seen}")]
+    StalePly {
+        /// The ply the client saw.
+        seen: u64,
+        /// The table's ply now.
+        current: u64,
+    },
+    /// The other seat must act.
+    #[error("it is the other seat's turn")]
+    NotYourTurn,
+    /// A claim by the seat whose move is awaited.
+    #[error("only the seat waiting for the other's move may claim")]
+    NotWaiting,
+    /// A claim before the deadline, or at a table with no clock.
+    #[error("{0}")]
+    TooEarly(String),
+    /// The engine refused the move.
+    #[error("{text}: {error}")]
+    Move {
+        /// The move as sent.
+        text: String,
+        /// Why the engine refused it.
+        error: MoveError,
+    },
+    /// As many tables as the server keeps open are open.
+    #[error("{0} tables are open: the most this server keeps")]
+    Full(u64),
+    /// The stored table cannot be read (a bug, or a database edited by hand).
+    #[error("the stored table cannot be read: {0}")]
+    Corrupt(String),
+    /// The database failed.
+    #[error("the database failed: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+impl TableError {
+    /// Whether a database error is the key of a ply written by someone else first.
+    fn is_unique_violation(error: &sqlx::Error) -> bool {
+        matches!(error, sqlx::Error::Database(e) if e.is_unique_violation())
+    }
+}

@@ -1,0 +1,46 @@
+//! The tables Moot keeps, tested on both databases it supports, real ones: every test runs
+//! once on an SQLite file of its own and once on a PostgreSQL database of its own (made on the
+//! server `MOOT_TEST_POSTGRES_URL` names; `scripts/test` starts one and sets it). Without that
+//! variable the PostgreSQL half fails, unless `MOOT_TEST_SKIP_POSTGRES=1` says to skip it.
+//!
+//! - `games`: whole games of each game through two seats' credentials; the record replays to
+//!   the stored state;
+//! - `refusals`: every refusal code of the tables' routes;
+//! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
+//!   on SQLite and on PostgreSQL behind two server processes;
+//! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod db;
+mod games;
+mod processes;
+mod refusals;
+mod sweep;
+
+/// Runs an async test body once per database: `both!(name, |url: String| async move { … })` makes
+/// `name::sqlite` and `name::postgres`.
+#[macro_export]
+macro_rules! both {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[actix_web::test]
+            async fn sqlite() {
+                let url = $crate::db::sqlite_url();
+                ($body)(url).await;
+            }
+
+            #[actix_web::test]
+            async fn postgres() {
+                let Some(url) = $crate::db::postgres_url().await else {
+                    return;
+                };
+                ($body)(url).await;
+            }
+        }
+    };
+}
