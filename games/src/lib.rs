@@ -222,6 +222,15 @@ pub trait Game: Sized + 'static {
     const ID: &'static str;
     /// The name for people (`Herfor`).
     const NAME: &'static str;
+    /// The letter of the game's rule ids (`F` for Herfor's F1…F6): a rule id cited in an error
+    /// names its game, and so its rules page.
+    const RULE_LETTER: char;
+    /// The move notation [`Game::parse_move`] reads and [`Game::format_move`] writes, in
+    /// Markdown, for the API's documentation.
+    const NOTATION: &'static str;
+    /// The first moves of a game from the default options, in the notation: the examples of
+    /// the API's documentation (a link's `moves`).
+    const EXAMPLE_MOVES: &'static [&'static str];
 
     /// The options a game starts with: board size, variants, match target.
     type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Schema + Send + Sync;
@@ -374,8 +383,17 @@ pub fn random_opening<G: Game>(plies: usize, seed: u64) -> G::State {
     state
 }
 
-/// The ids of every game, in the order pages and listings show them.
-pub const GAME_IDS: &[&str] = &["hirth", "tara", "herfor"];
+/// The ids of every game, in the order pages and listings show them. [`with_game!`] maps each
+/// to its engine; a test checks the two agree.
+pub const GAME_IDS: &[&str] = &[hirth::Hirth::ID, tara::Tara::ID, herfor::Herfor::ID];
+
+/// The id of the game whose rule ids start with the letter of `rule` (`F3` → `herfor`).
+pub fn game_of_rule(rule: &str) -> Option<&'static str> {
+    let letter = rule.chars().next()?;
+    GAME_IDS.iter().copied().find(|id| {
+        with_game!(*id, G => G::RULE_LETTER == letter, else false)
+    })
+}
 
 /// Listing facts for every game.
 pub fn all_games() -> Vec<GameInfo> {
@@ -392,5 +410,40 @@ fn info<G: Game>() -> GameInfo {
         id: G::ID,
         name: G::NAME,
         default_options: serde_json::to_value(G::Options::default()).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_id_names_its_engine_and_each_game_has_its_own_rule_letter() {
+        let mut letters = Vec::new();
+        for id in GAME_IDS {
+            let (engine_id, letter) = with_game!(*id, G => (G::ID, G::RULE_LETTER),
+                else panic!("{id} is listed but with_game! has no engine for it"));
+            assert_eq!(engine_id, *id);
+            assert!(!letters.contains(&letter), "{letter} names two games");
+            letters.push(letter);
+            assert_eq!(game_of_rule(&format!("{letter}1")), Some(*id));
+        }
+        assert_eq!(game_of_rule("X1"), None);
+        assert_eq!(game_of_rule(""), None);
+    }
+
+    /// The example moves are a game's legal opening: the documentation's links play.
+    #[test]
+    fn every_game_plays_its_example_moves_from_the_default_options() {
+        fn plays<G: Game>() {
+            let mut state = G::new_game(&G::Options::default()).expect("the default options");
+            for text in G::EXAMPLE_MOVES {
+                let mv = G::parse_move(&state, text).expect(text);
+                G::apply(&mut state, &mv).expect(text);
+            }
+        }
+        for id in GAME_IDS {
+            with_game!(*id, G => plays::<G>(), else unreachable!());
+        }
     }
 }

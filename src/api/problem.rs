@@ -291,12 +291,7 @@ pub struct Problem {
 /// The anchor of a rule id on its game's rules page: `F3` → `/rules/herfor#F3`. Each game's
 /// rule ids have their own letter.
 pub fn rule_url(rule: &str) -> Option<String> {
-    let game = match rule.chars().next()? {
-        'F' => "herfor",
-        'T' => "tara",
-        'H' => "hirth",
-        _ => return None,
-    };
+    let game = crate::games::game_of_rule(rule)?;
     let number = &rule[1..];
     (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("/rules/{game}#{rule}"))

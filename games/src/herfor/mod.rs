@@ -132,6 +132,15 @@ impl Herfor {
 impl Game for Herfor {
     const ID: &'static str = "herfor";
     const NAME: &'static str = "Herfor";
+    const RULE_LETTER: char = 'F';
+    const NOTATION: &'static str = "**Move notation (Herfor).** A move is one of:\n\
+- a point name (F1): rows are letters from the bottom row `a` upwards (2n−1 rows), points are \
+numbered from 1 at the left of each row: on size 3 `a1`…`a3`, the middle row `c1`…`c5`, the \
+top `e1`…`e3`; on size 5 `a1`…`a5`, `e1`…`e9`, `i1`…`i5`. Example: `c3`;\n\
+- `pass` (F4), only when no placement is legal;\n\
+- `swap` (F5): the second player's answer to the first stone, with the pie rule on.\n\n\
+Moves are read case-insensitively and written in lower case.";
+    const EXAMPLE_MOVES: &'static [&'static str] = &["c3", "b2"];
 
     type Options = HerforOptions;
     type State = HerforState;

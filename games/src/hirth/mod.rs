@@ -121,6 +121,23 @@ impl Hirth {
 impl Game for Hirth {
     const ID: &'static str = "hirth";
     const NAME: &'static str = "Hirþ";
+    const RULE_LETTER: char = 'H';
+    const NOTATION: &'static str = "**Move notation (Hirþ, H12).** A turn is several moves: steps of the \
+movement phase, then `end`, then any retreats. Pieces are `H` (Hirþ), `L` (the Lofðungr) and \
+`K` (a Karve, `Kii` with two Hirþ aboard); spaces are `0`…`9` and `m` (Miðr), `e` is off the \
+board (entering), `^` off the board (leaving). A move is one of:\n\
+- enter: `He`, `Ke`; `He>0` (or `He>9`) attacks the own home space when the enemy holds it;\n\
+- move: `L13` (the Lofðungr from 1 to 3), `H3m`, `Kii03` (a Karve with its crew); `L1>3` when \
+the step attacks;\n\
+- board: `H3i` (a Hirþ on 3 boards a Karve there); `H3i[Kii]` names the Karve by its crew \
+(`[K]`…`[Kiiii]`, `*` if stopped: `[Ki*]`) when several differ;\n\
+- disembark: `Hr3` (a Hirþ leaves the Karve on 3); `Hr3[Kii]` names the Karve;\n\
+- end the movement phase: `end`, or `end >6Lm` / `end >0H^`: for each battle won, the attackers \
+that stay where they attacked from (`^`: off the board); all others enter the space won;\n\
+- the Penningr (H10): `offer`, then the other player's `accept` or `give-up`;\n\
+- a retreat (H7): `retreat 8`, the space the beaten Lofðungr retreats to.\n\n\
+`legal-moves` lists every move in this notation.";
+    const EXAMPLE_MOVES: &'static [&'static str] = &["He", "end"];
 
     type Options = HirthOptions;
     type State = HirthState;

@@ -121,6 +121,17 @@ impl Tara {
 impl Game for Tara {
     const ID: &'static str = "tara";
     const NAME: &'static str = "The High Kings of Tara";
+    const RULE_LETTER: char = 'T';
+    const NOTATION: &'static str = "**Move notation (The High Kings of Tara, T13).** Hills are written \
+column letter then row, `A2`…`G6` (the corners `A1`, `A7`, `G1`, `G7` are not hills). A move is \
+one of:\n\
+- a setup placement: the hill, `D4`;\n\
+- a king's move to a vacant hill, or a backtrack: `D7-E5`;\n\
+- a ringfort capture: `D7xE5` (`D7-E5` is accepted too: the position tells them apart);\n\
+- a sacrifice (T11, level 2): `C5sB3`;\n\
+- `pass`;\n\
+- `next`: starts game 2 of a match (T12).";
+    const EXAMPLE_MOVES: &'static [&'static str] = &["D4", "C5"];
 
     type Options = TaraOptions;
     type State = TaraState;

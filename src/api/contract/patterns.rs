@@ -58,13 +58,8 @@ pub fn link_moves_pattern(game: &str) -> Option<String> {
 
 /// A link's moves (the picture and animation `moves` parameter) that each game plays: the
 /// generic example (`c3.b2`, Herfor's) is not a Hirþ game.
-fn example_link(game: &str) -> Option<&'static str> {
-    match game {
-        "herfor" => Some("c3.b2"),
-        "tara" => Some("D4.C5"),
-        "hirth" => Some("He.end"),
-        _ => None,
-    }
+fn example_link(game: &str) -> Option<String> {
+    crate::with_game!(game, G => Some(G::EXAMPLE_MOVES.join(".")), else None)
 }
 
 /// Gives each game's picture and animation operations an example link of that game, and the
@@ -86,7 +81,7 @@ pub fn links(document: &mut Value) {
                 continue;
             };
             for parameter in parameters.iter_mut().filter(|p| p["name"] == "moves") {
-                parameter["example"] = Value::String(example.to_owned());
+                parameter["example"] = Value::String(example.clone());
                 if let Some(pattern) = link_moves_pattern(game) {
                     parameter["schema"]["pattern"] = Value::String(pattern);
                 }
