@@ -220,7 +220,7 @@ async fn refused_preflight(
     method: &str,
 ) -> (header::HeaderMap, Value) {
     let (computer, site) = site(origins);
-    let app = test::init_service(moot::app_for(computer, site)).await;
+    let app = test::init_service(moot::app_for(computer, site, None)).await;
     let (status, headers, body) = call(
         &app,
         TestRequest::default()
