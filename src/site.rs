@@ -6,9 +6,9 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web::Json};
 use moot_templates::home::{GameCard, HomeView, OptionLine};
 
+use crate::ai::Strength;
 use crate::api::types::Health;
 use crate::api::{ApiError, ErrorCode};
-use crate::ai::Strength;
 use crate::games::Seat;
 use crate::web::PageGame;
 use crate::web::error::{PageError, guarded};

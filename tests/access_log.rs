@@ -162,7 +162,10 @@ async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
         call(&app, TestRequest::get().uri("/healthz")).await;
     }
     let flood = captured.lines();
-    assert!(flood.len() <= 4, "at most two seconds of each kind: {flood:#?}");
+    assert!(
+        flood.len() <= 4,
+        "at most two seconds of each kind: {flood:#?}"
+    );
     // A second later, one more of each: its line carries the count of those left out.
     std::thread::sleep(std::time::Duration::from_millis(1_100));
     call(&app, TestRequest::get().uri(&picture)).await;
@@ -174,7 +177,11 @@ async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
         let counted: u64 = of_kind.iter().map(|l| 1 + left_out(l)).sum();
         assert_eq!(counted, sent, "{marker}: {of_kind:#?}");
     }
-    assert!(lines.iter().any(|l| l.contains("status=503") && l.contains(" WARN ")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("status=503") && l.contains(" WARN "))
+    );
 }
 
 /// A seat's credential travels in `Authorization`; the log writes no request header, so no

@@ -390,9 +390,10 @@ pub const GAME_IDS: &[&str] = &[hirth::Hirth::ID, tara::Tara::ID, herfor::Herfor
 /// The id of the game whose rule ids start with the letter of `rule` (`F3` → `herfor`).
 pub fn game_of_rule(rule: &str) -> Option<&'static str> {
     let letter = rule.chars().next()?;
-    GAME_IDS.iter().copied().find(|id| {
-        with_game!(*id, G => G::RULE_LETTER == letter, else false)
-    })
+    GAME_IDS
+        .iter()
+        .copied()
+        .find(|id| with_game!(*id, G => G::RULE_LETTER == letter, else false))
 }
 
 /// Listing facts for every game.

@@ -80,8 +80,8 @@ pub fn apng<E: From<PictureError>>(
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
-    let count = u32::try_from(count)
-        .map_err(|_| PictureError::Internal("too many frames".to_owned()))?;
+    let count =
+        u32::try_from(count).map_err(|_| PictureError::Internal("too many frames".to_owned()))?;
     encoder.set_animated(count, 1).map_err(failed)?;
     let mut writer = encoder.write_header().map_err(failed)?;
     let mut frame = Some(first);
@@ -154,14 +154,20 @@ mod tests {
         };
         assert_eq!(field, "pixels");
         assert!(detail.contains("frames × pixels²"), "{detail}");
-        assert!(detail.contains("at most 10 frames at 800 pixels"), "{detail}");
+        assert!(
+            detail.contains("at most 10 frames at 800 pixels"),
+            "{detail}"
+        );
         assert!(detail.contains("at most 221 for 130 frames"), "{detail}");
         assert!(check_cost(130, 221).is_ok(), "the size it names fits");
     }
 
     #[test]
     fn a_frame_that_fails_stops_the_animation_with_its_error() {
-        let frames = [Ok(filled(1)), Err(PictureError::Internal("drawn badly".into()))];
+        let frames = [
+            Ok(filled(1)),
+            Err(PictureError::Internal("drawn badly".into())),
+        ];
         let error = apng(2, frames).expect_err("stopped");
         assert_eq!(error, PictureError::Internal("drawn badly".into()));
         let short = apng(3, [Ok::<_, PictureError>(filled(1))]).expect_err("one frame missing");

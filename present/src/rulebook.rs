@@ -78,7 +78,9 @@ pub fn for_players(markdown: &str) -> String {
     while let Some(start) = rest.find(open) {
         kept.push_str(&rest[..start]);
         let note = &rest[start + open.len()..];
-        rest = note.find(close).map_or("", |end| &note[end + close.len()..]);
+        rest = note
+            .find(close)
+            .map_or("", |end| &note[end + close.len()..]);
     }
     kept.push_str(rest);
     kept
@@ -153,10 +155,19 @@ mod tests {
     #[test]
     fn notes_for_developers_stay_in_the_markdown_and_out_of_the_page() {
         let text = "Eleven spaces. <!-- for developers -->Keep it in ONE table.<!-- /for developers --> Two lanes.\n\n<!-- for developers -->\nA test replays it.\n<!-- /for developers -->\n\nThe end.";
-        assert_eq!(for_players(text), "Eleven spaces.  Two lanes.\n\n\n\nThe end.");
+        assert_eq!(
+            for_players(text),
+            "Eleven spaces.  Two lanes.\n\n\n\nThe end."
+        );
         let page = render(text).into_string();
-        assert!(!page.contains("ONE table") && !page.contains("replays"), "{page}");
-        assert!(page.contains("Two lanes") && page.contains("The end."), "{page}");
+        assert!(
+            !page.contains("ONE table") && !page.contains("replays"),
+            "{page}"
+        );
+        assert!(
+            page.contains("Two lanes") && page.contains("The end."),
+            "{page}"
+        );
         let (hirth, _) = texts("hirth").expect("Hirþ's rules");
         assert!(hirth.contains("Keep it in ONE table in the code."));
         assert!(!render(hirth).into_string().contains("ONE table"));

@@ -159,7 +159,15 @@ pub async fn picture_of_link(
     let GameId(id) = game;
     let mut pairs = Query::parse(request.query_string()).0;
     let options = PictureOptions::take_from(&mut pairs)?;
-    from_link(&request, &renders, id, Drawing::Still, Query(pairs), options).await
+    from_link(
+        &request,
+        &renders,
+        id,
+        Drawing::Still,
+        Query(pairs),
+        options,
+    )
+    .await
 }
 
 /// What a GET form draws from a link.
@@ -296,7 +304,15 @@ pub async fn animation_of_link(
                 .with_field("format"),
         );
     }
-    from_link(&request, &renders, id, Drawing::Animation, Query(pairs), options).await
+    from_link(
+        &request,
+        &renders,
+        id,
+        Drawing::Animation,
+        Query(pairs),
+        options,
+    )
+    .await
 }
 
 fn game_animation<G: PageGame>(

@@ -83,7 +83,10 @@ mod tests {
     fn renders_share_their_permits_count_drawings_and_keep_answers() {
         let renders = Renders::new(1, 4, 10);
         let held = renders.try_acquire().expect("a permit");
-        assert!(renders.clone().try_acquire().is_none(), "a clone shares them");
+        assert!(
+            renders.clone().try_acquire().is_none(),
+            "a clone shares them"
+        );
         drop(held);
         renders.drawn(7, Bytes::from_static(b"picture"));
         assert_eq!(renders.count(), 1);

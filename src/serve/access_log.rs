@@ -154,6 +154,9 @@ mod tests {
         let cut = capped(&long);
         assert_eq!(cut.chars().count(), MAX_FIELD_CHARS + 1);
         assert!(cut.ends_with("é…"));
-        assert_eq!(capped(&long[..MAX_FIELD_CHARS * 2]), long[..MAX_FIELD_CHARS * 2]);
+        assert_eq!(
+            capped(&long[..MAX_FIELD_CHARS * 2]),
+            long[..MAX_FIELD_CHARS * 2]
+        );
     }
 }

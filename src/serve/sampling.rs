@@ -105,14 +105,21 @@ mod tests {
             Some(0),
             "another kind has its own second"
         );
-        assert_eq!(sampler.clone().admit_at(busy, 1), Some(2), "a clone shares the counts");
+        assert_eq!(
+            sampler.clone().admit_at(busy, 1),
+            Some(2),
+            "a clone shares the counts"
+        );
         assert_eq!(sampler.admit_at(busy, 1), None);
         assert_eq!(sampler.admit_at(busy, 5), Some(1));
     }
 
     #[test]
     fn only_refusals_and_health_checks_are_sampled() {
-        assert_eq!(Kind::of("/api/v1/games/{game}/new", 503), Some(Kind::Refused(503)));
+        assert_eq!(
+            Kind::of("/api/v1/games/{game}/new", 503),
+            Some(Kind::Refused(503))
+        );
         assert_eq!(Kind::of("/healthz", 200), Some(Kind::Health));
         assert_eq!(Kind::of("/api/v1/games/{game}/new", 200), None);
         assert_eq!(Kind::of("/api/v1/games/{game}/new", 422), None);

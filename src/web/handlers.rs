@@ -287,7 +287,10 @@ fn downloads<G: PageGame>(view: &mut moot_templates::play::RecordView, position:
     }
     view.picture_href = Some(picture_href(
         position,
-        &[("pixels", "1200".to_owned()), ("caption", "true".to_owned())],
+        &[
+            ("pixels", "1200".to_owned()),
+            ("caption", "true".to_owned()),
+        ],
     ));
     view.animation_href = (!position.moves.is_empty())
         .then(|| animation_href(position, &[("caption", "true".to_owned())]));

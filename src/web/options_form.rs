@@ -292,7 +292,13 @@ mod tests {
             let (position, _) = Link::<Herfor>::read(&Query::parse(query)).unwrap();
             let chosen = Query::parse(query).get("computer").unwrap().is_some();
             let view = options_view(&position, true, chosen);
-            match &view.fields.iter().find(|f| f.name == "computer").unwrap().input {
+            match &view
+                .fields
+                .iter()
+                .find(|f| f.name == "computer")
+                .unwrap()
+                .input
+            {
                 OptionInput::Choice { selected, .. } => selected.clone(),
                 other => panic!("{other:?}"),
             }

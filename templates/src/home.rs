@@ -178,7 +178,9 @@ mod tests {
             openapi_href: "/o.json".into(),
         };
         let page = page(&view).into_string();
-        let card = &page[page.find(r#"<article class="game" id="herfor">"#).expect("a card")..];
+        let card = &page[page
+            .find(r#"<article class="game" id="herfor">"#)
+            .expect("a card")..];
         let card = &card[..card.find("</article>").expect("the card's end")];
         assert!(card.contains(r#"<img class="board" src="/api/v1/games/herfor/picture?moves=c3" alt="A Herfor board""#), "{card}");
         assert!(card.contains("<h3>Herfor</h3><p class=\"what\">Stones on a hexagon</p>"));
@@ -188,13 +190,20 @@ mod tests {
             .expect("the computer, first");
         assert!(computer < card.find("Choose the options").expect("the options"));
         assert!(!card.contains("Play a friend"), "no tables yet");
-        assert!(!card.contains("<code>size</code>"), "no API names for players");
+        assert!(
+            !card.contains("<code>size</code>"),
+            "no API names for players"
+        );
         // The API's names are for developers, below the games.
-        let developers = page.find("For developers").expect("the developers' section");
+        let developers = page
+            .find("For developers")
+            .expect("the developers' section");
         assert!(developers > page.find("</article>").expect("the card's end"));
-        assert!(page[developers..].contains(
-            "<td><code>size</code></td><td><code>7</code></td><td>Points per side</td>"
-        ));
+        assert!(
+            page[developers..].contains(
+                "<td><code>size</code></td><td><code>7</code></td><td>Points per side</td>"
+            )
+        );
         assert!(page.contains(r#"href="/docs/""#));
     }
 
@@ -205,7 +214,9 @@ mod tests {
             ..herfor()
         })
         .into_string();
-        assert!(card.contains(r#"<a class="button secondary" href="/tables/herfor">Play a friend</a>"#));
+        assert!(
+            card.contains(r#"<a class="button secondary" href="/tables/herfor">Play a friend</a>"#)
+        );
     }
 
     #[test]

@@ -517,7 +517,11 @@ async fn every_board_target_is_a_finger_wide_on_a_phone() {
             browser.screenshot(&format!("{name}-choice")).await;
             found.extend(buttons);
         }
-        let least = if name.starts_with("herfor") { 24.0 } else { 44.0 };
+        let least = if name.starts_with("herfor") {
+            24.0
+        } else {
+            44.0
+        };
         for (class, w, h) in &found {
             if w.min(*h) < least {
                 small.push(format!("{name}: {class} {w:.1}×{h:.1}"));

@@ -76,10 +76,7 @@ async fn no_page_scrolls_sideways_and_every_board_is_inside_a_phones_screen() {
                 size.0
             );
             if scroll > width {
-                failures.push(format!(
-                    "{name} at {}: {scroll}px wide in {width}",
-                    size.0
-                ));
+                failures.push(format!("{name} at {}: {scroll}px wide in {width}", size.0));
             }
             for part in outside {
                 failures.push(format!("{name} at {}: {part} outside", size.0));

@@ -15,7 +15,9 @@ use crate::harness::{Browser, ONE_AT_A_TIME};
 async fn a_computer_moving_first_shows_a_waiting_line_with_one_ellipsis() {
     let _one = ONE_AT_A_TIME.lock().await;
     let browser = Browser::start("smalls-waiting").await;
-    browser.open("/play/hirth?target=1&computer=first&strength=strong").await;
+    browser
+        .open("/play/hirth?target=1&computer=first&strength=strong")
+        .await;
     browser.wait_for_styles().await;
     let shown = browser
         .client
@@ -102,7 +104,9 @@ async fn after_a_click_no_ring_lands_on_the_board_and_a_finished_board_gets_no_f
     browser.open("/play/herfor?size=5&pie=false&moves=c3").await;
     browser.wait_for_styles().await;
     browser
-        .click_to_next_page(Locator::Css(r#"figure.board svg button.move[data-point="a1"]"#))
+        .click_to_next_page(Locator::Css(
+            r#"figure.board svg button.move[data-point="a1"]"#,
+        ))
         .await;
     browser.wait_for_styles().await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -115,7 +119,9 @@ async fn after_a_click_no_ring_lands_on_the_board_and_a_finished_board_gets_no_f
     // From the keyboard: Enter on a point; the next page's board has the focus.
     let point = browser
         .client
-        .find(Locator::Css(r#"figure.board svg button.move[data-point="e5"]"#))
+        .find(Locator::Css(
+            r#"figure.board svg button.move[data-point="e5"]"#,
+        ))
         .await
         .expect("e5 is a button");
     let before = browser.url().await;
@@ -173,7 +179,10 @@ async fn herfor_arrow_up_goes_to_a_neighbour_in_the_row_above() {
     assert!(y_up < y, "{up} is above a3");
     press(&browser, Key::Down).await;
     let (down, ..) = focused_point(&browser).await;
-    assert!(down.ends_with(" a3") || down.ends_with(" a4"), "{up} → {down}");
+    assert!(
+        down.ends_with(" a3") || down.ends_with(" a4"),
+        "{up} → {down}"
+    );
     browser.finish().await;
 }
 

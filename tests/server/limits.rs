@@ -189,10 +189,18 @@ fn tiny_objects(bytes: usize) -> String {
 async fn a_megabyte_of_tiny_objects_is_refused_before_it_is_parsed() {
     for operation in ["legal-moves", "score", "new", "apply"] {
         let body = tiny_objects(1_000_000);
-        let answer = post_raw(&endpoint("herfor", operation), Some("application/json"), body).await;
+        let answer = post_raw(
+            &endpoint("herfor", operation),
+            Some("application/json"),
+            body,
+        )
+        .await;
         answer.problem(413, "payload_too_large");
         let detail = answer.body["detail"].as_str().expect("a detail");
-        assert!(detail.contains("more than 4096 objects and arrays"), "{operation}: {detail}");
+        assert!(
+            detail.contains("more than 4096 objects and arrays"),
+            "{operation}: {detail}"
+        );
     }
 }
 
@@ -202,7 +210,10 @@ async fn nesting_deeper_than_the_bound_is_refused_naming_where() {
     let answer = post_raw(&endpoint("tara", "score"), Some("application/json"), body).await;
     answer.problem(413, "payload_too_large");
     let detail = answer.body["detail"].as_str().expect("a detail");
-    assert!(detail.contains("more than 32 deep (at state[0]"), "{detail}");
+    assert!(
+        detail.contains("more than 32 deep (at state[0]"),
+        "{detail}"
+    );
 }
 
 #[actix_web::test]
@@ -215,7 +226,12 @@ async fn a_member_named_twice_is_refused_naming_it_and_its_path() {
     .await;
     answer.problem(422, "invalid_request");
     assert_eq!(answer.body["field"], "options.size", "{}", answer.body);
-    assert!(answer.body["detail"].as_str().expect("a detail").contains("named twice"));
+    assert!(
+        answer.body["detail"]
+            .as_str()
+            .expect("a detail")
+            .contains("named twice")
+    );
 }
 
 #[actix_web::test]
@@ -229,8 +245,12 @@ async fn a_large_body_is_answered_by_every_endpoint_from_the_blocking_pool() {
         ("score", json!({ "state": state })),
         ("new", json!({"options": {"size": 5}})),
     ] {
-        let answer =
-            post_raw(&endpoint("herfor", operation), Some("application/json"), padded(body)).await;
+        let answer = post_raw(
+            &endpoint("herfor", operation),
+            Some("application/json"),
+            padded(body),
+        )
+        .await;
         answer.ok();
     }
 }
@@ -250,7 +270,9 @@ async fn bodies_past_the_decoding_budget_are_refused_503_with_retry_after() {
         app.call(request)
     };
     let small = r#"{"options": {"size": 3}}"#.to_owned();
-    answer_of(send(small.clone()).await.expect("an answer")).await.ok();
+    answer_of(send(small.clone()).await.expect("an answer"))
+        .await
+        .ok();
     assert_eq!(budget.taken(), 0, "given back once answered");
     let held = budget.try_take(3_000).expect("free");
     let answer = answer_of(send(small.clone()).await.expect("an answer")).await;

@@ -29,7 +29,10 @@ const SMALL: &str = "/play/herfor?pie=false&simple=false&size=3";
 #[actix_web::test]
 async fn home_page_links_to_play_herfor() {
     let answer = get("/").await;
-    assert!(page(&answer, 200).contains(r#"<a class="button secondary" href="/play/herfor">Choose the options</a>"#));
+    assert!(
+        page(&answer, 200)
+            .contains(r#"<a class="button secondary" href="/play/herfor">Choose the options</a>"#)
+    );
 }
 
 #[actix_web::test]
@@ -49,8 +52,16 @@ async fn options_page_offers_each_option_preset_from_the_link() {
         "{body}"
     );
     // Pie in a player's words; the computer proposed first.
-    assert!(body.contains(r#"<label for="option-pie">Swap after the first stone</label>"#), "{body}");
-    assert!(body.contains(r#"<select id="option-computer" name="computer"><option value="second" selected>"#), "{body}");
+    assert!(
+        body.contains(r#"<label for="option-pie">Swap after the first stone</label>"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            r#"<select id="option-computer" name="computer"><option value="second" selected>"#
+        ),
+        "{body}"
+    );
 }
 
 #[actix_web::test]
@@ -184,17 +195,25 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
 #[actix_web::test]
 async fn a_finished_game_offers_play_again_and_new_game_beside_the_result() {
     let moves = whole_game();
-    let link = format!("{SMALL}&computer=second&strength=easy&moves={}", moves.join("."));
+    let link = format!(
+        "{SMALL}&computer=second&strength=easy&moves={}",
+        moves.join(".")
+    );
     let answer = get(&link).await;
     let body = page(&answer, 200);
     assert!(
         body.contains(r#"<p class="again"><a class="button" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=">Play again</a><a class="button secondary" href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy">New game</a></p>"#),
         "{body}"
     );
-    let fresh = get("/play/herfor?pie=false&simple=false&size=3&computer=second&strength=easy&moves=").await;
+    let fresh =
+        get("/play/herfor?pie=false&simple=false&size=3&computer=second&strength=easy&moves=")
+            .await;
     assert!(page(&fresh, 200).contains("to play"), "a new game");
     let going = get(&format!("{SMALL}&moves=c3")).await;
-    assert!(!page(&going, 200).contains("Play again"), "only once the game is over");
+    assert!(
+        !page(&going, 200).contains("Play again"),
+        "only once the game is over"
+    );
 }
 
 #[actix_web::test]
@@ -528,11 +547,18 @@ async fn home_shows_each_games_board_and_plays_the_computer_by_default() {
             .and_then(|rest| rest.split('"').next())
             .unwrap_or_else(|| panic!("{id}: a picture: {card}"))
             .replace("&amp;", "&");
-        assert!(src.starts_with(&format!("/api/v1/games/{id}/picture?")), "{src}");
+        assert!(
+            src.starts_with(&format!("/api/v1/games/{id}/picture?")),
+            "{src}"
+        );
         assert!(card.contains(r#"alt="The "#), "{card}");
         let (status, headers, _) = call(&app, TestRequest::get().uri(&src)).await;
         assert_eq!(status.as_u16(), 200, "{src}");
-        assert_eq!(headers.get("content-type").map(|v| v.to_str().unwrap()), Some("image/png"), "{src}");
+        assert_eq!(
+            headers.get("content-type").map(|v| v.to_str().unwrap()),
+            Some("image/png"),
+            "{src}"
+        );
         let computer = card
             .split(r#"<a class="button" href=""#)
             .nth(1)
@@ -546,7 +572,10 @@ async fn home_shows_each_games_board_and_plays_the_computer_by_default() {
         );
         // The button starts the game: its page, the computer to answer.
         let game = get(&computer).await;
-        assert!(page(&game, 200).contains("against the computer"), "{computer}");
+        assert!(
+            page(&game, 200).contains("against the computer"),
+            "{computer}"
+        );
         assert!(card.contains(&format!(r#"href="/play/{id}">Choose the options</a>"#)));
     }
     assert!(body.contains("For developers"));
@@ -558,7 +587,9 @@ async fn home_shows_each_games_board_and_plays_the_computer_by_default() {
 async fn the_options_page_proposes_the_computer_and_new_game_keeps_two_people() {
     let fresh = get("/play/herfor").await;
     assert!(
-        page(&fresh, 200).contains(r#"<option value="second" selected>The computer; you move first (black)</option>"#),
+        page(&fresh, 200).contains(
+            r#"<option value="second" selected>The computer; you move first (black)</option>"#
+        ),
         "{}",
         html(&fresh)
     );
@@ -1284,9 +1315,21 @@ async fn a_hint_against_a_strong_computer_searches_at_the_strong_budget() {
         ],
     )
     .await;
-    assert!(page(&answers[0], 200).contains("; 700 playouts)."), "{}", html(&answers[0]));
-    assert!(page(&answers[1], 200).contains("; 600 playouts)."), "{}", html(&answers[1]));
-    assert!(page(&answers[2], 200).contains("; 600 playouts)."), "{}", html(&answers[2]));
+    assert!(
+        page(&answers[0], 200).contains("; 700 playouts)."),
+        "{}",
+        html(&answers[0])
+    );
+    assert!(
+        page(&answers[1], 200).contains("; 600 playouts)."),
+        "{}",
+        html(&answers[1])
+    );
+    assert!(
+        page(&answers[2], 200).contains("; 600 playouts)."),
+        "{}",
+        html(&answers[2])
+    );
 }
 
 /// Beside the record: the position's picture and the game's animation, as the picture API
@@ -1296,7 +1339,9 @@ async fn the_page_offers_the_picture_and_the_animation_to_download() {
     let answer = get(&format!("{SMALL}&moves=c3.b2")).await;
     let body = page(&answer, 200).to_owned();
     let href = |words: &str| {
-        let at = body.find(words).unwrap_or_else(|| panic!("{words}: {body}"));
+        let at = body
+            .find(words)
+            .unwrap_or_else(|| panic!("{words}: {body}"));
         let start = body[..at].rfind("href=\"").expect("a link") + 6;
         body[start..start + body[start..].find('"').expect("its end")].replace("&amp;", "&")
     };
@@ -1314,7 +1359,11 @@ async fn the_page_offers_the_picture_and_the_animation_to_download() {
     for link in [picture, animation] {
         let (status, headers, _) = call(&app, TestRequest::get().uri(&link)).await;
         assert_eq!(status.as_u16(), 200, "{link}");
-        assert_eq!(headers.get("content-type").map(|v| v.to_str().unwrap()), Some("image/png"), "{link}");
+        assert_eq!(
+            headers.get("content-type").map(|v| v.to_str().unwrap()),
+            Some("image/png"),
+            "{link}"
+        );
     }
     assert!(body.contains(r#"download="herfor.png""#));
 }

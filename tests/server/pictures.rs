@@ -532,10 +532,18 @@ async fn an_etag_held_is_answered_304_without_drawing_and_a_drawn_picture_is_kep
         test::read_body(first).await,
         "the kept answer"
     );
-    assert_eq!((renders.count(), renders.cache().hits()), (1, 1), "answered from the cache");
+    assert_eq!(
+        (renders.count(), renders.cache().hits()),
+        (1, 1),
+        "answered from the cache"
+    );
     let still = TestRequest::get().uri(&uri.replace("/animation?", "/picture?"));
     let still = app.call(still.to_request()).await.expect("an answer");
-    assert_ne!(header_text(&still, header::ETAG), tag.as_str(), "a still has a tag of its own");
+    assert_ne!(
+        header_text(&still, header::ETAG),
+        tag.as_str(),
+        "a still has a tag of its own"
+    );
     assert_eq!(renders.count(), 2);
 }
 
@@ -562,7 +570,10 @@ async fn an_animation_over_the_cost_bound_is_refused_before_drawing_saying_how_t
     );
     assert_eq!(computer.renders().count(), 0);
     let fits = uri.replace("pixels=800", "pixels=552");
-    let answer = app.call(TestRequest::get().uri(&fits).to_request()).await.expect("an answer");
+    let answer = app
+        .call(TestRequest::get().uri(&fits).to_request())
+        .await
+        .expect("an answer");
     assert_eq!(answer.status(), StatusCode::OK, "the size it named fits");
 }
 
@@ -574,8 +585,14 @@ async fn pictures_past_the_render_permits_are_refused_503_with_retry_after() {
     let held: Vec<_> = std::iter::from_fn(|| renders.try_acquire()).collect();
     assert_eq!(held.len(), moot::compute::renders::RENDERS_AT_ONCE);
     let refused = renders.pool().refused();
-    let uri = format!("{}?size=3&pie=false&moves=c3", endpoint("herfor", "picture"));
-    let answer = app.call(TestRequest::get().uri(&uri).to_request()).await.expect("an answer");
+    let uri = format!(
+        "{}?size=3&pie=false&moves=c3",
+        endpoint("herfor", "picture")
+    );
+    let answer = app
+        .call(TestRequest::get().uri(&uri).to_request())
+        .await
+        .expect("an answer");
     assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(header_text(&answer, header::RETRY_AFTER), "1");
     let body: Value = test::read_body_json(answer).await;
@@ -585,11 +602,22 @@ async fn pictures_past_the_render_permits_are_refused_503_with_retry_after() {
         .uri(&endpoint("herfor", "picture"))
         .set_json(json!({ "state": state }));
     let answer = app.call(posted.to_request()).await.expect("an answer");
-    assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE, "the POST form too");
+    assert_eq!(
+        answer.status(),
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the POST form too"
+    );
     drop(held);
-    let answer = app.call(TestRequest::get().uri(&uri).to_request()).await.expect("an answer");
+    let answer = app
+        .call(TestRequest::get().uri(&uri).to_request())
+        .await
+        .expect("an answer");
     assert_eq!(answer.status(), StatusCode::OK);
-    assert_eq!(renders.pool().refused() - refused, 2, "the GET and the POST");
+    assert_eq!(
+        renders.pool().refused() - refused,
+        2,
+        "the GET and the POST"
+    );
 }
 
 /// A caption that wraps onto two lines in one frame and fits one in the next (Herfor's first

@@ -289,7 +289,12 @@ async fn a_preflight_for_a_method_the_api_does_not_serve_is_a_cors_refused_probl
 async fn absolute_links_start_with_the_public_url_whatever_the_request_says() {
     let (computer, site) = site(Origins::Any);
     let public = "https://games.example".parse().expect("a public URL");
-    let app = test::init_service(moot::app_for(computer, site.with_public_url(Some(public)))).await;
+    let app = test::init_service(moot::app_for(
+        computer,
+        site.with_public_url(Some(public)),
+        None,
+    ))
+    .await;
     for uri in ["/play/herfor?moves=c3", "/embed/herfor?moves=c3"] {
         let (status, _, body) = call(
             &app,
@@ -520,7 +525,11 @@ async fn rules_pages_leave_out_the_notes_for_implementers() {
     assert_eq!(status, StatusCode::OK);
     let page = String::from_utf8_lossy(&body).into_owned();
     assert!(page.contains("Two lanes"), "the rules are there");
-    for note in ["ONE table in the code", "must replay", "cite them in code comments"] {
+    for note in [
+        "ONE table in the code",
+        "must replay",
+        "cite them in code comments",
+    ] {
         assert!(!page.contains(note), "{note}");
     }
 }

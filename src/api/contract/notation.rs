@@ -1,6 +1,8 @@
 //! Each game's move notation, for the descriptions of its operations: the strings `apply`
 //! takes and `legal-moves` lists. Each engine states its own ([`crate::games::Game::NOTATION`]).
 
+use crate::games::Game;
+
 /// The move notation of the game `id`, in Markdown.
 pub fn of(id: &str) -> &'static str {
     crate::with_game!(id, G => G::NOTATION,

@@ -9,6 +9,8 @@
 
 use serde_json::Value;
 
+use crate::games::Game;
+
 /// Unicode White_Space, which `str::trim` removes (ECMA's `\s` differs: it has U+FEFF and lacks
 /// U+0085).
 const SPACE: &str = r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*";
@@ -139,7 +141,6 @@ pub fn moves(document: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
     use crate::games::herfor::{Herfor, HerforOptions};
     use crate::games::tara::{Tara, TaraOptions};
     use serde_json::json;
