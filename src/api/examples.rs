@@ -9,6 +9,7 @@ use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 use super::ops;
+use super::tables::TableExamples;
 use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
 use crate::ai::Strategy;
 use crate::games::{GAME_IDS, Game};
@@ -35,6 +36,7 @@ struct Samples {
     replay_response: Value,
     evaluate_request: Value,
     evaluate_response: Value,
+    tables: TableExamples,
 }
 
 fn samples() -> Option<&'static Samples> {
@@ -74,6 +76,7 @@ fn play<G: Strategy>() -> Option<Samples> {
         G::apply(&mut state, mv).ok()?;
     };
     let state_json = serde_json::to_value(&state).ok()?;
+    let tables = TableExamples::of::<G>(&options, &opening, &next)?;
 
     let state_request = json!({ "state": state_json });
     let legal_moves = ops::legal_moves::<G>(StateRequest {
@@ -123,6 +126,7 @@ fn play<G: Strategy>() -> Option<Samples> {
         replay_response: serde_json::to_value(replay_response).ok()?,
         evaluate_request,
         evaluate_response: serde_json::to_value(evaluate_response).ok()?,
+        tables,
     })
 }
 
@@ -165,6 +169,9 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "EvaluateRequest" => &samples.evaluate_request,
         "EvaluateResponse" => &samples.evaluate_response,
         "PictureRequest" => return Some(picture_request(&samples.state_request)),
+        "CreateTableRequest" => &samples.tables.create_request,
+        "CreatedTable" => &samples.tables.created,
+        "TableResponse" => &samples.tables.table,
         _ => return None,
     };
     Some(example.clone())
@@ -182,6 +189,14 @@ fn pick(field: impl Fn(&Samples) -> &Value) -> Value {
     samples().map(field).cloned().unwrap_or(Value::Null)
 }
 
+/// `GET …/tables/{id}/moves`: a table's history, in the first game.
+pub fn table_history() -> Value {
+    pick(|s| &s.tables.history)
+}
+/// `POST …/tables/{id}/moves`: a move and the ply its sender saw, in the first game.
+pub fn table_move_request() -> Value {
+    pick(|s| &s.tables.move_request)
+}
 /// `GET /games`: every registered game's listing.
 pub fn games_response() -> Value {
     pick(|s| &s.games)

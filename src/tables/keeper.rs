@@ -129,21 +129,6 @@ impl Row_ {
     }
 }
 
-/// What the engine says of a position after a move: ongoing, or finished by the rules.
-fn standing_after<G: Game>(state: &G::State) -> Standing {
-    match G::turn(state) {
-        Turn::ToAct(seat) => Standing::Ongoing { to_act: seat },
-        Turn::Won(seat) => Standing::Finished {
-            winner: Some(seat),
-            ended_by: EndedBy::Rules,
-        },
-        Turn::Drawn => Standing::Finished {
-            winner: None,
-            ended_by: EndedBy::Rules,
-        },
-    }
-}
-
 /// The stored form of a standing: status, winner, how it ended.
 fn columns(standing: &Standing) -> (&'static str, Option<i64>, Option<&'static str>) {
     match standing {
@@ -410,7 +395,7 @@ impl Tables {
         .execute(&mut **tx)
         .await
         .map_err(|e| stale_if_taken(e, seen))?;
-        let standing = standing_after::<G>(&state);
+        let standing = Standing::after::<G>(&state);
         let (status, winner, ended_by) = columns(&standing);
         let deadline = match standing {
             Standing::Ongoing { .. } => row.days_per_move.map(|days| now + days * DAY),

@@ -18,7 +18,7 @@ pub use store::{Backend, Store, StoreError};
 
 use serde_json::Value;
 
-use crate::games::{MoveError, Seat, Status};
+use crate::games::{Game, MoveError, Seat, Status, Turn};
 
 /// Milliseconds since the Unix epoch: how the tables keep time.
 pub type Millis = i64;
@@ -77,6 +77,23 @@ pub enum Standing {
         /// How it ended.
         ended_by: EndedBy,
     },
+}
+
+impl Standing {
+    /// What the engine says of a position after a move: ongoing, or finished by the rules.
+    pub fn after<G: Game>(state: &G::State) -> Standing {
+        match G::turn(state) {
+            Turn::ToAct(seat) => Standing::Ongoing { to_act: seat },
+            Turn::Won(seat) => Standing::Finished {
+                winner: Some(seat),
+                ended_by: EndedBy::Rules,
+            },
+            Turn::Drawn => Standing::Finished {
+                winner: None,
+                ended_by: EndedBy::Rules,
+            },
+        }
+    }
 }
 
 /// A seat as anyone may see it.

@@ -51,6 +51,7 @@ fn games() -> Vec<GameInfo> {
 pub fn specialise(document: &mut Value) {
     let games = games();
     let dependent = dependents(super::schemas(document));
+    let shared = held_by_shared_paths(document, &dependent);
     for game in &games {
         add_schemas(document, game, &dependent);
     }
@@ -60,7 +61,81 @@ pub fn specialise(document: &mut Value) {
         .collect();
     super::schemas(document).insert(GAME_LISTING.to_owned(), listing_union(&listings));
     add_paths(document, &games, &dependent);
+    unite_by_game(super::schemas(document), &games, &shared);
     add_tags(document, &games);
+}
+
+/// The game-dependent schemas that paths without a `{game}` parameter hold (the tables': a
+/// table names its game in its body), directly or through another.
+fn held_by_shared_paths(document: &Value, dependent: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut held: BTreeSet<String> = document["paths"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(path, _)| !path.contains("{game}"))
+        .flat_map(|(_, item)| refs::referenced(item))
+        .collect();
+    loop {
+        let more: BTreeSet<String> = held
+            .iter()
+            .flat_map(|name| refs::referenced(&document["components"]["schemas"][name]))
+            .filter(|name| !held.contains(name))
+            .collect();
+        if more.is_empty() {
+            return held.intersection(dependent).cloned().collect();
+        }
+        held.extend(more);
+    }
+}
+
+/// Makes each schema of `shared` that has a `game` member a union of the games' copies, told
+/// apart by `game` (each copy's `game` is its id), so a table is typed with its game's state and
+/// options. The others (which hold such a union) stay one schema, with the first game's example.
+fn unite_by_game(schemas: &mut Map<String, Value>, games: &[GameInfo], shared: &BTreeSet<String>) {
+    for name in shared {
+        let Some(generic) = schemas.get(name).cloned() else {
+            continue;
+        };
+        let copies: Vec<(String, String)> = games
+            .iter()
+            .map(|game| (game.id.to_owned(), format!("{}{name}", game.prefix)))
+            .collect();
+        let first_example = copies
+            .first()
+            .and_then(|(_, copy)| schemas.get(copy))
+            .and_then(|copy| copy.get("example"))
+            .cloned();
+        if generic["properties"]["game"].is_null() {
+            if let (Some(example), Some(schema)) = (first_example, schemas.get_mut(name)) {
+                schema["example"] = example;
+            }
+            continue;
+        }
+        for (id, copy) in &copies {
+            if let Some(schema) = schemas.get_mut(copy) {
+                schema["properties"]["game"] = json!({
+                    "type": "string",
+                    "const": id,
+                    "description": format!("The game's id: always `{id}`."),
+                });
+            }
+        }
+        let mapping: Map<String, Value> = copies
+            .iter()
+            .map(|(id, copy)| (id.clone(), refs::to(copy)["$ref"].clone()))
+            .collect();
+        let mut union = json!({
+            "oneOf": copies.iter().map(|(_, copy)| refs::to(copy)).collect::<Vec<_>>(),
+            "discriminator": {"propertyName": "game", "mapping": mapping},
+        });
+        if let Some(description) = generic.get("description") {
+            union["description"] = description.clone();
+        }
+        if let Some(example) = first_example {
+            union["example"] = example;
+        }
+        schemas.insert(name.clone(), union);
+    }
 }
 
 /// The schemas that hold a game-dependent member, directly or through another.
