@@ -42,7 +42,7 @@ async fn player(tables: Tables, until: Instant) -> Vec<Duration> {
             let moot::games::Turn::ToAct(seat) = Herfor::turn(&state) else {
                 continue 'tables;
             };
-            let mv = Herfor::legal_moves(&state)[0].clone();
+            let mv = Herfor::legal_moves(&state)[0];
             let text = Herfor::format_move(&state, &mv);
             let started = Instant::now();
             tables

@@ -85,12 +85,16 @@
     return form.getAttribute("action").split("#")[0] + "?" + query.toString() + "#turn";
   }
 
+  // The position after the composed steps: the page's own link with the steps added, or at a
+  // kept table (whose form posts a move) the game page of the table's position.
   function previewHref(moves) {
-    var query = new URLSearchParams(base);
+    var steps = section.getAttribute("data-steps");
+    var path = steps ? steps.split("?")[0] : form.getAttribute("action").split("#")[0];
+    var query = steps ? new URLSearchParams(steps.split("?")[1] || "") : new URLSearchParams(base);
     var before = query.get("moves") || "";
     query.set("moves", before ? before + separator + moves.join(separator) : moves.join(separator));
     query.delete(field);
-    return form.getAttribute("action").split("#")[0] + "?" + query.toString();
+    return path + "?" + query.toString();
   }
 
   function status(words) {
@@ -115,7 +119,21 @@
   function send(notation, target) {
     remember();
     wait(notation, target);
-    window.location.assign(sendHref(steps.concat([notation])));
+    var moves = steps.concat([notation]);
+    if (form.method !== "post") {
+      window.location.assign(sendHref(moves));
+      return;
+    }
+    // A table's seat posts its move: the form's fields (re-enabled: a disabled field is not
+    // sent) and the turn.
+    var inputs = form.querySelectorAll("input");
+    for (var i = 0; i < inputs.length; i++) inputs[i].disabled = false;
+    var move = document.createElement("input");
+    move.type = "hidden";
+    move.name = field;
+    move.value = moves.join(separator);
+    form.appendChild(move);
+    form.submit();
   }
 
   // A step of the turn: the position after it, fetched and shown in place.
@@ -488,5 +506,25 @@
     window.addEventListener("load", function () {
       window.setTimeout(focusBoard, 0);
     });
+  }
+})();
+
+// A new table's page: each link's copy button (hidden without the script, where the field
+// is there to select).
+(function () {
+  "use strict";
+  var buttons = document.querySelectorAll("button[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    (function (button) {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (!field || !navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(field.value).then(
+          function () { button.textContent = "Copied"; },
+          function () { field.select(); }
+        );
+      });
+    })(buttons[i]);
   }
 })();
