@@ -11,7 +11,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post};
-use moot_present::link::{HINT, Link, PLAY, Query, UNDO};
+use moot_present::link::{HINT, Link, PLAY, Query, UNDO, encode};
 use moot_present::preview::preview;
 use moot_present::replay::replay;
 use moot_present::view::{Extras, Seating, capitalised, play_view};
@@ -675,6 +675,9 @@ fn render<G: PageGame>(
     view.record.href = Some(record_href);
     view.steps_href = Some(position.href());
     view.opponent = None;
+    // Again with the same friend: the same options, a new table.
+    view.play_again_href = (finished && you.is_some())
+        .then(|| format!("{}?{}", friend_path(G::ID), encode(position.option_pairs())));
     if let Standing::Finished {
         winner,
         ended_by: ended_by @ (EndedBy::Resignation | EndedBy::Time),
@@ -800,10 +803,12 @@ fn table_view(table: &Table, credential: &Option<String>, you: Option<Seat>) -> 
     };
     TableView {
         lines,
-        reload_href: credential.as_deref().map_or_else(
-            || table_path(&table.id),
-            |c| format!("{}#turn", seat_path(&table.id, c)),
-        ),
+        // No fragment: a link to the page's own address and fragment would only scroll.
+        reload_href: ongoing.map(|_| {
+            credential
+                .as_deref()
+                .map_or_else(|| table_path(&table.id), |c| seat_path(&table.id, c))
+        }),
         resign_action: ongoing.and_then(|_| seat_action("resign")),
         claim_action: match (you, ongoing) {
             (Some(you), Some(to_act)) if to_act != you && overdue => seat_action("claim"),

@@ -69,8 +69,8 @@ pub struct PlayView {
 pub struct TableView {
     /// Who plays whom, and the clock, one sentence each.
     pub lines: Vec<String>,
-    /// The page again, to see whether the opponent has moved.
-    pub reload_href: String,
+    /// The page again, to see whether the opponent has moved; `None` once the table is over.
+    pub reload_href: Option<String>,
     /// Where the seat's resignation is sent; `None` when it may not resign (watching, over).
     pub resign_action: Option<String>,
     /// Where the seat's claim of a win on time is sent, once the opponent's move is overdue.
@@ -363,7 +363,7 @@ fn table_part(table: &TableView) -> Markup {
         div.table-seats {
             @for line in &table.lines { p { (line) } }
             p.links {
-                a href=(table.reload_href) { "Reload to see the opponent's move" }
+                @if let Some(reload) = &table.reload_href { a href=(reload) { "Reload to see the opponent's move" } }
                 @if let Some(watch) = &table.watch_href { a href=(watch) { "Spectators' page" } }
             }
             @if let Some(action) = &table.claim_action {

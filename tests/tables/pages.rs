@@ -284,6 +284,16 @@ both!(
         let won = get(&app, TestRequest::get().uri(&mine)).await;
         assert!(won.body.contains("Game over: you won"), "{}", won.body);
         assert!(won.body.contains("Your opponent resigned"), "{}", won.body);
+        assert!(
+            won.body
+                .contains(r#"<a class="button" href="/play/herfor/friend?"#),
+            "play again with the same friend: {}",
+            won.body
+        );
+        assert!(
+            !won.body.contains("Reload to see"),
+            "nothing more to reload for"
+        );
         assert!(offered(&won.body).is_empty());
         let lost = get(&app, TestRequest::get().uri(&theirs)).await;
         assert!(lost.body.contains("Game over: you lost"), "{}", lost.body);
