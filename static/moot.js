@@ -75,6 +75,10 @@
   base.delete(field);
   base.delete("undo");
   base.delete("hint");
+  // A table's seat posts its move (a link's page GETs the next position). Kept from the
+  // loaded page: a composed step replaces the game's part, form included.
+  var posts = form.method === "post";
+  var action = form.getAttribute("action");
   var steps = [];
   var earlier = []; // the page's content before each step, to undo it
   var busy = false;
@@ -120,20 +124,27 @@
     remember();
     wait(notation, target);
     var moves = steps.concat([notation]);
-    if (form.method !== "post") {
+    if (!posts) {
       window.location.assign(sendHref(moves));
       return;
     }
-    // A table's seat posts its move: the form's fields (re-enabled: a disabled field is not
-    // sent) and the turn.
-    var inputs = form.querySelectorAll("input");
-    for (var i = 0; i < inputs.length; i++) inputs[i].disabled = false;
-    var move = document.createElement("input");
-    move.type = "hidden";
-    move.name = field;
-    move.value = moves.join(separator);
-    form.appendChild(move);
-    form.submit();
+    // The page's fields as it was loaded (the ply it showed) and the turn, in a form of its
+    // own: the page's form may have been replaced by a step's.
+    var post = document.createElement("form");
+    post.method = "post";
+    post.action = action;
+    base.forEach(function (value, name) { post.appendChild(hidden(name, value)); });
+    post.appendChild(hidden(field, moves.join(separator)));
+    document.body.appendChild(post);
+    post.submit();
+  }
+
+  function hidden(name, value) {
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    return input;
   }
 
   // A step of the turn: the position after it, fetched and shown in place.
