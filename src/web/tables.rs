@@ -300,13 +300,12 @@ async fn open<G: PageGame>(
     http: &HttpRequest,
     form: &str,
 ) -> Result<HttpResponse, PageError> {
+    let form = Query::parse(form);
+    let clock = form.get(DAYS_FIELD)?.map(str::trim);
     // The clock is the table's, not the game's: the link reads the rest.
-    let (clock, options): (Vec<(String, String)>, Vec<(String, String)>) = Query::parse(form)
-        .0
-        .into_iter()
-        .partition(|(name, _)| name == DAYS_FIELD);
-    let (position, _) = Link::<G>::read(&Query(options))?;
-    let days = match clock.first().map(|(_, value)| value.trim()) {
+    let options = form.0.iter().filter(|(name, _)| name != DAYS_FIELD);
+    let (position, _) = Link::<G>::read(&Query(options.cloned().collect()))?;
+    let days = match clock {
         None | Some("") => None,
         Some(text) => Some(
             text.parse::<u32>()

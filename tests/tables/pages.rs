@@ -307,3 +307,82 @@ both!(
         );
     }
 );
+
+both!(
+    a_hirth_turn_composed_on_the_page_is_checked_whole_and_committed_step_by_step,
+    |url: String| async move {
+        use moot::games::Game;
+        use moot::games::Turn;
+        use moot::games::hirth::Hirth;
+
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = get(&app, form("/play/hirth/friend", "target=3&days=")).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let (mine, watch) = (
+            link(&created.body, "your-link"),
+            link(&created.body, "watch-link"),
+        );
+        let id = watch.trim_start_matches("/table/");
+        let table = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        let table: serde_json::Value = serde_json::from_str(&table.body).expect("a table");
+        assert_eq!(table["to_act"], "first", "{table:#}");
+
+        // The first seat's whole turn: a step after which it acts again while there is one,
+        // then the step that ends the turn.
+        let mut state: <Hirth as Game>::State =
+            serde_json::from_value(table["state"].clone()).expect("a Hirþ state");
+        let mut steps = Vec::new();
+        while first_acts(&Hirth::turn(&state)) {
+            let moves = Hirth::legal_moves(&state);
+            let continues = |mv: &&<Hirth as Game>::Move| {
+                let mut after = state.clone();
+                Hirth::apply(&mut after, mv).is_ok() && first_acts(&Hirth::turn(&after))
+            };
+            let mv = moves.iter().find(continues).unwrap_or(&moves[0]);
+            steps.push(Hirth::format_move(&state, mv));
+            Hirth::apply(&mut state, mv).expect("a legal step");
+            assert!(steps.len() < 50, "the turn ended");
+        }
+        assert!(steps.len() > 1, "a turn of several steps: {steps:?}");
+
+        // A turn with a wrong last step is refused whole: nothing is committed.
+        let mut wrong = steps.clone();
+        wrong.push("Z9".to_owned());
+        let refused = get(
+            &app,
+            form(&mine, &format!("ply=0&play={}", wrong.join("."))),
+        )
+        .await;
+        assert_eq!(refused.status, 422, "{}", refused.body);
+        let after = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        assert!(after.body.contains(r#""ply":0"#), "{}", after.body);
+
+        // The whole turn is played: one ply per step, and the second seat is to act.
+        let played = get(
+            &app,
+            form(&mine, &format!("ply=0&play={}", steps.join("."))),
+        )
+        .await;
+        assert_eq!(played.status, 303, "{}", played.body);
+        let after = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        let after: serde_json::Value = serde_json::from_str(&after.body).expect("a table");
+        assert_eq!(after["ply"], steps.len(), "{after:#}");
+        assert_eq!(after["to_act"], "second", "{after:#}");
+
+        fn first_acts(turn: &Turn) -> bool {
+            *turn == Turn::ToAct(moot::games::Seat::First)
+        }
+    }
+);
