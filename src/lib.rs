@@ -116,7 +116,7 @@ pub fn app_with(
 pub fn app_for(
     computer: Computer,
     middleware: serve::Middleware,
-    tables: Option<api::tables::TablePolicy>,
+    tables: Option<tables::TablePolicy>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,

@@ -97,9 +97,9 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         tables.clone(),
         flags.keep_finished_days,
     ));
-    let policy = moot::api::tables::TablePolicy::new(
+    let policy = moot::tables::TablePolicy::new(
         tables,
-        moot::api::tables::TableLimits {
+        moot::tables::TableLimits {
             trust_forwarded: flags.trust_forwarded,
             ..Default::default()
         },

@@ -75,6 +75,10 @@
   base.delete(field);
   base.delete("undo");
   base.delete("hint");
+  // A table's seat posts its move (a link's page GETs the next position). Kept from the
+  // loaded page: a composed step replaces the game's part, form included.
+  var posts = form.method === "post";
+  var action = form.getAttribute("action");
   var steps = [];
   var earlier = []; // the page's content before each step, to undo it
   var busy = false;
@@ -85,12 +89,16 @@
     return form.getAttribute("action").split("#")[0] + "?" + query.toString() + "#turn";
   }
 
+  // The position after the composed steps: the page's own link with the steps added, or at a
+  // kept table (whose form posts a move) the game page of the table's position.
   function previewHref(moves) {
-    var query = new URLSearchParams(base);
+    var steps = section.getAttribute("data-steps");
+    var path = steps ? steps.split("?")[0] : form.getAttribute("action").split("#")[0];
+    var query = steps ? new URLSearchParams(steps.split("?")[1] || "") : new URLSearchParams(base);
     var before = query.get("moves") || "";
     query.set("moves", before ? before + separator + moves.join(separator) : moves.join(separator));
     query.delete(field);
-    return form.getAttribute("action").split("#")[0] + "?" + query.toString();
+    return path + "?" + query.toString();
   }
 
   function status(words) {
@@ -115,7 +123,28 @@
   function send(notation, target) {
     remember();
     wait(notation, target);
-    window.location.assign(sendHref(steps.concat([notation])));
+    var moves = steps.concat([notation]);
+    if (!posts) {
+      window.location.assign(sendHref(moves));
+      return;
+    }
+    // The page's fields as it was loaded (the ply it showed) and the turn, in a form of its
+    // own: the page's form may have been replaced by a step's.
+    var post = document.createElement("form");
+    post.method = "post";
+    post.action = action;
+    base.forEach(function (value, name) { post.appendChild(hidden(name, value)); });
+    post.appendChild(hidden(field, moves.join(separator)));
+    document.body.appendChild(post);
+    post.submit();
+  }
+
+  function hidden(name, value) {
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    return input;
   }
 
   // A step of the turn: the position after it, fetched and shown in place.
@@ -488,5 +517,25 @@
     window.addEventListener("load", function () {
       window.setTimeout(focusBoard, 0);
     });
+  }
+})();
+
+// A new table's page: each link's copy button (hidden without the script, where the field
+// is there to select).
+(function () {
+  "use strict";
+  var buttons = document.querySelectorAll("button[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    (function (button) {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (!field || !navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(field.value).then(
+          function () { button.textContent = "Copied"; },
+          function () { field.select(); }
+        );
+      });
+    })(buttons[i]);
   }
 })();

@@ -195,10 +195,8 @@ async fn seat_credentials_are_never_logged() {
     let (captured, _default) = Captured::start();
     let computer = moot::Computer::new(moot::AiConfig::default());
     let middleware = moot::serve::Middleware::new(moot::serve::Origins::Any, &computer);
-    let policy = moot::api::tables::TablePolicy::new(
-        moot::tables::Tables::new(store, 10),
-        Default::default(),
-    );
+    let policy =
+        moot::tables::TablePolicy::new(moot::tables::Tables::new(store, 10), Default::default());
     let app = test::init_service(moot::app_for(computer, middleware, Some(policy))).await;
     let (status, _, body) = call(
         &app,

@@ -1,6 +1,7 @@
 """Plays Moot's three games through a running server with the client generated from
 openapi/openapi.json (openapi-python-client): a whole Herfor game on the size-3 board, a whole
-game of The High Kings of Tara and several turns of Hirþ.
+game of The High Kings of Tara, several turns of Hirþ, and a whole Herfor game at a table Moot
+keeps, each seat playing with its own credential.
 
     openapi-python-client generate --path ../../openapi/openapi.json --meta none \
         --output-path moot_client
@@ -20,20 +21,26 @@ from moot_client.api.herfor import (
     herfor_score,
 )
 from moot_client.api.hirth import hirth_apply, hirth_evaluate, hirth_new_game
+from moot_client.api.tables import create_table, get_table, play_move
 from moot_client.api.tara import tara_apply, tara_evaluate, tara_new_game, tara_score
 from moot_client.models import (
     HerforApplyRequest,
+    HerforCreateTableRequest,
     HerforNewGameRequest,
     HerforOptions,
     HerforStateRequest,
     HerforStatusFinished,
+    HerforTableResponse,
     HirthApplyRequest,
     HirthEvaluateRequest,
     HirthNewGameRequest,
     HirthOptions,
     HirthStatusOngoing,
     Problem,
+    Seat,
     StrengthName,
+    TableMoveRequest,
+    TableStatus,
     TaraApplyRequest,
     TaraEvaluateRequest,
     TaraNewGameRequest,
@@ -142,12 +149,51 @@ def play_hirth(client: Client, turns: int) -> None:
     print(f"hirth: {played} turns in {plies} moves, round {state.round_}")
 
 
+def play_table(client: Client) -> None:
+    """A Herfor size-3 table to its end: each seat, when the table awaits it, plays the first
+    legal move with its own credential and the ply it saw."""
+    created = answer(
+        create_table.sync(
+            client=client,
+            body=HerforCreateTableRequest(
+                game="herfor", options=HerforOptions(size=3, pie=False), names=["Ana", "Bo"]
+            ),
+        )
+    )
+    table = created.table
+    assert isinstance(table, HerforTableResponse), "a Herfor table"
+    credentials = {seat.seat: seat.credential for seat in created.seats}
+    plies = 0
+    while table.status == TableStatus.ONGOING:
+        assert isinstance(table.to_act, Seat), "an ongoing table awaits a seat"
+        moves = answer(
+            herfor_legal_moves.sync(client=client, body=HerforStateRequest(state=table.state))
+        ).moves
+        moved = answer(
+            play_move.sync(
+                table.id,
+                client=client,
+                body=TableMoveRequest(move=moves[0], ply=table.ply),
+                authorization=f"Bearer {credentials[table.to_act]}",
+            )
+        )
+        assert isinstance(moved, HerforTableResponse), "the same table"
+        table = moved
+        plies += 1
+        assert plies < MAX_PLIES, "the table never ended"
+    again = answer(get_table.sync(table.id, client=client))
+    assert isinstance(again, HerforTableResponse) and again.ply == plies
+    winner = table.result.winner if table.result else None
+    print(f"table: {plies} plies, won by the {winner.value if winner else 'nobody'} seat")
+
+
 def main() -> None:
     base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
     client = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60.0)
     play_herfor(client)
     play_tara(client)
     play_hirth(client, turns=6)
+    play_table(client)
 
 
 if __name__ == "__main__":

@@ -156,10 +156,10 @@ pub fn mark_hint(view: &mut HexBoardView, state: &HerforState, hint: &HerforMove
 /// two people the colour and the seat, which the swap (F5) changes: `Black (second player)`.
 fn player_words(state: &HerforState, colour: Colour, players: PlayerNames) -> String {
     let seat = state.seat_of(colour);
-    match (players.computer, seat) {
-        (Some(_), _) => players.name(seat, colour.name()),
-        (None, Seat::First) => format!("{} (first player)", capitalised(colour.name())),
-        (None, Seat::Second) => format!("{} (second player)", capitalised(colour.name())),
+    match (players.personal(), seat) {
+        (true, _) => players.name(seat, colour.name()),
+        (false, Seat::First) => format!("{} (first player)", capitalised(colour.name())),
+        (false, Seat::Second) => format!("{} (second player)", capitalised(colour.name())),
     }
 }
 
@@ -197,7 +197,7 @@ fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: Play
             name(*to)
         ),
         HerforEvent::Passed { colour, .. } => format!("{} passed", name(*colour)),
-        HerforEvent::Swapped { black } if players.computer.is_some() => format!(
+        HerforEvent::Swapped { black } if players.personal() => format!(
             "{} swapped and took Black: {} moves next",
             players.name(*black, "black"),
             players.name(black.other(), "white")

@@ -8,32 +8,46 @@ use super::replay::Ply;
 use super::view::capitalised;
 use moot_games::{Game, Seat};
 
-/// Who plays on a page: against the computer, the seat it plays. A page names each player
-/// one way everywhere (status, panel, events, end): by colour between two people at one
-/// screen (`Red`); against the computer `You (Red)` and `Computer (Blue)`.
+/// Who plays on a page: against the computer, the seat it plays; at a kept table, the seat of
+/// the page's player. A page names each player one way everywhere (status, panel, events,
+/// end): by colour between two people at one screen (`Red`); against the computer `You (Red)`
+/// and `Computer (Blue)`; at a table `You (Red)` and `Opponent (Blue)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayerNames {
     /// The seat the computer plays; `None` for two people at one screen.
     pub computer: Option<Seat>,
+    /// The seat of the page's player at a table, whose opponent plays from elsewhere.
+    pub you: Option<Seat>,
 }
 
 impl PlayerNames {
+    /// Whether the page speaks to one of the players ("you"), not to both at one screen.
+    pub fn personal(self) -> bool {
+        self.computer.is_some() || self.you.is_some()
+    }
+
     /// The player in `seat`, who plays `colour` (a colour word such as `gull`): `Gull`,
-    /// `You (Gull)`, `Computer (Silfr)`.
+    /// `You (Gull)`, `Computer (Silfr)`, `Opponent (Silfr)`.
     pub fn name(self, seat: Seat, colour: &str) -> String {
-        match self.computer {
-            Some(computer) if computer == seat => format!("Computer ({})", capitalised(colour)),
-            Some(_) => format!("You ({})", capitalised(colour)),
-            None => capitalised(colour),
+        let colour = capitalised(colour);
+        match (self.computer, self.you) {
+            (Some(computer), _) if computer == seat => format!("Computer ({colour})"),
+            (Some(_), _) => format!("You ({colour})"),
+            (None, Some(you)) if you == seat => format!("You ({colour})"),
+            (None, Some(_)) => format!("Opponent ({colour})"),
+            (None, None) => colour,
         }
     }
 
-    /// The player's, before a thing of theirs: `Gull's`, `your`, `the computer's`.
+    /// The player's, before a thing of theirs: `Gull's`, `your`, `the computer's`, `the
+    /// opponent's`.
     pub fn whose(self, seat: Seat, colour: &str) -> String {
-        match self.computer {
-            Some(computer) if computer == seat => "the computer's".to_owned(),
-            Some(_) => "your".to_owned(),
-            None => format!("{}'s", capitalised(colour)),
+        match (self.computer, self.you) {
+            (Some(computer), _) if computer == seat => "the computer's".to_owned(),
+            (Some(_), _) => "your".to_owned(),
+            (None, Some(you)) if you == seat => "your".to_owned(),
+            (None, Some(_)) => "the opponent's".to_owned(),
+            (None, None) => format!("{}'s", capitalised(colour)),
         }
     }
 }

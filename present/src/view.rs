@@ -9,7 +9,7 @@ use super::link::{HINT, Link, PLAY, UNDO, play_path};
 use super::page_game::{PageGame, Playable, PlayerNames};
 use super::replay::Replayed;
 use moot_ai::Thought;
-use moot_games::{Game, Status};
+use moot_games::{Game, Seat, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
@@ -37,7 +37,36 @@ pub fn playable<G: PageGame>(state: &G::State) -> Vec<Playable<G::Move>> {
         .collect()
 }
 
-/// What a page shows besides the position: a refused submission, a hint.
+/// Whom a game page is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// A link's players: both at this screen, or one against the computer.
+    #[default]
+    Link,
+    /// One seat of a kept table, whose opponent plays from elsewhere: its moves, when it acts
+    /// and `may_play` (the table is not over outside the rules).
+    Seat {
+        /// The page's player's seat.
+        seat: Seat,
+        /// Whether the table still takes moves.
+        may_play: bool,
+    },
+    /// A spectator of a kept table: no moves.
+    Watching,
+}
+
+impl Seating {
+    /// Whether the page offers the moves of the player to act (`to_act`).
+    fn offers(self, to_act: Option<Seat>) -> bool {
+        match self {
+            Seating::Link => true,
+            Seating::Seat { seat, may_play } => may_play && to_act == Some(seat),
+            Seating::Watching => false,
+        }
+    }
+}
+
+/// What a page shows besides the position: a refused submission, a hint, whom it is for.
 pub struct Extras<M> {
     /// Why the submitted move was refused, shown over the board.
     pub notice: Option<Notice>,
@@ -47,6 +76,8 @@ pub struct Extras<M> {
     pub hint: Option<Thought<M>>,
     /// Whether the server runs the computer player, which gives hints.
     pub hints_offered: bool,
+    /// Whom the page is for.
+    pub seating: Seating,
 }
 
 impl<M> Default for Extras<M> {
@@ -56,6 +87,7 @@ impl<M> Default for Extras<M> {
             typed: String::new(),
             hint: None,
             hints_offered: true,
+            seating: Seating::Link,
         }
     }
 }
@@ -67,40 +99,47 @@ pub fn play_view<G: PageGame>(
     extras: Extras<G::Move>,
 ) -> PlayView {
     let state = &game.state;
-    let playable = playable::<G>(state);
-    let status = G::status(state);
-    let finished = matches!(status, Status::Finished { .. });
     let Extras {
         notice,
         typed,
         hint,
         hints_offered,
+        seating,
     } = extras;
+    let to_act = match G::turn(state) {
+        moot_games::Turn::ToAct(seat) => Some(seat),
+        _ => None,
+    };
+    let playable = if seating.offers(to_act) {
+        playable::<G>(state)
+    } else {
+        Vec::new()
+    };
+    let status = G::status(state);
+    let finished = matches!(status, Status::Finished { .. });
+    let linked = seating == Seating::Link;
     let hinted = hint.as_ref().and_then(|h| h.analysis.best_move.as_ref());
     let board = G::board(state, &playable, game.last_turn(), hinted);
     let on_board = drawn_on_board(&board.0, &playable);
     let groups = groups::<G>(state, &playable);
-    let players = players(position);
+    let players = players(position, seating);
     PlayView {
         game_name: G::NAME.to_owned(),
-        status: players_status(position, state, &status),
+        status: players_status::<G>(state, &status, players),
         notice,
         panel: G::panel(state, players),
         opponent: opponent_words(position, game, &status),
         last: happened(
-            position,
+            players,
             game,
-            if finished || position.opponent.is_some() {
-                2
-            } else {
-                1
-            },
+            if finished || players.personal() { 2 } else { 1 },
         ),
         controls: controls(&groups, &on_board),
         groups,
         board,
         form: TurnForm {
             action: play_path(G::ID),
+            method: "get".to_owned(),
             hidden: position.pairs(),
             field: PLAY.to_owned(),
             undo_field: UNDO.to_owned(),
@@ -108,23 +147,27 @@ pub fn play_view<G: PageGame>(
             value: typed,
             record_action: format!("{}/record", play_path(G::ID)),
         },
-        hint: (!finished && hints_offered).then(|| hint_view::<G>(state, &playable, hint.as_ref())),
-        can_undo: undo_position(position, game).is_some(),
+        hint: (!finished && hints_offered && linked)
+            .then(|| hint_view::<G>(state, &playable, hint.as_ref())),
+        can_undo: linked && undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
-        play_again_href: finished.then(|| position.truncated(0).href()),
+        play_again_href: (finished && linked).then(|| position.truncated(0).href()),
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| G::score_words(state, players)),
         record: record_view(game),
         preview: None,
-        waiting: match position.opponent {
-            Some(_) => "The computer is thinking…",
-            None => "Playing…",
+        waiting: match (position.opponent, seating) {
+            (Some(_), _) => "The computer is thinking…",
+            (None, Seating::Link) => "Playing…",
+            (None, _) => "Sending the move…",
         }
         .to_owned(),
         mover: match &status {
             Status::Ongoing { to_act, colour, .. } => players.name(*to_act, colour),
             Status::Finished { .. } => String::new(),
         },
+        table: None,
+        steps_href: None,
     }
 }
 
@@ -328,31 +371,39 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
     groups
 }
 
-/// Who plays on the page: the computer's seat, if it plays.
-pub fn players<G: Game>(position: &Link<G>) -> PlayerNames {
+/// Who plays on the page: the computer's seat, if it plays; the page's player's seat at a
+/// table.
+pub fn players<G: Game>(position: &Link<G>, seating: Seating) -> PlayerNames {
     PlayerNames {
         computer: position.opponent.map(|o| o.seat),
+        you: match seating {
+            Seating::Seat { seat, .. } => Some(seat),
+            Seating::Link | Seating::Watching => None,
+        },
     }
 }
 
-/// The status line, in the page's names of the players; against the computer the end says
-/// "You won" or "You lost"; the game may say the end its own way ([`PageGame::end_words`]).
+/// The status line, in the page's names of the players; when the page speaks to one player
+/// (against the computer, at a table's seat) the end says "You won" or "You lost"; the game may
+/// say the end its own way ([`PageGame::end_words`]).
 fn players_status<G: PageGame>(
-    position: &Link<G>,
     state: &G::State,
     status: &Status,
+    players: PlayerNames,
 ) -> StatusLine {
     let mut line = status_line(status);
-    let end_words = G::end_words(state, players(position));
+    let end_words = G::end_words(state, players);
     if let Some(words) = &end_words {
         line.detail.clone_from(words);
     }
-    let Some(computer) = position.opponent else {
-        return line;
+    let you = match (players.computer, players.you) {
+        (Some(computer), _) => computer.other(),
+        (None, Some(you)) => you,
+        (None, None) => return line,
     };
     match status {
         Status::Ongoing { to_act, colour, .. } => {
-            line.headline = format!("{} to play", players(position).name(*to_act, colour));
+            line.headline = format!("{} to play", players.name(*to_act, colour));
         }
         Status::Finished {
             winner,
@@ -360,16 +411,12 @@ fn players_status<G: PageGame>(
             ..
         } => {
             line.headline = match winner {
-                Some(seat) if *seat == computer.seat => "Game over: you lost".to_owned(),
-                Some(_) => "Game over: you won".to_owned(),
+                Some(seat) if *seat == you => "Game over: you won".to_owned(),
+                Some(_) => "Game over: you lost".to_owned(),
                 None => "Game over: a draw".to_owned(),
             };
             if let (Some(seat), Some(colour), None) = (winner, winner_colour, &end_words) {
-                line.detail = format!(
-                    "{} won — {}",
-                    players(position).name(*seat, colour),
-                    line.detail
-                );
+                line.detail = format!("{} won — {}", players.name(*seat, colour), line.detail);
             }
         }
     }
@@ -380,7 +427,11 @@ fn players_status<G: PageGame>(
 /// the end, the last two, such as both passes; against the computer, the player's move and
 /// the computer's answer). Against the computer its moves are "The computer"'s, the
 /// others "You".
-fn happened<G: PageGame>(position: &Link<G>, game: &Replayed<G>, runs: usize) -> Vec<HappenedView> {
+fn happened<G: PageGame>(
+    players: PlayerNames,
+    game: &Replayed<G>,
+    runs: usize,
+) -> Vec<HappenedView> {
     let plies = &game.plies;
     let (mut start, mut changes) = (plies.len(), 0);
     while start > 0 && plies.len() - start < HAPPENED_MAX {
@@ -392,7 +443,6 @@ fn happened<G: PageGame>(position: &Link<G>, game: &Replayed<G>, runs: usize) ->
         }
         start -= 1;
     }
-    let players = players(position);
     plies[start..]
         .iter()
         .map(|ply| HappenedView {

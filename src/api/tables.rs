@@ -4,11 +4,10 @@
 //! client to its share of creations and wrong credentials, and answers JSON or problems.
 
 use std::net::IpAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use dashmap::DashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -20,65 +19,10 @@ use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 #[allow(unused_imports)] // named by the `value_type` attributes below
 use super::schemas::{GameOptions, GameState};
-use crate::compute::shares::{Clients, Share, Wait};
 use crate::games::{GAME_IDS, Game, Seat, Status, Turn};
 use crate::limits::tables as limits;
-use crate::tables::{self, Committed, EndedBy, Standing, TableError, Tables};
+use crate::tables::{self, Committed, EndedBy, Standing, TableError, TablePolicy, Tables};
 use crate::with_game;
-
-/// What a server allows of its clients' tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableLimits {
-    /// Tables one client may create in a burst, and one more every `create_every`.
-    pub create_burst: u32,
-    /// See `create_burst`.
-    pub create_every: Duration,
-    /// Wrong credentials one client may send in a burst, and one more every `guess_every`.
-    pub guess_burst: u32,
-    /// See `guess_burst`.
-    pub guess_every: Duration,
-    /// Believe a trusted proxy's forwarded address for the client (`--trust-forwarded`).
-    pub trust_forwarded: bool,
-}
-
-impl Default for TableLimits {
-    fn default() -> Self {
-        TableLimits {
-            create_burst: limits::CREATE_BURST,
-            create_every: limits::CREATE_EVERY,
-            guess_burst: limits::GUESS_BURST,
-            guess_every: limits::GUESS_EVERY,
-            trust_forwarded: false,
-        }
-    }
-}
-
-/// The tables of a server under the API's policy; made once, cloned into every worker.
-#[derive(Clone)]
-pub struct TablePolicy {
-    tables: Tables,
-    limits: TableLimits,
-    creations: Clients,
-    guesses: Clients,
-    /// Clients past their share of wrong credentials, and until when.
-    barred: std::sync::Arc<DashMap<Option<IpAddr>, Instant>>,
-}
-
-impl std::fmt::Debug for TablePolicy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TablePolicy")
-            .field("limits", &self.limits)
-            .finish()
-    }
-}
-
-fn share(burst: u32, every: Duration) -> Share {
-    Share {
-        burst,
-        every,
-        running: usize::MAX,
-    }
-}
 
 fn rate_limited(what: &str, wait: Duration) -> ApiError {
     ApiError::new(
@@ -91,55 +35,16 @@ fn rate_limited(what: &str, wait: Duration) -> ApiError {
     .retry_after(wait.as_secs_f64().ceil() as u64)
 }
 
-impl TablePolicy {
-    /// `tables` under `limits`.
-    pub fn new(tables: Tables, limits: TableLimits) -> Self {
-        TablePolicy {
-            creations: Clients::new(share(limits.create_burst, limits.create_every)),
-            guesses: Clients::new(share(limits.guess_burst, limits.guess_every)),
-            barred: Default::default(),
-            tables,
-            limits,
-        }
-    }
+fn client_of(policy: &TablePolicy, http: &HttpRequest) -> Option<IpAddr> {
+    crate::client::client_of(http, policy.limits().trust_forwarded)
+}
 
-    /// The tables.
-    pub fn tables(&self) -> &Tables {
-        &self.tables
-    }
-
-    fn client(&self, http: &HttpRequest) -> Option<IpAddr> {
-        crate::client::client_of(http, self.limits.trust_forwarded)
-    }
-
-    /// Refuses a client past its share of wrong credentials, before its credential is checked.
-    fn not_barred(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
-        // Copied out first: the map's guard must be gone before `remove` takes its shard.
-        let barred = self.barred.get(&client).map(|until| *until);
-        if let Some(until) = barred {
-            let now = Instant::now();
-            if until > now {
-                return Err(rate_limited("wrong seat credentials", until - now));
-            }
-            self.barred.remove(&client);
-        }
-        Ok(())
-    }
-
-    /// Counts a wrong or missing credential: 401 saying `detail`, or 429 once the client is
-    /// past its share (and then barred until its next token).
-    fn strike(&self, client: Option<IpAddr>, detail: &str) -> ApiError {
-        match self.guesses.check_rate(client) {
-            Ok(()) => ApiError::new(ErrorCode::Unauthorized, detail),
-            Err(wait) => {
-                let wait = match wait {
-                    Wait::Rate(wait) => wait,
-                    Wait::Running => self.limits.guess_every,
-                };
-                self.barred.insert(client, Instant::now() + wait);
-                rate_limited("wrong seat credentials", wait)
-            }
-        }
+/// A wrong or missing credential: 401 saying `detail`, or 429 once the client is past its
+/// share (and then barred).
+fn strike(policy: &TablePolicy, client: Option<IpAddr>, detail: &str) -> ApiError {
+    match policy.strike(client) {
+        None => ApiError::new(ErrorCode::Unauthorized, detail),
+        Some(wait) => rate_limited("wrong seat credentials", wait),
     }
 }
 
@@ -527,10 +432,10 @@ pub async fn create_table(
             )
             .with_field("game")
         })?;
-    if let Err(Wait::Rate(wait)) = policy.creations.check_rate(policy.client(&http)) {
+    if let Err(wait) = policy.may_create(client_of(&policy, &http)) {
         return Err(rate_limited("new tables", wait));
     }
-    let created = with_game!(*game, G => create_for::<G>(&policy.tables, request).await, else Err(ApiError::unknown_game(game)))?;
+    let created = with_game!(*game, G => create_for::<G>(policy.tables(), request).await, else Err(ApiError::unknown_game(game)))?;
     let id = created.table.id.clone();
     let table = TableResponse::from(created.table);
     let seats = table
@@ -594,7 +499,7 @@ pub async fn get_table(
 ) -> Result<HttpResponse, ApiError> {
     let policy = policy(data)?;
     let table = policy
-        .tables
+        .tables()
         .get(&id)
         .await
         .map_err(problem)?
@@ -626,12 +531,12 @@ pub async fn table_history(
 ) -> Result<web::Json<TableHistory>, ApiError> {
     let policy = policy(data)?;
     let table = policy
-        .tables
+        .tables()
         .get(&id)
         .await
         .map_err(problem)?
         .ok_or_else(|| problem(TableError::UnknownTable))?;
-    let history = policy.tables.history(&id).await.map_err(problem)?;
+    let history = policy.tables().history(&id).await.map_err(problem)?;
     Ok(web::Json(TableHistory {
         id: table.id,
         game: table.game.to_owned(),
@@ -660,19 +565,24 @@ where
     F: FnOnce(String) -> Fut,
     Fut: Future<Output = Result<Committed, TableError>>,
 {
-    let client = policy.client(http);
-    policy.not_barred(client)?;
+    let client = client_of(policy, http);
+    policy
+        .not_barred(client)
+        .map_err(|wait| rate_limited("wrong seat credentials", wait))?;
     let Some(credential) = bearer(http) else {
-        return Err(policy.strike(
+        return Err(strike(
+            policy,
             client,
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };
     match change(credential.to_owned()).await {
         Ok(committed) => Ok(table_answer(TableResponse::from(committed.table))),
-        Err(TableError::BadCredential) => {
-            Err(policy.strike(client, "the credential is no seat's of this table"))
-        }
+        Err(TableError::BadCredential) => Err(strike(
+            policy,
+            client,
+            "the credential is no seat's of this table",
+        )),
         Err(error) => Err(problem(error)),
     }
 }
@@ -709,7 +619,7 @@ pub async fn play_move(
 ) -> Result<HttpResponse, ApiError> {
     let policy = policy(data)?;
     let request: TableMoveRequest = ops::envelope(body.0)?;
-    let tables = policy.tables.clone();
+    let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
         tables
             .play(&id, &credential, request.ply, &request.mv, tables::now())
@@ -743,7 +653,7 @@ pub async fn resign(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let policy = policy(data)?;
-    let tables = policy.tables.clone();
+    let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
         tables.resign(&id, &credential, tables::now()).await
     })
@@ -777,7 +687,7 @@ pub async fn claim(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let policy = policy(data)?;
-    let tables = policy.tables.clone();
+    let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
         tables.claim(&id, &credential, tables::now()).await
     })

@@ -292,6 +292,30 @@ impl Tables {
         Ok(History { moves, record })
     }
 
+    /// The seat of table `id` whose credential this is (a seat's page, finished or not).
+    pub async fn seat(&self, id: &str, credential: &str) -> Result<Seat, TableError> {
+        if !secret::is_table_id(id) {
+            return Err(TableError::UnknownTable);
+        }
+        let rows =
+            sqlx::query("SELECT seat, credential_sha256 FROM moot_seats WHERE table_id = $1")
+                .bind(id)
+                .fetch_all(&self.store.pool)
+                .await?;
+        if rows.is_empty() {
+            return Err(TableError::UnknownTable);
+        }
+        let mut seated = None;
+        for row in rows {
+            let kept: String = row.try_get("credential_sha256")?;
+            // Every seat is compared, so the time taken tells nothing of which matched.
+            if secret::matches(credential, &kept) {
+                seated = Some(seat_of(row.try_get("seat")?)?);
+            }
+        }
+        seated.ok_or(TableError::BadCredential)
+    }
+
     /// Loads a table for a change in `tx` and finds the seat whose credential this is.
     async fn load_seated(
         tx: &mut Transaction<'static, Any>,

@@ -5,15 +5,18 @@
 //!
 //! - [`store`]: the database (SQLite or PostgreSQL through one driver), migrated at start;
 //! - [`secret`]: table ids and seat credentials (random, kept hashed, compared in constant time);
+//! - [`policy`]: what each client may do (creations and wrong credentials, at a rate);
 //! - [`keeper`]: the operations (create, read, play, resign, claim, sweep), each one
 //!   transaction, each change returning the [`Event`] it committed so that what comes after a
 //!   commit (streams, webhooks) can hook there.
 
 pub mod keeper;
+pub mod policy;
 pub mod secret;
 pub mod store;
 
 pub use keeper::Tables;
+pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError};
 
 use serde_json::Value;

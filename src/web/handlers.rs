@@ -12,6 +12,7 @@ use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
 use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
+use crate::tables::TablePolicy;
 use moot_present::link::{COMPUTER, HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use moot_present::page_game::PageGame;
 use moot_present::preview::{animation_href, picture_href, preview};
@@ -53,12 +54,14 @@ pub async fn play(
     game: Path<String>,
     request: HttpRequest,
     searches: Data<PageSearches>,
+    tables: Option<Data<TablePolicy>>,
 ) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
+    let friends_offered = tables.is_some();
     let client = crate::client::client_of(&request, searches.config().trust_forwarded);
     let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
-    crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin).await, else Err(PageError::unknown_game(id)))
+    crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin, friends_offered).await, else Err(PageError::unknown_game(id)))
 }
 
 /// What the synchronous part of a request found.
@@ -72,13 +75,15 @@ async fn play_page<G: PageGame + Hinted>(
     searches: &PageSearches,
     client: Option<std::net::IpAddr>,
     origin: String,
+    friends_offered: bool,
 ) -> Result<HttpResponse, PageError> {
     let hints_offered = searches.config().max_evaluations > 0;
     let hint_asked = query.get(HINT)?.map(str::to_owned);
-    let (position, game) = match off_worker(move || read_game::<G>(&query, hints_offered)).await? {
-        Step::Answer(reply) => return Ok(reply.into_response()),
-        Step::Page(position, game) => (position, game),
-    };
+    let (position, game) =
+        match off_worker(move || read_game::<G>(&query, hints_offered, friends_offered)).await? {
+            Step::Answer(reply) => return Ok(reply.into_response()),
+            Step::Page(position, game) => (position, game),
+        };
     if let Some(computer) = position.opponent
         && computer.to_act::<G>(&game.state)
     {
@@ -113,12 +118,17 @@ async fn play_page<G: PageGame + Hinted>(
 }
 
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
-/// `hints_offered`: the server runs the computer player (hints, and the computer as opponent).
-fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>, PageError> {
+/// `hints_offered`: the server runs the computer player (hints, and the computer as opponent);
+/// `friends_offered`: it keeps tables (a friend far away as opponent).
+fn read_game<G: PageGame>(
+    query: &Query,
+    hints_offered: bool,
+    friends_offered: bool,
+) -> Result<Step<G>, PageError> {
     let (position, has_moves) = Link::<G>::read(query)?;
     if !has_moves {
         let opponent_chosen = query.get(COMPUTER)?.is_some();
-        let view = options_view(&position, hints_offered, opponent_chosen);
+        let view = options_view(&position, hints_offered, opponent_chosen, friends_offered);
         return Ok(Step::Answer(Reply::page(
             StatusCode::OK,
             moot_templates::options::page(&view),
@@ -160,6 +170,7 @@ fn read_game<G: PageGame>(query: &Query, hints_offered: bool) -> Result<Step<G>,
                 typed: excerpt(&typed, EXCERPT_CHARS),
                 hint: None,
                 hints_offered,
+                ..Extras::default()
             };
             let view = play_view(&position, &game, extras);
             Reply::page(
@@ -184,7 +195,7 @@ fn see_other(href: &str) -> HttpResponse {
 /// The move(s) sent: one move, typed in notation or a button's, or the steps of one turn
 /// joined by `.` (a Hirþ turn composed on the page). Every move is checked, and all must be
 /// the acting player's: the position after them, or the engine's reason for refusing one.
-fn submit<G: PageGame>(
+pub(super) fn submit<G: PageGame>(
     position: &Link<G>,
     game: &Replayed<G>,
     typed: &str,
@@ -281,7 +292,10 @@ fn rules_page<G: PageGame>() -> HttpResponse {
 /// frames: the start and each move): the position's picture, and the game as an animation
 /// once it has a move. A longer game's page offers neither: each link repeats the moves,
 /// and the page's size is kept to one copy in the form (and the preview's).
-fn downloads<G: PageGame>(view: &mut moot_templates::play::RecordView, position: &Link<G>) {
+pub(super) fn downloads<G: PageGame>(
+    view: &mut moot_templates::play::RecordView,
+    position: &Link<G>,
+) {
     if position.moves.len() >= crate::picture::animation::MAX_FRAMES {
         return;
     }

@@ -5,6 +5,7 @@
 //! - [`handlers`]: the routes; [`embed`]: the board other sites frame;
 //! - [`opponent`]: the computer's moves and hints, searched under the pages' own limits;
 //! - [`options_form`]: a game's options form, built from its options' OpenAPI schema;
+//! - [`tables`]: kept tables: "Play a friend", each seat's page, the spectators' page;
 //! - [`error`]: friendly error pages, and a link's error as one;
 //! - [`blocking`]: page work that grows with the link runs off the async workers.
 
@@ -14,6 +15,7 @@ pub mod error;
 pub mod handlers;
 pub mod opponent;
 pub mod options_form;
+pub mod tables;
 
 pub use moot_present::{PageGame, Playable};
 
@@ -23,5 +25,6 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(handlers::play)
         .service(handlers::record)
         .service(handlers::rules)
-        .service(embed::embed);
+        .service(embed::embed)
+        .configure(tables::configure);
 }

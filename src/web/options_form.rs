@@ -21,6 +21,7 @@ pub fn options_view<G: PageGame>(
     position: &Link<G>,
     computer_offered: bool,
     opponent_chosen: bool,
+    friends_offered: bool,
 ) -> OptionsView {
     let schema =
         serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema()).unwrap_or_default();
@@ -62,6 +63,7 @@ pub fn options_view<G: PageGame>(
         fields,
         hidden: vec![(MOVES.to_owned(), String::new())],
         rules_href: format!("/rules/{}", G::ID),
+        friend_action: friends_offered.then(|| super::tables::friend_path(G::ID)),
     }
 }
 
@@ -262,7 +264,7 @@ mod tests {
     #[test]
     fn herfor_options_are_choices_preset_from_the_link() {
         let (position, _) = Link::<Herfor>::read(&Query::parse("size=3&pie=false")).unwrap();
-        let view = options_view(&position, true, false);
+        let view = options_view(&position, true, false, false);
         let size = view.fields.iter().find(|f| f.name == "size").unwrap();
         assert_eq!(
             size.input,
@@ -291,7 +293,7 @@ mod tests {
         let selected = |query: &str| {
             let (position, _) = Link::<Herfor>::read(&Query::parse(query)).unwrap();
             let chosen = Query::parse(query).get("computer").unwrap().is_some();
-            let view = options_view(&position, true, chosen);
+            let view = options_view(&position, true, chosen, false);
             match &view
                 .fields
                 .iter()
@@ -314,7 +316,7 @@ mod tests {
     fn tara_your_first_move_names_no_colour_the_form_may_change() {
         use crate::games::tara::Tara;
         let (position, _) = Link::<Tara>::read(&Query::parse("first=blue")).unwrap();
-        let view = options_view(&position, true, false);
+        let view = options_view(&position, true, false, false);
         let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
         assert!(
             matches!(&computer.input, OptionInput::Choice { choices, .. }

@@ -14,6 +14,7 @@ pub mod options;
 pub mod parts;
 pub mod play;
 pub mod rules;
+pub mod table;
 pub mod tara;
 
 pub use layout::layout;

@@ -17,7 +17,23 @@ pub struct OptionsView {
     pub hidden: Vec<(String, String)>,
     /// The game's rules page, linked above the form.
     pub rules_href: String,
+    /// Where "Play a friend" posts the form to open a kept table, when the server keeps
+    /// tables.
+    pub friend_action: Option<String>,
 }
+
+/// The clocks a friend's table may have, as the form offers them: days per move (empty: none).
+pub const DAYS_PER_MOVE: [(&str, &str); 6] = [
+    ("", "No clock"),
+    ("1", "1 day per move"),
+    ("3", "3 days per move"),
+    ("7", "7 days per move"),
+    ("14", "14 days per move"),
+    ("30", "30 days per move"),
+];
+
+/// The name of the friend form's clock field.
+pub const DAYS_FIELD: &str = "days";
 
 /// One choice on the form.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,6 +103,13 @@ pub fn page(view: &OptionsView) -> Markup {
                     @for (name, value) in &view.hidden { input type="hidden" name=(name) value=(value); }
                     @for field in &view.fields { (option_field(field)) }
                     button type="submit" { "Start the game" }
+                    @if let Some(action) = &view.friend_action {
+                        fieldset.friend {
+                            legend { "Or play a friend far away" }
+                            p { "Moot keeps the game: you get a link to your seat and one to send to your friend, and each of you plays when you like." }
+                            button.secondary type="submit" formaction=(action) { "Play a friend" }
+                        }
+                    }
                 }
             }
             script src=(crate::play::SCRIPT_HREF) defer {}
@@ -139,6 +162,7 @@ mod tests {
             action: "/play/herfor".into(),
             hidden: vec![("moves".into(), String::new())],
             rules_href: "/rules/herfor".into(),
+            friend_action: None,
             fields: vec![
                 OptionField {
                     name: "pie".into(),

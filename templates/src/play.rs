@@ -57,6 +57,26 @@ pub struct PlayView {
     /// Who moves now, as the page names them (`Black`, `You (Black)`): the script says
     /// who played the move it sends.
     pub mover: String,
+    /// At a kept table: who sits where, the clock, resigning and claiming.
+    pub table: Option<TableView>,
+    /// Where the script fetches the position after a step of a turn it composes: the game
+    /// page of the position (its `moves` get the steps); `None`: the form's own page.
+    pub steps_href: Option<String>,
+}
+
+/// What a kept table's page shows besides the game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableView {
+    /// Who plays whom, and the clock, one sentence each.
+    pub lines: Vec<String>,
+    /// The page again, to see whether the opponent has moved; `None` once the table is over.
+    pub reload_href: Option<String>,
+    /// Where the seat's resignation is sent; `None` when it may not resign (watching, over).
+    pub resign_action: Option<String>,
+    /// Where the seat's claim of a win on time is sent, once the opponent's move is overdue.
+    pub claim_action: Option<String>,
+    /// The spectators' page, to share.
+    pub watch_href: Option<String>,
 }
 
 /// The status line at the top of the game page: whose turn it is, or the result.
@@ -117,8 +137,12 @@ pub struct Action {
 /// The form of the page: a GET back to the page with the position in hidden fields, once.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TurnForm {
-    /// The play page's path, which the form's GET goes back to.
+    /// The play page's path, which the form's GET goes back to (a table's seat: where its
+    /// POST goes).
     pub action: String,
+    /// `get` (a link's page: the position is the query) or `post` (a table's seat: a move
+    /// changes the table).
+    pub method: String,
     /// The hidden fields carrying the position: the options, the opponent and the moves so far.
     pub hidden: Vec<(String, String)>,
     /// The name of the field (and of every move's button) holding the move(s) to play.
@@ -160,6 +184,9 @@ pub struct RecordView {
     pub animation_href: Option<String>,
     /// The file name a download starts with (`herfor`).
     pub file_stem: String,
+    /// The record's own address, when it has one (a table's); else the form's record
+    /// action, sent with the position.
+    pub href: Option<String>,
 }
 
 /// The game page: the status line, the board with the facts and what happened beside it,
@@ -170,7 +197,7 @@ pub fn page(view: &PlayView) -> Markup {
         view.preview.as_ref(),
         Skip::BOARD,
         html! {
-            section.play data-waiting=(view.waiting) data-mover=(view.mover) {
+            section.play data-waiting=(view.waiting) data-mover=(view.mover) data-steps=[view.steps_href.as_ref()] {
                 h1 { (view.game_name) }
                 div #game {
                     p #turn.status.finished[view.status.finished] role="status" {
@@ -184,6 +211,7 @@ pub fn page(view: &PlayView) -> Markup {
                         }
                     }
                     @if let Some(opponent) = &view.opponent { p.opponent { (opponent) } }
+                    @if let Some(table) = &view.table { (table_part(table)) }
                     @if let Some(notice) = &view.notice {
                         div.notice role="alert" {
                             strong { (notice.title) }
@@ -216,7 +244,7 @@ pub fn page(view: &PlayView) -> Markup {
 /// the list's: each names it).
 fn turn_form(form: &TurnForm) -> Markup {
     html! {
-        form id=(FORM) method="get" action=(format!("{}#turn", form.action)) {
+        form id=(FORM) method=(form.method) action=(format!("{}#turn", form.action)) {
             // The default button, the form's first: Enter in the typed-move field plays the
             // typed move, not the first move of the board.
             button.default type="submit" tabindex="-1" aria-hidden="true" {}
@@ -328,6 +356,33 @@ fn all_moves(view: &PlayView) -> Markup {
     }
 }
 
+/// A kept table: who plays whom, the clock, a reload link, resigning (behind a second click)
+/// and claiming.
+fn table_part(table: &TableView) -> Markup {
+    html! {
+        div.table-seats {
+            @for line in &table.lines { p { (line) } }
+            p.links {
+                @if let Some(reload) = &table.reload_href { a href=(reload) { "Reload to see the opponent's move" } }
+                @if let Some(watch) = &table.watch_href { a href=(watch) { "Spectators' page" } }
+            }
+            @if let Some(action) = &table.claim_action {
+                form method="post" action=(action) {
+                    button type="submit" { "Claim the win: the opponent's move is overdue" }
+                }
+            }
+            @if let Some(action) = &table.resign_action {
+                details.resign {
+                    summary { "Resign…" }
+                    form method="post" action=(action) {
+                        button.secondary type="submit" { "Yes, resign this game" }
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn links(view: &PlayView) -> Markup {
     html! {
         p.links {
@@ -351,7 +406,11 @@ fn record(record: &RecordView, form: &TurnForm) -> Markup {
             }
             p.downloads {
                 @if !record.text.is_empty() {
-                    button.secondary type="submit" form=(FORM) formaction=(form.record_action) { "Download the record" }
+                    @if let Some(href) = &record.href {
+                        a.button.secondary href=(href) download { "Download the record" }
+                    } @else {
+                        button.secondary type="submit" form=(FORM) formaction=(form.record_action) { "Download the record" }
+                    }
                 }
                 @if let Some(href) = &record.picture_href {
                     a.button.secondary href=(href) download=(format!("{}.png", record.file_stem)) { "Download the picture" }
@@ -387,6 +446,7 @@ mod tests {
             }],
             form: TurnForm {
                 action: "/play/herfor".into(),
+                method: "get".into(),
                 hidden: vec![("moves".into(), "c3.b2".into())],
                 field: "play".into(),
                 undo_field: "undo".into(),

@@ -55,13 +55,6 @@ impl Browser {
     }
 
     async fn launch(name: &str, script: bool) -> Browser {
-        for binary in [CHROMIUM, CHROMEDRIVER] {
-            assert!(
-                Path::new(binary).exists(),
-                "{binary} is missing: the browser tests need Debian's chromium and chromium-driver \
-                 (apt-get install -y chromium chromium-driver; .ci/run installs them)"
-            );
-        }
         let server = actix_web::HttpServer::new(moot::app)
             .workers(1)
             .bind(("127.0.0.1", 0))
@@ -70,7 +63,46 @@ impl Browser {
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
+        Self::connect(name, script, base, handle).await
+    }
 
+    /// Two browsers on one app that keeps tables (in a new SQLite file): two players far apart.
+    pub async fn two_with_tables(name: &str) -> (Browser, Browser) {
+        let file =
+            std::env::temp_dir().join(format!("moot-browser-{name}-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let store = moot::tables::Store::connect(&format!("sqlite://{}", file.display()))
+            .await
+            .expect("the database opens");
+        let policy = moot::tables::TablePolicy::new(
+            moot::tables::Tables::new(store, 100),
+            moot::tables::TableLimits::default(),
+        );
+        let computer = moot::Computer::new(moot::AiConfig::default());
+        let middleware = moot::serve::Middleware::new(moot::serve::Origins::Any, &computer);
+        let server = actix_web::HttpServer::new(move || {
+            moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
+        })
+        .workers(1)
+        .bind(("127.0.0.1", 0))
+        .expect("the app binds a local port");
+        let base = format!("http://{}", server.addrs()[0]);
+        let server = server.run();
+        let handle = server.handle();
+        actix_web::rt::spawn(server);
+        let first = Self::connect(&format!("{name}-1"), true, base.clone(), handle.clone()).await;
+        let second = Self::connect(&format!("{name}-2"), true, base, handle).await;
+        (first, second)
+    }
+
+    async fn connect(name: &str, script: bool, base: String, handle: ServerHandle) -> Browser {
+        for binary in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                Path::new(binary).exists(),
+                "{binary} is missing: the browser tests need Debian's chromium and chromium-driver \
+                 (apt-get install -y chromium chromium-driver; .ci/run installs them)"
+            );
+        }
         let port = free_port();
         let profile =
             std::env::temp_dir().join(format!("moot-chromium-{name}-{}", std::process::id()));

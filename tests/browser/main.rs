@@ -4,6 +4,7 @@ mod a11y;
 mod cross_origin;
 mod embed;
 mod fit;
+mod friend;
 mod harness;
 mod play;
 mod scripts;

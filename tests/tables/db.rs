@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
-use moot::api::tables::{TableLimits, TablePolicy};
 use moot::tables::{Store, Tables};
+use moot::tables::{TableLimits, TablePolicy};
 use serde_json::{Value, json};
 use sqlx::Executor;
 

@@ -5,6 +5,8 @@
 //!
 //! - `games`: whole games of each game through two seats' credentials; the record replays to
 //!   the stored state;
+//! - `pages`: "Play a friend", two seats playing a whole game from their links, spectators,
+//!   refusals said on the page;
 //! - `refusals`: every refusal code of the tables' routes;
 //! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
 //!   on SQLite and on PostgreSQL behind two server processes;
@@ -15,6 +17,7 @@ mod common;
 
 mod db;
 mod games;
+mod pages;
 mod processes;
 mod refusals;
 mod sweep;

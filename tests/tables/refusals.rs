@@ -5,7 +5,7 @@ use std::time::Duration;
 use actix_web::dev::Service;
 use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
-use moot::api::tables::TableLimits;
+use moot::tables::TableLimits;
 use serde_json::json;
 
 use crate::both;

@@ -1,6 +1,7 @@
 // Plays Moot's three games through a running server with a client generated from
 // openapi/openapi.json (openapi-typescript types, openapi-fetch requests): a whole Herfor game on
-// the size-3 board, a whole game of The High Kings of Tara and several turns of Hirþ.
+// the size-3 board, a whole game of The High Kings of Tara, several turns of Hirþ, and a whole
+// Herfor game at a table Moot keeps, each seat playing with its own credential.
 //
 //   npm run generate && npm run build && node dist/play.js http://127.0.0.1:8080
 //
@@ -119,6 +120,51 @@ async function playHirth(turns: number): Promise<void> {
   console.log(`hirth: ${played} turns in ${plies} moves, round ${state.round}`);
 }
 
+/** The table, known to be a Herfor table. */
+function herforTable(table: Schemas["TableResponse"]): Schemas["HerforTableResponse"] {
+  if (table.game !== "herfor") throw new Error("a Herfor table");
+  return table;
+}
+
+/** A Herfor size-3 table to its end: each seat, when the table awaits it, plays the first legal
+ * move with its own credential and the ply it saw. */
+async function playTable(): Promise<void> {
+  const created = answer(
+    await client.POST("/api/v1/tables", {
+      body: { game: "herfor", options: { size: 3, pie: false }, names: ["Ana", "Bo"] },
+    }),
+  );
+  let table = herforTable(created.table);
+  const credentials = new Map(created.seats.map((seat) => [seat.seat, seat.credential]));
+  let plies = 0;
+  while (table.status === "ongoing") {
+    const seat = table.to_act;
+    const credential = seat === undefined || seat === null ? undefined : credentials.get(seat);
+    if (credential === undefined) throw new Error("an ongoing table awaits a seat");
+    const { moves } = answer(
+      await client.POST("/api/v1/games/herfor/legal-moves", { body: { state: table.state } }),
+    );
+    const move = moves[0];
+    if (move === undefined) throw new Error("an ongoing game has a legal move");
+    table = herforTable(
+      answer(
+        await client.POST("/api/v1/tables/{id}/moves", {
+          params: { path: { id: table.id }, header: { Authorization: `Bearer ${credential}` } },
+          body: { move, ply: table.ply },
+        }),
+      ),
+    );
+    plies += 1;
+    if (plies >= MAX_PLIES) throw new Error("the table never ended");
+  }
+  const again = answer(
+    await client.GET("/api/v1/tables/{id}", { params: { path: { id: table.id } } }),
+  );
+  if (again.ply !== plies) throw new Error("the table kept every move");
+  console.log(`table: ${plies} plies, won by the ${table.result?.winner ?? "nobody"} seat`);
+}
+
 await playHerfor();
 await playTara();
 await playHirth(6);
+await playTable();

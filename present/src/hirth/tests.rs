@@ -43,12 +43,16 @@ fn values(svg: &str) -> Vec<String> {
 /// Two people at one screen, Gull in the first seat: the players are named by colour.
 const TWO: Sides = Sides {
     gull: Seat::First,
-    players: PlayerNames { computer: None },
+    players: PlayerNames {
+        computer: None,
+        you: None,
+    },
 };
 
 /// Against the computer, which plays the second seat, Silfr in the first game.
 const VS_COMPUTER: PlayerNames = PlayerNames {
     computer: Some(Seat::Second),
+    you: None,
 };
 
 fn in_words(event: &Event) -> String {

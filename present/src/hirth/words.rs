@@ -395,13 +395,13 @@ pub(super) fn describe_event(event: &Event, sides: Sides) -> String {
                 gull: *gull,
                 ..sides
             };
-            match sides.players.computer {
-                Some(_) => format!(
+            match sides.players.personal() {
+                true => format!(
                     "Game {game} begins with the colours swapped: {} against {}; Gull moves first",
                     next.name(*gull),
                     next.name(gull.other())
                 ),
-                None => format!(
+                false => format!(
                     "Game {game} begins with the colours swapped: the player who had {} plays Gull now and moves first",
                     title(sides.colour(*gull))
                 ),

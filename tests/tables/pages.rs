@@ -1,0 +1,388 @@
+//! The tables on the pages: "Play a friend" opens a table and shows both seat links once; two
+//! players play a whole Herfor game from their seat links with the pages' forms; spectators
+//! watch; a seat link is kept out of caches and `Referer`; a stale page, a wrong link and a
+//! resignation are answered as a player expects.
+
+use actix_web::dev::Service;
+use actix_web::http::header;
+use actix_web::test::{self, TestRequest};
+
+use crate::both;
+use crate::db::{self, roomy};
+
+/// A page's answer: status, the headers the tests read, the body.
+struct Page {
+    status: u16,
+    location: Option<String>,
+    cache_control: Option<String>,
+    referrer_policy: Option<String>,
+    body: String,
+}
+
+async fn get<S, B>(app: &S, request: TestRequest) -> Page
+where
+    S: Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let response = app
+        .call(request.to_request())
+        .await
+        .expect("the app answers");
+    let header_of = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (location, cache_control, referrer_policy) = (
+        header_of(header::LOCATION),
+        header_of(header::CACHE_CONTROL),
+        header_of(header::REFERRER_POLICY),
+    );
+    let status = response.status().as_u16();
+    let body = String::from_utf8_lossy(&test::read_body(response).await).into_owned();
+    Page {
+        status,
+        location,
+        cache_control,
+        referrer_policy,
+        body,
+    }
+}
+
+fn form(uri: &str, body: &str) -> TestRequest {
+    TestRequest::post()
+        .uri(uri)
+        .insert_header((header::CONTENT_TYPE, "application/x-www-form-urlencoded"))
+        .set_payload(body.to_owned())
+}
+
+/// The value of the read-only field `id` on the new table's page, as a path.
+fn link(page: &str, id: &str) -> String {
+    let start = format!(r#"<input id="{id}" type="text" readonly value=""#);
+    let at = page
+        .find(&start)
+        .unwrap_or_else(|| panic!("no {id} in {page}"))
+        + start.len();
+    let url = &page[at..at + page[at..].find('"').expect("a closed value")];
+    url.split_once("://")
+        .and_then(|(_, rest)| rest.find('/').map(|slash| rest[slash..].to_owned()))
+        .unwrap_or_else(|| panic!("{url} is an absolute URL"))
+}
+
+/// The moves a page offers: the values of its move buttons.
+fn offered(page: &str) -> Vec<String> {
+    page.split(r#"name="play" value=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|value| !value.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The ply the seat's form sends.
+fn ply(page: &str) -> u64 {
+    let start = r#"<input type="hidden" name="ply" value=""#;
+    let at = page.find(start).expect("the ply field") + start.len();
+    page[at..at + page[at..].find('"').unwrap()]
+        .parse()
+        .expect("a ply")
+}
+
+/// Opens a Herfor size-3 table from the options form: the creator's and the friend's seat
+/// paths, and the spectators' path.
+async fn open<S, B>(app: &S) -> (String, String, String)
+where
+    S: Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let options = get(app, TestRequest::get().uri("/play/herfor")).await;
+    assert!(
+        options.body.contains(r#"formaction="/play/herfor/friend""#),
+        "the options form offers a friend: {}",
+        options.body
+    );
+    // The options form's GET: the options chosen, and the clock to choose.
+    let friend = get(
+        app,
+        TestRequest::get().uri(
+            "/play/herfor/friend?size=3&pie=false&simple=false&moves=&computer=&strength=normal",
+        ),
+    )
+    .await;
+    assert_eq!(friend.status, 200, "{}", friend.body);
+    assert!(
+        friend
+            .body
+            .contains(r#"<form class="options" method="post" action="/play/herfor/friend">"#),
+        "{}",
+        friend.body
+    );
+    assert!(
+        friend
+            .body
+            .contains(r#"<input type="hidden" name="size" value="3">"#),
+        "{}",
+        friend.body
+    );
+    assert!(
+        friend
+            .body
+            .contains(r#"<select id="option-days" name="days">"#)
+    );
+    let created = get(
+        app,
+        form(
+            "/play/herfor/friend",
+            "size=3&pie=false&simple=false&moves=&days=3",
+        ),
+    )
+    .await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    assert_eq!(created.cache_control.as_deref(), Some("private, no-store"));
+    assert_eq!(created.referrer_policy.as_deref(), Some("no-referrer"));
+    assert!(
+        created.body.contains("You play Black and move first"),
+        "{}",
+        created.body
+    );
+    (
+        link(&created.body, "your-link"),
+        link(&created.body, "their-link"),
+        link(&created.body, "watch-link"),
+    )
+}
+
+both!(
+    two_friends_play_a_whole_herfor_game_from_their_seat_links,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (mine, theirs, watch) = open(&app).await;
+        assert_ne!(mine, theirs);
+        let mut plies = 0;
+        loop {
+            let pages = [
+                get(&app, TestRequest::get().uri(&mine)).await,
+                get(&app, TestRequest::get().uri(&theirs)).await,
+            ];
+            for page in &pages {
+                assert_eq!(page.status, 200, "{}", page.body);
+                assert_eq!(page.cache_control.as_deref(), Some("private, no-store"));
+                assert_eq!(page.referrer_policy.as_deref(), Some("no-referrer"));
+            }
+            if pages[0].body.contains("Game over") {
+                assert!(pages[1].body.contains("Game over"));
+                assert!(offered(&pages[0].body).is_empty() && offered(&pages[1].body).is_empty());
+                break;
+            }
+            // Exactly one seat is offered moves; the other waits for it.
+            let acting = match (
+                offered(&pages[0].body).is_empty(),
+                offered(&pages[1].body).is_empty(),
+            ) {
+                (false, true) => 0,
+                (true, false) => 1,
+                other => panic!("one seat acts at a time: {other:?}\n{}", pages[0].body),
+            };
+            assert!(
+                pages[1 - acting].body.contains("Waiting for Opponent"),
+                "{}",
+                pages[1 - acting].body
+            );
+            assert!(
+                pages[acting].body.contains("You ("),
+                "{}",
+                pages[acting].body
+            );
+            let seat = [&mine, &theirs][acting];
+            let moves = offered(&pages[acting].body);
+            // The last offered is a pass once the board fills; placements come first.
+            let mv = &moves[plies % moves.len()];
+            let seen = ply(&pages[acting].body);
+            assert_eq!(seen, plies as u64);
+            let played = get(&app, form(seat, &format!("ply={seen}&play={mv}"))).await;
+            assert_eq!(played.status, 303, "{mv}: {}", played.body);
+            assert_eq!(played.location.as_deref(), Some(&*format!("{seat}#turn")));
+            plies += 1;
+            assert!(plies < 200, "the game did not end");
+        }
+
+        // The spectators see the finished game, its record, and no seat's move.
+        let watched = get(&app, TestRequest::get().uri(&watch)).await;
+        assert_eq!(watched.status, 200);
+        assert!(watched.body.contains("Game over") && watched.body.contains("You are watching"));
+        assert!(offered(&watched.body).is_empty());
+        assert_ne!(watched.cache_control.as_deref(), Some("private, no-store"));
+        let record = get(&app, TestRequest::get().uri(&format!("{watch}/record"))).await;
+        assert_eq!(record.status, 200);
+        assert!(!record.body.trim().is_empty(), "the record of a whole game");
+        // The API tells the same story.
+        let id = watch.trim_start_matches("/table/");
+        let api = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        assert!(api.body.contains(r#""status":"finished""#), "{}", api.body);
+        assert!(api.body.contains(&format!(r#""ply":{plies}"#)));
+    }
+);
+
+both!(
+    a_stale_page_a_wrong_link_and_a_resignation_are_answered_on_the_page,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (mine, theirs, watch) = open(&app).await;
+
+        // Black plays c3; a second send from the same (now stale) page is refused, not played.
+        let played = get(&app, form(&mine, "ply=0&play=c3")).await;
+        assert_eq!(played.status, 303, "{}", played.body);
+        let stale = get(&app, form(&theirs, "ply=0&play=b2")).await;
+        assert_eq!(stale.status, 409, "{}", stale.body);
+        assert!(stale.body.contains("The table moved on"), "{}", stale.body);
+        // Out of turn, and an illegal move, with the engine's reason.
+        let early = get(&app, form(&mine, "ply=1&play=b2")).await;
+        assert_eq!(early.status, 403, "{}", early.body);
+        let taken = get(&app, form(&theirs, "ply=1&play=c3")).await;
+        assert_eq!(taken.status, 422, "{}", taken.body);
+        assert!(taken.body.contains("cannot be played"), "{}", taken.body);
+
+        // A seat link with a wrong credential is no seat.
+        let (table, _) = mine.rsplit_once('/').unwrap();
+        let wrong = get(
+            &app,
+            TestRequest::get().uri(&format!("{table}/{}", "0".repeat(64))),
+        )
+        .await;
+        assert_eq!(wrong.status, 403, "{}", wrong.body);
+        assert_eq!(wrong.cache_control.as_deref(), Some("private, no-store"));
+        let unknown = get(
+            &app,
+            TestRequest::get().uri(&format!("/table/{}", "0".repeat(32))),
+        )
+        .await;
+        assert_eq!(unknown.status, 404, "{}", unknown.body);
+
+        // White resigns: Black has won, both pages say so, and nothing more is played.
+        let page = get(&app, TestRequest::get().uri(&theirs)).await;
+        assert!(
+            page.body.contains(&format!(r#"action="{theirs}/resign""#)),
+            "{}",
+            page.body
+        );
+        let resigned = get(&app, form(&format!("{theirs}/resign"), "")).await;
+        assert_eq!(resigned.status, 303, "{}", resigned.body);
+        let won = get(&app, TestRequest::get().uri(&mine)).await;
+        assert!(won.body.contains("Game over: you won"), "{}", won.body);
+        assert!(won.body.contains("Your opponent resigned"), "{}", won.body);
+        assert!(
+            won.body
+                .contains(r#"<a class="button" href="/play/herfor/friend?"#),
+            "play again with the same friend: {}",
+            won.body
+        );
+        assert!(
+            !won.body.contains("Reload to see"),
+            "nothing more to reload for"
+        );
+        assert!(offered(&won.body).is_empty());
+        let lost = get(&app, TestRequest::get().uri(&theirs)).await;
+        assert!(lost.body.contains("Game over: you lost"), "{}", lost.body);
+        let after = get(&app, form(&mine, "ply=1&play=b2")).await;
+        assert_eq!(after.status, 410, "{}", after.body);
+        let watched = get(&app, TestRequest::get().uri(&watch)).await;
+        assert!(
+            watched.body.contains("The second player resigned"),
+            "{}",
+            watched.body
+        );
+    }
+);
+
+both!(
+    a_hirth_turn_composed_on_the_page_is_checked_whole_and_committed_step_by_step,
+    |url: String| async move {
+        use moot::games::Game;
+        use moot::games::Turn;
+        use moot::games::hirth::Hirth;
+
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = get(&app, form("/play/hirth/friend", "target=3&days=")).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let (mine, watch) = (
+            link(&created.body, "your-link"),
+            link(&created.body, "watch-link"),
+        );
+        let id = watch.trim_start_matches("/table/");
+        let table = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        let table: serde_json::Value = serde_json::from_str(&table.body).expect("a table");
+        assert_eq!(table["to_act"], "first", "{table:#}");
+
+        // The first seat's whole turn: a step after which it acts again while there is one,
+        // then the step that ends the turn.
+        let mut state: <Hirth as Game>::State =
+            serde_json::from_value(table["state"].clone()).expect("a Hirþ state");
+        let mut steps = Vec::new();
+        while first_acts(&Hirth::turn(&state)) {
+            let moves = Hirth::legal_moves(&state);
+            let continues = |mv: &&<Hirth as Game>::Move| {
+                let mut after = state.clone();
+                Hirth::apply(&mut after, mv).is_ok() && first_acts(&Hirth::turn(&after))
+            };
+            let mv = moves.iter().find(continues).unwrap_or(&moves[0]);
+            steps.push(Hirth::format_move(&state, mv));
+            Hirth::apply(&mut state, mv).expect("a legal step");
+            assert!(steps.len() < 50, "the turn ended");
+        }
+        assert!(steps.len() > 1, "a turn of several steps: {steps:?}");
+
+        // A turn with a wrong last step is refused whole: nothing is committed.
+        let mut wrong = steps.clone();
+        wrong.push("Z9".to_owned());
+        let refused = get(
+            &app,
+            form(&mine, &format!("ply=0&play={}", wrong.join("."))),
+        )
+        .await;
+        assert_eq!(refused.status, 422, "{}", refused.body);
+        let after = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        assert!(after.body.contains(r#""ply":0"#), "{}", after.body);
+
+        // The whole turn is played: one ply per step, and the second seat is to act.
+        let played = get(
+            &app,
+            form(&mine, &format!("ply=0&play={}", steps.join("."))),
+        )
+        .await;
+        assert_eq!(played.status, 303, "{}", played.body);
+        let after = get(
+            &app,
+            TestRequest::get().uri(&format!("/api/v1/tables/{id}")),
+        )
+        .await;
+        let after: serde_json::Value = serde_json::from_str(&after.body).expect("a table");
+        assert_eq!(after["ply"], steps.len(), "{after:#}");
+        assert_eq!(after["to_act"], "second", "{after:#}");
+
+        fn first_acts(turn: &Turn) -> bool {
+            *turn == Turn::ToAct(moot::games::Seat::First)
+        }
+    }
+);
