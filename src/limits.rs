@@ -36,4 +36,13 @@ pub mod tables {
     pub const MAX_DAYS_PER_MOVE: u32 = 60;
     /// The longest name of a seat, in characters.
     pub const NAME_CHARS: usize = 40;
+    /// Event streams open on one table at once (two seats, each in a few tabs, and watchers);
+    /// more are refused with 503.
+    pub const STREAMS_PER_TABLE: usize = 32;
+    /// Event streams open on the server at once; more are refused with 503. An idle stream
+    /// costs a few kilobytes.
+    pub const MAX_STREAMS: usize = 20_000;
+    /// How often an idle event stream gets a comment line (so that proxies keep it open), and
+    /// checks the database for a change it was not told of.
+    pub const STREAM_HEARTBEAT: Duration = Duration::from_secs(25);
 }

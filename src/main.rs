@@ -63,6 +63,9 @@ struct Serve {
     /// Open (unfinished) tables kept at once; more are refused with 503 `tables_full`.
     #[arg(long, env = "MOOT_MAX_OPEN_TABLES", default_value_t = moot::limits::tables::MAX_OPEN)]
     max_open_tables: u64,
+    /// Tables' event streams open at once; more are refused with 503 `streams_full`.
+    #[arg(long, env = "MOOT_MAX_EVENT_STREAMS", default_value_t = moot::limits::tables::MAX_STREAMS)]
+    max_event_streams: usize,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -92,7 +95,15 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         .map_err(std::io::Error::other)?;
     // The URL's password stays out of the log: only the backend is named.
     tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
-    let tables = moot::tables::Tables::new(store, flags.max_open_tables);
+    let tables = moot::tables::Tables::new(store, flags.max_open_tables).with_feed(
+        moot::tables::FeedLimits {
+            in_all: flags.max_event_streams,
+            ..Default::default()
+        },
+    );
+    // With PostgreSQL, the other replicas' moves reach this one's event streams.
+    actix_web::rt::spawn(tables.clone().listen(flags.database.clone()));
+    raise_open_files_limit();
     actix_web::rt::spawn(moot::api::tables::sweep_forever(
         tables.clone(),
         flags.keep_finished_days,
@@ -107,6 +118,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let computer = moot::Computer::new(config);
     let middleware =
         Middleware::new(flags.cors_origins, &computer).with_public_url(flags.public_url);
+    middleware.metrics.count_streams(policy.tables().feed().clone());
     actix_web::HttpServer::new(move || {
         moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
     })
@@ -127,4 +139,25 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     .bind(flags.bind)?
     .run()
     .await
+}
+
+/// Each open event stream holds a connection: the soft limit of open files (often 1,024) is
+/// raised to the hard one, so that the server can keep as many streams as it is allowed.
+fn raise_open_files_limit() {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{Resource, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        if limit.current < limit.maximum
+            && let Err(error) = setrlimit(
+                Resource::Nofile,
+                rustix::process::Rlimit {
+                    current: limit.maximum,
+                    maximum: limit.maximum,
+                },
+            )
+        {
+            tracing::warn!(%error, "the limit of open files could not be raised");
+        }
+    }
 }

@@ -539,3 +539,27 @@
     })(buttons[i]);
   }
 })();
+
+// A kept table's page follows the table: when its event stream (server-sent events) tells of
+// a change the page does not show (the opponent's move, a resignation), the page is loaded
+// again. Without the script, or without EventSource, the reload link does it.
+(function () {
+  "use strict";
+  var seats = document.querySelector("[data-events][data-reload]");
+  if (!seats || !window.EventSource) return;
+  var shown = seats.getAttribute("data-seq");
+  var leaving = false;
+  // A move or a resignation of this page is on its way: its answer is the next page.
+  document.addEventListener("submit", function () { leaving = true; }, true);
+  var source = new EventSource(seats.getAttribute("data-events"));
+  function changed(event) {
+    if (event.lastEventId === shown) return;
+    source.close();
+    if (leaving || document.body.classList.contains("waiting")) return;
+    window.location.replace(seats.getAttribute("data-reload"));
+  }
+  ["table", "move", "resign", "claim"].forEach(function (type) {
+    source.addEventListener(type, changed);
+  });
+  window.addEventListener("pagehide", function () { source.close(); });
+})();

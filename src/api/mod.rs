@@ -10,6 +10,7 @@
 //!   [`analysis`]: its request's budget and seed, and its answer;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
 //! - [`tables`]: tables Moot keeps (seats, credentials, moves), over [`crate::tables`];
+//!   [`table_events`]: a table's events as they happen (server-sent events);
 //! - [`contract`]: the published document, with one typed path per game and operation.
 
 pub mod analysis;
@@ -24,6 +25,7 @@ pub mod ops;
 pub mod picture;
 pub mod problem;
 pub mod schemas;
+pub mod table_events;
 pub mod tables;
 pub mod types;
 
@@ -48,6 +50,7 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(tables::table_history)
             .service(tables::play_move)
             .service(tables::resign)
-            .service(tables::claim),
+            .service(tables::claim)
+            .service(table_events::table_events),
     );
 }

@@ -85,11 +85,13 @@ pub enum ErrorCode {
     TablesOff,
     /// 503: the server keeps as many open tables as it may; retry later.
     TablesFull,
+    /// 503: as many event streams are open as the server (or the table) allows; retry later.
+    StreamsFull,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 31] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -121,6 +123,7 @@ impl ErrorCode {
         ErrorCode::TableFinished,
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
+        ErrorCode::StreamsFull,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -157,6 +160,7 @@ impl ErrorCode {
             ErrorCode::TableFinished => "table_finished",
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
+            ErrorCode::StreamsFull => "streams_full",
         }
     }
 
@@ -183,7 +187,9 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
-            ErrorCode::Overloaded | ErrorCode::TablesFull => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Overloaded | ErrorCode::TablesFull | ErrorCode::StreamsFull => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
@@ -229,6 +235,7 @@ impl ErrorCode {
             ErrorCode::TableFinished => "The table is over",
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
+            ErrorCode::StreamsFull => "Too many open event streams",
         }
     }
 }
@@ -511,6 +518,7 @@ mod tests {
                 | ErrorCode::ClaimTooEarly
                 | ErrorCode::TableFinished
                 | ErrorCode::TablesOff
+                | ErrorCode::StreamsFull
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

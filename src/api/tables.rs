@@ -50,7 +50,7 @@ fn strike(policy: &TablePolicy, client: Option<IpAddr>, detail: &str) -> ApiErro
 
 /// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
 /// stateless API answers it.
-fn problem(error: TableError) -> ApiError {
+pub(super) fn problem(error: TableError) -> ApiError {
     let code = match &error {
         TableError::UnknownTable => ErrorCode::UnknownTable,
         TableError::BadCredential => ErrorCode::Unauthorized,
@@ -77,7 +77,7 @@ fn problem(error: TableError) -> ApiError {
     }
 }
 
-fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>, ApiError> {
+pub(super) fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>, ApiError> {
     data.ok_or_else(|| {
         ApiError::new(
             ErrorCode::TablesOff,
@@ -87,7 +87,7 @@ fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>
 }
 
 /// A time as RFC 3339 (UTC).
-fn rfc3339(millis: tables::Millis) -> String {
+pub(super) fn rfc3339(millis: tables::Millis) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
         .ok()
         .and_then(|t| {

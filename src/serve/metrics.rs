@@ -17,6 +17,7 @@ use prometheus::{
 };
 
 use crate::Computer;
+use crate::tables::Feed;
 
 /// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
 const BUCKETS: &[f64] = &[
@@ -83,6 +84,23 @@ impl Metrics {
         self.latency
             .with_label_values(&[method, route])
             .observe(seconds);
+    }
+
+    /// Adds the number of open event streams of `feed`'s tables.
+    pub fn count_streams(&self, feed: Feed) {
+        let collector = Streams {
+            desc: Desc::new(
+                "event_streams_open".to_owned(),
+                "Tables' event streams open now".to_owned(),
+                vec![],
+                Default::default(),
+            )
+            .expect("constant, valid names"),
+            feed,
+        };
+        if let Err(error) = self.registry.register(Box::new(collector)) {
+            tracing::warn!(%error, "the event streams are counted already");
+        }
     }
 
     /// Every metric in Prometheus' text format.
@@ -216,6 +234,29 @@ impl Collector for Searches {
                 family
             })
             .collect()
+    }
+}
+
+/// The tables' open event streams, read from their feed when scraped.
+struct Streams {
+    feed: Feed,
+    desc: Desc,
+}
+
+impl Collector for Streams {
+    fn desc(&self) -> Vec<&Desc> {
+        vec![&self.desc]
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        let mut gauge = Gauge::default();
+        gauge.set_value(self.feed.open() as f64);
+        let mut family = MetricFamily::default();
+        family.set_name(self.desc.fq_name.clone());
+        family.set_help(self.desc.help.clone());
+        family.set_field_type(MetricType::GAUGE);
+        family.set_metric(vec![Metric::from_gauge(gauge)]);
+        vec![family]
     }
 }
 

@@ -2,6 +2,10 @@
 //! SQLite and PostgreSQL). Each change is one transaction: load, check, apply with the engine,
 //! write; it returns the [`Committed`] change with its [`Event`].
 //!
+//! Each committed change is told to the table's followers (see [`super::feed`]): in this
+//! process directly, and with PostgreSQL to the other replicas by a `NOTIFY` sent in the
+//! change's own transaction (so only committed changes are told).
+//!
 //! Races: a move is written as the row `(table, ply)` and the table is updated only where it
 //! still has the ply the client saw, so of two writers of one ply (two requests, or two
 //! replicas sharing PostgreSQL) one commits and the other is told `StalePly`.
@@ -10,8 +14,9 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+use super::feed::{Feed, FeedLimits};
 use super::secret;
-use super::store::Store;
+use super::store::{Backend, Store};
 use super::{
     Committed, Created, DAY, EndedBy, Event, History, Millis, Played, SeatInfo, Standing, Table,
     TableError,
@@ -19,12 +24,20 @@ use super::{
 use crate::games::{GAME_IDS, Game, Seat, Turn};
 use crate::with_game;
 
-/// The tables of one server: its database and the cap on open tables. Cheap to clone.
+/// The tables of one server: its database, the cap on open tables, and the feed of their
+/// changes. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Tables {
     store: Store,
     max_open: u64,
+    feed: Feed,
+    /// This process among the replicas: its own notifications come back to it, and are
+    /// skipped (it told its followers at the commit).
+    replica: String,
 }
+
+/// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
+const CHANGES_CHANNEL: &str = "moot_table_changes";
 
 /// A table's row as stored.
 struct Row_ {
@@ -41,8 +54,23 @@ struct Row_ {
     updated: Millis,
 }
 
-const SELECT_TABLE: &str = "SELECT game, options, state, ply, status, winner, ended_by, \
-     days_per_move, deadline_ms, created_ms, updated_ms FROM moot_tables WHERE id = $1";
+/// A table and its seats in one query (one row per seat, the table's columns on each): a
+/// round trip fewer per move, which is most of a move's cost on SQLite.
+const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
+     t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, s.seat, s.name, \
+     s.credential_sha256 FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
+     WHERE t.id = $1 ORDER BY s.seat";
+
+/// A seat's row of [`SELECT_TABLE`]: the seat, and its credential's digest.
+fn read_seat(row: &AnyRow) -> Result<(SeatInfo, String), TableError> {
+    Ok((
+        SeatInfo {
+            seat: seat_of(row.try_get("seat")?)?,
+            name: row.try_get("name")?,
+        },
+        row.try_get("credential_sha256")?,
+    ))
+}
 
 fn seat_of(index: i64) -> Result<Seat, TableError> {
     match index {
@@ -144,7 +172,96 @@ fn columns(standing: &Standing) -> (&'static str, Option<i64>, Option<&'static s
 impl Tables {
     /// The tables kept in `store`, at most `max_open` of them ongoing at once.
     pub fn new(store: Store, max_open: u64) -> Tables {
-        Tables { store, max_open }
+        Tables {
+            store,
+            max_open,
+            feed: Feed::new(FeedLimits::default()),
+            replica: secret::table_id(),
+        }
+    }
+
+    /// The same tables, their followers bounded by `limits`.
+    pub fn with_feed(self, limits: FeedLimits) -> Tables {
+        Tables {
+            feed: Feed::new(limits),
+            ..self
+        }
+    }
+
+    /// The feed of the tables' changes, to follow a table.
+    pub fn feed(&self) -> &Feed {
+        &self.feed
+    }
+
+    /// In a change's transaction: on PostgreSQL, tells the other replicas (at the commit)
+    /// that table `id` reached change `seq`.
+    async fn notify(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        id: &str,
+        seq: u64,
+    ) -> Result<(), TableError> {
+        if self.store.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANGES_CHANNEL)
+                .bind(format!("{} {id} {seq}", self.replica))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Tells this process's followers of the table of a committed change.
+    fn told(&self, committed: Committed) -> Committed {
+        if self.feed.is_followed(&committed.table.id) {
+            self.feed.publish(committed.clone());
+        }
+        committed
+    }
+
+    /// With PostgreSQL (`url`), for as long as the server runs: hears the other replicas'
+    /// changes and tells this process's followers of them. A notification lost while the
+    /// connection was down is made good by the followers, who check the database now and
+    /// then. Spawned on the server's runtime; returns at once on SQLite (one process).
+    pub async fn listen(self, url: String) {
+        if self.store.backend != Backend::Postgres {
+            return;
+        }
+        let mut listener = loop {
+            match sqlx::postgres::PgListener::connect(&url).await {
+                Ok(mut listener) => match listener.listen(CHANGES_CHANNEL).await {
+                    Ok(()) => break listener,
+                    Err(error) => tracing::warn!(%error, "cannot listen for other replicas' changes"),
+                },
+                Err(error) => tracing::warn!(%error, "cannot listen for other replicas' changes"),
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        };
+        loop {
+            let notification = match listener.recv().await {
+                Ok(notification) => notification,
+                Err(error) => {
+                    tracing::warn!(%error, "listening for other replicas' changes failed; retrying");
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    continue;
+                }
+            };
+            let mut words = notification.payload().split(' ');
+            let (Some(replica), Some(id), Some(seq)) = (words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let Ok(seq) = seq.parse::<u64>() else {
+                continue;
+            };
+            if replica == self.replica || !self.feed.is_followed(id) {
+                continue;
+            }
+            match self.changes_since(id, seq.saturating_sub(1), 1).await {
+                Ok(changes) => changes.into_iter().for_each(|c| self.feed.publish(c)),
+                Err(error) => tracing::warn!(%error, "cannot read another replica's change"),
+            }
+        }
     }
 
     /// The database.
@@ -230,41 +347,32 @@ impl Tables {
         if !secret::is_table_id(id) {
             return Ok(None);
         }
-        let mut connection = self.store.pool.acquire().await?;
-        let Some(row) = sqlx::query(SELECT_TABLE)
+        let rows = sqlx::query(SELECT_TABLE)
             .bind(id)
-            .fetch_optional(&mut *connection)
-            .await?
-        else {
+            .fetch_all(&self.store.pool)
+            .await?;
+        let Some(first) = rows.first() else {
             return Ok(None);
         };
-        let row = read_row(&row)?;
-        let seats =
-            sqlx::query("SELECT seat, name FROM moot_seats WHERE table_id = $1 ORDER BY seat")
-                .bind(id)
-                .fetch_all(&mut *connection)
-                .await?
-                .iter()
-                .map(|r| {
-                    Ok(SeatInfo {
-                        seat: seat_of(r.try_get("seat")?)?,
-                        name: r.try_get("name")?,
-                    })
-                })
-                .collect::<Result<Vec<_>, TableError>>()?;
+        let row = read_row(first)?;
+        let seats = rows
+            .iter()
+            .map(|r| read_seat(r).map(|(seat, _)| seat))
+            .collect::<Result<Vec<_>, TableError>>()?;
         with_game!(row.game, G => {
             let state: <G as Game>::State = parse_json(&row.state, "state")?;
             row.table::<G>(id, &state, seats).map(Some)
         }, else Err(TableError::Corrupt(row.game.to_owned())))
     }
 
-    /// A table's history and record.
-    pub async fn history(&self, id: &str) -> Result<History, TableError> {
-        let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
-        let moves = sqlx::query(
-            "SELECT ply, seat, notation, played_ms FROM moot_moves WHERE table_id = $1 ORDER BY ply",
+    /// The moves of table `id` from ply `from` on, in order.
+    async fn moves_from(&self, id: &str, from: u64) -> Result<Vec<Played>, TableError> {
+        sqlx::query(
+            "SELECT ply, seat, notation, played_ms FROM moot_moves \
+             WHERE table_id = $1 AND ply >= $2 ORDER BY ply",
         )
         .bind(id)
+        .bind(from as i64)
         .fetch_all(&self.store.pool)
         .await?
         .iter()
@@ -276,7 +384,13 @@ impl Tables {
                 time: r.try_get("played_ms")?,
             })
         })
-        .collect::<Result<Vec<_>, TableError>>()?;
+        .collect()
+    }
+
+    /// A table's history and record.
+    pub async fn history(&self, id: &str) -> Result<History, TableError> {
+        let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
+        let moves = self.moves_from(id, 1).await?;
         let record = with_game!(table.game, G => {
             let state: <G as Game>::State = serde_json::from_value(table.state.clone())
                 .map_err(|e| TableError::Corrupt(e.to_string()))?;
@@ -290,6 +404,63 @@ impl Tables {
                 .join(" ")
         });
         Ok(History { moves, record })
+    }
+
+    /// The changes of table `id` after its change `seq` (see [`Table::seq`]), in order, at
+    /// most `limit` of them, each with the table as it stood after it: what a follower who saw
+    /// change `seq` missed (asked again from the last one, until none is left). The last
+    /// change's table is the one stored; earlier ones are replayed by the engine from the
+    /// start. (`limit` bounds the memory: a Hirþ state holds its match's record, so a long
+    /// match's tables grow with it.)
+    pub async fn changes_since(
+        &self,
+        id: &str,
+        seq: u64,
+        limit: usize,
+    ) -> Result<Vec<Committed>, TableError> {
+        let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
+        if seq >= table.seq() {
+            return Ok(Vec::new());
+        }
+        let ending = match table.standing {
+            Standing::Finished {
+                winner: Some(winner),
+                ended_by: EndedBy::Resignation,
+            } => Some(Event::Resigned {
+                seat: winner.other(),
+            }),
+            Standing::Finished {
+                winner: Some(winner),
+                ended_by: EndedBy::Time,
+            } => Some(Event::TimeClaimed { seat: winner }),
+            _ => None,
+        };
+        let mut changes = Vec::new();
+        if seq < table.ply {
+            let last_only = ending.is_none() && seq + 1 == table.ply;
+            let moves = self.moves_from(id, if last_only { table.ply } else { 1 }).await?;
+            if last_only {
+                let played = moves
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| TableError::Corrupt(format!("ply {} has no move", table.ply)))?;
+                changes.push(Committed {
+                    table: table.clone(),
+                    event: Event::Moved(played),
+                });
+            } else {
+                changes = with_game!(table.game, G => replayed::<G>(&table, moves, seq, limit)?,
+                    else return Err(TableError::Corrupt(table.game.to_owned())));
+            }
+        }
+        let moves_told = changes.last().is_none_or(|c| c.table.ply == table.ply);
+        if let Some(event) = ending
+            && moves_told
+            && changes.len() < limit
+        {
+            changes.push(Committed { table, event });
+        }
+        Ok(changes)
     }
 
     /// The seat of table `id` whose credential this is (a seat's page, finished or not).
@@ -325,31 +496,20 @@ impl Tables {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
         }
-        let row = sqlx::query(SELECT_TABLE)
+        let rows = sqlx::query(SELECT_TABLE)
             .bind(id)
-            .fetch_optional(&mut **tx)
-            .await?
-            .ok_or(TableError::UnknownTable)?;
-        let row = read_row(&row)?;
+            .fetch_all(&mut **tx)
+            .await?;
+        let row = read_row(rows.first().ok_or(TableError::UnknownTable)?)?;
         let mut seated = None;
         let mut seats = Vec::with_capacity(2);
-        for r in sqlx::query(
-            "SELECT seat, name, credential_sha256 FROM moot_seats WHERE table_id = $1 ORDER BY seat",
-        )
-        .bind(id)
-        .fetch_all(&mut **tx)
-        .await?
-        {
-            let seat = seat_of(r.try_get("seat")?)?;
-            let kept: String = r.try_get("credential_sha256")?;
+        for r in &rows {
+            let (seat, kept) = read_seat(r)?;
             // Every seat is compared, so the time taken tells nothing of which matched.
             if secret::matches(credential, &kept) {
-                seated = Some(seat);
+                seated = Some(seat.seat);
             }
-            seats.push(SeatInfo {
-                seat,
-                name: r.try_get("name")?,
-            });
+            seats.push(seat);
         }
         let seat = seated.ok_or(TableError::BadCredential)?;
         if row.status == "finished" {
@@ -379,8 +539,9 @@ impl Tables {
         let committed = with_game!(row.game, G => {
             Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
         }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.notify(&mut tx, id, committed.seq()).await?;
         tx.commit().await.map_err(|e| stale_if_taken(e, seen_ply))?;
-        Ok(committed)
+        Ok(self.told(committed))
     }
 
     async fn play_in<G: Game>(
@@ -546,8 +707,9 @@ impl Tables {
             };
             Committed { table: row.table::<G>(id, &state, seats)?, event }
         }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.notify(&mut tx, id, committed.seq()).await?;
         tx.commit().await?;
-        Ok(committed)
+        Ok(self.told(committed))
     }
 
     /// Deletes the tables finished before `now - keep_days` days, with their seats and moves;
@@ -571,6 +733,53 @@ impl Tables {
         tx.commit().await?;
         Ok(deleted)
     }
+}
+
+/// The changes of `table` after change `seq` (at most `limit`), by replaying its `moves` (all
+/// of them, from the first) from the start of its game: each move's change with the table
+/// after it.
+fn replayed<G: Game>(
+    table: &Table,
+    moves: Vec<Played>,
+    seq: u64,
+    limit: usize,
+) -> Result<Vec<Committed>, TableError> {
+    let corrupt = |what: String| TableError::Corrupt(what);
+    let options: G::Options = serde_json::from_value(table.options.clone())
+        .map_err(|e| corrupt(format!("options: {e}")))?;
+    let mut state = G::new_game(&options).map_err(|e| corrupt(format!("options: {e}")))?;
+    let mut changes = Vec::new();
+    for played in moves {
+        if changes.len() == limit {
+            break;
+        }
+        let mv = G::parse_move(&state, &played.notation)
+            .map_err(|e| corrupt(format!("ply {}: {e}", played.ply)))?;
+        G::apply(&mut state, &mv).map_err(|e| corrupt(format!("ply {}: {e}", played.ply)))?;
+        if played.ply <= seq {
+            continue;
+        }
+        let standing = Standing::after::<G>(&state);
+        let then = Table {
+            state: serde_json::to_value(&state).map_err(|e| corrupt(e.to_string()))?,
+            ply: played.ply,
+            game_status: G::status(&state),
+            deadline: match standing {
+                Standing::Ongoing { .. } => table
+                    .days_per_move
+                    .map(|days| played.time + i64::from(days) * DAY),
+                Standing::Finished { .. } => None,
+            },
+            standing,
+            updated: played.time,
+            ..table.clone()
+        };
+        changes.push(Committed {
+            table: then,
+            event: Event::Moved(played),
+        });
+    }
+    Ok(changes)
 }
 
 /// A write refused because another wrote the ply first is `StalePly`; anything else is the

@@ -7,14 +7,17 @@
 //! - [`secret`]: table ids and seat credentials (random, kept hashed, compared in constant time);
 //! - [`policy`]: what each client may do (creations and wrong credentials, at a rate);
 //! - [`keeper`]: the operations (create, read, play, resign, claim, sweep), each one
-//!   transaction, each change returning the [`Event`] it committed so that what comes after a
-//!   commit (streams, webhooks) can hook there.
+//!   transaction, each change returning the [`Event`] it committed;
+//! - [`feed`]: each committed change told to whoever follows the table (the event streams),
+//!   in this process and, through PostgreSQL, across replicas.
 
+pub mod feed;
 pub mod keeper;
 pub mod policy;
 pub mod secret;
 pub mod store;
 
+pub use feed::{Feed, FeedFull, FeedLimits};
 pub use keeper::Tables;
 pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError};
@@ -137,6 +140,25 @@ pub struct Table {
     pub updated: Millis,
 }
 
+impl Table {
+    /// How many changes the table has had: its ply, and one more once a seat resigned or won
+    /// on time (no move follows those). Each change's number is the id of its event.
+    pub fn seq(&self) -> u64 {
+        match self.standing {
+            Standing::Finished {
+                ended_by: EndedBy::Resignation | EndedBy::Time,
+                ..
+            } => self.ply + 1,
+            _ => self.ply,
+        }
+    }
+
+    /// Whether the table is over.
+    pub fn is_finished(&self) -> bool {
+        matches!(self.standing, Standing::Finished { .. })
+    }
+}
+
 /// A new table and the credential of each seat (shown once: only their digests are kept).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Created {
@@ -192,6 +214,13 @@ pub struct Committed {
     pub table: Table,
     /// What the change did.
     pub event: Event,
+}
+
+impl Committed {
+    /// The change's number: the table's [`Table::seq`] after it.
+    pub fn seq(&self) -> u64 {
+        self.table.seq()
+    }
 }
 
 /// Why a table operation was refused.

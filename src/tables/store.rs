@@ -68,6 +68,9 @@ impl Store {
                 let url = with_create_mode(url);
                 AnyPoolOptions::new()
                     .max_connections(8)
+                    // A file's connection cannot drop: no ping (a round trip to the
+                    // connection's thread) before each use.
+                    .test_before_acquire(false)
                     .after_connect(|connection, _| {
                         Box::pin(async move {
                             let busy = SQLITE_BUSY_TIMEOUT.as_millis();

@@ -761,7 +761,7 @@ fn table_view(table: &Table, credential: &Option<String>, you: Option<Seat>) -> 
             "You sit in the {} seat; your opponent plays from their own link.",
             seat_name(seat)
         ),
-        None => "You are watching: reload to see new moves.".to_owned(),
+        None => "You are watching this game.".to_owned(),
     });
     let names: Vec<String> = table
         .seats
@@ -814,6 +814,9 @@ fn table_view(table: &Table, credential: &Option<String>, you: Option<Seat>) -> 
             _ => None,
         },
         watch_href: Some(table_path(&table.id)),
+        events_href: ongoing.map(|_| format!("/api/v1/tables/{}/events", table.id)),
+        seq: table.seq(),
+        your_turn: ongoing.is_some() && ongoing == you,
     }
 }
 

@@ -77,6 +77,14 @@ pub struct TableView {
     pub claim_action: Option<String>,
     /// The spectators' page, to share.
     pub watch_href: Option<String>,
+    /// The table's event stream, while it goes on: the script reloads the page (at
+    /// `reload_href`) when an event other than change `seq` arrives.
+    pub events_href: Option<String>,
+    /// The table's change number as the page shows it (the ply, and one more for a
+    /// resignation or a win on time).
+    pub seq: u64,
+    /// The page's seat is to act: the tab's title says so.
+    pub your_turn: bool,
 }
 
 /// The status line at the top of the game page: whose turn it is, or the result.
@@ -192,8 +200,12 @@ pub struct RecordView {
 /// The game page: the status line, the board with the facts and what happened beside it,
 /// the turn's controls, every legal move folded away, and the record.
 pub fn page(view: &PlayView) -> Markup {
+    let title = match &view.table {
+        Some(table) if table.your_turn => format!("Your turn · {}", view.game_name),
+        _ => view.game_name.clone(),
+    };
     layout_with_skip(
-        &view.game_name,
+        &title,
         view.preview.as_ref(),
         Skip::BOARD,
         html! {
@@ -360,7 +372,7 @@ fn all_moves(view: &PlayView) -> Markup {
 /// and claiming.
 fn table_part(table: &TableView) -> Markup {
     html! {
-        div.table-seats {
+        div.table-seats data-events=[table.events_href.as_ref()] data-seq=(table.seq) data-reload=[table.reload_href.as_ref()] {
             @for line in &table.lines { p { (line) } }
             p.links {
                 @if let Some(reload) = &table.reload_href { a href=(reload) { "Reload to see the opponent's move" } }

@@ -7,15 +7,19 @@
 //!   the stored state;
 //! - `pages`: "Play a friend", two seats playing a whole game from their links, spectators,
 //!   refusals said on the page;
+//! - `events`: a table's event stream: every move of whole games in order, reconnecting
+//!   with `Last-Event-ID`, the end, the bounds;
 //! - `refusals`: every refusal code of the tables' routes;
 //! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
-//!   on SQLite and on PostgreSQL behind two server processes;
+//!   on SQLite and on PostgreSQL behind two server processes; a follower on one replica sees
+//!   the moves posted on the other (PostgreSQL);
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod db;
+mod events;
 mod games;
 mod pages;
 mod processes;

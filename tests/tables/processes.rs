@@ -188,3 +188,70 @@ async fn twenty_clients_race_for_one_ply_on_postgres_with_two_servers() {
     let (_b, port_b) = server(&url);
     race(&[port_a, port_b]);
 }
+
+/// An event stream opened on the server at `port`, read line by line from its socket.
+struct Following {
+    reader: std::io::BufReader<TcpStream>,
+}
+
+impl Following {
+    fn open(port: u16, id: &str) -> Following {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /api/v1/tables/{id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        )
+        .unwrap();
+        let mut reader = std::io::BufReader::new(stream);
+        let mut head = String::new();
+        while std::io::BufRead::read_line(&mut reader, &mut head).unwrap() > 2 {}
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        Following { reader }
+    }
+
+    /// The next event's `id` and `data`, within 10 s.
+    fn next(&mut self) -> (u64, Value) {
+        let (mut id, mut data) = (None, None);
+        loop {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut self.reader, &mut line).expect("an event within 10 s");
+            // The body is chunked: chunk sizes and blank lines between the events' lines.
+            if let Some(value) = line.strip_prefix("id: ") {
+                id = Some(value.trim().parse().unwrap());
+            } else if let Some(value) = line.strip_prefix("data: ") {
+                data = Some(serde_json::from_str::<Value>(value.trim()).unwrap());
+            }
+            if let (Some(id), Some(data)) = (&id, &data) {
+                return (*id, data.clone());
+            }
+        }
+    }
+}
+
+/// Moves posted on replica B reach a follower on replica A, in order, each with the table B
+/// answered; the follower on B sees them too. PostgreSQL's `NOTIFY` carries them across.
+#[actix_web::test]
+async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
+    let Some(url) = crate::db::postgres_url().await else {
+        return;
+    };
+    let (_a, port_a) = server(&url);
+    let (_b, port_b) = server(&url);
+    let (id, credentials) = new_table(port_a);
+    let mut on_a = Following::open(port_a, &id);
+    let mut on_b = Following::open(port_b, &id);
+    assert_eq!(on_a.next().0, 0, "the table as it stands");
+    assert_eq!(on_b.next().0, 0);
+    for ply in 1..=8 {
+        let started = std::time::Instant::now();
+        let answered = play_one(port_b, &id, &credentials);
+        let (seq, event) = on_a.next();
+        eprintln!("ply {ply}: on the other replica after {:?}", started.elapsed());
+        assert_eq!(seq, ply);
+        assert_eq!(event["table"], answered, "the table B answered");
+        assert_eq!(on_b.next().0, ply);
+    }
+}
