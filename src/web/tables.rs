@@ -15,7 +15,7 @@ use moot_present::link::{HINT, Link, PLAY, Query, UNDO, encode};
 use moot_present::preview::preview;
 use moot_present::replay::replay;
 use moot_present::view::{Extras, Seating, capitalised, play_view};
-use moot_templates::options::DAYS_FIELD;
+use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
 use moot_templates::options::OptionInput;
 use moot_templates::play::{Notice, StatusLine, TableView, TurnForm};
 use moot_templates::table::{
@@ -302,8 +302,14 @@ async fn open<G: PageGame>(
 ) -> Result<HttpResponse, PageError> {
     let form = Query::parse(form);
     let clock = form.get(DAYS_FIELD)?.map(str::trim);
-    // The clock is the table's, not the game's: the link reads the rest.
-    let options = form.0.iter().filter(|(name, _)| name != DAYS_FIELD);
+    let names = [form.get(NAME_FIELDS[0])?, form.get(NAME_FIELDS[1])?].map(player_name);
+    let [first, second] = names;
+    let names = [first?, second?];
+    // The clock and the names are the table's, not the game's: the link reads the rest.
+    let options = form
+        .0
+        .iter()
+        .filter(|(name, _)| name != DAYS_FIELD && !NAME_FIELDS.contains(&name.as_str()));
     let (position, _) = Link::<G>::read(&Query(options.cloned().collect()))?;
     let days = match clock {
         None | Some("") => None,
@@ -331,7 +337,7 @@ async fn open<G: PageGame>(
     let state = G::new_game(&position.options)?;
     let created = policy
         .tables()
-        .create::<G>(&position.options, &state, days, [None, None], tables::now())
+        .create::<G>(&position.options, &state, days, names, tables::now())
         .await
         .map_err(page_error)?;
     let origin = crate::client::origin_of(http, policy.limits().trust_forwarded);
@@ -351,6 +357,24 @@ async fn open<G: PageGame>(
         watch: format!("{origin}{}", table_path(id)),
     };
     Ok(html(StatusCode::OK, created_page(&view).into_string()))
+}
+
+/// A player's name from the friend form: trimmed, `None` when left empty; at most
+/// [`limits::NAME_CHARS`] characters (as the API), none of them a control character.
+fn player_name(text: Option<&str>) -> Result<Option<String>, PageError> {
+    let name = text.unwrap_or_default().trim();
+    if name.chars().count() > limits::NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(PageError::new(
+            StatusCode::BAD_REQUEST,
+            "Name too long",
+            format!(
+                "{:?}: a name has at most {} characters and no control characters",
+                excerpt(name, EXCERPT_CHARS),
+                limits::NAME_CHARS
+            ),
+        ));
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
 }
 
 /// `GET /table/{id}`: the spectators' page.

@@ -35,6 +35,13 @@ pub const DAYS_PER_MOVE: [(&str, &str); 6] = [
 /// The name of the friend form's clock field.
 pub const DAYS_FIELD: &str = "days";
 
+/// The names of the friend form's fields for the players' names: the creator's (who sits
+/// first), the friend's.
+pub const NAME_FIELDS: [&str; 2] = ["name", "friend"];
+
+/// The longest name the friend form's fields take, in characters (the server's limit).
+pub const NAME_CHARS: usize = 40;
+
 /// One choice on the form.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OptionField {

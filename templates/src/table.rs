@@ -3,7 +3,7 @@
 use maud::{Markup, html};
 
 use crate::layout::layout;
-use crate::options::{DAYS_FIELD, DAYS_PER_MOVE};
+use crate::options::{DAYS_FIELD, DAYS_PER_MOVE, NAME_CHARS, NAME_FIELDS};
 
 /// A new table's links.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,6 +58,15 @@ pub fn friend_page(view: &FriendView) -> Markup {
                             }
                         }
                         small { "Past a move's deadline, the waiting player may claim the win." }
+                    }
+                    div.field {
+                        label for="option-name" { "Your name" }
+                        input id="option-name" type="text" name=(NAME_FIELDS[0]) maxlength=(NAME_CHARS) autocomplete="nickname";
+                        small { "Optional: shown to both of you and to spectators." }
+                    }
+                    div.field {
+                        label for="option-friend" { "Your friend's name" }
+                        input id="option-friend" type="text" name=(NAME_FIELDS[1]) maxlength=(NAME_CHARS) autocomplete="off";
                     }
                     button type="submit" { "Open the table" }
                 }

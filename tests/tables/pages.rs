@@ -139,11 +139,28 @@ where
             .body
             .contains(r#"<select id="option-days" name="days">"#)
     );
+    assert!(
+        friend
+            .body
+            .contains(r#"<input id="option-name" type="text" name="name" maxlength="40""#),
+        "the players' names may be given: {}",
+        friend.body
+    );
+    let too_long = get(
+        app,
+        form(
+            "/play/herfor/friend",
+            &format!("size=3&pie=false&simple=false&moves=&days=3&name={}", "a".repeat(41)),
+        ),
+    )
+    .await;
+    assert_eq!(too_long.status, 400, "{}", too_long.body);
+    assert!(too_long.body.contains("Name too long"), "{}", too_long.body);
     let created = get(
         app,
         form(
             "/play/herfor/friend",
-            "size=3&pie=false&simple=false&moves=&days=3",
+            "size=3&pie=false&simple=false&moves=&days=3&name=+Ana+&friend=Bo",
         ),
     )
     .await;
@@ -176,13 +193,32 @@ both!(
             ];
             for page in &pages {
                 assert_eq!(page.status, 200, "{}", page.body);
+                assert!(
+                    page.body
+                        .contains("Players: Ana (first seat), Bo (second seat)."),
+                    "{}",
+                    page.body
+                );
                 assert_eq!(page.cache_control.as_deref(), Some("private, no-store"));
                 assert_eq!(page.referrer_policy.as_deref(), Some("no-referrer"));
             }
             if pages[0].body.contains("Game over") {
+                assert!(
+                    !pages[0].body.contains("data-events"),
+                    "a finished table's page follows nothing"
+                );
                 assert!(pages[1].body.contains("Game over"));
                 assert!(offered(&pages[0].body).is_empty() && offered(&pages[1].body).is_empty());
                 break;
+            }
+            // While it goes on, each page follows the table's events.
+            for page in &pages {
+                assert!(
+                    page.body
+                        .contains(r#" data-events="/api/v1/tables/"#),
+                    "{}",
+                    page.body
+                );
             }
             // Exactly one seat is offered moves; the other waits for it.
             let acting = match (
