@@ -2,7 +2,8 @@
 //! game is played through nginx, its requests alternating between the replicas, and every
 //! answer, a seeded `evaluate` included, is the one a single replica gives directly. nginx runs
 //! the block documented in docs/deploy.md: behind it, absolute links name the site's host, and an
-//! oversized body gets Moot's own 413 problem.
+//! oversized body gets Moot's own 413 problem. With PostgreSQL shared by the replicas, a table's
+//! follower loses no event when the replica it follows is killed.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -18,7 +19,8 @@ use ports::{Running, free_port, listening, moot};
 const NGINX: &str = "/usr/sbin/nginx";
 
 /// The reverse proxy's block documented in docs/deploy.md: its `client_max_body_size` line and
-/// its `location / { … }`, as written there, so the test runs what a site copies.
+/// its locations but `/metrics`'s (from `location / {` to the line before `location =
+/// /metrics`), as written there, so the test runs what a site copies.
 fn documented_block() -> String {
     let page = include_str!("../docs/deploy.md");
     let fence = page
@@ -38,8 +40,9 @@ fn documented_block() -> String {
     let end = start
         + lines[start..]
             .iter()
-            .position(|line| *line == "}")
-            .expect("location / ends");
+            .position(|line| line.starts_with("location = /metrics"))
+            .expect("the block's locations end with /metrics'")
+        - 1;
     format!(
         "    {body_size}\n    {}\n",
         lines[start..=end].join("\n    ")
@@ -103,7 +106,7 @@ fn header_in(head: &str, name: &str) -> Option<String> {
     })
 }
 
-/// One HTTP/1.0 request: (the X-Upstream header, the body as JSON).
+/// One HTTP/1.0 request answered 2xx: (the X-Upstream header, the body as JSON).
 fn post(port: u16, path: &str, body: &Value) -> (Option<String>, Value) {
     let body = body.to_string();
     let request = format!(
@@ -113,7 +116,7 @@ fn post(port: u16, path: &str, body: &Value) -> (Option<String>, Value) {
     );
     let (head, body) = exchange(port, request.as_bytes());
     assert!(
-        head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"),
+        head.starts_with("HTTP/1.1 20") || head.starts_with("HTTP/1.0 20"),
         "{head}\n{body}"
     );
     let upstream = header_in(&head, "x-upstream");
@@ -260,4 +263,143 @@ fn behind_the_documented_block_links_name_the_public_host_and_moot_answers_its_o
     );
     let problem: Value = serde_json::from_str(&body).expect("a problem");
     assert_eq!(problem["code"], "payload_too_large", "{problem}");
+}
+
+/// The events of table `id` read from `first` (a port), then through `again` until the
+/// table's last one, reconnecting with `Last-Event-ID` whenever a stream ends early (its
+/// replica died): each event's `id` and `table`, sent to `events` as they come. Returns how
+/// many times it connected.
+fn follow(
+    first: u16,
+    again: u16,
+    id: String,
+    events: std::sync::mpsc::Sender<(u64, Value)>,
+) -> usize {
+    let mut last: Option<u64> = None;
+    let mut port = first;
+    let mut connections = 0;
+    loop {
+        connections += 1;
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+        port = again;
+        let resume = last
+            .map(|seq| format!("Last-Event-ID: {seq}\r\n"))
+            .unwrap_or_default();
+        // HTTP/1.0: the answer is not chunked, each event's lines arrive whole.
+        write!(
+            stream,
+            "GET /api/v1/tables/{id}/events HTTP/1.0\r\nHost: 127.0.0.1\r\n{resume}\r\n"
+        )
+        .expect("the request is sent");
+        let mut reader = std::io::BufReader::new(stream);
+        let mut line = String::new();
+        let mut seq = None;
+        while std::io::BufRead::read_line(&mut reader, &mut line).unwrap_or(0) > 0 {
+            if !line.ends_with('\n') {
+                break; // cut off: the replica died mid-event
+            }
+            if line.starts_with("HTTP/") && line.contains(" 204 ") {
+                return connections;
+            }
+            if let Some(value) = line.strip_prefix("id: ") {
+                seq = value.trim().parse().ok();
+            } else if let (Some(value), Some(id)) = (line.strip_prefix("data: "), seq) {
+                let event: Value = serde_json::from_str(value.trim()).expect("JSON data");
+                last = Some(id);
+                let finished = event["table"]["status"] == "finished";
+                if events.send((id, event["table"].clone())).is_err() || finished {
+                    return connections;
+                }
+            }
+            line.clear();
+        }
+    }
+}
+
+/// Two replicas sharing PostgreSQL behind the documented nginx block: a follower reads a
+/// table's events from replica B while the moves are posted through nginx (to either
+/// replica); B is killed with SIGKILL mid-game, and the follower reconnects through nginx with
+/// `Last-Event-ID`. It sees every move once, in order, each with the table its move's answer
+/// gave: no move and no event is lost.
+#[test]
+fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
+    let Ok(database) = std::env::var("MOOT_TEST_POSTGRES_URL") else {
+        assert_eq!(
+            std::env::var("MOOT_TEST_SKIP_POSTGRES").as_deref(),
+            Ok("1"),
+            "MOOT_TEST_POSTGRES_URL is not set: scripts/test starts PostgreSQL and sets it \
+             (MOOT_TEST_SKIP_POSTGRES=1 skips this test on purpose)"
+        );
+        return;
+    };
+    let dir = TempDir(std::env::temp_dir().join(format!("moot-nginx-sse-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("a temp dir");
+    let (a, b, proxy) = (free_port(), free_port(), free_port());
+    let flags = ["--database", database.as_str()];
+    let replica_a = moot(a, &flags);
+    let mut replica_b = Some(moot(b, &flags));
+    let _nginx = nginx(&dir.0, proxy, &[a, b]);
+
+    let (_, created) = post(
+        proxy,
+        "/api/v1/tables",
+        &json!({"game": "herfor", "options": {"size": 5, "pie": false}}),
+    );
+    let id = created["table"]["id"].as_str().expect("an id").to_owned();
+    let credentials: Vec<String> = (0..2)
+        .map(|i| created["seats"][i]["credential"].as_str().unwrap().to_owned())
+        .collect();
+    let (sender, events) = std::sync::mpsc::channel();
+    let follower = std::thread::spawn({
+        let id = id.clone();
+        move || follow(b, proxy, id, sender)
+    });
+    // The follower has the table as it stands before the first move.
+    let first = events
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the table as it stands");
+    assert_eq!(first.0, 0);
+    let mut answered = vec![created["table"].clone()];
+    let mut table = created["table"].clone();
+    while table["status"] == "ongoing" {
+        if answered.len() == 7 {
+            let mut killed = replica_b.take().expect("replica B runs");
+            killed.0.kill().expect("SIGKILL");
+            killed.0.wait().expect("B is gone");
+        }
+        let (_, legal) = post(
+            proxy,
+            "/api/v1/games/herfor/legal-moves",
+            &json!({"state": table["state"]}),
+        );
+        let mv = legal["moves"][0].as_str().expect("a move").to_owned();
+        let seat = usize::from(table["to_act"] == "second");
+        let body = json!({"move": mv, "ply": table["ply"]}).to_string();
+        let request = format!(
+            "POST /api/v1/tables/{id}/moves HTTP/1.0\r\nHost: 127.0.0.1\r\n\
+             Authorization: Bearer {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            credentials[seat],
+            body.len()
+        );
+        let (head, answer) = exchange(proxy, request.as_bytes());
+        assert!(head.contains(" 200 "), "{head}\n{answer}");
+        table = serde_json::from_str(&answer).expect("the table");
+        answered.push(table.clone());
+        assert!(answered.len() < 200, "the game ends");
+    }
+    let connections = follower.join().expect("the follower ends with the table");
+    assert!(connections >= 2, "the follower lost replica B and reconnected");
+    let seen: Vec<(u64, Value)> = std::iter::once(first).chain(events.iter()).collect();
+    let ids: Vec<u64> = seen.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        (0..answered.len() as u64).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    drop(replica_a);
+    for (seq, ((id, table), answer)) in seen.iter().zip(&answered).enumerate() {
+        assert_eq!(*id, seq as u64, "every event once, in order");
+        assert_eq!(table, answer, "the table after change {seq}");
+    }
 }
