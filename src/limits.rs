@@ -43,6 +43,6 @@ pub mod tables {
     /// costs a few kilobytes.
     pub const MAX_STREAMS: usize = 20_000;
     /// How often an idle event stream gets a comment line (so that proxies keep it open), and
-    /// checks the database for a change it was not told of.
+    /// with PostgreSQL checks the database for a change it was not told of.
     pub const STREAM_HEARTBEAT: Duration = Duration::from_secs(25);
 }

@@ -6,7 +6,8 @@
 //! missed. Without it, the stream opens with the table as it stands (`table`). Then each move
 //! (`move`), resignation (`resign`) or win on time (`claim`), with the table after it; the
 //! stream ends after the table's last event. Every [`limits::STREAM_HEARTBEAT`] an idle stream
-//! gets a comment line, so that proxies keep it open.
+//! gets a comment line, so that proxies keep it open, and with PostgreSQL checks the database
+//! for a change it was not told of.
 
 use std::collections::VecDeque;
 
@@ -21,7 +22,7 @@ use super::tables::{TableMove, TableResponse, policy, problem, rfc3339};
 use crate::games::Seat;
 use crate::limits::tables as limits;
 use crate::tables::feed::{Follower, Next};
-use crate::tables::{Committed, Event, FeedFull, TableError, Tables};
+use crate::tables::{Backend, Committed, Event, FeedFull, TableError, Tables};
 
 /// What happened at a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -173,7 +174,9 @@ impl Stream {
                     None => return None,
                 },
                 _ = self.heartbeat.tick() => {
-                    if !self.catch_up().await {
+                    // Another replica's change whose notification was lost (the listener
+                    // reconnecting) is read here; one process is never told late.
+                    if self.tables.store().backend == Backend::Postgres && !self.catch_up().await {
                         return None;
                     }
                     if self.ready.is_empty() {

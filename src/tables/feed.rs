@@ -60,7 +60,9 @@ pub struct Feed {
 /// its place, and the table's channel once nobody follows it.
 #[derive(Debug)]
 pub struct Follower {
-    receiver: broadcast::Receiver<Arc<Committed>>,
+    /// Taken when the follower leaves, so that the count of the channel's receivers is right
+    /// when the channel is removed.
+    receiver: Option<broadcast::Receiver<Arc<Committed>>>,
     id: String,
     feed: Feed,
 }
@@ -109,7 +111,7 @@ impl Feed {
         let receiver = channel.subscribe();
         drop(channel);
         Ok(Follower {
-            receiver,
+            receiver: Some(receiver),
             id: id.to_owned(),
             feed: self.clone(),
         })
@@ -132,7 +134,7 @@ impl Feed {
 impl Follower {
     /// The next change published for the table; `None` once the feed is gone.
     pub async fn next(&mut self) -> Option<Next> {
-        match self.receiver.recv().await {
+        match self.receiver.as_mut()?.recv().await {
             Ok(change) => Some(Next::Change(change)),
             Err(broadcast::error::RecvError::Lagged(_)) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Closed) => None,
@@ -143,11 +145,12 @@ impl Follower {
 impl Drop for Follower {
     fn drop(&mut self) {
         self.feed.open.fetch_sub(1, Ordering::AcqRel);
-        // This follower's receiver still counts until it is dropped, after this body: the
-        // channel goes once only this one is left.
+        drop(self.receiver.take());
+        // Under the map's lock, where a new follower subscribes: the channel goes only when
+        // nobody follows it.
         self.feed
             .channels
-            .remove_if(&self.id, |_, channel| channel.receiver_count() <= 1);
+            .remove_if(&self.id, |_, channel| channel.receiver_count() == 0);
     }
 }
 

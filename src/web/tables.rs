@@ -11,7 +11,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post};
-use moot_present::link::{HINT, Link, PLAY, Query, UNDO, encode};
+use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO, encode};
 use moot_present::preview::preview;
 use moot_present::replay::replay;
 use moot_present::view::{Extras, Seating, capitalised, play_view};
@@ -408,12 +408,7 @@ pub async fn record(id: Path<String>, data: Option<Data<TablePolicy>>) -> HttpRe
     answer(
         async {
             let policy = policy(data)?;
-            let table = policy
-                .tables()
-                .get(&id)
-                .await
-                .map_err(page_error)?
-                .ok_or_else(|| page_error(TableError::UnknownTable))?;
+            let table = read_table(&policy, &id).await?;
             let history = policy.tables().history(&id).await.map_err(page_error)?;
             Ok(HttpResponse::Ok()
                 .content_type("text/plain; charset=utf-8")
@@ -488,7 +483,7 @@ pub async fn seat_move(
                 .into_iter()
                 .filter(|p| !p.trim().is_empty())
                 .collect::<Vec<_>>()
-                .join(".");
+                .join(&SEPARATOR.to_string());
             let table = read_table(&policy, &id).await?;
             let refused = match seen {
                 None => Err((
