@@ -21,7 +21,8 @@
 //!    and the union gets a discriminator; then [`hirth`]: a Hirþ board's keys are spaces and a
 //!    phase has no unknown member;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
-//!    [`images`]: image answers are bytes (`format: binary`); [`options`]: every game option
+//!    [`images`]: image answers are bytes (`format: binary`); [`events`]: an event stream is
+//!    described event by event, its `data` JSON; [`options`]: every game option
 //!    declares its default, and the GET picture and animation operations take the options as
 //!    query parameters;
 //! 7. [`text`]: descriptions lose the Rust doc-link syntax;
@@ -30,6 +31,7 @@
 //! The server's routes stay generic: the concrete paths are the same URLs.
 
 mod errors;
+mod events;
 mod herfor;
 mod hirth;
 mod images;
@@ -66,6 +68,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     hirth::forms(&mut document);
     errors::declare(&mut document);
     images::binary(&mut document);
+    events::server_sent(&mut document);
     options::declare(&mut document);
     text::plain_descriptions(&mut document);
     prune::unreferenced(&mut document);
