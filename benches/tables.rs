@@ -120,7 +120,8 @@ fn main() {
             let players: Vec<_> = (0..count)
                 .map(|i| {
                     // The tables' moves spread over the pace, not all at once.
-                    let offset = paced.map_or(Duration::ZERO, |p: Duration| p * i as u32 / count as u32);
+                    let offset =
+                        paced.map_or(Duration::ZERO, |p: Duration| p * i as u32 / count as u32);
                     tokio::spawn(player(tables.clone(), until, paced, offset))
                 })
                 .collect();

@@ -118,7 +118,9 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let computer = moot::Computer::new(config);
     let middleware =
         Middleware::new(flags.cors_origins, &computer).with_public_url(flags.public_url);
-    middleware.metrics.count_streams(policy.tables().feed().clone());
+    middleware
+        .metrics
+        .count_streams(policy.tables().feed().clone());
     actix_web::HttpServer::new(move || {
         moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
     })

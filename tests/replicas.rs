@@ -347,7 +347,12 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
     );
     let id = created["table"]["id"].as_str().expect("an id").to_owned();
     let credentials: Vec<String> = (0..2)
-        .map(|i| created["seats"][i]["credential"].as_str().unwrap().to_owned())
+        .map(|i| {
+            created["seats"][i]["credential"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     let (sender, events) = std::sync::mpsc::channel();
     let follower = std::thread::spawn({
@@ -389,7 +394,10 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
         assert!(answered.len() < 200, "the game ends");
     }
     let connections = follower.join().expect("the follower ends with the table");
-    assert!(connections >= 2, "the follower lost replica B and reconnected");
+    assert!(
+        connections >= 2,
+        "the follower lost replica B and reconnected"
+    );
     let seen: Vec<(u64, Value)> = std::iter::once(first).chain(events.iter()).collect();
     let ids: Vec<u64> = seen.iter().map(|(id, _)| *id).collect();
     assert_eq!(

@@ -271,7 +271,9 @@ pub async fn table_events(
         behind: false,
     };
     // How long a browser waits before reconnecting (ms).
-    stream.ready.push_back(Bytes::from_static(b"retry: 2000\n\n"));
+    stream
+        .ready
+        .push_back(Bytes::from_static(b"retry: 2000\n\n"));
     match seen {
         Some(_) => {
             let changes = stream

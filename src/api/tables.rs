@@ -77,7 +77,9 @@ pub(super) fn problem(error: TableError) -> ApiError {
     }
 }
 
-pub(super) fn policy(data: Option<web::Data<TablePolicy>>) -> Result<web::Data<TablePolicy>, ApiError> {
+pub(super) fn policy(
+    data: Option<web::Data<TablePolicy>>,
+) -> Result<web::Data<TablePolicy>, ApiError> {
     data.ok_or_else(|| {
         ApiError::new(
             ErrorCode::TablesOff,
@@ -257,6 +259,10 @@ pub struct SeatCredential {
     /// Where this seat posts its moves.
     #[schema(format = "uri-reference")]
     pub moves_url: String,
+    /// The seat's page, where its player plays in a browser. It holds the credential: hand it
+    /// to that player only.
+    #[schema(format = "uri-reference")]
+    pub play_url: String,
 }
 
 /// A new table, with each seat's credential (shown once).
@@ -266,9 +272,12 @@ pub struct CreatedTable {
     pub table: TableResponse,
     /// One credential per seat, the first seat's first: hand each to its player.
     pub seats: Vec<SeatCredential>,
-    /// Where anyone with the link may watch the table (read only).
+    /// Where anyone with the link may read the table (read only).
     #[schema(format = "uri-reference")]
     pub watch_url: String,
+    /// The spectators' page: the table in a browser, read only.
+    #[schema(format = "uri-reference")]
+    pub watch_page_url: String,
 }
 
 /// `POST /api/v1/tables/{id}/moves`: one move, and the ply the client saw.
@@ -395,7 +404,8 @@ async fn create_for<G: Game>(
 }
 
 /// Creates a table for two players: answers the table and one credential per seat, shown
-/// once. Hand each seat's credential to its player; the watch URL to anyone.
+/// once, with the seat's page to play in a browser. Hand each seat's credential (or page) to
+/// its player; the watch URLs to anyone.
 #[utoipa::path(
     tag = "tables",
     request_body(content = CreateTableRequest, content_type = "application/json"),
@@ -445,6 +455,7 @@ pub async fn create_table(
         .map(|(seat, credential)| SeatCredential {
             seat: seat.seat,
             name: seat.name.clone(),
+            play_url: tables::seat_page(&id, &credential),
             credential,
             moves_url: format!("{}/moves", table_url(&id)),
         })
@@ -453,6 +464,7 @@ pub async fn create_table(
         table,
         seats,
         watch_url: table_url(&id),
+        watch_page_url: tables::watch_page(&id),
     };
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, table_url(&id)))
@@ -793,12 +805,14 @@ impl TableExamples {
                 name: seat.name.clone(),
                 credential: stem.repeat(16),
                 moves_url: format!("{}/moves", table_url(TABLE_ID)),
+                play_url: tables::seat_page(TABLE_ID, &stem.repeat(16)),
             })
             .collect();
         let created = CreatedTable {
             table: fresh,
             seats,
             watch_url: table_url(TABLE_ID),
+            watch_page_url: tables::watch_page(TABLE_ID),
         };
         Some(TableExamples {
             create_request: serde_json::json!({

@@ -170,7 +170,9 @@ mod tests {
                 options: serde_json::Value::Null,
                 state: serde_json::Value::Null,
                 ply,
-                standing: Standing::Ongoing { to_act: Seat::First },
+                standing: Standing::Ongoing {
+                    to_act: Seat::First,
+                },
                 game_status: Herfor::status(&Herfor::new_game(&Default::default()).unwrap()),
                 seats: vec![],
                 days_per_move: None,

@@ -231,7 +231,9 @@ impl Tables {
             match sqlx::postgres::PgListener::connect(&url).await {
                 Ok(mut listener) => match listener.listen(CHANGES_CHANNEL).await {
                     Ok(()) => break listener,
-                    Err(error) => tracing::warn!(%error, "cannot listen for other replicas' changes"),
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot listen for other replicas' changes")
+                    }
                 },
                 Err(error) => tracing::warn!(%error, "cannot listen for other replicas' changes"),
             }
@@ -438,7 +440,9 @@ impl Tables {
         let mut changes = Vec::new();
         if seq < table.ply {
             let last_only = ending.is_none() && seq + 1 == table.ply;
-            let moves = self.moves_from(id, if last_only { table.ply } else { 1 }).await?;
+            let moves = self
+                .moves_from(id, if last_only { table.ply } else { 1 })
+                .await?;
             if last_only {
                 let played = moves
                     .into_iter()

@@ -15,8 +15,8 @@ use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO, encode};
 use moot_present::preview::preview;
 use moot_present::replay::replay;
 use moot_present::view::{Extras, Seating, capitalised, play_view};
-use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
 use moot_templates::options::OptionInput;
+use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
 use moot_templates::play::{Notice, StatusLine, TableView, TurnForm};
 use moot_templates::table::{
     CreatedView, FriendView, created_page, friend_page as friend_page_markup,
@@ -42,12 +42,12 @@ pub fn friend_path(game: &str) -> String {
 
 /// The spectators' page of table `id`.
 fn table_path(id: &str) -> String {
-    format!("/table/{id}")
+    tables::watch_page(id)
 }
 
 /// The page of the seat holding `credential`.
 fn seat_path(id: &str, credential: &str) -> String {
-    format!("/table/{id}/seat/{credential}")
+    tables::seat_page(id, credential)
 }
 
 /// Registers the tables' pages.

@@ -47,7 +47,8 @@ impl Stream {
                         .find_map(|line| line.strip_prefix(&format!("{name}: ")))
                         .map(str::to_owned)
                 };
-                let (Some(id), Some(kind), Some(data)) = (field("id"), field("event"), field("data"))
+                let (Some(id), Some(kind), Some(data)) =
+                    (field("id"), field("event"), field("data"))
                 else {
                     continue;
                 };
@@ -64,7 +65,8 @@ impl Stream {
             .await
             .expect("an event (or the end) within 20 s")?;
             let chunk = chunk.expect("the stream does not fail");
-            self.buffer.push_str(std::str::from_utf8(&chunk).expect("UTF-8"));
+            self.buffer
+                .push_str(std::str::from_utf8(&chunk).expect("UTF-8"));
         }
     }
 }
@@ -147,7 +149,11 @@ async fn whole_game_followed<G: Game>(
 /// The events of a whole game seen by a follower from its start: the table, then one `move`
 /// per ply in order, each with the very table that move's 200 answered; then the stream ends.
 fn assert_whole_game(answered: &[Value], seen: &[Sse]) {
-    assert_eq!(seen.len(), answered.len(), "one event per change, and the table first");
+    assert_eq!(
+        seen.len(),
+        answered.len(),
+        "one event per change, and the table first"
+    );
     for (seq, (event, table)) in seen.iter().zip(answered).enumerate() {
         assert_eq!(event.id, seq as u64, "in order, none twice, none missed");
         assert_eq!(event.data["seq"], seq as u64);
@@ -164,8 +170,7 @@ fn assert_whole_game(answered: &[Value], seen: &[Sse]) {
 both!(
     a_follower_sees_every_move_of_a_herfor_game_in_order,
     |url: String| async move {
-        let (answered, seen) =
-            whole_game_followed::<Herfor>(url, json!({"size": 5}), 11).await;
+        let (answered, seen) = whole_game_followed::<Herfor>(url, json!({"size": 5}), 11).await;
         assert_whole_game(&answered, &seen);
     }
 );
@@ -183,8 +188,7 @@ both!(
     a_follower_sees_every_move_of_a_hirth_match_in_order,
     |url: String| async move {
         // The match the whole-game test plays (the same seed): it ends in a few hundred plies.
-        let (answered, seen) =
-            whole_game_followed::<Hirth>(url, json!({"target": 3}), 4).await;
+        let (answered, seen) = whole_game_followed::<Hirth>(url, json!({"target": 3}), 4).await;
         assert_whole_game(&answered, &seen);
     }
 );
@@ -193,7 +197,11 @@ both!(
     reconnecting_with_last_event_id_misses_nothing_and_repeats_nothing,
     |url: String| async move {
         let app = db::app(db::tables(&url, 100).await, roomy()).await;
-        let created = call(&app, create(json!({"game": "hirth", "options": {"target": 1}}))).await;
+        let created = call(
+            &app,
+            create(json!({"game": "hirth", "options": {"target": 1}})),
+        )
+        .await;
         let (id, credentials) = seats(&created.body);
         let mut table = created.body["table"].clone();
         let mut answered = vec![table.clone()];
@@ -205,7 +213,10 @@ both!(
                 }
                 let state: <Hirth as Game>::State =
                     serde_json::from_value(table["state"].clone()).unwrap();
-                let mv = Hirth::legal_moves(&state).choose(&mut rng).cloned().unwrap();
+                let mv = Hirth::legal_moves(&state)
+                    .choose(&mut rng)
+                    .cloned()
+                    .unwrap();
                 let text = Hirth::format_move(&state, &mv);
                 let ply = table["ply"].as_u64().unwrap();
                 let answer = call(&app, play(&id, &credentials[to_act(table)], &text, ply)).await;
@@ -220,7 +231,10 @@ both!(
         for seq in 5..=10 {
             let event = follower.next().await.expect("a missed event");
             assert_eq!(event.id, seq);
-            assert_eq!(event.data["table"], answered[seq as usize], "replayed as answered");
+            assert_eq!(
+                event.data["table"], answered[seq as usize],
+                "replayed as answered"
+            );
         }
         play_some(&mut table, &mut answered, 5).await;
         for seq in 11..=15 {

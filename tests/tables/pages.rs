@@ -150,7 +150,10 @@ where
         app,
         form(
             "/play/herfor/friend",
-            &format!("size=3&pie=false&simple=false&moves=&days=3&name={}", "a".repeat(41)),
+            &format!(
+                "size=3&pie=false&simple=false&moves=&days=3&name={}",
+                "a".repeat(41)
+            ),
         ),
     )
     .await;
@@ -214,8 +217,7 @@ both!(
             // While it goes on, each page follows the table's events.
             for page in &pages {
                 assert!(
-                    page.body
-                        .contains(r#" data-events="/api/v1/tables/"#),
+                    page.body.contains(r#" data-events="/api/v1/tables/"#),
                     "{}",
                     page.body
                 );
@@ -420,5 +422,46 @@ both!(
         fn first_acts(turn: &Turn) -> bool {
             *turn == Turn::ToAct(moot::games::Seat::First)
         }
+    }
+);
+
+both!(
+    a_table_made_through_the_api_gives_each_seat_its_page,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = db::call(
+            &app,
+            db::create(serde_json::json!({"game": "herfor", "options": {"size": 3}, "names": ["Ana", "Bo"]})),
+        )
+        .await;
+        let (id, credentials) = db::seats(&created.body);
+        let play = |seat: usize| {
+            created.body["seats"][seat]["play_url"]
+                .as_str()
+                .expect("a play URL")
+                .to_owned()
+        };
+        assert_eq!(play(0), format!("/table/{id}/seat/{}", credentials[0]));
+        let first = get(&app, TestRequest::get().uri(&play(0))).await;
+        assert_eq!(first.status, 200, "{}", first.body);
+        assert!(
+            first.body.contains("You sit in the first seat"),
+            "{}",
+            first.body
+        );
+        assert_eq!(first.cache_control.as_deref(), Some("private, no-store"));
+        let second = get(&app, TestRequest::get().uri(&play(1))).await;
+        assert!(second.body.contains("Waiting for"), "{}", second.body);
+        let watch = created.body["watch_page_url"]
+            .as_str()
+            .expect("a watch page");
+        assert_eq!(watch, format!("/table/{id}"));
+        let watching = get(&app, TestRequest::get().uri(watch)).await;
+        assert_eq!(watching.status, 200);
+        assert!(
+            watching.body.contains("You are watching this game."),
+            "{}",
+            watching.body
+        );
     }
 );

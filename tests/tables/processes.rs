@@ -249,7 +249,10 @@ async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
         let started = std::time::Instant::now();
         let answered = play_one(port_b, &id, &credentials);
         let (seq, event) = on_a.next();
-        eprintln!("ply {ply}: on the other replica after {:?}", started.elapsed());
+        eprintln!(
+            "ply {ply}: on the other replica after {:?}",
+            started.elapsed()
+        );
         assert_eq!(seq, ply);
         assert_eq!(event["table"], answered, "the table B answered");
         assert_eq!(on_b.next().0, ply);

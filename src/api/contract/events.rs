@@ -51,13 +51,17 @@ mod tests {
             "text/event-stream": {"schema": {"$ref": "#/components/schemas/E"}}}},
             "304": {}}}}}});
         server_sent(&mut document);
-        let schema = &document["paths"]["/e"]["get"]["responses"]["200"]["content"]
-            ["text/event-stream"]["schema"];
+        let schema = &document["paths"]["/e"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+            ["schema"];
         assert_eq!(
             schema["properties"]["data"]["contentSchema"],
             json!({"$ref": "#/components/schemas/E"})
         );
         assert_eq!(schema["required"], json!(["id", "event", "data"]));
-        assert!(document["paths"]["/e"]["get"]["responses"]["304"].get("content").is_none());
+        assert!(
+            document["paths"]["/e"]["get"]["responses"]["304"]
+                .get("content")
+                .is_none()
+        );
     }
 }
