@@ -49,7 +49,14 @@ async fn player(
     'tables: while Instant::now() < until {
         let mut state = Herfor::new_game(&options).expect("the options are valid");
         let created = tables
-            .create::<Herfor>(&options, &state, Some(3), [None, None], moot::tables::now())
+            .create::<Herfor>(
+                &options,
+                &state,
+                Some(3),
+                [None, None],
+                None,
+                moot::tables::now(),
+            )
             .await
             .expect("a table");
         let id = created.table.id;

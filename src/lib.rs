@@ -5,6 +5,7 @@
 //! - [`site`]: the home page, stylesheet, health check;
 //! - [`web`]: the server-rendered play pages;
 //! - [`tables`]: tables Moot keeps (SQLite or PostgreSQL), which the API serves;
+//! - [`webhooks`]: the tables' events posted to the URLs they name, signed and retried;
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
 //! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
 //!   single flight, the cache), of which the API and the pages build their own policies;
@@ -31,6 +32,7 @@ pub mod serve;
 pub mod site;
 pub mod tables;
 pub mod web;
+pub mod webhooks;
 
 use std::sync::OnceLock;
 

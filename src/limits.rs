@@ -36,6 +36,8 @@ pub mod tables {
     pub const MAX_DAYS_PER_MOVE: u32 = 60;
     /// The longest name of a seat, in characters.
     pub const NAME_CHARS: usize = 40;
+    /// A webhook's secret, in characters: long enough not to be guessed, short enough to keep.
+    pub const WEBHOOK_SECRET_CHARS: std::ops::RangeInclusive<usize> = 16..=256;
     /// Event streams open on one table at once (two seats, each in a few tabs, and watchers);
     /// more are refused with 503.
     pub const STREAMS_PER_TABLE: usize = 32;
@@ -45,4 +47,26 @@ pub mod tables {
     /// How often an idle event stream gets a comment line (so that proxies keep it open), and
     /// with PostgreSQL checks the database for a change it was not told of.
     pub const STREAM_HEARTBEAT: Duration = Duration::from_secs(25);
+}
+
+/// What webhooks' deliveries may take.
+pub mod webhooks {
+    use std::time::Duration;
+
+    /// Deliveries one server process makes at once.
+    pub const CONCURRENCY: usize = 16;
+    /// The longest a delivery may take, connection included, before it counts as failed.
+    pub const TIMEOUT: Duration = Duration::from_secs(10);
+    /// The wait before the first retry; each retry waits twice as long as the one before…
+    pub const RETRY_BASE: Duration = Duration::from_secs(1);
+    /// …up to this long.
+    pub const RETRY_CAP: Duration = Duration::from_secs(60 * 60);
+    /// How long an event is retried before it is given up (and counted on its table).
+    pub const GIVE_UP_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+    /// How long a claimed event is left to the process that claimed it: one that died while
+    /// delivering leaves its events to be claimed again after this.
+    pub const LEASE: Duration = Duration::from_secs(60);
+    /// How often the outbox is looked at when nothing was committed in this process (other
+    /// replicas' events, retries that fall due).
+    pub const POLL: Duration = Duration::from_secs(1);
 }

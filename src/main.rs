@@ -66,6 +66,13 @@ struct Serve {
     /// Tables' event streams open at once; more are refused with 503 `streams_full`.
     #[arg(long, env = "MOOT_MAX_EVENT_STREAMS", default_value_t = moot::limits::tables::MAX_STREAMS)]
     max_event_streams: usize,
+    /// Let tables' webhooks post to loopback and private addresses (this machine, its
+    /// networks): only where every client that may create a table is trusted.
+    #[arg(long, env = "MOOT_ALLOW_PRIVATE_WEBHOOKS")]
+    allow_private_webhooks: bool,
+    /// Webhook deliveries this process makes at once.
+    #[arg(long, env = "MOOT_WEBHOOK_DELIVERIES", default_value_t = moot::limits::webhooks::CONCURRENCY)]
+    webhook_deliveries: usize,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -95,12 +102,24 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         .map_err(std::io::Error::other)?;
     // The URL's password stays out of the log: only the backend is named.
     tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
-    let tables = moot::tables::Tables::new(store, flags.max_open_tables).with_feed(
-        moot::tables::FeedLimits {
+    let tables = moot::tables::Tables::new(store, flags.max_open_tables)
+        .with_feed(moot::tables::FeedLimits {
             in_all: flags.max_event_streams,
             ..Default::default()
+        })
+        .with_webhooks(moot::api::table_events::TableEvent::webhook_body);
+    // Any replica delivers any table's events (each claimed by one of them).
+    let deliveries = moot::webhooks::Deliveries::new(
+        tables.clone(),
+        moot::webhooks::WebhookLimits {
+            concurrency: flags.webhook_deliveries,
+            allow_private: flags.allow_private_webhooks,
+            ..Default::default()
         },
-    );
+    )
+    .map_err(std::io::Error::other)?;
+    let delivery_counts = deliveries.counts();
+    actix_web::rt::spawn(deliveries.run());
     // With PostgreSQL, the other replicas' moves reach this one's event streams.
     actix_web::rt::spawn(tables.clone().listen(flags.database.clone()));
     raise_open_files_limit();
@@ -112,6 +131,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         tables,
         moot::tables::TableLimits {
             trust_forwarded: flags.trust_forwarded,
+            allow_private_webhooks: flags.allow_private_webhooks,
             ..Default::default()
         },
     );
@@ -121,6 +141,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     middleware
         .metrics
         .count_streams(policy.tables().feed().clone());
+    middleware.metrics.count_webhooks(delivery_counts);
     actix_web::HttpServer::new(move || {
         moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
     })

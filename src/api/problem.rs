@@ -87,11 +87,13 @@ pub enum ErrorCode {
     TablesFull,
     /// 503: as many event streams are open as the server (or the table) allows; retry later.
     StreamsFull,
+    /// 501: this server posts no webhooks.
+    WebhooksOff,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 32] = [
+    pub const ALL: [ErrorCode; 33] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -124,6 +126,7 @@ impl ErrorCode {
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
         ErrorCode::StreamsFull,
+        ErrorCode::WebhooksOff,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -161,6 +164,7 @@ impl ErrorCode {
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
             ErrorCode::StreamsFull => "streams_full",
+            ErrorCode::WebhooksOff => "webhooks_off",
         }
     }
 
@@ -197,7 +201,7 @@ impl ErrorCode {
             ErrorCode::StalePly => StatusCode::CONFLICT,
             ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
             ErrorCode::TableFinished => StatusCode::GONE,
-            ErrorCode::TablesOff => StatusCode::NOT_IMPLEMENTED,
+            ErrorCode::TablesOff | ErrorCode::WebhooksOff => StatusCode::NOT_IMPLEMENTED,
         }
     }
 
@@ -236,6 +240,7 @@ impl ErrorCode {
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
             ErrorCode::StreamsFull => "Too many open event streams",
+            ErrorCode::WebhooksOff => "This server posts no webhooks",
         }
     }
 }
@@ -519,6 +524,7 @@ mod tests {
                 | ErrorCode::TableFinished
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull
+                | ErrorCode::WebhooksOff
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

@@ -83,6 +83,11 @@ impl TableEvent {
         }
     }
 
+    /// The event as a webhook posts it: the stream's `data`.
+    pub fn webhook_body(change: &Committed) -> String {
+        serde_json::to_string(&TableEvent::of(change)).unwrap_or_default()
+    }
+
     /// The event as the stream sends it.
     fn frame(&self) -> Bytes {
         let kind = match self.kind {

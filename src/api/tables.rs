@@ -59,6 +59,7 @@ pub(super) fn problem(error: TableError) -> ApiError {
         TableError::NotYourTurn => ErrorCode::NotYourTurn,
         TableError::NotWaiting => ErrorCode::NotWaiting,
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
+        TableError::WebhooksOff => ErrorCode::WebhooksOff,
         TableError::Full(_) => {
             return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
         }
@@ -115,6 +116,70 @@ pub struct CreateTableRequest {
     pub days_per_move: Option<u32>,
     /// The players' names, the first seat's first (at most 40 characters each).
     pub names: Option<Vec<String>>,
+    /// Where to post each of the table's events, signed with the secret.
+    pub webhook: Option<WebhookRequest>,
+}
+
+/// A table's webhook: each event (move, resignation, win on time) is posted to `url` as the
+/// event stream's JSON, with `Moot-Signature: t=<unix time>,v1=<hex HMAC-SHA-256 of
+/// "<t>.<body>" keyed with the secret>`, `Moot-Event-Id` and `Moot-Event`; retried for a day
+/// until a 2xx answer.
+#[derive(Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookRequest {
+    /// An `http` or `https` URL on the public internet.
+    #[schema(example = "https://games.example/hooks/moot", format = "uri")]
+    pub url: String,
+    /// The secret that signs each delivery (16 to 256 characters): kept to sign, never shown.
+    #[schema(example = "a-long-random-secret-kept-by-the-site")]
+    pub secret: String,
+}
+
+impl std::fmt::Debug for WebhookRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRequest")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a table's webhook fares.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookStatus {
+    /// Every event so far was delivered or is on its way.
+    Ok,
+    /// The last delivery failed: it is retried (see `last_error`).
+    Retrying,
+    /// At least one event was given up after a day of retries.
+    Failed,
+}
+
+/// A table's webhook as anyone reading the table sees it (never its URL or secret).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableWebhook {
+    /// How it fares.
+    pub status: WebhookStatus,
+    /// Events given up after a day of retries.
+    pub failed_events: u64,
+    /// Why the last delivery failed, until one succeeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+impl From<tables::WebhookHealth> for TableWebhook {
+    fn from(health: tables::WebhookHealth) -> Self {
+        let status = match (health.failed, &health.last_error) {
+            (0, None) => WebhookStatus::Ok,
+            (0, Some(_)) => WebhookStatus::Retrying,
+            _ => WebhookStatus::Failed,
+        };
+        TableWebhook {
+            status,
+            failed_events: health.failed,
+            last_error: health.last_error,
+        }
+    }
 }
 
 /// How a table stands.
@@ -200,6 +265,9 @@ pub struct TableResponse {
     /// When it last changed (RFC 3339).
     #[schema(format = DateTime)]
     pub updated: String,
+    /// How the table's webhook fares, if it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<TableWebhook>,
 }
 
 impl From<tables::Table> for TableResponse {
@@ -241,6 +309,7 @@ impl From<tables::Table> for TableResponse {
             deadline: table.deadline.map(rfc3339),
             created: rfc3339(table.created),
             updated: rfc3339(table.updated),
+            webhook: table.webhook.map(TableWebhook::from),
         }
     }
 }
@@ -328,13 +397,21 @@ fn table_url(id: &str) -> String {
     format!("/api/v1/tables/{id}")
 }
 
-/// The `ETag` of a table as it stands: its id, ply and status.
+/// The `ETag` of a table as it stands: its id, ply and status, and how its webhook fares.
 fn etag(table: &TableResponse) -> String {
     let status = match table.status {
         TableStatus::Ongoing => "ongoing",
         TableStatus::Finished => "finished",
     };
-    format!("\"{}-{}-{status}\"", table.id, table.ply)
+    let webhook = match &table.webhook {
+        None => String::new(),
+        Some(hook) => format!(
+            "-w{}{}",
+            hook.failed_events,
+            if hook.last_error.is_some() { "e" } else { "" }
+        ),
+    };
+    format!("\"{}-{}-{status}{webhook}\"", table.id, table.ply)
 }
 
 /// The credential of `Authorization: Bearer <credential>`.
@@ -373,11 +450,45 @@ fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
     Ok(seats)
 }
 
+/// The webhook a creation names, its URL checked (see [`crate::webhooks::target`]).
+fn webhook(
+    request: Option<WebhookRequest>,
+    allow_private: bool,
+) -> Result<Option<tables::Webhook>, ApiError> {
+    let Some(request) = request else {
+        return Ok(None);
+    };
+    let refused = |field: &str, detail: String| {
+        ApiError::new(ErrorCode::InvalidRequest, format!("{field}: {detail}")).with_field(field)
+    };
+    crate::webhooks::target::check(&request.url, allow_private)
+        .map_err(|detail| refused("webhook.url", format!("{:?}: {detail}", request.url)))?;
+    let chars = request.secret.chars().count();
+    if !(limits::WEBHOOK_SECRET_CHARS).contains(&chars)
+        || request.secret.chars().any(char::is_control)
+    {
+        return Err(refused(
+            "webhook.secret",
+            format!(
+                "{chars} characters; a secret has {} to {} characters and no control characters",
+                limits::WEBHOOK_SECRET_CHARS.start(),
+                limits::WEBHOOK_SECRET_CHARS.end()
+            ),
+        ));
+    }
+    Ok(Some(tables::Webhook {
+        url: request.url,
+        secret: request.secret,
+    }))
+}
+
 async fn create_for<G: Game>(
     tables: &Tables,
     request: CreateTableRequest,
+    allow_private_webhooks: bool,
 ) -> Result<tables::Created, ApiError> {
     let names = names(request.names)?;
+    let webhook = webhook(request.webhook, allow_private_webhooks)?;
     if let Some(days) = request.days_per_move
         && !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days)
     {
@@ -397,6 +508,7 @@ async fn create_for<G: Game>(
             &state,
             request.days_per_move,
             names,
+            webhook,
             tables::now(),
         )
         .await
@@ -412,10 +524,10 @@ async fn create_for<G: Game>(
     responses(
         (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
             headers(("Location" = String, description = "The table's URL"))),
-        (status = 422, description = "`invalid_request` (an unknown game, a bad name or clock), `invalid_options`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
-        (status = 501, description = "`tables_off`: this server keeps no tables", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`tables_full`: the server keeps as many open tables as it may", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
@@ -445,7 +557,8 @@ pub async fn create_table(
     if let Err(wait) = policy.may_create(client_of(&policy, &http)) {
         return Err(rate_limited("new tables", wait));
     }
-    let created = with_game!(*game, G => create_for::<G>(policy.tables(), request).await, else Err(ApiError::unknown_game(game)))?;
+    let allow_private = policy.limits().allow_private_webhooks;
+    let created = with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private).await, else Err(ApiError::unknown_game(game)))?;
     let id = created.table.id.clone();
     let table = TableResponse::from(created.table);
     let seats = table
@@ -770,6 +883,7 @@ impl TableExamples {
                 days_per_move: Some(DAYS),
                 created: CREATED,
                 updated: at(ply),
+                webhook: None,
             }))
         };
         let typed: G::Options = serde_json::from_value(options.clone()).ok()?;

@@ -11,13 +11,14 @@ use std::sync::Arc;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, get, web};
 use prometheus::core::{Collector, Desc};
-use prometheus::proto::{Counter, Gauge, Metric, MetricFamily, MetricType};
+use prometheus::proto::{Counter, Gauge, LabelPair, Metric, MetricFamily, MetricType};
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder,
 };
 
 use crate::Computer;
 use crate::tables::Feed;
+use crate::webhooks::DeliveryCounts;
 
 /// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
 const BUCKETS: &[f64] = &[
@@ -100,6 +101,37 @@ impl Metrics {
         };
         if let Err(error) = self.registry.register(Box::new(collector)) {
             tracing::warn!(%error, "the event streams are counted already");
+        }
+    }
+
+    /// Adds the webhooks' deliveries by outcome and the outbox's backlog, from `counts`.
+    pub fn count_webhooks(&self, counts: Arc<DeliveryCounts>) {
+        let desc = |name: &str, help: &str, labels: Vec<String>| {
+            Desc::new(name.to_owned(), help.to_owned(), labels, Default::default())
+                .expect("constant, valid names")
+        };
+        let collector = Webhooks {
+            descs: [
+                desc(
+                    "webhook_deliveries_total",
+                    "Webhook delivery attempts, by outcome: delivered, retried (failed, tried again later), given_up",
+                    vec!["outcome".to_owned()],
+                ),
+                desc(
+                    "webhook_outbox_pending",
+                    "Webhook events not yet delivered nor given up",
+                    vec![],
+                ),
+                desc(
+                    "webhook_outbox_oldest_seconds",
+                    "Age of the oldest webhook event not yet delivered nor given up (0: none)",
+                    vec![],
+                ),
+            ],
+            counts,
+        };
+        if let Err(error) = self.registry.register(Box::new(collector)) {
+            tracing::warn!(%error, "the webhooks are counted already");
         }
     }
 
@@ -263,4 +295,69 @@ impl Collector for Streams {
 /// Keeps the shared metrics alive as app data for [`endpoint`].
 pub fn data(metrics: &Metrics) -> web::Data<Metrics> {
     web::Data::from(Arc::new(metrics.clone()))
+}
+
+/// The webhooks' deliveries and outbox, read from the delivery worker's counts when scraped.
+struct Webhooks {
+    counts: Arc<DeliveryCounts>,
+    descs: [Desc; 3],
+}
+
+fn family(desc: &Desc, kind: MetricType, metrics: Vec<Metric>) -> MetricFamily {
+    let mut family = MetricFamily::default();
+    family.set_name(desc.fq_name.clone());
+    family.set_help(desc.help.clone());
+    family.set_field_type(kind);
+    family.set_metric(metrics);
+    family
+}
+
+fn gauge(value: f64) -> Metric {
+    let mut gauge = Gauge::default();
+    gauge.set_value(value);
+    Metric::from_gauge(gauge)
+}
+
+impl Collector for Webhooks {
+    fn desc(&self) -> Vec<&Desc> {
+        self.descs.iter().collect()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let counts = &self.counts;
+        let outcomes = [
+            ("delivered", counts.delivered.load(Relaxed)),
+            ("retried", counts.retried.load(Relaxed)),
+            ("given_up", counts.given_up.load(Relaxed)),
+        ]
+        .into_iter()
+        .map(|(outcome, value)| {
+            let mut label = LabelPair::default();
+            label.set_name("outcome".to_owned());
+            label.set_value(outcome.to_owned());
+            let mut counter = Counter::default();
+            counter.set_value(value as f64);
+            let mut metric = Metric::default();
+            metric.set_label(vec![label]);
+            metric.set_counter(counter);
+            metric
+        })
+        .collect();
+        let oldest = counts.oldest_pending.load(Relaxed);
+        let age = if oldest == 0 {
+            0.0
+        } else {
+            (crate::tables::now() - oldest).max(0) as f64 / 1000.0
+        };
+        vec![
+            family(&self.descs[0], MetricType::COUNTER, outcomes),
+            family(
+                &self.descs[1],
+                MetricType::GAUGE,
+                vec![gauge(counts.pending.load(Relaxed) as f64)],
+            ),
+            family(&self.descs[2], MetricType::GAUGE, vec![gauge(age)]),
+        ]
+    }
 }

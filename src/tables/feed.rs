@@ -179,6 +179,7 @@ mod tests {
                 deadline: None,
                 created: 0,
                 updated: 0,
+                webhook: None,
             },
             event: Event::Resigned { seat: Seat::First },
         }

@@ -15,11 +15,12 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::feed::{Feed, FeedLimits};
+use super::outbox::Outbox;
 use super::secret;
 use super::store::{Backend, Store};
 use super::{
     Committed, Created, DAY, EndedBy, Event, History, Millis, Played, SeatInfo, Standing, Table,
-    TableError,
+    TableError, Webhook, WebhookHealth,
 };
 use crate::games::{GAME_IDS, Game, Seat, Turn};
 use crate::with_game;
@@ -34,6 +35,8 @@ pub struct Tables {
     /// This process among the replicas: its own notifications come back to it, and are
     /// skipped (it told its followers at the commit).
     replica: String,
+    /// Where the events of tables with a webhook are written; `None` refuses webhooks.
+    pub(super) outbox: Option<Outbox>,
 }
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
@@ -52,13 +55,16 @@ struct Row_ {
     deadline: Option<Millis>,
     created: Millis,
     updated: Millis,
+    webhook: Option<Webhook>,
+    webhook_failed: i64,
+    webhook_error: Option<String>,
 }
 
 /// A table and its seats in one query (one row per seat, the table's columns on each): a
 /// round trip fewer per move, which is most of a move's cost on SQLite.
 const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
-     t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, s.seat, s.name, \
-     s.credential_sha256 FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
+     t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
+     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      WHERE t.id = $1 ORDER BY s.seat";
 
 /// A seat's row of [`SELECT_TABLE`]: the seat, and its credential's digest.
@@ -98,6 +104,15 @@ fn read_row(row: &AnyRow) -> Result<Row_, TableError> {
         deadline: row.try_get("deadline_ms")?,
         created: row.try_get("created_ms")?,
         updated: row.try_get("updated_ms")?,
+        webhook: match (
+            row.try_get::<Option<String>, _>("webhook_url")?,
+            row.try_get::<Option<String>, _>("webhook_secret")?,
+        ) {
+            (Some(url), Some(secret)) => Some(Webhook { url, secret }),
+            _ => None,
+        },
+        webhook_failed: row.try_get("webhook_failed")?,
+        webhook_error: row.try_get("webhook_error")?,
     })
 }
 
@@ -153,6 +168,10 @@ impl Row_ {
             days_per_move: self.days_per_move.map(|d| d as u32),
             created: self.created,
             updated: self.updated,
+            webhook: self.webhook.as_ref().map(|_| WebhookHealth {
+                failed: self.webhook_failed as u64,
+                last_error: self.webhook_error.clone(),
+            }),
         })
     }
 }
@@ -177,6 +196,7 @@ impl Tables {
             max_open,
             feed: Feed::new(FeedLimits::default()),
             replica: secret::table_id(),
+            outbox: None,
         }
     }
 
@@ -273,7 +293,7 @@ impl Tables {
 
     /// A transaction for a change; on SQLite it waits for this process's other writers first
     /// (see [`Store`]), and the guard must live as long as the transaction.
-    async fn write(
+    pub(super) async fn write(
         &self,
     ) -> Result<
         (
@@ -290,15 +310,20 @@ impl Tables {
     }
 
     /// Creates a table of game `G` at its start `state` (from `options`), with a clock of
-    /// `days_per_move` if given and the seats' names.
+    /// `days_per_move` if given, the seats' names, and a webhook if given (its URL already
+    /// checked).
     pub async fn create<G: Game>(
         &self,
         options: &G::Options,
         state: &G::State,
         days_per_move: Option<u32>,
         names: [Option<String>; 2],
+        webhook: Option<Webhook>,
         now: Millis,
     ) -> Result<Created, TableError> {
+        if webhook.is_some() && self.outbox.is_none() {
+            return Err(TableError::WebhooksOff);
+        }
         let open: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
                 .fetch_one(&self.store.pool)
@@ -312,8 +337,8 @@ impl Tables {
         let (_guard, mut tx) = self.write().await?;
         sqlx::query(
             "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
-             days_per_move, deadline_ms, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7)",
+             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
+             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
         )
         .bind(&id)
         .bind(G::ID)
@@ -322,6 +347,8 @@ impl Tables {
         .bind(days_per_move.map(i64::from))
         .bind(deadline)
         .bind(now)
+        .bind(webhook.as_ref().map(|w| w.url.clone()))
+        .bind(webhook.map(|w| w.secret))
         .execute(&mut *tx)
         .await?;
         for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
@@ -540,11 +567,15 @@ impl Tables {
                 current: row.ply,
             });
         }
+        let webhook = row.webhook.clone();
         let committed = with_game!(row.game, G => {
             Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
         }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+            .await?;
         self.notify(&mut tx, id, committed.seq()).await?;
         tx.commit().await.map_err(|e| stale_if_taken(e, seen_ply))?;
+        self.ring(webhook.as_ref());
         Ok(self.told(committed))
     }
 
@@ -680,6 +711,7 @@ impl Tables {
     ) -> Result<Committed, TableError> {
         let (_guard, mut tx) = self.write().await?;
         let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+        let webhook = row.webhook.clone();
         let committed = with_game!(row.game, G => {
             let state: <G as Game>::State = parse_json(&row.state, "state")?;
             let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
@@ -711,13 +743,16 @@ impl Tables {
             };
             Committed { table: row.table::<G>(id, &state, seats)?, event }
         }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+            .await?;
         self.notify(&mut tx, id, committed.seq()).await?;
         tx.commit().await?;
+        self.ring(webhook.as_ref());
         Ok(self.told(committed))
     }
 
-    /// Deletes the tables finished before `now - keep_days` days, with their seats and moves;
-    /// returns how many.
+    /// Deletes the tables finished before `now - keep_days` days, with their seats and moves,
+    /// and the outbox's events delivered or given up as long ago; returns how many tables.
     pub async fn sweep(&self, now: Millis, keep_days: u32) -> Result<u64, TableError> {
         let before = now - i64::from(keep_days) * DAY;
         let (_guard, mut tx) = self.write().await?;
@@ -734,6 +769,10 @@ impl Tables {
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
+        sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
+            .bind(before)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(deleted)
     }

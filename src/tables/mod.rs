@@ -9,16 +9,20 @@
 //! - [`keeper`]: the operations (create, read, play, resign, claim, sweep), each one
 //!   transaction, each change returning the [`Event`] it committed;
 //! - [`feed`]: each committed change told to whoever follows the table (the event streams),
-//!   in this process and, through PostgreSQL, across replicas.
+//!   in this process and, through PostgreSQL, across replicas;
+//! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
+//!   and claimed from there by the delivery worker (`crate::webhooks`).
 
 pub mod feed;
 pub mod keeper;
+pub mod outbox;
 pub mod policy;
 pub mod secret;
 pub mod store;
 
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use keeper::Tables;
+pub use outbox::{Claimed, EventBody};
 pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError};
 
@@ -122,6 +126,33 @@ pub struct SeatInfo {
     pub name: Option<String>,
 }
 
+/// Where a table's events are posted, and the secret that signs them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Webhook {
+    /// The receiver's URL (checked by whoever takes it: see `crate::webhooks::target`).
+    pub url: String,
+    /// The secret shared with the receiver.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for Webhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Webhook")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a table's webhook fares, as anyone reading the table may see it (never its URL or
+/// secret).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebhookHealth {
+    /// Events given up after retrying for as long as they may be retried.
+    pub failed: u64,
+    /// The last delivery's failure, until a delivery succeeds.
+    pub last_error: Option<String>,
+}
+
 /// A table as it is stored now.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
@@ -149,6 +180,8 @@ pub struct Table {
     pub created: Millis,
     /// When it last changed.
     pub updated: Millis,
+    /// How its webhook fares, if it has one.
+    pub webhook: Option<WebhookHealth>,
 }
 
 impl Table {
@@ -234,6 +267,17 @@ impl Committed {
     }
 }
 
+impl Event {
+    /// The event's name, as streams and webhooks give it: `move`, `resign` or `claim`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Moved(_) => "move",
+            Event::Resigned { .. } => "resign",
+            Event::TimeClaimed { .. } => "claim",
+        }
+    }
+}
+
 /// Why a table operation was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -271,6 +315,9 @@ pub enum TableError {
         /// Why the engine refused it.
         error: MoveError,
     },
+    /// A webhook at a server that delivers none.
+    #[error("this server delivers no webhooks")]
+    WebhooksOff,
     /// As many tables as the server keeps open are open.
     #[error("{0} tables are open: the most this server keeps")]
     Full(u64),

@@ -25,6 +25,8 @@ pub struct TableLimits {
     pub guess_every: Duration,
     /// Believe a trusted proxy's forwarded address for the client (`--trust-forwarded`).
     pub trust_forwarded: bool,
+    /// Let webhooks name loopback and private addresses (`--allow-private-webhooks`).
+    pub allow_private_webhooks: bool,
 }
 
 impl Default for TableLimits {
@@ -35,6 +37,7 @@ impl Default for TableLimits {
             guess_burst: limits::GUESS_BURST,
             guess_every: limits::GUESS_EVERY,
             trust_forwarded: false,
+            allow_private_webhooks: false,
         }
     }
 }

@@ -337,7 +337,7 @@ async fn open<G: PageGame>(
     let state = G::new_game(&position.options)?;
     let created = policy
         .tables()
-        .create::<G>(&position.options, &state, days, names, tables::now())
+        .create::<G>(&position.options, &state, days, names, None, tables::now())
         .await
         .map_err(page_error)?;
     let origin = crate::client::origin_of(http, policy.limits().trust_forwarded);

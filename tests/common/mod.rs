@@ -4,6 +4,7 @@
 
 pub mod contract;
 pub mod ports;
+pub mod receiver;
 
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::{Method, StatusCode, header};

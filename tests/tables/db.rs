@@ -61,12 +61,14 @@ pub async fn postgres_url() -> Option<String> {
     Some(format!("{base}/{name}"))
 }
 
-/// The tables on `url`, migrated, with room for `max_open` open tables.
+/// The tables on `url`, migrated, with room for `max_open` open tables, taking webhooks as the
+/// server does.
 pub async fn tables(url: &str, max_open: u64) -> Tables {
     Tables::new(
         Store::connect(url).await.expect("the database opens"),
         max_open,
     )
+    .with_webhooks(moot::api::table_events::TableEvent::webhook_body)
 }
 
 /// The whole app over `tables` under `limits`.
@@ -150,4 +152,21 @@ pub fn to_act(table: &Value) -> usize {
         Some("second") => 1,
         other => panic!("no seat to act: {other:?} in {table:#}"),
     }
+}
+
+/// `GET /api/v1/tables/{id}`.
+pub fn get(id: &str) -> TestRequest {
+    TestRequest::get().uri(&format!("/api/v1/tables/{id}"))
+}
+
+/// A random legal move of `G` in `table`'s position (`rng` seeded for a game that can be
+/// played again), in the game's notation.
+pub fn random_move<G: moot::games::Game>(table: &Value, rng: &mut impl rand::Rng) -> String {
+    use rand::seq::IndexedRandom;
+    let state: G::State = serde_json::from_value(table["state"].clone()).expect("a state");
+    let mv = G::legal_moves(&state)
+        .choose(rng)
+        .cloned()
+        .expect("a legal move: the table goes on");
+    G::format_move(&state, &mv)
 }

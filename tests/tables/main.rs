@@ -13,7 +13,9 @@
 //! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
 //!   on SQLite and on PostgreSQL behind two server processes; a follower on one replica sees
 //!   the moves posted on the other (PostgreSQL);
-//! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in.
+//! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
+//! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
+//!   failure, given up after its time (and shown on the table); URLs and secrets refused.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -25,6 +27,7 @@ mod pages;
 mod processes;
 mod refusals;
 mod sweep;
+mod webhooks;
 
 /// Runs an async test body once per database: `both!(name, |url: String| async move { … })` makes
 /// `name::sqlite` and `name::postgres`.

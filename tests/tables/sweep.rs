@@ -16,11 +16,11 @@ both!(
         let start = Herfor::new_game(&options).unwrap();
         let t0 = 1_800_000_000_000;
         let finished = tables
-            .create::<Herfor>(&options, &start, None, [None, None], t0)
+            .create::<Herfor>(&options, &start, None, [None, None], None, t0)
             .await
             .unwrap();
         let ongoing = tables
-            .create::<Herfor>(&options, &start, None, [None, None], t0)
+            .create::<Herfor>(&options, &start, None, [None, None], None, t0)
             .await
             .unwrap();
         let id = finished.table.id.clone();

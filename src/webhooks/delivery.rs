@@ -1,0 +1,289 @@
+//! The delivery worker: claims the outbox's due events, posts each to its URL, and records
+//! whether it was delivered, is to be retried (and when), or is given up. Woken as soon as this
+//! process commits an event, and every [`limits::POLL`] otherwise (retries that fall due,
+//! other replicas' events), and when a delivery ends (its table's next event may go).
+//! Deliveries run at most [`WebhookLimits::concurrency`] at once, each bounded by
+//! [`WebhookLimits::timeout`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+use rand::Rng;
+use reqwest::header::CONTENT_TYPE;
+use tokio::sync::{Notify, Semaphore};
+
+use super::{signature, target};
+use crate::limits::webhooks as limits;
+use crate::tables::{self, Claimed, Millis, Tables};
+
+/// What deliveries may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WebhookLimits {
+    /// Deliveries at once.
+    pub concurrency: usize,
+    /// The longest one delivery may take.
+    pub timeout: Duration,
+    /// The wait before the first retry, doubled at each retry…
+    pub retry_base: Duration,
+    /// …up to this.
+    pub retry_cap: Duration,
+    /// How long an event is retried before it is given up.
+    pub give_up_after: Duration,
+    /// How long a claimed event is left to this process.
+    pub lease: Duration,
+    /// Post to loopback and private addresses too (`--allow-private-webhooks`).
+    pub allow_private: bool,
+}
+
+impl Default for WebhookLimits {
+    fn default() -> Self {
+        WebhookLimits {
+            concurrency: limits::CONCURRENCY,
+            timeout: limits::TIMEOUT,
+            retry_base: limits::RETRY_BASE,
+            retry_cap: limits::RETRY_CAP,
+            give_up_after: limits::GIVE_UP_AFTER,
+            lease: limits::LEASE,
+            allow_private: false,
+        }
+    }
+}
+
+impl WebhookLimits {
+    /// When an event committed at `created` is tried again after its `attempts`-th attempt
+    /// failed at `now`: the base wait doubled at each attempt, capped, with ±20 % jitter (so
+    /// that a receiver back from an outage is not hit by every retry at once); `None` once the
+    /// next attempt would come later than the event may be retried.
+    pub fn retry_at(&self, attempts: u32, created: Millis, now: Millis) -> Option<Millis> {
+        let doubled = self
+            .retry_base
+            .saturating_mul(1u32 << attempts.saturating_sub(1).min(30))
+            .min(self.retry_cap);
+        let wait = doubled.mul_f64(rand::rng().random_range(0.8..1.2));
+        let at = now + wait.as_millis() as Millis;
+        (at - created <= self.give_up_after.as_millis() as Millis).then_some(at)
+    }
+}
+
+/// Deliveries since the start, and the outbox's backlog when last looked at: for `/metrics`.
+#[derive(Debug, Default)]
+pub struct DeliveryCounts {
+    /// Attempts the receiver took.
+    pub delivered: AtomicU64,
+    /// Attempts that failed and will be retried.
+    pub retried: AtomicU64,
+    /// Events given up.
+    pub given_up: AtomicU64,
+    /// Events not yet delivered nor given up.
+    pub pending: AtomicU64,
+    /// When the oldest of them was committed (0: none).
+    pub oldest_pending: AtomicI64,
+}
+
+/// The delivery worker of one server process.
+#[derive(Clone, Debug)]
+pub struct Deliveries {
+    tables: Tables,
+    limits: WebhookLimits,
+    client: reqwest::Client,
+    permits: Arc<Semaphore>,
+    /// Rung when a delivery ends.
+    ended: Arc<Notify>,
+    counts: Arc<DeliveryCounts>,
+}
+
+impl Deliveries {
+    /// A worker delivering the events of `tables` under `limits`.
+    pub fn new(tables: Tables, limits: WebhookLimits) -> Result<Deliveries, reqwest::Error> {
+        let mut client = reqwest::Client::builder()
+            .timeout(limits.timeout)
+            .connect_timeout(limits.timeout.min(Duration::from_secs(5)))
+            // A redirect is an answer like any other that is not 2xx: following it would
+            // post the body where the table's owner did not say.
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .user_agent(concat!("Moot-Webhooks/", env!("CARGO_PKG_VERSION")));
+        if !limits.allow_private {
+            client = client.dns_resolver(Arc::new(target::PublicOnly));
+        }
+        Ok(Deliveries {
+            tables,
+            limits,
+            client: client.build()?,
+            permits: Arc::new(Semaphore::new(limits.concurrency.max(1))),
+            ended: Arc::default(),
+            counts: Arc::default(),
+        })
+    }
+
+    /// The counts, shared with the worker.
+    pub fn counts(&self) -> Arc<DeliveryCounts> {
+        self.counts.clone()
+    }
+
+    /// Delivers for as long as the server runs (spawned on its runtime).
+    pub async fn run(self) {
+        loop {
+            let free = self.permits.available_permits();
+            if free == 0 {
+                // Wait for a delivery to end before claiming more.
+                drop(self.permits.acquire().await);
+                continue;
+            }
+            let claimed = self
+                .tables
+                .claim_events(tables::now(), self.limits.lease.as_millis() as Millis, free)
+                .await;
+            match claimed {
+                Ok(events) if !events.is_empty() => {
+                    self.start(events).await;
+                    continue;
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "cannot claim webhook events"),
+            }
+            self.look_at_backlog().await;
+            tokio::select! {
+                _ = self.tables.event_committed() => {}
+                _ = self.ended.notified() => {}
+                _ = tokio::time::sleep(limits::POLL) => {}
+            }
+        }
+    }
+
+    /// Starts delivering `events`, each with a permit.
+    async fn start(&self, events: Vec<Claimed>) {
+        for event in events {
+            let Ok(permit) = self.permits.clone().acquire_owned().await else {
+                return;
+            };
+            let worker = self.clone();
+            tokio::spawn(async move {
+                worker.deliver(event).await;
+                drop(permit);
+                worker.ended.notify_one();
+            });
+        }
+    }
+
+    /// One attempt to deliver `event`, recorded.
+    async fn deliver(&self, event: Claimed) {
+        let outcome = match target::check(&event.url, self.limits.allow_private) {
+            Ok(url) => self.post(url, &event).await,
+            Err(refused) => Err(format!("the URL is refused: {refused}")),
+        };
+        let now = tables::now();
+        let recorded = match outcome {
+            Ok(()) => {
+                self.counts.delivered.fetch_add(1, Ordering::Relaxed);
+                self.tables.event_delivered(&event, now).await
+            }
+            Err(error) => {
+                let retry_at = self.limits.retry_at(event.attempts, event.created, now);
+                if retry_at.is_some() {
+                    self.counts.retried.fetch_add(1, Ordering::Relaxed);
+                    tracing::info!(event = %event.event_id, attempts = event.attempts, %error, "a webhook delivery failed; it will be retried");
+                } else {
+                    self.counts.given_up.fetch_add(1, Ordering::Relaxed);
+                    tracing::warn!(event = %event.event_id, attempts = event.attempts, %error, "a webhook event is given up");
+                }
+                self.tables
+                    .event_failed(&event, &error, retry_at, now)
+                    .await
+            }
+        };
+        if let Err(error) = recorded {
+            // The lease runs out and the event is claimed again: delivered twice at worst.
+            tracing::warn!(event = %event.event_id, %error, "cannot record a webhook delivery");
+        }
+    }
+
+    /// Posts `event` to `url`, signed; `Err` says why it was not taken.
+    async fn post(&self, url: reqwest::Url, event: &Claimed) -> Result<(), String> {
+        let timestamp = tables::now() / 1000;
+        let response = self
+            .client
+            .post(url)
+            .header(CONTENT_TYPE, "application/json")
+            .header(
+                signature::HEADER,
+                signature::sign(&event.secret, timestamp, &event.body),
+            )
+            .header("Moot-Event-Id", &event.event_id)
+            .header("Moot-Event", &event.kind)
+            .body(event.body.clone())
+            .send()
+            .await
+            .map_err(|e| self.describe(e))?;
+        let status = response.status();
+        if status.is_success() {
+            Ok(())
+        } else {
+            Err(format!("the receiver answered {status}"))
+        }
+    }
+
+    /// Why a request failed, in words a table's reader may see (never the URL).
+    fn describe(&self, error: reqwest::Error) -> String {
+        if error.is_timeout() {
+            return format!("no answer within {} s", self.limits.timeout.as_secs_f64());
+        }
+        let what = if error.is_connect() {
+            "cannot connect"
+        } else {
+            "the request failed"
+        };
+        let mut causes = Vec::new();
+        let mut source = std::error::Error::source(&error);
+        while let Some(cause) = source {
+            causes.push(cause.to_string());
+            source = cause.source();
+        }
+        match causes.last() {
+            Some(cause) => format!("{what}: {cause}"),
+            None => what.to_owned(),
+        }
+    }
+
+    /// Counts the outbox's backlog for `/metrics`.
+    async fn look_at_backlog(&self) {
+        match self.tables.backlog().await {
+            Ok(backlog) => {
+                self.counts
+                    .pending
+                    .store(backlog.pending, Ordering::Relaxed);
+                self.counts
+                    .oldest_pending
+                    .store(backlog.oldest.unwrap_or(0), Ordering::Relaxed);
+            }
+            Err(error) => tracing::warn!(%error, "cannot read the webhook outbox"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_double_with_jitter_and_stop_after_a_day() {
+        let limits = WebhookLimits::default();
+        let created = 1_000_000;
+        for attempts in 1..=8 {
+            let wait = limits.retry_at(attempts, created, created).unwrap() - created;
+            let doubled = 1000 * (1 << (attempts - 1));
+            assert!(
+                (doubled * 8 / 10..=doubled * 12 / 10).contains(&wait),
+                "attempt {attempts}: {wait} ms"
+            );
+        }
+        let capped = limits.retry_at(30, created, created).unwrap() - created;
+        assert!(
+            capped <= 72 * 60 * 1000,
+            "capped at an hour, ±20 %: {capped}"
+        );
+        let day = 24 * 60 * 60 * 1000;
+        assert_eq!(limits.retry_at(30, created, created + day), None);
+    }
+}

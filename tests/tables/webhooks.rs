@@ -1,0 +1,319 @@
+//! Webhooks: each event of a table that names one is posted to its URL, signed with its
+//! secret, once (a receiver that counts gets every event of a whole game exactly once, in
+//! order); a receiver that fails twice gets the third attempt; an event that cannot be
+//! delivered in its time is given up and shown on the table; URLs the server must not post
+//! to, and weak secrets, are refused at creation, and the secret is never shown.
+
+use std::time::Duration;
+
+use moot::games::herfor::Herfor;
+use moot::tables::Tables;
+use moot::webhooks::{Deliveries, WebhookLimits};
+use rand::SeedableRng;
+use serde_json::{Value, json};
+
+use crate::both;
+use crate::common::receiver::Receiver;
+use crate::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
+
+const SECRET: &str = "a-long-random-secret-kept-by-the-site";
+
+/// The receivers of these tests listen on this machine.
+fn private_allowed() -> moot::tables::TableLimits {
+    moot::tables::TableLimits {
+        allow_private_webhooks: true,
+        ..roomy()
+    }
+}
+
+/// The server's limits, with retries a hundred times sooner.
+fn quick() -> WebhookLimits {
+    WebhookLimits {
+        retry_base: Duration::from_millis(10),
+        allow_private: true,
+        ..WebhookLimits::default()
+    }
+}
+
+/// Starts the delivery worker of `tables` on the test's runtime.
+fn deliver(tables: &Tables, limits: WebhookLimits) {
+    tokio::spawn(
+        Deliveries::new(tables.clone(), limits)
+            .expect("a client")
+            .run(),
+    );
+}
+
+fn with_webhook(url: &str) -> Value {
+    json!({
+        "game": "herfor",
+        "options": {"size": 3},
+        "webhook": {"url": url, "secret": SECRET},
+    })
+}
+
+both!(
+    every_event_of_a_whole_game_is_posted_signed_once_in_order,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        deliver(&tables, quick());
+        let app = db::app(tables, private_allowed()).await;
+        let receiver = Receiver::start(SECRET, &[]);
+        let created = call(&app, create(with_webhook(&receiver.url))).await;
+        assert_eq!(created.status, 201, "{:#}", created.body);
+        assert!(
+            !created.body.to_string().contains(SECRET),
+            "the secret is never shown"
+        );
+        assert_eq!(
+            created.body["table"]["webhook"],
+            json!({"status": "ok", "failed_events": 0})
+        );
+        let (id, credentials) = seats(&created.body);
+        let mut table = created.body["table"].clone();
+        let mut answered = Vec::new();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        // A few moves, then the seat to act resigns: moves and an ending.
+        for _ in 0..6 {
+            let text = random_move::<Herfor>(&table, &mut rng);
+            let ply = table["ply"].as_u64().unwrap();
+            table = call(&app, play(&id, &credentials[to_act(&table)], &text, ply))
+                .await
+                .ok()
+                .clone();
+            answered.push(table.clone());
+            if table["status"] != "ongoing" {
+                break;
+            }
+        }
+        if table["status"] == "ongoing" {
+            table = call(&app, act(&id, &credentials[to_act(&table)], "resign"))
+                .await
+                .ok()
+                .clone();
+            answered.push(table.clone());
+        }
+        let events = answered.len();
+        let got = receiver
+            .until(Duration::from_secs(20), |got| got.len() >= events)
+            .await;
+        // Nothing more comes (nothing twice).
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let got_all = receiver.deliveries();
+        assert_eq!(got_all.len(), events, "each event once");
+        for (seq, (delivery, table)) in (1..).zip(got.iter().zip(&answered)) {
+            assert!(delivery.signed, "event {seq}: a valid signature");
+            assert_eq!(delivery.answered, 200);
+            assert_eq!(delivery.event_id, format!("{id}-{seq}"), "in order");
+            assert_eq!(delivery.body["seq"], seq);
+            let kind = if table["result"]["ended_by"] == "resignation" {
+                "resign"
+            } else {
+                "move"
+            };
+            assert_eq!(delivery.kind, kind);
+            assert_eq!(delivery.body["type"], kind);
+            let mut posted = delivery.body["table"].clone();
+            let mut answer = table.clone();
+            // The webhook's health is the only thing that may differ (it is read later).
+            posted.as_object_mut().unwrap().remove("webhook");
+            answer.as_object_mut().unwrap().remove("webhook");
+            assert_eq!(posted, answer, "event {seq}: the table its change answered");
+        }
+    }
+);
+
+both!(
+    a_receiver_that_fails_twice_gets_the_third_attempt,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), private_allowed()).await;
+        let receiver = Receiver::start(SECRET, &[500, 503]);
+        let created = call(&app, create(with_webhook(&receiver.url))).await;
+        let (id, credentials) = seats(&created.body);
+        let text = random_move::<Herfor>(&created.body["table"], &mut rand::rng());
+        call(&app, play(&id, &credentials[0], &text, 0)).await.ok();
+        // Retries a second apart, to see the table while the event waits.
+        deliver(
+            &tables,
+            WebhookLimits {
+                retry_base: Duration::from_millis(700),
+                ..quick()
+            },
+        );
+        receiver
+            .until(Duration::from_secs(10), |got| got.len() == 1)
+            .await;
+        // Between the first failure and the retry, the table says the webhook is retrying.
+        let shown = call(&app, db::get(&id)).await;
+        let webhook = &shown.ok()["webhook"];
+        if webhook["status"] == "retrying" {
+            assert_eq!(webhook["failed_events"], 0);
+            assert!(
+                webhook["last_error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("the receiver answered 5"),
+                "{webhook}"
+            );
+        } else {
+            // The second attempt was already recorded: the table cannot be caught between.
+            assert_eq!(receiver.deliveries().len(), 2, "{webhook}");
+        }
+        let got = receiver
+            .until(Duration::from_secs(15), |got| got.len() == 3)
+            .await;
+        let statuses: Vec<u16> = got.iter().map(|d| d.answered).collect();
+        assert_eq!(statuses, [500, 503, 200]);
+        assert!(
+            got.iter()
+                .all(|d| d.signed && d.event_id == format!("{id}-1"))
+        );
+        assert!(
+            got[2].at - got[1].at >= got[1].at - got[0].at - Duration::from_millis(400),
+            "the waits grow: {:?} then {:?}",
+            got[1].at - got[0].at,
+            got[2].at - got[1].at
+        );
+        assert!(
+            got[1].at - got[0].at >= Duration::from_millis(500),
+            "backoff"
+        );
+        // Once delivered, the table's webhook is healthy again.
+        let mut healthy = false;
+        for _ in 0..100 {
+            let shown = call(&app, db::get(&id)).await;
+            if shown.ok()["webhook"] == json!({"status": "ok", "failed_events": 0}) {
+                healthy = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(healthy, "the table's webhook is ok after the delivery");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(receiver.deliveries().len(), 3, "nothing after the delivery");
+    }
+);
+
+both!(
+    an_event_not_delivered_in_its_time_is_given_up_and_shown_on_the_table,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        deliver(
+            &tables,
+            WebhookLimits {
+                give_up_after: Duration::from_millis(400),
+                ..quick()
+            },
+        );
+        let app = db::app(tables, private_allowed()).await;
+        let receiver = Receiver::start(SECRET, &[500; 1000]);
+        let created = call(&app, create(with_webhook(&receiver.url))).await;
+        let (id, credentials) = seats(&created.body);
+        let text = random_move::<Herfor>(&created.body["table"], &mut rand::rng());
+        call(&app, play(&id, &credentials[0], &text, 0)).await.ok();
+        let mut shown = Value::Null;
+        for _ in 0..200 {
+            shown = call(&app, db::get(&id)).await.ok().clone();
+            if shown["webhook"]["status"] == "failed" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(shown["webhook"]["status"], "failed", "{shown:#}");
+        assert_eq!(shown["webhook"]["failed_events"], 1);
+        assert_eq!(
+            shown["webhook"]["last_error"],
+            "the receiver answered 500 Internal Server Error"
+        );
+        let attempts = receiver.deliveries().len();
+        assert!(attempts >= 2, "retried before it was given up: {attempts}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(receiver.deliveries().len(), attempts, "no attempt after");
+    }
+);
+
+both!(
+    a_webhook_must_name_a_public_http_url_and_a_long_secret,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let refused = |webhook: Value| create(json!({"game": "herfor", "webhook": webhook}));
+        for (webhook, field, says) in [
+            (
+                json!({"url": "http://127.0.0.1:9/h", "secret": SECRET}),
+                "webhook.url",
+                "127.0.0.1 is not on the public internet",
+            ),
+            (
+                json!({"url": "http://[::1]/h", "secret": SECRET}),
+                "webhook.url",
+                "not on the public internet",
+            ),
+            (
+                json!({"url": "http://169.254.169.254/latest/meta-data", "secret": SECRET}),
+                "webhook.url",
+                "not on the public internet",
+            ),
+            (
+                json!({"url": "http://localhost:8080/h", "secret": SECRET}),
+                "webhook.url",
+                "localhost is not on the public internet",
+            ),
+            (
+                json!({"url": "gopher://games.example/h", "secret": SECRET}),
+                "webhook.url",
+                "an http or https URL",
+            ),
+            (
+                json!({"url": "https://games.example/h", "secret": "short"}),
+                "webhook.secret",
+                "a secret has 16 to 256 characters",
+            ),
+        ] {
+            let answer = call(&app, refused(webhook.clone())).await;
+            let problem = answer.unprocessable("invalid_request", field);
+            assert!(
+                problem["detail"].as_str().unwrap().contains(says),
+                "{webhook}: {problem:#}"
+            );
+        }
+        let answer = call(
+            &app,
+            refused(json!({"url": "https://games.example/h", "secret": SECRET, "events": []})),
+        )
+        .await;
+        assert_eq!(
+            answer.status, 422,
+            "unknown members refused: {:#}",
+            answer.body
+        );
+        // A public URL is taken (nothing is posted until an event).
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "webhook": {"url": "https://games.example/h", "secret": SECRET}})),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{:#}", created.body);
+        let (id, _) = seats(&created.body);
+        let shown = call(&app, db::get(&id)).await;
+        assert!(!shown.body.to_string().contains(SECRET));
+        assert!(
+            !shown.body.to_string().contains("games.example"),
+            "nor the URL"
+        );
+    }
+);
+
+both!(
+    a_server_without_webhooks_says_so,
+    |url: String| async move {
+        let tables = Tables::new(moot::tables::Store::connect(&url).await.unwrap(), 100);
+        let app = db::app(tables, roomy()).await;
+        let answer = call(
+            &app,
+            create(json!({"game": "herfor", "webhook": {"url": "https://games.example/h", "secret": SECRET}})),
+        )
+        .await;
+        answer.problem(501, "webhooks_off");
+    }
+);
