@@ -3,7 +3,8 @@
 //! answer, a seeded `evaluate` included, is the one a single replica gives directly. nginx runs
 //! the block documented in docs/deploy.md: behind it, absolute links name the site's host, and an
 //! oversized body gets Moot's own 413 problem. With PostgreSQL shared by the replicas, a table's
-//! follower loses no event when the replica it follows is killed.
+//! follower loses no event when the replica it follows is killed, and the table's webhook
+//! receiver gets every event exactly once, whichever replica delivers it.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -14,7 +15,10 @@ use serde_json::{Value, json};
 
 #[path = "common/ports.rs"]
 mod ports;
+#[path = "common/receiver.rs"]
+mod receiver;
 use ports::{Running, free_port, listening, moot};
+use receiver::Receiver;
 
 const NGINX: &str = "/usr/sbin/nginx";
 
@@ -320,7 +324,10 @@ fn follow(
 /// table's events from replica B while the moves are posted through nginx (to either
 /// replica); B is killed with SIGKILL mid-game, and the follower reconnects through nginx with
 /// `Last-Event-ID`. It sees every move once, in order, each with the table its move's answer
-/// gave: no move and no event is lost.
+/// gave: no move and no event is lost. The table's webhook receiver counts: it gets each event
+/// exactly once, in order, though both replicas deliver from one outbox (B is killed once its
+/// deliveries so far have arrived: an event in flight at a kill may come twice, after its
+/// lease, which the receiver's deduplication by `Moot-Event-Id` absorbs).
 #[test]
 fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
     let Ok(database) = std::env::var("MOOT_TEST_POSTGRES_URL") else {
@@ -335,15 +342,21 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
     let dir = TempDir(std::env::temp_dir().join(format!("moot-nginx-sse-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).expect("a temp dir");
     let (a, b, proxy) = (free_port(), free_port(), free_port());
-    let flags = ["--database", database.as_str()];
+    let flags = ["--database", database.as_str(), "--allow-private-webhooks"];
     let replica_a = moot(a, &flags);
     let mut replica_b = Some(moot(b, &flags));
     let _nginx = nginx(&dir.0, proxy, &[a, b]);
+    const SECRET: &str = "the-site-and-moot-share-this";
+    let receiver = Receiver::start(SECRET, &[]);
 
     let (_, created) = post(
         proxy,
         "/api/v1/tables",
-        &json!({"game": "herfor", "options": {"size": 5, "pie": false}}),
+        &json!({
+            "game": "herfor",
+            "options": {"size": 5, "pie": false},
+            "webhook": {"url": receiver.url, "secret": SECRET},
+        }),
     );
     let id = created["table"]["id"].as_str().expect("an id").to_owned();
     let credentials: Vec<String> = (0..2)
@@ -368,6 +381,9 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
     let mut table = created["table"].clone();
     while table["status"] == "ongoing" {
         if answered.len() == 7 {
+            receiver.wait_until(std::time::Duration::from_secs(20), |got| got.len() == 6);
+            // …and the replica that delivered the last has recorded it.
+            std::thread::sleep(std::time::Duration::from_millis(300));
             let mut killed = replica_b.take().expect("replica B runs");
             killed.0.kill().expect("SIGKILL");
             killed.0.wait().expect("B is gone");
@@ -405,9 +421,20 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
         (0..answered.len() as u64).collect::<Vec<_>>(),
         "every event once, in order"
     );
-    drop(replica_a);
     for (seq, ((id, table), answer)) in seen.iter().zip(&answered).enumerate() {
         assert_eq!(*id, seq as u64, "every event once, in order");
         assert_eq!(table, answer, "the table after change {seq}");
     }
+    let moves = answered.len() - 1;
+    let got = receiver.wait_until(std::time::Duration::from_secs(20), |got| got.len() >= moves);
+    // Nothing more comes: no event twice.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let got_all = receiver.deliveries();
+    assert_eq!(got_all.len(), moves, "each event delivered once");
+    for (seq, delivery) in (1..).zip(&got) {
+        assert!(delivery.signed, "event {seq} is signed");
+        assert_eq!(delivery.event_id, format!("{id}-{seq}"), "in order");
+        assert_eq!(delivery.body["table"]["ply"], seq);
+    }
+    drop(replica_a);
 }

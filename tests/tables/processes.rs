@@ -1,6 +1,7 @@
-//! The real binary on a real database: a table survives `kill -9` between moves, and 20
-//! clients racing for one ply get exactly one 200 and 19 409s, with no gap or duplicate in
-//! the history — on SQLite (one server) and on PostgreSQL (two servers sharing it).
+//! The real binary on a real database: a table survives `kill -9` between moves, and so does
+//! an event in its webhook's outbox (delivered after the restart); 20 clients racing for one
+//! ply get exactly one 200 and 19 409s, with no gap or duplicate in the history — on SQLite
+//! (one server) and on PostgreSQL (two servers sharing it).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::both;
 use crate::common::ports::{Running, free_port, moot};
+use crate::common::receiver::Receiver;
 
 /// One HTTP/1.0 request: the status and the body as JSON.
 fn request(
@@ -43,6 +45,11 @@ fn request(
 fn server(url: &str) -> (Running, u16) {
     let port = free_port();
     (moot(port, &["--database", url]), port)
+}
+
+/// The server at `port` on `url`, posting webhooks to this machine.
+fn posting_server(url: &str, port: u16) -> Running {
+    moot(port, &["--database", url, "--allow-private-webhooks"])
 }
 
 /// A Herfor table on the server at `port`: its id and credentials.
@@ -257,4 +264,84 @@ async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
         assert_eq!(event["table"], answered, "the table B answered");
         assert_eq!(on_b.next().0, ply);
     }
+}
+
+both!(
+    an_event_in_the_outbox_is_delivered_after_kill_9,
+    |url: String| async move {
+        const SECRET: &str = "the-site-and-moot-share-this";
+        let port = free_port();
+        let server = posting_server(&url, port);
+        // Nothing listens where the webhook posts yet: the event waits in the outbox.
+        let receiver_port = free_port();
+        let (status, created) = request(
+            port,
+            "POST",
+            "/api/v1/tables",
+            None,
+            Some(&json!({
+                "game": "herfor",
+                "options": {"size": 5},
+                "webhook": {"url": format!("http://127.0.0.1:{receiver_port}/hooks/moot"), "secret": SECRET},
+            })),
+        );
+        assert_eq!(status, 201, "{created:#}");
+        let (id, credentials) = crate::db::seats(&created);
+        play_one(port, &id, &credentials);
+        let mut waiting = Value::Null;
+        for _ in 0..100 {
+            waiting = table(port, &id);
+            if waiting["webhook"]["status"] == "retrying" {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(
+            waiting["webhook"]["last_error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("cannot connect")),
+            "{:#}",
+            waiting["webhook"]
+        );
+        drop(server); // SIGKILL
+        let receiver = Receiver::start_on(receiver_port, SECRET, &[]);
+        let _again = posting_server(&url, port);
+        let got = receiver
+            .until(std::time::Duration::from_secs(20), |got| !got.is_empty())
+            .await;
+        assert!(got[0].signed);
+        assert_eq!(got[0].event_id, format!("{id}-1"));
+        assert_eq!(got[0].body["move"]["ply"], 1);
+        let mut healthy = Value::Null;
+        for _ in 0..100 {
+            healthy = table(port, &id)["webhook"].clone();
+            if healthy["status"] == "ok" {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(healthy, json!({"status": "ok", "failed_events": 0}));
+        let (_, metrics) = metrics(port);
+        assert!(
+            metrics.contains("moot_webhook_deliveries_total{outcome=\"delivered\"} 1"),
+            "{metrics}"
+        );
+        assert!(metrics.contains("moot_webhook_outbox_pending"), "{metrics}");
+    }
+);
+
+/// `GET /metrics` of the server at `port`: the status and the text.
+fn metrics(port: u16) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+    write!(stream, "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").expect("a request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    let status = answer[9..12].parse().expect("a status");
+    (
+        status,
+        answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_owned(),
+    )
 }

@@ -317,3 +317,88 @@ both!(
         answer.problem(501, "webhooks_off");
     }
 );
+
+/// A table with a webhook where `moves` moves were played; its id.
+async fn table_with_events(tables: &Tables, moves: usize) -> String {
+    let app = db::app(tables.clone(), private_allowed()).await;
+    let created = call(&app, create(with_webhook("http://127.0.0.1:9/hooks"))).await;
+    let (id, credentials) = seats(&created.body);
+    let mut table = created.body["table"].clone();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    for ply in 0..moves as u64 {
+        let text = random_move::<Herfor>(&table, &mut rng);
+        table = call(&app, play(&id, &credentials[to_act(&table)], &text, ply))
+            .await
+            .ok()
+            .clone();
+    }
+    id
+}
+
+both!(
+    a_tables_events_are_claimed_one_at_a_time_in_order_and_again_after_a_lease,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let id = table_with_events(&tables, 3).await;
+        let now = moot::tables::now();
+        let claimed = tables.claim_events(now, 1_000, 10).await.unwrap();
+        let ids: Vec<&str> = claimed.iter().map(|c| c.event_id.as_str()).collect();
+        assert_eq!(ids, [format!("{id}-1")], "only the table's first event");
+        assert_eq!(claimed[0].attempts, 1);
+        assert!(
+            tables
+                .claim_events(now + 500, 1_000, 10)
+                .await
+                .unwrap()
+                .is_empty(),
+            "nothing while the first is out: the second waits for it"
+        );
+        // Its worker died: once the lease runs out, the event is claimed again.
+        let again = tables.claim_events(now + 1_001, 1_000, 10).await.unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].event_id, format!("{id}-1"));
+        assert_eq!(again[0].attempts, 2);
+        tables
+            .event_delivered(&again[0], now + 1_100)
+            .await
+            .unwrap();
+        let next = tables.claim_events(now + 1_100, 1_000, 10).await.unwrap();
+        assert_eq!(next.len(), 1);
+        assert_eq!(
+            next[0].event_id,
+            format!("{id}-2"),
+            "then the next, in order"
+        );
+        assert_eq!(next[0].kind, "move");
+        let backlog = tables.backlog().await.unwrap();
+        assert_eq!(backlog.pending, 2);
+    }
+);
+
+both!(
+    workers_claiming_at_once_never_claim_one_event_twice,
+    |url: String| async move {
+        // Two processes' worth of tables over one database (replicas, on PostgreSQL).
+        let first = db::tables(&url, 1000).await;
+        let second = db::tables(&url, 1000).await;
+        let mut ids = Vec::new();
+        for _ in 0..12 {
+            ids.push(table_with_events(&first, 1).await);
+        }
+        let now = moot::tables::now();
+        let mut claims = Vec::new();
+        for round in 0..6 {
+            let (a, b) = tokio::join!(
+                first.claim_events(now + round, 60_000, 2),
+                second.claim_events(now + round, 60_000, 2)
+            );
+            claims.extend(a.unwrap());
+            claims.extend(b.unwrap());
+        }
+        let mut claimed: Vec<String> = claims.into_iter().map(|c| c.event_id).collect();
+        claimed.sort();
+        let mut expected: Vec<String> = ids.iter().map(|id| format!("{id}-1")).collect();
+        expected.sort();
+        assert_eq!(claimed, expected, "every event claimed, none twice");
+    }
+);
