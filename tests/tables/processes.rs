@@ -345,3 +345,59 @@ fn metrics(port: u16) -> (u16, String) {
             .to_owned(),
     )
 }
+
+/// The webhook receiver the README shows, run as written (on a free port instead of 9000): it
+/// takes a real delivery, signature checked, and refuses one signed with another secret.
+#[test]
+fn the_readmes_receiver_checks_a_real_delivery() {
+    const SECRET: &str = "the-site-and-moot-share-this";
+    let readme = include_str!("../../README.md");
+    let receiver = readme
+        .split("```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README shows a receiver in Python");
+    let receiver_port = free_port();
+    let receiver = receiver.replace("9000", &receiver_port.to_string());
+    let python = std::process::Command::new("python3")
+        .args(["-u", "-c", &receiver])
+        .env("SECRET", SECRET)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("python3 runs the README's receiver");
+    let mut python = crate::common::ports::listening(python, receiver_port, "the receiver");
+    let port = free_port();
+    let _server = posting_server(&crate::db::sqlite_url(), port);
+    let hook = format!("http://127.0.0.1:{receiver_port}/hooks/moot");
+    let mut ids = Vec::new();
+    for secret in ["a-secret-the-receiver-does-not-know", SECRET] {
+        let (status, created) = request(
+            port,
+            "POST",
+            "/api/v1/tables",
+            None,
+            Some(&json!({"game": "herfor", "webhook": {"url": hook, "secret": secret}})),
+        );
+        assert_eq!(status, 201, "{created:#}");
+        let (id, credentials) = crate::db::seats(&created);
+        play_one(port, &id, &credentials);
+        ids.push(id);
+    }
+    let mut webhook = Value::Null;
+    for _ in 0..100 {
+        webhook = table(port, &ids[0])["webhook"].clone();
+        if webhook["status"] == "retrying" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(
+        webhook["last_error"], "the receiver answered 400 Bad Request",
+        "a delivery signed with another secret is refused"
+    );
+    let mut printed = std::io::BufReader::new(python.0.stdout.take().expect("its output"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut printed, &mut line).expect("a line");
+    assert_eq!(line.trim(), format!("{}-1 move ongoing", ids[1]));
+}

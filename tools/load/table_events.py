@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Tables' event streams, measured from outside against a running server.
 
-1. Latency: one table, one follower on its event stream; a player posts moves one after
-   another; for each, the time from the move's 200 (its answer read) to the follower's event
-   for that move. Prints p50, p90, p99 and the largest.
+1. Latency: one table, one follower on its event stream and a webhook to a receiver here; a
+   player posts moves one after another; for each, the time from the move's 200 (its answer
+   read) to the follower's event for that move, and to the receiver's delivery of it. Prints
+   p50, p90, p99 and the largest of each.
 2. Memory: opens STREAMS event streams (at most 32 per table, so one table per 32) and keeps
    them open; prints the server's resident memory before and with them.
 
 The server must trust forwarded addresses (each table is created as another client, past the
-per-client rate of creations):
+per-client rate of creations) and post webhooks to this machine:
 
-    moot --trust-forwarded --max-event-streams 20000 &
+    moot --trust-forwarded --allow-private-webhooks --max-event-streams 20000 &
     python3 tools/load/table_events.py http://127.0.0.1:8080 $(pgrep -x moot) [STREAMS] [MOVES]
 
 Python's standard library only; asyncio holds the streams.
@@ -54,10 +55,46 @@ async def request(host, port, method, path, body=None, headers=None):
     return status, (json.loads(payload) if payload else None)
 
 
-async def new_table(host, port, client):
+class Receiver:
+    """A webhook receiver: when each event (by `Moot-Event-Id`) arrived."""
+
+    async def start(self):
+        self.arrived = {}
+        self.waiting = {}
+        self.server = await asyncio.start_server(self.take, "127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/hook"
+        return self
+
+    async def take(self, reader, writer):
+        head = (await reader.readuntil(b"\r\n\r\n")).decode()
+        headers = dict(
+            (name.lower(), value) for name, _, value in
+            (line.partition(": ") for line in head.split("\r\n")[1:] if ": " in line)
+        )
+        await reader.readexactly(int(headers["content-length"]))
+        now = time.perf_counter()
+        event = headers["moot-event-id"]
+        self.arrived[event] = now
+        if event in self.waiting:
+            self.waiting.pop(event).set_result(now)
+        writer.write(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    async def delivered(self, event):
+        """When `event` arrived, waiting for it."""
+        if event not in self.arrived:
+            self.waiting[event] = asyncio.get_running_loop().create_future()
+            return await self.waiting[event]
+        return self.arrived[event]
+
+
+async def new_table(host, port, client, webhook=None):
     status, created = await request(
         host, port, "POST", "/api/v1/tables",
-        {"game": "herfor", "options": {"size": 7}},
+        {"game": "herfor", "options": {"size": 7}} | (
+            {"webhook": {"url": webhook, "secret": "a-secret-for-the-bench"}} if webhook else {}
+        ),
         {"X-Forwarded-For": f"10.{client >> 16 & 255}.{client >> 8 & 255}.{client & 255}"},
     )
     assert status == 201, (status, created)
@@ -87,14 +124,24 @@ class Follower:
                 return int(line[4:])
 
 
+def percentiles(what, delays):
+    delays = sorted(delays)
+    pick = lambda p: delays[min(len(delays) - 1, round(p * (len(delays) - 1)))] * 1000
+    print(
+        f"move's 200 → {what}, {len(delays)} moves: p50 {pick(0.5):.2f} ms, "
+        f"p90 {pick(0.9):.2f} ms, p99 {pick(0.99):.2f} ms, max {delays[-1] * 1000:.2f} ms"
+    )
+
+
 async def latency(host, port, moves):
-    table, credentials = await new_table(host, port, 1)
+    receiver = await Receiver().start()
+    table, credentials = await new_table(host, port, 1, receiver.url)
     follower = await Follower().open(host, port, table["id"])
     assert await follower.next() == 0
-    delays = []
+    delays, hooks = [], []
     for _ in range(moves):
         if table["status"] != "ongoing":
-            table, credentials = await new_table(host, port, len(delays) + 2)
+            table, credentials = await new_table(host, port, len(delays) + 2, receiver.url)
             follower.writer.close()
             follower = await Follower().open(host, port, table["id"])
             assert await follower.next() == 0
@@ -115,12 +162,10 @@ async def latency(host, port, moves):
         assert seq == table["ply"], (seq, table["ply"])
         # The event may come before the answer is read: then it waited for nothing.
         delays.append(max(0.0, arrived - answered))
-    delays.sort()
-    pick = lambda p: delays[min(len(delays) - 1, round(p * (len(delays) - 1)))] * 1000
-    print(
-        f"move's 200 → event at the follower, {len(delays)} moves: p50 {pick(0.5):.2f} ms, "
-        f"p90 {pick(0.9):.2f} ms, p99 {pick(0.99):.2f} ms, max {delays[-1] * 1000:.2f} ms"
-    )
+        hooked = await receiver.delivered(f"{table['id']}-{seq}")
+        hooks.append(max(0.0, hooked - answered))
+    percentiles("event at the follower", delays)
+    percentiles("delivery at the webhook's receiver", hooks)
 
 
 async def memory(host, port, pid, streams):

@@ -25,6 +25,7 @@
 //!    described event by event, its `data` JSON; [`options`]: every game option
 //!    declares its default, and the GET picture and animation operations take the options as
 //!    query parameters;
+//!    [`webhooks`]: the POST a table's webhook receives is described in `webhooks`;
 //! 7. [`text`]: descriptions lose the Rust doc-link syntax;
 //! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
 //!
@@ -47,6 +48,7 @@ mod requests;
 mod tara;
 mod text;
 mod variants;
+mod webhooks;
 
 use serde_json::Value;
 
@@ -70,6 +72,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     images::binary(&mut document);
     events::server_sent(&mut document);
     options::declare(&mut document);
+    webhooks::table_event(&mut document);
     text::plain_descriptions(&mut document);
     prune::unreferenced(&mut document);
     document
