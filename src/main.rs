@@ -20,7 +20,7 @@ struct Serve {
     /// The largest time budget `evaluate` accepts, in milliseconds.
     #[arg(long, env = "MOOT_MAX_MILLIS", default_value_t = moot::AiConfig::default().max_millis)]
     max_millis: u64,
-    /// Evaluations run at once; more are refused with 503 `overloaded` (0 turns evaluate off: 501 `evaluate_off`).
+    /// Evaluations run at once; more wait their turn, fair between clients, then 503 `overloaded` (0 turns evaluate off: 501 `evaluate_off`).
     #[arg(long, env = "MOOT_MAX_EVALUATIONS", default_value_t = moot::AiConfig::default().max_evaluations)]
     max_evaluations: usize,
     /// The wall-clock cap of every search, whatever its budget, in milliseconds (at least --max-millis).

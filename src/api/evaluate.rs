@@ -4,8 +4,9 @@
 //! read and validated like every other endpoint's; an answer found in the cache is returned at
 //! once; the same search asked for at once by another request is joined (single flight).
 //! Otherwise the client's share is checked (its rate: 429 `rate_limited`; its searches running)
-//! and the search takes one of a fixed number of permits (none left: 503 `overloaded`) and runs
-//! on actix's blocking pool, off the async workers, stopped at the server's wall-clock cap
+//! and the search takes one of a fixed number of permits, waiting its turn when all are out
+//! (the line is fair between clients: see [`Pool`]; 503 `overloaded` when the line is full or
+//! the wait outlasts [`AiConfig::patience`]), and runs on actix's blocking pool, off the async workers, stopped at the server's wall-clock cap
 //! whatever its budget. The play pages have permits of their own, so API callers cannot starve
 //! the players.
 
@@ -182,12 +183,17 @@ impl Evaluator {
             .clients
             .start(client)
             .map_err(|wait| self.refusal(wait))?;
-        let permit = self.pool.try_acquire().ok_or_else(|| {
-            self.overloaded(format!(
-                "{} evaluations are running, the most this server runs at once; retry shortly",
-                self.config.max_evaluations
-            ))
-        })?;
+        // Waits its turn for a permit, fair between clients.
+        let permit = self
+            .pool
+            .acquire(client, self.config.patience())
+            .await
+            .ok_or_else(|| {
+                self.overloaded(format!(
+                    "{} evaluations are running and others wait their turn; retry shortly",
+                    self.config.max_evaluations
+                ))
+            })?;
         let cutoff = self.config.wall_cap().cutoff();
         crate::blocking::off_workers(move || {
             let _held = (permit, slot);

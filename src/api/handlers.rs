@@ -179,7 +179,7 @@ pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>
         (status = 501, description = "`evaluate_off`: this server runs no evaluations (`--max-evaluations 0`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client (peer address) sent more evaluations than its share; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may send another"))),
-        (status = 503, description = "`overloaded`: the most evaluations the server runs at once (or this client's share of them) are running; retry after `Retry-After` seconds (the wall-clock cap of a search)", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`overloaded`: the most evaluations the server runs at once are running and this one waited its turn in vain (the line is fair between clients), or this client's share of them is running; retry after `Retry-After` seconds (the wall-clock cap of a search)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]

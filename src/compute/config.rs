@@ -58,6 +58,13 @@ impl AiConfig {
         ))
     }
 
+    /// How long a search waits in line for a permit before it is refused: two wall-clock
+    /// caps, so that a request that arrives just as every permit was taken still gets the
+    /// first one freed, searches starting a little late on a loaded machine included.
+    pub fn patience(&self) -> Duration {
+        self.wall_cap().duration() * 2
+    }
+
     /// `budget` cut down to this server's caps: the play pages' strengths obey them too.
     pub fn capped(&self, budget: Budget) -> Budget {
         match budget {

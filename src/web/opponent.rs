@@ -142,7 +142,12 @@ async fn search<T: Send + 'static>(
         .retry_after(searches.config.wall_cap().retry_after_seconds())
     };
     let slot = searches.clients.start(client).map_err(|_| busy())?;
-    let permit = searches.pool.try_acquire().ok_or_else(busy)?;
+    // Waits its turn for a permit, fair between clients.
+    let permit = searches
+        .pool
+        .acquire(client, searches.config.patience())
+        .await
+        .ok_or_else(busy)?;
     crate::blocking::off_workers(move || {
         let _held = (permit, slot);
         guarded(work)

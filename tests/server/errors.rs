@@ -457,6 +457,27 @@ async fn a_full_concurrency_limit_is_503_overloaded_with_retry_after() {
 }
 
 #[actix_web::test]
+async fn an_evaluation_waits_its_turn_and_is_answered_once_a_permit_frees() {
+    let computer = Computer::new(AiConfig {
+        max_evaluations: 1,
+        ..AiConfig::default()
+    });
+    let state = new_state("herfor").await;
+    let held = computer.api().pool().try_acquire().expect("a free permit");
+    let waiting = {
+        let computer = computer.clone();
+        let request = json!({"state": state, "playouts": 10});
+        actix_web::rt::spawn(async move { evaluate_all(&computer, &[("herfor", request)]).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(computer.api().pool().waiting(), 1, "in line, not refused");
+    drop(held);
+    let answers = waiting.await.expect("the request ends");
+    assert_eq!(answers[0].ok()["playouts"], 10);
+    assert_eq!(computer.api().pool().refused(), 0);
+}
+
+#[actix_web::test]
 async fn a_strength_over_the_playout_cap_names_the_strength_field_not_playouts() {
     let computer = Computer::new(AiConfig {
         max_playouts: 500,
