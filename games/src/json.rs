@@ -7,6 +7,11 @@
 //! refuses an array wherever a struct (or an internally tagged enum, such as Hirþ's `phase`) is
 //! read. Everything else is delegated to `serde_json`'s own deserializer for `&Value`, so the
 //! errors are serde_json's; it composes with `serde_path_to_error`, which names the path.
+//!
+//! A struct's member given as `null` is read as left out: its default where it has one, `None`
+//! where it is optional, and "missing field" where it is required. Generated clients write
+//! `null` for every optional member they hold no value for (pydantic's `model_dump_json`,
+//! for one), and an optional member means the same either way.
 
 use std::fmt;
 
@@ -72,7 +77,7 @@ impl<'de> Deserializer<'de> for Strict<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Object(members) => visitor.visit_map(Members::new(members)),
+            Value::Object(members) => visitor.visit_map(Members::of_struct(members)),
             Value::Array(_) => Err(positional(&format_args!("struct {name}"))),
             other => other.deserialize_struct(name, fields, visitor),
         }
@@ -192,6 +197,8 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
 struct Members<'a> {
     iter: serde_json::map::Iter<'a>,
     value: Option<&'a Value>,
+    /// A struct's members given as `null` are left out (see the module).
+    skip_nulls: bool,
 }
 
 impl<'a> Members<'a> {
@@ -199,6 +206,14 @@ impl<'a> Members<'a> {
         Members {
             iter: map.iter(),
             value: None,
+            skip_nulls: false,
+        }
+    }
+
+    fn of_struct(map: &'a Map<String, Value>) -> Self {
+        Members {
+            skip_nulls: true,
+            ..Members::new(map)
         }
     }
 }
@@ -210,7 +225,12 @@ impl<'de> MapAccess<'de> for Members<'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        match self.iter.next() {
+        let next = if self.skip_nulls {
+            self.iter.find(|(_, value)| !value.is_null())
+        } else {
+            self.iter.next()
+        };
+        match next {
             Some((key, value)) => {
                 self.value = Some(value);
                 let key: de::value::BorrowedStrDeserializer<'de, Error> =
@@ -352,6 +372,47 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not an array"), "{err}");
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Defaults {
+        #[serde(default)]
+        count: u8,
+        #[serde(default = "seven")]
+        size: u8,
+        maybe: Option<u8>,
+        needed: u8,
+    }
+
+    fn seven() -> u8 {
+        7
+    }
+
+    #[test]
+    fn a_member_given_as_null_is_read_as_left_out() {
+        let read: Defaults = from_value(&json!({
+            "count": null, "size": null, "maybe": null, "needed": 1
+        }))
+        .unwrap();
+        assert_eq!(
+            read,
+            Defaults {
+                count: 0,
+                size: 7,
+                maybe: None,
+                needed: 1
+            }
+        );
+        let err = from_value::<Defaults>(&json!({"needed": null}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("missing field `needed`"), "{err}");
+        // Not in a map, whose keys are data: a null value there is refused as before.
+        let err = from_value::<std::collections::BTreeMap<String, u8>>(&json!({"a": null}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("invalid type: null"), "{err}");
     }
 
     #[test]

@@ -429,3 +429,65 @@ async fn t3_t5_twelve_ringforts_with_blue_to_move_refused() {
     .await;
     assert!(detail.contains("T5"), "{detail}");
 }
+
+/// `value` with `null` for each member of `names` it leaves out: what a generated client writes
+/// for the optional members it holds no value for (pydantic's `model_dump_json`).
+fn nulls_for(value: &mut Value, names: &[&str]) {
+    if let Value::Object(members) = value {
+        for name in names {
+            members.entry(*name).or_insert(Value::Null);
+        }
+    }
+}
+
+/// A Hirþ state with `null` for every optional member it leaves out, at every level.
+fn hirth_with_nulls(state: &Value) -> Value {
+    fn group(value: &mut Value) {
+        nulls_for(value, &["h", "h_stopped", "l", "l_stopped", "karves"]);
+        for karve in value["karves"].as_array_mut().into_iter().flatten() {
+            nulls_for(karve, &["stopped"]);
+        }
+    }
+    let mut state = state.clone();
+    nulls_for(&mut state, &["results"]);
+    nulls_for(&mut state["log"], &["steps", "doubling", "battles"]);
+    nulls_for(&mut state["phase"], &["from"]);
+    let position = &mut state["position"];
+    nulls_for(position, &["lines"]);
+    for cell in position["board"].as_object_mut().unwrap().values_mut() {
+        nulls_for(cell, &["gull", "silfr"]);
+        for colour in ["gull", "silfr"] {
+            if cell[colour].is_object() {
+                group(&mut cell[colour]);
+            }
+        }
+    }
+    for line in position["lines"].as_array_mut().into_iter().flatten() {
+        group(&mut line["pieces"]);
+    }
+    state
+}
+
+#[actix_web::test]
+async fn null_for_an_optional_member_is_read_as_left_out_in_every_game() {
+    // A Hirþ match mid-turn: pieces on the board and on attack lines, Karves, a turn's log.
+    let (_, state) = first_moves("hirth", 9).await;
+    let nulled = hirth_with_nulls(&state);
+    assert!(nulled.to_string().matches("null").count() > 15, "{nulled}");
+    let uri = endpoint("hirth", "legal-moves");
+    let with_nulls = post_json(&uri, &json!({"state": nulled})).await;
+    let without = post_json(&uri, &json!({"state": state})).await;
+    assert_eq!(with_nulls.ok(), without.ok());
+    // Options: null is the default.
+    for (game, options) in [
+        ("hirth", json!({"target": null})),
+        ("herfor", json!({"size": null, "pie": null, "simple": null})),
+        ("tara", json!({"first": null, "level": null, "match": null})),
+    ] {
+        let start = post_json(&endpoint(game, "new"), &json!({"options": options})).await;
+        assert_eq!(start.ok()["state"], new_state(game).await, "{game}");
+    }
+    // A required member given as null is still missing.
+    let detail = refused("hirth", &with(state, "/round", Value::Null), "state").await;
+    assert!(detail.contains("missing field `round`"), "{detail}");
+}

@@ -26,6 +26,8 @@
 //!    declares its default, and the GET picture and animation operations take the options as
 //!    query parameters;
 //!    [`webhooks`]: the POST a table's webhook receives is described in `webhooks`;
+//!    [`nullable`] again: every member that may be left out takes `null` too (the server reads
+//!    one as the other);
 //! 7. [`text`]: descriptions lose the Rust doc-link syntax;
 //! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
 //!
@@ -72,6 +74,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     images::binary(&mut document);
     events::server_sent(&mut document);
     options::declare(&mut document);
+    nullable::null_as_left_out(&mut document);
     webhooks::table_event(&mut document);
     text::plain_descriptions(&mut document);
     prune::unreferenced(&mut document);
