@@ -77,7 +77,7 @@ impl<'de> Deserializer<'de> for Strict<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Object(members) => visitor.visit_map(Members::of_struct(members)),
+            Value::Object(members) => visitor.visit_map(Members::of_struct(members, fields)),
             Value::Array(_) => Err(positional(&format_args!("struct {name}"))),
             other => other.deserialize_struct(name, fields, visitor),
         }
@@ -197,8 +197,9 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
 struct Members<'a> {
     iter: serde_json::map::Iter<'a>,
     value: Option<&'a Value>,
-    /// A struct's members given as `null` are left out (see the module).
-    skip_nulls: bool,
+    /// A struct's members, whose `null` values are left out (see the module); any other
+    /// member is handed on as it is, so that an unknown one is still refused.
+    fields: &'static [&'static str],
 }
 
 impl<'a> Members<'a> {
@@ -206,13 +207,13 @@ impl<'a> Members<'a> {
         Members {
             iter: map.iter(),
             value: None,
-            skip_nulls: false,
+            fields: &[],
         }
     }
 
-    fn of_struct(map: &'a Map<String, Value>) -> Self {
+    fn of_struct(map: &'a Map<String, Value>, fields: &'static [&'static str]) -> Self {
         Members {
-            skip_nulls: true,
+            fields,
             ..Members::new(map)
         }
     }
@@ -225,11 +226,10 @@ impl<'de> MapAccess<'de> for Members<'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let next = if self.skip_nulls {
-            self.iter.find(|(_, value)| !value.is_null())
-        } else {
-            self.iter.next()
-        };
+        let fields = self.fields;
+        let next = self
+            .iter
+            .find(|(key, value)| !value.is_null() || !fields.contains(&key.as_str()));
         match next {
             Some((key, value)) => {
                 self.value = Some(value);
@@ -408,6 +408,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("missing field `needed`"), "{err}");
+        // An unknown member is refused, `null` or not.
+        let err = from_value::<Defaults>(&json!({"needed": 1, "other": null}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown field `other`"), "{err}");
         // Not in a map, whose keys are data: a null value there is refused as before.
         let err = from_value::<std::collections::BTreeMap<String, u8>>(&json!({"a": null}))
             .unwrap_err()

@@ -124,7 +124,14 @@ impl Deliveries {
 
     /// Delivers for as long as the server runs (spawned on its runtime).
     pub async fn run(self) {
+        let mut looked_at = tokio::time::Instant::now();
+        self.look_at_backlog().await;
         loop {
+            // The backlog's figures stay fresh while events keep the worker busy.
+            if looked_at.elapsed() >= limits::POLL {
+                self.look_at_backlog().await;
+                looked_at = tokio::time::Instant::now();
+            }
             let free = self.permits.available_permits();
             if free == 0 {
                 // Wait for a delivery to end before claiming more.
@@ -143,7 +150,6 @@ impl Deliveries {
                 Ok(_) => {}
                 Err(error) => tracing::warn!(%error, "cannot claim webhook events"),
             }
-            self.look_at_backlog().await;
             tokio::select! {
                 _ = self.tables.event_committed() => {}
                 _ = self.ended.notified() => {}
