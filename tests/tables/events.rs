@@ -15,11 +15,10 @@ use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use moot::tables::FeedLimits;
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::db::{self, act, call, create, play, roomy, seats, to_act};
+use crate::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
 
 /// One server-sent event: its `id`, `event` and `data` (as JSON).
 #[derive(Debug)]
@@ -129,9 +128,7 @@ async fn whole_game_followed<G: Game>(
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     while table["status"] == "ongoing" {
         assert!(answered.len() < 5_000, "the game did not end");
-        let state: G::State = serde_json::from_value(table["state"].clone()).unwrap();
-        let mv = G::legal_moves(&state).choose(&mut rng).cloned().unwrap();
-        let text = G::format_move(&state, &mv);
+        let text = random_move::<G>(&table, &mut rng);
         let ply = table["ply"].as_u64().unwrap();
         let answer = call(&app, play(&id, &credentials[to_act(&table)], &text, ply)).await;
         table = answer.ok().clone();
@@ -211,13 +208,7 @@ both!(
                 if table["status"] != "ongoing" {
                     return;
                 }
-                let state: <Hirth as Game>::State =
-                    serde_json::from_value(table["state"].clone()).unwrap();
-                let mv = Hirth::legal_moves(&state)
-                    .choose(&mut rng)
-                    .cloned()
-                    .unwrap();
-                let text = Hirth::format_move(&state, &mv);
+                let text = random_move::<Hirth>(table, &mut rng);
                 let ply = table["ply"].as_u64().unwrap();
                 let answer = call(&app, play(&id, &credentials[to_act(table)], &text, ply)).await;
                 *table = answer.ok().clone();

@@ -7,11 +7,10 @@ use moot::games::herfor::Herfor;
 use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::db::{self, call, create, play, roomy, seats, to_act};
+use crate::db::{self, call, create, play, random_move, roomy, seats, to_act};
 
 /// Plays a table of `G` with `options` to its end; returns the finished table and the plies.
 async fn whole_game<G: Game>(url: String, options: Value, seed: u64) -> (Value, u64) {
@@ -35,10 +34,7 @@ async fn whole_game<G: Game>(url: String, options: Value, seed: u64) -> (Value, 
     let mut plies = 0;
     while table["status"] == "ongoing" {
         assert!(plies < 20_000, "the game did not end");
-        let state: G::State = serde_json::from_value(table["state"].clone()).expect("a state");
-        let moves = G::legal_moves(&state);
-        let mv = moves.choose(&mut rng).expect("a legal move while ongoing");
-        let text = G::format_move(&state, mv);
+        let text = random_move::<G>(&table, &mut rng);
         let seat = to_act(&table);
         let ply = table["ply"].as_u64().unwrap();
         let answer = call(&app, play(&id, &credentials[seat], &text, ply)).await;
