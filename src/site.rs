@@ -11,7 +11,7 @@ use crate::api::types::Health;
 use crate::api::{ApiError, ErrorCode};
 use crate::games::Seat;
 use crate::web::PageGame;
-use crate::web::error::{PageError, guarded};
+use crate::web::error::{PageError, page_on_panic};
 use moot_present::link::{Link, Opponent, Query};
 use moot_present::preview::picture_href;
 
@@ -36,7 +36,7 @@ pub async fn healthz() -> Json<Health> {
 /// `GET /`: the home page, every game with its options and its links (play, rules, API).
 #[get("/")]
 pub async fn home() -> Result<HttpResponse, PageError> {
-    let listing = guarded(|| {
+    let listing = page_on_panic(|| {
         crate::api::ops::list_all().map_err(|e| {
             PageError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -13,7 +13,7 @@
 use std::net::IpAddr;
 
 use super::analysis::{PERFECT, answer, budget, seed};
-use super::handlers::guarded;
+use super::handlers::problem_on_panic;
 use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
 use super::types::{EvaluateRequest, EvaluateResponse};
@@ -112,9 +112,9 @@ impl Evaluator {
     ) -> Result<EvaluateResponse, ApiError> {
         let budget = budget::<G>(&self.config, &request)?;
         let seed = seed(&request)?;
-        let state = guarded(|| read_state::<G>(request.state, "state"))?;
+        let state = problem_on_panic(|| read_state::<G>(request.state, "state"))?;
         // Hirþ's record and notes are history: not searched, not part of the key.
-        let state = guarded(|| Ok(G::search_root(&state)))?;
+        let state = problem_on_panic(|| Ok(G::search_root(&state)))?;
         if request.strength.as_deref() == Some(PERFECT) && !G::solved(&state) {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
@@ -197,7 +197,7 @@ impl Evaluator {
         let cutoff = self.config.wall_cap().cutoff();
         crate::blocking::off_workers(move || {
             let _held = (permit, slot);
-            guarded(|| {
+            problem_on_panic(|| {
                 let thought = think::<G>(&state, budget, seed, Some(cutoff));
                 Ok(answer::<G>(&state, &thought))
             })

@@ -1,5 +1,5 @@
 //! The HTTP handlers: extract the game and the body, run the generic operation for that game
-//! under [`guarded`], answer JSON. Documented for OpenAPI with `#[utoipa::path]`.
+//! under [`problem_on_panic`], answer JSON. Documented for OpenAPI with `#[utoipa::path]`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -18,7 +18,7 @@ use super::types::{
 use crate::with_game;
 
 /// Runs engine code so that a panic (a bug) becomes a 500 problem, never a dropped connection.
-pub fn guarded<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
+pub fn problem_on_panic<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<&str>()
@@ -32,7 +32,7 @@ pub fn guarded<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiEr
     })
 }
 
-/// Reads the body's envelope, then runs `op` for the game under [`guarded`]: on the worker,
+/// Reads the body's envelope, then runs `op` for the game under [`problem_on_panic`]: on the worker,
 /// or on the blocking pool for a body over 16 KiB (its decoding takes milliseconds).
 macro_rules! run_for_game {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
@@ -42,7 +42,7 @@ macro_rules! run_for_game {
         } else {
             let GameId(id) = $game;
             let request: $request = envelope(body)?;
-            let answer = guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
+            let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
             Ok(Json(answer))
         }
     }};
@@ -56,7 +56,7 @@ macro_rules! run_blocking {
         let body = $body;
         let answer = crate::blocking::off_workers(move || {
             let request: $request = envelope(body)?;
-            guarded(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
+            problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
         })
         .await
         .map_err(|e| ApiError::internal(format!("the request could not run: {e}")))??;
@@ -77,7 +77,7 @@ fn envelope<T: DeserializeOwned>(body: JsonBody) -> Result<T, ApiError> {
 )]
 #[get("/games")]
 pub async fn list_games() -> Result<Json<GamesResponse>, ApiError> {
-    guarded(ops::list_all).map(Json)
+    problem_on_panic(ops::list_all).map(Json)
 }
 
 /// Starts a game with the options given (defaults for those left out; the body may be empty).

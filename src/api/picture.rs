@@ -15,7 +15,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::body::{GameId, JsonBody};
-use super::handlers::guarded;
+use super::handlers::problem_on_panic;
 use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 use super::schemas::GameState;
@@ -109,7 +109,7 @@ pub async fn picture_of_state(
     .checked()?;
     let state = request.state;
     let permit = render_permit(&renders)?;
-    let bytes = off_workers(move || {
+    let bytes = draw_off_workers(move || {
         let _permit = permit;
         with_game!(id, G => state_picture::<G>(state, &options), else Err(ApiError::unknown_game(id)))
     })
@@ -206,7 +206,7 @@ async fn from_link(
         return Ok(image(options.format, bytes, Some(etag)));
     }
     let permit = render_permit(renders)?;
-    let bytes: Bytes = off_workers(move || {
+    let bytes: Bytes = draw_off_workers(move || {
         let _permit = permit;
         with_game!(id, G => match drawing {
             Drawing::Still => link_picture::<G>(query, &options),
@@ -371,11 +371,11 @@ fn encode(svg: String, format: Format) -> Result<Vec<u8>, ApiError> {
     }
 }
 
-/// Runs the drawing on the blocking pool, guarded: a panic is a 500 problem.
-async fn off_workers(
+/// Runs the drawing on the blocking pool, problem_on_panic: a panic is a 500 problem.
+async fn draw_off_workers(
     work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
 ) -> Result<Vec<u8>, ApiError> {
-    crate::blocking::off_workers(move || guarded(work))
+    crate::blocking::off_workers(move || problem_on_panic(work))
         .await
         .map_err(|e| ApiError::internal(format!("the picture could not be drawn: {e}")))?
 }

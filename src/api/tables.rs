@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use super::body::JsonBody;
 use super::examples;
-use super::handlers::guarded;
+use super::handlers::problem_on_panic;
 use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 #[allow(unused_imports)] // named by the `value_type` attributes below
@@ -501,7 +501,7 @@ async fn create_for<G: Game>(
         )
         .with_field("days_per_move"));
     }
-    let (options, state) = guarded(|| ops::start::<G>(request.options))?;
+    let (options, state) = problem_on_panic(|| ops::start::<G>(request.options))?;
     tables
         .create::<G>(
             &options,

@@ -3,13 +3,13 @@
 
 use actix_web::http::StatusCode;
 
-use super::error::{PageError, guarded};
+use super::error::{PageError, page_on_panic};
 
-/// Runs `work` under [`guarded`] on actix's blocking pool.
-pub async fn off_worker<T: Send + 'static>(
+/// Runs `work` under [`page_on_panic`] on actix's blocking pool.
+pub async fn page_off_workers<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
-    crate::blocking::off_workers(move || guarded(work))
+    crate::blocking::off_workers(move || page_on_panic(work))
         .await
         .map_err(|e| {
             PageError::new(

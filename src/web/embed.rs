@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, get};
 use moot_templates::drawing::{Look, page_svg};
 use moot_templates::embed::{EmbedView, page};
 
-use super::error::{PageError, guarded};
+use super::error::{PageError, page_on_panic};
 use super::opponent::PageSearches;
 use crate::picture::{Bottom, PictureOptions};
 use moot_present::link::{Link, Query};
@@ -33,7 +33,7 @@ pub async fn embed(
         .map_err(|e| PageError::bad_position(e.to_string()))?;
     let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
     let id = game.as_str();
-    let markup = guarded(
+    let markup = page_on_panic(
         || crate::with_game!(id, G => embed_page::<G>(&Query(pairs), &options, &origin), else Err(PageError::unknown_game(id))),
     )?;
     Ok(HttpResponse::build(StatusCode::OK)

@@ -145,7 +145,7 @@ impl ResponseError for PageError {
 }
 
 /// Runs engine code so that a panic (a bug) becomes a 500 page, never a dropped connection.
-pub fn guarded<T>(work: impl FnOnce() -> Result<T, PageError>) -> Result<T, PageError> {
+pub fn page_on_panic<T>(work: impl FnOnce() -> Result<T, PageError>) -> Result<T, PageError> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
         tracing::error!("engine panicked while rendering a page");
         Err(PageError::new(

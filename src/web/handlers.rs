@@ -6,8 +6,8 @@ use actix_web::{HttpRequest, HttpResponse, get};
 use maud::Markup;
 use moot_templates::play::Notice;
 
-use super::blocking::off_worker;
-use super::error::{PageError, guarded};
+use super::blocking::page_off_workers;
+use super::error::{PageError, page_on_panic};
 use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
 use crate::games::{Game, MoveError, Seat, Turn};
@@ -80,7 +80,9 @@ async fn play_page<G: PageGame + Hinted>(
     let hints_offered = searches.config().max_evaluations > 0;
     let hint_asked = query.get(HINT)?.map(str::to_owned);
     let (position, game) =
-        match off_worker(move || read_game::<G>(&query, hints_offered, friends_offered)).await? {
+        match page_off_workers(move || read_game::<G>(&query, hints_offered, friends_offered))
+            .await?
+        {
             Step::Answer(reply) => return Ok(reply.into_response()),
             Step::Page(position, game) => (position, game),
         };
@@ -104,7 +106,7 @@ async fn play_page<G: PageGame + Hinted>(
         hints_offered,
         ..Extras::default()
     };
-    let reply = off_worker(move || {
+    let reply = page_off_workers(move || {
         let mut view = play_view(&position, &game, extras);
         view.preview = Some(preview(&origin, &position, &game));
         downloads(&mut view.record, &position);
@@ -247,7 +249,7 @@ pub(super) fn submit<G: PageGame>(
 pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    let (id, text) = crate::with_game!(id, G => off_worker(move || record_file::<G>(&query)).await, else Err(PageError::unknown_game(id)))?;
+    let (id, text) = crate::with_game!(id, G => page_off_workers(move || record_file::<G>(&query)).await, else Err(PageError::unknown_game(id)))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
@@ -270,7 +272,7 @@ fn record_file<G: PageGame>(query: &Query) -> Result<(&'static str, String), Pag
 #[get("/rules/{game}")]
 pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
     let id = game.as_str();
-    guarded(
+    page_on_panic(
         || crate::with_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
     )
 }

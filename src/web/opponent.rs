@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use actix_web::http::StatusCode;
 
-use super::error::{PageError, guarded};
+use super::error::{PageError, page_on_panic};
 use crate::ai::{Budget, Strategy, Strength, Thought, think};
 use crate::compute::flights::Flights;
 use crate::compute::pool::Pool;
@@ -150,7 +150,7 @@ async fn search<T: Send + 'static>(
         .ok_or_else(busy)?;
     crate::blocking::off_workers(move || {
         let _held = (permit, slot);
-        guarded(work)
+        page_on_panic(work)
     })
     .await
     .map_err(|e| {

@@ -22,7 +22,7 @@ use moot_templates::table::{
     CreatedView, FriendView, created_page, friend_page as friend_page_markup,
 };
 
-use super::blocking::off_worker;
+use super::blocking::page_off_workers;
 use super::error::PageError;
 use super::handlers::{downloads, submit};
 use super::options_form::options_view;
@@ -537,7 +537,7 @@ async fn play_turn<G: PageGame>(
         .map_err(page_error)?;
     let moves: Vec<String> = history.moves.into_iter().map(|m| m.notation).collect();
     let typed_owned = typed.to_owned();
-    let checked = off_worker(move || {
+    let checked = page_off_workers(move || {
         let mut position = Link::<G>::start(options)?;
         position.moves = moves;
         let game = replay(&position)?;
@@ -642,7 +642,7 @@ async fn table_page(
     let table = read_table(policy, id).await?;
     let history = policy.tables().history(id).await.map_err(page_error)?;
     let moves: Vec<String> = history.moves.into_iter().map(|m| m.notation).collect();
-    crate::with_game!(table.game, G => off_worker(move || render::<G>(table, moves, page)).await, else Err(PageError::unknown_game(table.game)))
+    crate::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, page)).await, else Err(PageError::unknown_game(table.game)))
 }
 
 fn render<G: PageGame>(
