@@ -366,6 +366,54 @@
     return name && board ? board.querySelector('g.hill[data-hill="' + CSS.escape(name) + '"]') : null;
   }
 
+  // A tap on the board that plays nothing says why on the status line; a tap on a king that
+  // can move picks it: the hills its moves end on are marked and the others faded, until the
+  // next tap. (The moves' buttons say where each piece comes from: the script knows no rules.)
+  var said = null; // the status line's words before an explanation replaced them
+  function say(words) {
+    var line = document.getElementById("turn");
+    if (!line) return;
+    if (said === null) said = line.textContent;
+    line.textContent = words;
+  }
+  function unsay() {
+    var line = document.getElementById("turn");
+    if (line && said !== null) line.textContent = said;
+    said = null;
+  }
+  function unpick(board) {
+    board.classList.remove("picking");
+    var marked = board.querySelectorAll("g.hill.reach, g.hill.picked");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("reach", "picked");
+  }
+  function explain(board, target) {
+    var spot = target.closest("g[data-point], g.hill[data-hill]");
+    var again = spot && spot.classList.contains("picked");
+    unpick(board);
+    if (!spot || again) {
+      unsay();
+      return;
+    }
+    var name = spot.getAttribute("data-hill") || spot.getAttribute("data-point");
+    var moves = board.querySelectorAll('button[data-from="' + CSS.escape(name) + '"]');
+    var ends = [];
+    for (var i = 0; i < moves.length; i++) {
+      var to = moves[i].getAttribute("data-to");
+      if (!to || ends.indexOf(to) >= 0) continue;
+      ends.push(to);
+      var end = hill(to);
+      if (end) end.classList.add("reach");
+    }
+    if (ends.length > 0) {
+      spot.classList.add("picked");
+      board.classList.add("picking");
+      say("The king on " + name + " can go to " + ends.join(", ") + ". Tap one, or the king again.");
+      return;
+    }
+    var title = spot.querySelector("title");
+    say((title ? title.textContent : name) + ". No move there.");
+  }
+
   // The board as one tab stop (a roving tabindex): the arrow keys go to the nearest point in
   // their direction, Home and End to the first and last. An open choice keeps them in it.
   function targets() {
@@ -465,6 +513,11 @@
   // document keeps working after a step replaced the page's content.
   document.addEventListener("click", function (event) {
     var element = event.target.closest ? event.target.closest("a, button") : null;
+    var board = document.getElementById("board");
+    if (!element && board && board.contains(event.target) && !busy) {
+      explain(board, event.target);
+      return;
+    }
     if (!element || !game.contains(element)) return;
     if (busy) {
       event.preventDefault();

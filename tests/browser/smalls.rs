@@ -229,3 +229,112 @@ async fn undo_and_hint_come_before_the_board_for_the_keyboard() {
     assert!(undo < board && hint < board, "{seen:?}");
     browser.finish().await;
 }
+
+/// The setup moves of a Tara game (T3) and the next ones, until the player to move has a king
+/// that can step: the link's moves.
+fn tara_until_a_king_can_step() -> Vec<String> {
+    use moot::games::Game;
+    use moot::games::tara::Tara;
+    let mut state = Tara::new_game(&Default::default()).expect("a Tara game");
+    let mut moves = Vec::new();
+    loop {
+        let legal = Tara::legal_moves(&state);
+        let texts: Vec<String> = legal.iter().map(|m| Tara::format_move(&state, m)).collect();
+        if texts.iter().any(|t| t.contains('-')) {
+            return moves;
+        }
+        moves.push(texts[0].clone());
+        Tara::apply(&mut state, &legal[0]).expect("a legal move");
+    }
+}
+
+/// A tap that plays nothing says why: on Tara's board a tap on a king that can move marks
+/// the hills its moves end on (and a second tap clears them); on Herfor's a tap on a stone
+/// says the point is taken.
+#[actix_web::test]
+async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_go() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-taps").await;
+    let moves = tara_until_a_king_can_step();
+    browser
+        .open(&format!("/play/tara?moves={}", moves.join(".")))
+        .await;
+    browser.wait_for_styles().await;
+    let before = browser.text("#turn").await;
+    // The king with the most moves, and where they end, as the moves' buttons say.
+    let (king, ends) = {
+        let found = browser
+            .client
+            .execute(
+                "const ends = {}; \
+                 for (const b of document.querySelectorAll('#board button[data-from]')) { \
+                   (ends[b.dataset.from] ||= new Set()).add(b.dataset.to); } \
+                 const [king, to] = Object.entries(ends).sort((a, b) => b[1].size - a[1].size)[0]; \
+                 return [king, [...to].sort()];",
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+        let king = found[0].as_str().expect("a king that can move").to_owned();
+        let ends: Vec<String> = serde_json::from_value(found[1].clone()).unwrap();
+        (king, ends)
+    };
+    assert!(!ends.is_empty());
+    let on_king = Locator::Css(&format!(
+        r#"#board g.hill[data-hill="{king}"] polygon.king"#
+    ));
+    browser
+        .client
+        .find(on_king)
+        .await
+        .expect("the king's hill")
+        .click()
+        .await
+        .expect("a tap on the king");
+    let marked = browser
+        .client
+        .execute(
+            "return [document.getElementById('board').classList.contains('picking'), \
+             [...document.querySelectorAll('#board g.hill.reach')].map(h => h.dataset.hill).sort()];",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    assert_eq!(marked[0], true, "the board is picking");
+    assert_eq!(
+        marked[1],
+        serde_json::json!(ends),
+        "the king's moves' hills are marked"
+    );
+    let said = browser.text("#turn").await;
+    assert!(
+        said.starts_with(&format!("The king on {king} can go to {}", ends.join(", "))),
+        "{said}"
+    );
+    // Tapped again: every move shows, and the status line is back.
+    browser
+        .client
+        .find(on_king)
+        .await
+        .expect("the king's hill")
+        .click()
+        .await
+        .expect("a second tap");
+    assert_eq!(browser.count("#board g.hill.reach").await, 0);
+    assert_eq!(browser.text("#turn").await, before);
+
+    browser.open("/play/herfor?size=3&pie=false&moves=c3").await;
+    browser.wait_for_styles().await;
+    browser
+        .client
+        .find(Locator::Css(r#"#board g.point[data-point="c3"]"#))
+        .await
+        .expect("the stone on c3")
+        .click()
+        .await
+        .expect("a tap on the stone");
+    let said = browser.text("#turn").await;
+    assert!(said.starts_with("c3: black"), "{said}");
+    assert!(said.ends_with("No move there."), "{said}");
+    browser.finish().await;
+}
