@@ -52,15 +52,19 @@ impl<G: Game> Replayed<G> {
     /// The last turn: the last run of moves by one colour (a Hirþ turn's steps, one Herfor
     /// placement), oldest first; empty before the first move.
     pub fn last_turn(&self) -> &[Ply<G>] {
-        let Some(last) = self.plies.last() else {
-            return &[];
+        &self.plies[self.turn_start(self.plies.len())..]
+    }
+
+    /// Where the turn of the ply before `end` starts: the index of the first move of its run
+    /// of one colour (`end` itself when `end` is 0).
+    pub fn turn_start(&self, end: usize) -> usize {
+        let Some(last) = end.checked_sub(1).map(|i| &self.plies[i]) else {
+            return 0;
         };
-        let start = self
-            .plies
+        self.plies[..end]
             .iter()
             .rposition(|p| p.colour != last.colour)
-            .map_or(0, |i| i + 1);
-        &self.plies[start..]
+            .map_or(0, |i| i + 1)
     }
 }
 
@@ -116,6 +120,14 @@ mod tests {
         );
         assert_eq!(game.plies[1].colour, "white");
         assert_eq!(game.record(), "c3 b2");
+    }
+
+    #[test]
+    fn a_turn_starts_where_its_run_of_one_colour_does() {
+        let game = replayed("size=3&pie=false&moves=c3.b2.a1").expect("accepted");
+        assert_eq!(game.turn_start(0), 0);
+        assert_eq!(game.turn_start(3), 2, "a Herfor turn is one placement");
+        assert_eq!(game.turn_start(2), 1);
     }
 
     #[test]

@@ -226,14 +226,14 @@ fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
     }
 }
 
-/// Undo takes back the last move, or against the computer, the player's last move and the
-/// computer's answers to it: the position before them.
+/// Undo takes back the last turn (all the steps of a Hirþ turn), or against the computer, the
+/// player's last turn and the computer's answers to it: the position before them.
 pub fn undo_position<G: Game>(position: &Link<G>, game: &Replayed<G>) -> Option<Link<G>> {
-    let keep = match position.opponent {
-        None => position.moves.len().checked_sub(1)?,
+    let last = match position.opponent {
+        None => game.plies.len().checked_sub(1)?,
         Some(computer) => game.plies.iter().rposition(|p| p.seat != computer.seat)?,
     };
-    Some(position.truncated(keep))
+    Some(position.truncated(game.turn_start(last + 1)))
 }
 
 /// Against the computer: the player's side, from the position (when the player acts) or

@@ -1367,3 +1367,35 @@ async fn the_page_offers_the_picture_and_the_animation_to_download() {
     }
     assert!(body.contains(r#"download="herfor.png""#));
 }
+
+/// Undo after a Hirþ turn takes back the whole turn (every step of it), not one step.
+#[actix_web::test]
+async fn undo_takes_back_a_whole_hirth_turn() {
+    use moot::games::hirth::Hirth;
+    use moot::games::{Seat, Turn};
+    let options = serde_json::from_value(serde_json::json!({"target": 1})).expect("options");
+    let mut state = Hirth::new_game(&options).expect("a match");
+    let first_acts =
+        |state: &<Hirth as Game>::State| matches!(Hirth::turn(state), Turn::ToAct(Seat::First));
+    let mut steps = Vec::new();
+    while first_acts(&state) {
+        let moves = Hirth::legal_moves(&state);
+        // A step after which the first seat acts again while there is one, then the turn's end.
+        let goes_on = |mv: &&<Hirth as Game>::Move| {
+            let mut after = state.clone();
+            Hirth::apply(&mut after, mv).is_ok() && first_acts(&after)
+        };
+        let mv = moves.iter().find(goes_on).unwrap_or(&moves[0]).clone();
+        steps.push(Hirth::format_move(&state, &mv));
+        Hirth::apply(&mut state, &mv).expect("a legal step");
+        assert!(steps.len() < 20, "the turn ends: {steps:?}");
+    }
+    assert!(steps.len() > 1, "a turn of several steps: {steps:?}");
+    let moves: String = form_urlencoded::byte_serialize(steps.join(".").as_bytes()).collect();
+    let undone = get(&format!("/play/hirth?target=1&moves={moves}&undo=1")).await;
+    let location = undone.location.expect("a Location");
+    assert!(
+        location.starts_with("/play/hirth?") && location.ends_with("moves="),
+        "the position before the whole turn: {location}"
+    );
+}
