@@ -68,6 +68,21 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
     );
     assert!(on_first_screen(&browser, "div.turn button[name=undo]").await);
     browser.screenshot("play-hirth-phone-end").await;
+    // Scrolled down to the board's foot, the turn's end is still in sight.
+    let in_sight = browser
+        .client
+        .execute(
+            "document.getElementById('board').scrollIntoView({block: 'end'});              const board = document.getElementById('board').getBoundingClientRect();              const end = document.querySelector('div.turn button[value^=\"end\"]').getBoundingClientRect();              return [window.scrollY > 0, end.top >= 0 && end.bottom <= window.innerHeight,                      board.bottom <= window.innerHeight + 1];",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    assert_eq!(
+        in_sight,
+        serde_json::json!([true, true, true]),
+        "scrolled to the board's foot, the end of the turn stays on screen"
+    );
+    browser.screenshot("play-hirth-phone-scrolled").await;
     browser.finish().await;
 }
 
