@@ -4,7 +4,8 @@
 //!
 //! Each committed change is told to the table's followers (see [`super::feed`]): in this
 //! process directly, and with PostgreSQL to the other replicas by a `NOTIFY` sent in the
-//! change's own transaction (so only committed changes are told).
+//! change's own transaction (so only committed changes are told). A table with a webhook has
+//! the change's event written to the outbox in that transaction too (see [`super::outbox`]).
 //!
 //! Races: a move is written as the row `(table, ply)` and the table is updated only where it
 //! still has the ply the client saw, so of two writers of one ply (two requests, or two
@@ -64,8 +65,8 @@ struct Row_ {
 /// round trip fewer per move, which is most of a move's cost on SQLite.
 const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
-     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
-     WHERE t.id = $1 ORDER BY s.seat";
+     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 \
+     FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id WHERE t.id = $1 ORDER BY s.seat";
 
 /// A seat's row of [`SELECT_TABLE`]: the seat, and its credential's digest.
 fn read_seat(row: &AnyRow) -> Result<(SeatInfo, String), TableError> {
