@@ -334,8 +334,28 @@ fn play_text<G: Game>(
     Ok((notation, ply))
 }
 
+/// The games whose events were tagged `event` before every game's were tagged `type`: theirs
+/// carry `event` too, the same value, for the clients written then (deprecated; to go with
+/// the next major version).
+pub(crate) const EVENT_ALIAS_GAMES: [&str; 2] = ["tara", "hirth"];
+
+/// An event as JSON, with the deprecated `event` beside `type` where its game had it.
+fn event_json<G: Game>(event: &G::Event) -> Result<Value, ApiError> {
+    let mut json = to_json(event)?;
+    if EVENT_ALIAS_GAMES.contains(&G::ID)
+        && let Value::Object(members) = &mut json
+        && let Some(tag) = members.get("type").cloned()
+    {
+        members.insert("event".to_owned(), tag);
+    }
+    Ok(json)
+}
+
 fn ply<G: Game>(after: &G::State, notation: String, events: &[G::Event]) -> Result<Ply, ApiError> {
-    let events = events.iter().map(to_json).collect::<Result<_, _>>()?;
+    let events = events
+        .iter()
+        .map(event_json::<G>)
+        .collect::<Result<_, _>>()?;
     Ok(Ply {
         mv: notation,
         events,

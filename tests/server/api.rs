@@ -229,3 +229,33 @@ async fn docs_redirects_to_swagger_ui_which_loads_the_openapi_document() {
     let document = get("/api-docs/openapi.json").await;
     assert_eq!(document.ok()["info"]["title"], "Moot");
 }
+
+/// Every game's events are told apart by `type`; Tara's and Hirþ's, tagged `event` before,
+/// still carry `event` with the same value (deprecated), Herfor's never had it.
+#[actix_web::test]
+async fn every_games_events_are_tagged_type_and_the_former_event_tag_stays_beside_it() {
+    for (game, plies) in [("herfor", 1), ("tara", 2), ("hirth", 1)] {
+        let (moves, _) = crate::common::first_moves(game, plies).await;
+        let answer = crate::common::post_json(
+            &crate::common::endpoint(game, "replay"),
+            &serde_json::json!({"moves": moves}),
+        )
+        .await;
+        let events: Vec<serde_json::Value> = answer.ok()["plies"]
+            .as_array()
+            .expect("plies")
+            .iter()
+            .flat_map(|ply| ply["events"].as_array().cloned().unwrap_or_default())
+            .collect();
+        assert!(!events.is_empty(), "{game}: some events");
+        for event in events {
+            let tag = event["type"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{game}: {event}"));
+            match game {
+                "herfor" => assert!(event.get("event").is_none(), "{event}"),
+                _ => assert_eq!(event["event"], tag, "{game}: {event}"),
+            }
+        }
+    }
+}

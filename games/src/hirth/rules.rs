@@ -14,7 +14,7 @@ use crate::{MoveError, Seat};
 /// What a move caused.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", schema(as = HirthEvent))]
 pub enum Event {
     /// A step of the movement phase, in the move notation.

@@ -12,7 +12,7 @@ use super::state::{Colour, PerColour, TaraState};
 /// What a move caused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum TaraEvent {
     /// Setup (T3): a ringfort built and a king put on it.
     Placed {

@@ -18,8 +18,9 @@
 //!    and each game's picture links an example of that game and the pattern of its moves;
 //!    [`herfor`]: Herfor's points and moves get the pattern of the board size the options say;
 //! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
-//!    and the union gets a discriminator; then [`hirth`]: a Hirþ board's keys are spaces and a
-//!    phase has no unknown member;
+//!    and the union gets a discriminator (`type`, for every game's events; Tara's and Hirþ's
+//!    also declare their former tag `event`, deprecated); then [`hirth`]: a Hirþ board's keys
+//!    are spaces and a phase has no unknown member;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
 //!    [`images`]: image answers are bytes (`format: binary`); [`events`]: an event stream is
 //!    described event by event, its `data` JSON; [`options`]: every game option
@@ -69,6 +70,7 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     herfor::sizes(&mut document);
     patterns::links(&mut document);
     variants::name_variants(&mut document);
+    variants::event_alias(&mut document);
     hirth::forms(&mut document);
     errors::declare(&mut document);
     images::binary(&mut document);

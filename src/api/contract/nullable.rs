@@ -65,7 +65,9 @@ fn each_object(schema: &mut Value) {
     if let Some(Value::Object(properties)) = members.get_mut("properties") {
         for (name, property) in properties.iter_mut() {
             each_object(property);
-            if !required.contains(name) && !takes_null(property) {
+            // A constant (a tag, or its deprecated alias) is never sent as `null`.
+            let constant = property.get("const").is_some();
+            if !required.contains(name) && !constant && !takes_null(property) {
                 nullable(property);
             }
         }

@@ -48,6 +48,36 @@ pub fn name_variants(document: &mut Value) {
     }
 }
 
+/// Tara's and Hirþ's events also carry `event`, the name of their tag before every game's was
+/// `type` (see `ops::EVENT_ALIAS_GAMES`): each variant of those unions declares it, deprecated,
+/// with the same value as `type`.
+pub fn event_alias(document: &mut Value) {
+    let schemas = super::schemas(document);
+    for game in crate::api::ops::EVENT_ALIAS_GAMES {
+        let union = format!("{}Event", pascal(game));
+        let variants: Vec<String> = schemas
+            .get(&union)
+            .and_then(|u| u["oneOf"].as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["$ref"].as_str())
+            .filter_map(|r| r.rsplit('/').next().map(str::to_owned))
+            .collect();
+        for name in variants {
+            let Some(variant) = schemas.get_mut(&name) else {
+                continue;
+            };
+            let value = variant["properties"]["type"]["const"].clone();
+            variant["properties"]["event"] = json!({
+                "type": "string",
+                "const": value,
+                "deprecated": true,
+                "description": "The same as `type`, under the name these events had before every game's were tagged `type`: read `type`.",
+            });
+        }
+    }
+}
+
 /// The member every variant requires with a single string value of its own, if there is one.
 fn common_tag(variants: &[Value]) -> Option<String> {
     let first = variants.first()?;
