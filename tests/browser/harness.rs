@@ -205,9 +205,8 @@ impl Browser {
         self.client.current_url().await.expect("a URL").to_string()
     }
 
-    /// Clicks an element and waits until the browser has gone to another URL.
-    pub async fn click_to_next_page(&self, locator: Locator<'_>) {
-        let before = self.url().await;
+    /// Clicks an element, as a finger taps it.
+    pub async fn tap(&self, locator: Locator<'_>) {
         self.client
             .find(locator)
             .await
@@ -215,6 +214,12 @@ impl Browser {
             .click()
             .await
             .expect("the click lands");
+    }
+
+    /// Clicks an element and waits until the browser has gone to another URL.
+    pub async fn click_to_next_page(&self, locator: Locator<'_>) {
+        let before = self.url().await;
+        self.tap(locator).await;
         self.wait_until_left(&before).await;
     }
 

@@ -283,14 +283,7 @@ async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_
     let on_king = Locator::Css(&format!(
         r#"#board g.hill[data-hill="{king}"] polygon.king"#
     ));
-    browser
-        .client
-        .find(on_king)
-        .await
-        .expect("the king's hill")
-        .click()
-        .await
-        .expect("a tap on the king");
+    browser.tap(on_king).await;
     let marked = browser
         .client
         .execute(
@@ -312,27 +305,15 @@ async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_
         "{said}"
     );
     // Tapped again: every move shows, and the status line is back.
-    browser
-        .client
-        .find(on_king)
-        .await
-        .expect("the king's hill")
-        .click()
-        .await
-        .expect("a second tap");
+    browser.tap(on_king).await;
     assert_eq!(browser.count("#board g.hill.reach").await, 0);
     assert_eq!(browser.text("#turn").await, before);
 
     browser.open("/play/herfor?size=3&pie=false&moves=c3").await;
     browser.wait_for_styles().await;
     browser
-        .client
-        .find(Locator::Css(r#"#board g.point[data-point="c3"]"#))
-        .await
-        .expect("the stone on c3")
-        .click()
-        .await
-        .expect("a tap on the stone");
+        .tap(Locator::Css(r#"#board g.point[data-point="c3"]"#))
+        .await;
     let said = browser.text("#turn").await;
     assert!(said.starts_with("c3: black"), "{said}");
     assert!(said.ends_with("No move there."), "{said}");

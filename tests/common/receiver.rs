@@ -95,6 +95,28 @@ impl Receiver {
         self.state.got.lock().unwrap().clone()
     }
 
+    /// The deliveries if `done` holds of them; `None` to look again; fails the test once
+    /// `deadline` (after `within`) has passed.
+    fn awaited(
+        &self,
+        within: Duration,
+        deadline: Instant,
+        done: &impl Fn(&[Delivery]) -> bool,
+    ) -> Option<Vec<Delivery>> {
+        let got = self.deliveries();
+        if done(&got) {
+            return Some(got);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the receiver did not get what was awaited within {within:?}; it got {:#?}",
+            got.iter()
+                .map(|d| (&d.event_id, d.answered))
+                .collect::<Vec<_>>()
+        );
+        None
+    }
+
     /// Waits (without blocking the async runtime) until `done` holds of the deliveries, and
     /// answers them; fails the test after `within`.
     pub async fn until(
@@ -104,17 +126,9 @@ impl Receiver {
     ) -> Vec<Delivery> {
         let deadline = Instant::now() + within;
         loop {
-            let got = self.deliveries();
-            if done(&got) {
+            if let Some(got) = self.awaited(within, deadline, &done) {
                 return got;
             }
-            assert!(
-                Instant::now() < deadline,
-                "the receiver did not get what was awaited within {within:?}; it got {:#?}",
-                got.iter()
-                    .map(|d| (&d.event_id, d.answered))
-                    .collect::<Vec<_>>()
-            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -127,17 +141,9 @@ impl Receiver {
     ) -> Vec<Delivery> {
         let deadline = Instant::now() + within;
         loop {
-            let got = self.deliveries();
-            if done(&got) {
+            if let Some(got) = self.awaited(within, deadline, &done) {
                 return got;
             }
-            assert!(
-                Instant::now() < deadline,
-                "the receiver did not get what was awaited within {within:?}; it got {:#?}",
-                got.iter()
-                    .map(|d| (&d.event_id, d.answered))
-                    .collect::<Vec<_>>()
-            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }

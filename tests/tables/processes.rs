@@ -23,6 +23,18 @@ fn request(
     credential: Option<&str>,
     body: Option<&Value>,
 ) -> (u16, Value) {
+    let (status, text) = request_text(port, method, path, credential, body);
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// One HTTP/1.0 request: the status and the body as text.
+fn request_text(
+    port: u16,
+    method: &str,
+    path: &str,
+    credential: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, String) {
     let body = body.map(Value::to_string).unwrap_or_default();
     let auth = credential
         .map(|c| format!("Authorization: Bearer {c}\r\n"))
@@ -39,7 +51,7 @@ fn request(
     stream.read_to_string(&mut answer).expect("an answer");
     let status = answer[9..12].parse().expect("a status");
     let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    (status, body.to_owned())
 }
 
 fn server(url: &str) -> (Running, u16) {
@@ -321,7 +333,7 @@ both!(
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
         assert_eq!(healthy, json!({"status": "ok", "failed_events": 0}));
-        let (_, metrics) = metrics(port);
+        let (_, metrics) = request_text(port, "GET", "/metrics", None, None);
         assert!(
             metrics.contains("moot_webhook_deliveries_total{outcome=\"delivered\"} 1"),
             "{metrics}"
@@ -329,22 +341,6 @@ both!(
         assert!(metrics.contains("moot_webhook_outbox_pending"), "{metrics}");
     }
 );
-
-/// `GET /metrics` of the server at `port`: the status and the text.
-fn metrics(port: u16) -> (u16, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
-    write!(stream, "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").expect("a request");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("an answer");
-    let status = answer[9..12].parse().expect("a status");
-    (
-        status,
-        answer
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, b)| b)
-            .to_owned(),
-    )
-}
 
 /// The webhook receiver the README shows, run as written (on a free port instead of 9000): it
 /// takes a real delivery, signature checked, and refuses one signed with another secret.

@@ -5,18 +5,9 @@
 use serde_json::{Value, json};
 
 pub fn server_sent(document: &mut Value) {
-    let Some(paths) = document["paths"].as_object_mut() else {
-        return;
-    };
-    let streams = paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .filter_map(|operation| operation.get_mut("responses"))
-        .filter_map(Value::as_object_mut)
-        .flat_map(|responses| responses.values_mut())
-        .filter_map(|answer| answer.get_mut("content"))
-        .filter_map(|content| content.get_mut("text/event-stream"));
+    let streams = super::answer_contents(document)
+        .filter(|(media_type, _)| *media_type == "text/event-stream")
+        .map(|(_, stream)| stream);
     for stream in streams {
         let data = stream["schema"].take();
         stream["schema"] = json!({

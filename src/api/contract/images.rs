@@ -4,25 +4,9 @@
 use serde_json::{Value, json};
 
 pub fn binary(document: &mut Value) {
-    let Some(paths) = document["paths"].as_object_mut() else {
-        return;
-    };
-    let answers = paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .filter_map(|operation| operation.get_mut("responses"))
-        .filter_map(Value::as_object_mut)
-        .flat_map(|responses| responses.values_mut());
-    for answer in answers {
-        // `get_mut`, not indexing: a 304 has no content, and must not get a `null` one.
-        let Some(contents) = answer.get_mut("content").and_then(Value::as_object_mut) else {
-            continue;
-        };
-        for (media_type, content) in contents.iter_mut() {
-            if media_type.starts_with("image/") {
-                content["schema"] = json!({"type": "string", "format": "binary"});
-            }
+    for (media_type, content) in super::answer_contents(document) {
+        if media_type.starts_with("image/") {
+            content["schema"] = json!({"type": "string", "format": "binary"});
         }
     }
 }

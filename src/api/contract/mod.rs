@@ -93,3 +93,22 @@ fn schemas(document: &mut Value) -> &mut serde_json::Map<String, Value> {
         _ => unreachable!("made an object above"),
     }
 }
+
+/// Every answer's content of every operation, by media type (`image/png`, `text/event-stream`):
+/// what the passes that describe answers by their media type walk. An answer with no content
+/// (a 304) has none.
+fn answer_contents(document: &mut Value) -> impl Iterator<Item = (&String, &mut Value)> {
+    document["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("responses"))
+        .filter_map(Value::as_object_mut)
+        .flat_map(|responses| responses.values_mut())
+        // `get_mut`, not indexing: an answer without content must not get a `null` one.
+        .filter_map(|answer| answer.get_mut("content"))
+        .filter_map(Value::as_object_mut)
+        .flat_map(|contents| contents.iter_mut())
+}
