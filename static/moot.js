@@ -165,7 +165,7 @@
         steps = moves;
         game.innerHTML = next.innerHTML;
         busy = false;
-        rove();
+        newGame();
         composed();
       })
       .catch(function () {
@@ -199,7 +199,7 @@
       if (busy) return;
       steps = steps.slice(0, -1);
       game.innerHTML = earlier.pop();
-      rove();
+      newGame();
       composed();
       focusBoard();
     });
@@ -434,6 +434,24 @@
     for (var i = 0; i < all.length; i++) all[i].setAttribute("tabindex", all[i] === element ? "0" : "-1");
   }
 
+  // On a phone a tall board (Hirþ's) shows in a window of its own (see moot.css): it takes
+  // the rest of the first screen, at least 40% of it. Without the script it is half a screen.
+  function fitWindow() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    board.style.removeProperty("--window");
+    if (getComputedStyle(board).overflowY !== "auto") return;
+    var top = board.getBoundingClientRect().top + window.scrollY;
+    var rest = Math.max(window.innerHeight - top - 8, window.innerHeight * 0.4);
+    board.style.setProperty("--window", Math.round(rest) + "px");
+  }
+
+  // Whenever the game's part of the page is new: the board's window and its tab stop.
+  function newGame() {
+    fitWindow();
+    rove();
+  }
+
   function rove() {
     var shown = targets();
     if (shown.length === 0) return;
@@ -561,7 +579,8 @@
   });
 
   markHint();
-  rove();
+  newGame();
+  window.addEventListener("resize", fitWindow);
   // After a move played from the keyboard: the board takes the focus once the browser has
   // scrolled to the status line. After a click or a tap the page opens at the status line
   // with the focus nowhere in particular.

@@ -22,8 +22,11 @@ pub const PLAY: &str = "play";
 /// The parameter of the undo button: the position before the last move (against the
 /// computer, before the player's last move).
 pub const UNDO: &str = "undo";
+/// The parameter that shows an earlier position of the link's game: the position after its
+/// first `at` moves, to look at (no move is played from it, the computer does not answer).
+pub const AT: &str = "at";
 /// Parameters of the pages themselves; every other parameter is one of the game's options.
-pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT, UNDO];
+pub const PAGE_PARAMS: &[&str] = &[MOVES, PLAY, COMPUTER, STRENGTH, HINT, UNDO, AT];
 pub use crate::limits::MAX_MOVES;
 /// The parameter naming the seat the computer plays (`first` or `second`).
 pub const COMPUTER: &str = "computer";
@@ -296,6 +299,28 @@ impl<G: Game> Link<G> {
         format!("{}&{HINT}=1", self.href())
     }
 
+    /// The page showing this game's position after its first `count` moves, to look at.
+    pub fn at_href(&self, count: usize) -> String {
+        format!("{}&{AT}={count}", self.href())
+    }
+
+    /// The earlier position the query asks to see (`at`): a number of moves from 0 to the
+    /// link's own; `None` when it asks for none.
+    pub fn read_at(&self, query: &Query) -> Result<Option<usize>, LinkError> {
+        let Some(text) = query.get(AT)? else {
+            return Ok(None);
+        };
+        let moves = self.moves.len();
+        match text.trim().parse::<usize>() {
+            Ok(at) if at <= moves => Ok(Some(at)),
+            _ => Err(LinkError::Unreadable(format!(
+                "\"at\" is {:?}: it counts the moves of the position to show, from 0 to \
+                 the link's {moves}.",
+                crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
+            ))),
+        }
+    }
+
     /// This position after one more move.
     pub fn with_move(&self, notation: impl Into<String>) -> Self {
         let mut next = self.clone();
@@ -469,6 +494,28 @@ mod tests {
             position.href(),
             "/play/herfor?pie=false&simple=false&size=3&moves=c3.b2"
         );
+    }
+
+    #[test]
+    fn at_names_an_earlier_position_of_the_links_game() {
+        let query = Query::parse("size=3&pie=0&moves=c3.b2&at=1");
+        let (position, _) = Link::<Herfor>::read(&query).expect("accepted");
+        assert_eq!(
+            position.moves,
+            ["c3", "b2"],
+            "at is not an option or a move"
+        );
+        assert_eq!(position.read_at(&query), Ok(Some(1)));
+        assert_eq!(
+            position.at_href(0),
+            "/play/herfor?pie=false&simple=false&size=3&moves=c3.b2&at=0"
+        );
+        for refused in ["3", "-1", "one", ""] {
+            let query = Query::parse(&format!("size=3&moves=c3.b2&at={refused}"));
+            let error = position.read_at(&query).expect_err(refused).to_string();
+            assert!(error.contains("from 0 to the link's 2"), "{error}");
+        }
+        assert_eq!(position.read_at(&Query::parse("moves=c3.b2")), Ok(None));
     }
 
     #[test]

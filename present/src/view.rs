@@ -1,7 +1,8 @@
 //! Builds the game page's view data from a replayed game: generic over [`PageGame`].
 
 use moot_templates::play::{
-    Action, ActionGroup, HappenedView, HintView, Notice, PlayView, RecordView, StatusLine, TurnForm,
+    Action, ActionGroup, HappenedView, HintView, LookBackView, Notice, PlayView, RecordView,
+    StatusLine, TurnEntry, TurnForm,
 };
 use serde_json::Value;
 
@@ -13,8 +14,13 @@ use moot_games::{Game, Seat, Status};
 
 /// At most this many moves are listed under "What happened".
 const HAPPENED_MAX: usize = 12;
-/// The record on the page shows at most this many moves (the download has them all).
-const RECORD_MAX_MOVES: usize = 60;
+/// The move list shows at most this many turns, around the position shown (the download has
+/// them all).
+const LIST_MAX_TURNS: usize = 60;
+/// Each turn of the move list is a link that repeats the game's moves: a long game's list
+/// shows as many turns as fit in this many bytes of links (at least one), so that its page
+/// stays small.
+const LIST_LINK_BYTES: usize = 64 * 1024;
 
 /// The element id of the `index`th legal move's button in the list of every move.
 fn move_id(index: usize) -> String {
@@ -53,6 +59,8 @@ pub enum Seating {
     },
     /// A spectator of a kept table: no moves.
     Watching,
+    /// A link's earlier position, shown to look at: no moves, no hint, no undo.
+    LookingBack,
 }
 
 impl Seating {
@@ -61,7 +69,7 @@ impl Seating {
         match self {
             Seating::Link => true,
             Seating::Seat { seat, may_play } => may_play && to_act == Some(seat),
-            Seating::Watching => false,
+            Seating::Watching | Seating::LookingBack => false,
         }
     }
 }
@@ -154,7 +162,8 @@ pub fn play_view<G: PageGame>(
         play_again_href: (finished && linked).then(|| position.truncated(0).href()),
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| G::score_words(state, players)),
-        record: record_view(game),
+        record: record_view(game, game.plies.len(), &link_positions(position)),
+        looking_back: None,
         preview: None,
         waiting: match (position.opponent, seating) {
             (Some(_), _) => "The computer is thinking…",
@@ -205,23 +214,125 @@ fn controls(groups: &[ActionGroup], on_board: &[String]) -> Vec<ActionGroup> {
         .collect()
 }
 
-/// The end of the record: a long game's page shows its last moves, the download all.
-fn record_view<G: Game>(game: &Replayed<G>) -> RecordView {
-    if game.plies.len() <= RECORD_MAX_MOVES {
-        return RecordView {
-            text: game.record(),
-            earlier: 0,
-            ..RecordView::default()
-        };
+/// The address of the page showing a game's position after its first `count` moves: its
+/// own page when `count` is all of them.
+pub type PositionHref<'a> = &'a dyn Fn(usize) -> String;
+
+/// The positions of a link's game: `at` links, and the link itself for the last.
+pub fn link_positions<G: Game>(position: &Link<G>) -> impl Fn(usize) -> String + '_ {
+    move |count| {
+        if count == position.moves.len() {
+            position.href()
+        } else {
+            position.at_href(count)
+        }
     }
-    let earlier = game.plies.len().saturating_sub(RECORD_MAX_MOVES);
-    let tail: Vec<&str> = game.plies[earlier..]
-        .iter()
-        .map(|p| p.notation.as_str())
+}
+
+/// The page of an earlier position of a game, `shown`: the game replayed to its first `at`
+/// moves (fewer than the game's). Its board is there to look at, with no move, hint or
+/// computer reply; the steps go to the turns before and after it, back to the game, and on
+/// from it (as a link's game); the whole game's move list marks it. `href` addresses the
+/// game's positions on the page's surface.
+pub fn earlier_view<G: PageGame>(
+    position: &Link<G>,
+    game: &Replayed<G>,
+    shown: &Replayed<G>,
+    at: usize,
+    href: PositionHref,
+) -> PlayView {
+    let then = position.truncated(at);
+    let mut view = play_view(
+        &then,
+        shown,
+        Extras {
+            hints_offered: false,
+            seating: Seating::LookingBack,
+            ..Extras::default()
+        },
+    );
+    let ends = turn_ends(game);
+    let shown_turns = ends.iter().filter(|&&end| end <= at).count();
+    view.looking_back = Some(LookBackView {
+        words: match at {
+            0 => "The start of the game".to_owned(),
+            _ if ends.contains(&at) => format!("After turn {shown_turns} of {}", ends.len()),
+            _ => format!(
+                "During turn {} of {}, after {} of its moves",
+                shown_turns + 1,
+                ends.len(),
+                at - game.turn_start(at)
+            ),
+        },
+        // The turn before: where the turn that `at` ends (or is inside) starts.
+        previous_href: (at > 0).then(|| href(game.turn_start(at))),
+        next_href: href(
+            ends.iter()
+                .copied()
+                .find(|&end| end > at)
+                .unwrap_or(game.plies.len()),
+        ),
+        back_href: href(game.plies.len()),
+        play_on_href: then.href(),
+    });
+    // The record's download is the whole game's, as on the game's own page.
+    view.form.hidden = position.pairs();
+    view.record = record_view(game, at, href);
+    view
+}
+
+/// Where each turn of the game ends: the number of moves played after it, in order. A turn
+/// is a run of moves by one colour.
+fn turn_ends<G: Game>(game: &Replayed<G>) -> Vec<usize> {
+    let plies = &game.plies;
+    (1..=plies.len())
+        .filter(|&end| end == plies.len() || plies[end].colour != plies[end - 1].colour)
+        .collect()
+}
+
+/// The move list, turn by turn, each a link (`href`) to the position after it, with the turn
+/// whose position is shown (after `shown` moves) marked; a long game lists the turns around
+/// it.
+pub fn record_view<G: Game>(game: &Replayed<G>, shown: usize, href: PositionHref) -> RecordView {
+    let plies = &game.plies;
+    if plies.is_empty() {
+        return RecordView::default();
+    }
+    let ends = turn_ends(game);
+    let start_href = href(0);
+    // The links that fit the budget: the start's and the listed turns' but the one shown
+    // (it is this page).
+    let fit = LIST_LINK_BYTES / start_href.len().max(1);
+    let listed = fit.clamp(1, LIST_MAX_TURNS);
+    // The turn shown, or the one it is inside: the window is centred on it.
+    let current = ends.iter().position(|&end| end >= shown).unwrap_or(0);
+    let first = (current + 1)
+        .saturating_sub(listed.div_ceil(2))
+        .min(ends.len().saturating_sub(listed));
+    let last = (first + listed).min(ends.len());
+    let turns = (first..last)
+        .map(|index| {
+            let end = ends[index];
+            let start = index.checked_sub(1).map_or(0, |i| ends[i]);
+            let current = shown > start && shown <= end;
+            TurnEntry {
+                number: index + 1,
+                by: capitalised(&plies[start].colour),
+                moves: plies[start..end]
+                    .iter()
+                    .map(|p| p.notation.clone())
+                    .collect(),
+                href: (shown != end).then(|| href(end)),
+                current,
+            }
+        })
         .collect();
     RecordView {
-        text: tail.join(" "),
-        earlier,
+        turns,
+        earlier: first,
+        later: ends.len() - last,
+        start_href: (shown > 0 && fit >= 2).then_some(start_href),
+        at_start: shown == 0,
         ..RecordView::default()
     }
 }
@@ -378,7 +489,7 @@ pub fn players<G: Game>(position: &Link<G>, seating: Seating) -> PlayerNames {
         computer: position.opponent.map(|o| o.seat),
         you: match seating {
             Seating::Seat { seat, .. } => Some(seat),
-            Seating::Link | Seating::Watching => None,
+            Seating::Link | Seating::Watching | Seating::LookingBack => None,
         },
     }
 }

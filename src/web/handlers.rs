@@ -17,7 +17,9 @@ use moot_present::link::{COMPUTER, HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use moot_present::page_game::PageGame;
 use moot_present::preview::{animation_href, picture_href, preview};
 use moot_present::replay::{Replayed, replay};
-use moot_present::view::{Extras, capitalised, play_view, undo_position};
+use moot_present::view::{
+    Extras, capitalised, earlier_view, link_positions, play_view, undo_position,
+};
 
 fn html(status: StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status)
@@ -67,7 +69,10 @@ pub async fn play(
 /// What the synchronous part of a request found.
 enum Step<G: Game> {
     Answer(Reply),
+    /// The game's position now: the computer answers when it is to act.
     Page(Link<G>, Replayed<G>),
+    /// An earlier position of the game (`at` moves in), to look at.
+    Earlier(Link<G>, Replayed<G>, usize),
 }
 
 async fn play_page<G: PageGame + Hinted>(
@@ -85,6 +90,9 @@ async fn play_page<G: PageGame + Hinted>(
         {
             Step::Answer(reply) => return Ok(reply.into_response()),
             Step::Page(position, game) => (position, game),
+            Step::Earlier(position, game, at) => {
+                return earlier_page(position, game, at, origin).await;
+            }
         };
     if let Some(computer) = position.opponent
         && computer.to_act::<G>(&game.state)
@@ -119,6 +127,28 @@ async fn play_page<G: PageGame + Hinted>(
     Ok(reply.into_response())
 }
 
+/// An earlier position of the link's game, to look at: no computer reply, no hint.
+async fn earlier_page<G: PageGame>(
+    position: Link<G>,
+    game: Replayed<G>,
+    at: usize,
+    origin: String,
+) -> Result<HttpResponse, PageError> {
+    let reply = page_off_workers(move || {
+        let then = position.truncated(at);
+        let shown = replay(&then)?;
+        let mut view = earlier_view(&position, &game, &shown, at, &link_positions(&position));
+        view.preview = Some(preview(&origin, &then, &shown));
+        downloads(&mut view.record, &then);
+        Ok(Reply::page(
+            StatusCode::OK,
+            moot_templates::play::page(&view),
+        ))
+    })
+    .await?;
+    Ok(reply.into_response())
+}
+
 /// Reads and replays the link: the options page, a typed move's answer, or the game to show.
 /// `hints_offered`: the server runs the computer player (hints, and the computer as opponent);
 /// `friends_offered`: it keeps tables (a friend far away as opponent).
@@ -137,6 +167,13 @@ fn read_game<G: PageGame>(
         )));
     }
     let game = replay(&position)?;
+    match position.read_at(query)? {
+        Some(at) if at == position.moves.len() => {
+            return Ok(Step::Answer(Reply::SeeOther(position.href())));
+        }
+        Some(at) => return Ok(Step::Earlier(position, game, at)),
+        None => {}
+    }
     if asked(query.get(UNDO)?) {
         let before = undo_position(&position, &game).unwrap_or_else(|| position.clone());
         return Ok(Step::Answer(Reply::SeeOther(before.href())));

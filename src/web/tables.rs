@@ -11,10 +11,10 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, post};
-use moot_present::link::{HINT, Link, PLAY, Query, SEPARATOR, UNDO, encode};
+use moot_present::link::{AT, HINT, Link, PLAY, Query, SEPARATOR, UNDO, encode};
 use moot_present::preview::preview;
 use moot_present::replay::replay;
-use moot_present::view::{Extras, Seating, capitalised, play_view};
+use moot_present::view::{Extras, Seating, capitalised, earlier_view, play_view, record_view};
 use moot_templates::options::OptionInput;
 use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
 use moot_templates::play::{Notice, StatusLine, TableView, TurnForm};
@@ -394,6 +394,7 @@ pub async fn watch(
                 notice: None,
                 typed: String::new(),
                 origin,
+                at: earlier(&http)?,
             };
             let (status, body) = table_page(&policy, &id, page).await?;
             Ok(html(status, body))
@@ -434,7 +435,8 @@ pub async fn seat_page(
             let policy = policy(data)?;
             let (id, credential) = path.into_inner();
             let seat = seat_of(&policy, &http, &id, &credential).await?;
-            let page = seat_view(&http, &policy, seat, credential, None, String::new());
+            let mut page = seat_view(&http, &policy, seat, credential, None, String::new());
+            page.at = earlier(&http)?;
             let (status, body) = table_page(&policy, &id, page).await?;
             Ok(html(status, body))
         }
@@ -459,7 +461,22 @@ fn seat_view(
         notice,
         typed,
         origin: crate::client::origin_of(http, policy.limits().trust_forwarded),
+        at: None,
     }
+}
+
+/// The earlier position a table's page is asked to show (`at`, a number of moves), if any.
+fn earlier(http: &HttpRequest) -> Result<Option<usize>, PageError> {
+    let query = Query::parse(http.query_string());
+    let Some(text) = query.get(AT)? else {
+        return Ok(None);
+    };
+    text.trim().parse().map(Some).map_err(|_| {
+        PageError::from(moot_present::link::LinkError::Unreadable(format!(
+            "\"at\" is {:?}: it counts the moves of the position to show.",
+            excerpt(text, EXCERPT_CHARS)
+        )))
+    })
 }
 
 /// `POST /table/{id}/seat/{credential}`: the seat's move (or the steps of its Hirþ turn, joined
@@ -631,6 +648,8 @@ struct Page {
     typed: String,
     /// The site's origin, for the link preview's absolute links.
     origin: String,
+    /// The earlier position to show, after this many moves (`at`), to look at.
+    at: Option<usize>,
 }
 
 /// A table's page (a seat's or the spectators'), with its status.
@@ -655,6 +674,45 @@ fn render<G: PageGame>(
     let mut position = Link::<G>::start(options)?;
     position.moves = moves;
     let game = replay(&position)?;
+    // The table's positions on this page's surface: `?at=` on the page itself.
+    let here = page
+        .credential
+        .as_deref()
+        .map_or_else(|| table_path(&table.id), |c| seat_path(&table.id, c));
+    let moves_played = position.moves.len();
+    let positions = |count: usize| {
+        if count == moves_played {
+            here.clone()
+        } else {
+            format!("{here}?{AT}={count}")
+        }
+    };
+    let record_href = format!("{}/record", table_path(&table.id));
+    match page.at {
+        Some(at) if at > moves_played => {
+            return Err(PageError::from(moot_present::link::LinkError::Unreadable(
+                format!(
+                    "\"at\" is {at}: this table's game has {moves_played} moves, and at counts \
+                     the moves of the position to show."
+                ),
+            )));
+        }
+        Some(at) if at < moves_played => {
+            let then = position.truncated(at);
+            let shown = replay(&then)?;
+            let mut view = earlier_view(&position, &game, &shown, at, &positions);
+            downloads(&mut view.record, &then);
+            view.record.href = Some(record_href);
+            if matches!(page.seating, Seating::Watching) {
+                view.preview = Some(preview(&page.origin, &then, &shown));
+            }
+            return Ok((
+                StatusCode::OK,
+                moot_templates::play::page(&view).into_string(),
+            ));
+        }
+        _ => {}
+    }
     let finished = matches!(table.standing, Standing::Finished { .. });
     let seating = match page.seating {
         Seating::Seat { seat, .. } => Seating::Seat {
@@ -675,12 +733,9 @@ fn render<G: PageGame>(
         seating,
     };
     let mut view = play_view(&position, &game, extras);
-    let record_href = format!("{}/record", table_path(&table.id));
+    view.record = record_view(&game, moves_played, &positions);
     view.form = TurnForm {
-        action: page
-            .credential
-            .as_deref()
-            .map_or_else(|| table_path(&table.id), |c| seat_path(&table.id, c)),
+        action: here.clone(),
         method: "post".to_owned(),
         hidden: vec![(PLY_FIELD.to_owned(), table.ply.to_string())],
         field: PLAY.to_owned(),

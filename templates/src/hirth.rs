@@ -9,9 +9,10 @@ use crate::fit;
 use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
 
 /// A player's colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Side {
     /// Gull, drawn in gold.
+    #[default]
     Gull,
     /// Silfr, drawn in silver grey.
     Silfr,
@@ -207,6 +208,9 @@ pub struct HirthBoardView {
     pub attacks: Vec<AttackView>,
     /// Gull's reserve, then Silfr's.
     pub reserves: [ReserveView; 2],
+    /// The colour moving now: a phone shows the end of the board where its home and reserve
+    /// are drawn first.
+    pub mover: Side,
 }
 
 const LANE_W: f32 = 172.0;
@@ -734,9 +738,15 @@ pub fn drawing(view: &HirthBoardView, look: Look) -> Drawing {
         // The choices last: drawn over the whole board, every other button under their veil.
         @for s in view.spaces.iter().filter(|s| crowded(s)) { (choice_overlay(&s.links, &choice(s))) }
     };
+    // The page's stylesheet opens a phone's window on the board at the mover's end.
+    let mover_on_top = (view.mover == Side::Silfr) != turned;
     Drawing {
         title: format!("Hirþ board: {}", view.caption),
-        class: "hirth",
+        class: if mover_on_top {
+            "hirth mover-top"
+        } else {
+            "hirth"
+        },
         width: WIDTH,
         height: HEIGHT,
         controls: view
@@ -836,7 +846,27 @@ mod tests {
                     ..ReserveView::default()
                 },
             ],
+            mover: Side::Gull,
         }
+    }
+
+    /// A phone's window on the board opens at the mover's home: the drawing says when that
+    /// end is drawn at the top (Silfr upright, Gull turned).
+    #[test]
+    fn the_drawing_says_when_the_movers_home_is_at_the_top() {
+        let mut view = two_spaces();
+        let class = |view: &HirthBoardView, flipped: bool| {
+            let look = Look {
+                flipped,
+                ..Look::default()
+            };
+            drawing(view, look).class
+        };
+        assert_eq!(class(&view, false), "hirth");
+        assert_eq!(class(&view, true), "hirth mover-top");
+        view.mover = Side::Silfr;
+        assert_eq!(class(&view, false), "hirth mover-top");
+        assert_eq!(class(&view, true), "hirth");
     }
 
     #[test]

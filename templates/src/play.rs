@@ -48,8 +48,10 @@ pub struct PlayView {
     pub rules_href: String,
     /// The score breakdown, once the game is over.
     pub score: Option<Vec<(String, String)>>,
-    /// The record under the board, with its download button.
+    /// The move list under the board, with the record's downloads.
     pub record: RecordView,
+    /// When the page shows an earlier position of the game, to look at: the steps through it.
+    pub looking_back: Option<LookBackView>,
     /// The link preview of this position, when the page knows its own address.
     pub preview: Option<Preview>,
     /// What the page says while a move is sent (`The computer is thinking…`).
@@ -178,13 +180,21 @@ pub struct HintView {
     pub target: Option<String>,
 }
 
-/// The game's record as the page shows it: its last moves, the rest in the download.
+/// The game's moves as the page lists them, turn by turn, each a link to the position after
+/// it; with the record's downloads.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordView {
-    /// The end of the game's record in its notation (empty before the first move).
-    pub text: String,
-    /// How many of the record's moves are left out before `text` (a long game).
+    /// The listed turns, oldest first: all of them, or in a long game those around the
+    /// position shown.
+    pub turns: Vec<TurnEntry>,
+    /// How many turns come before the listed ones.
     pub earlier: usize,
+    /// How many turns come after the listed ones.
+    pub later: usize,
+    /// The start of the game, before the first move, to look at, when the list links it.
+    pub start_href: Option<String>,
+    /// Whether the page shows the start of the game (looking back at it): marked in the list.
+    pub at_start: bool,
     /// The picture of the position to download (the picture API's link), if offered.
     pub picture_href: Option<String>,
     /// The game as an animation to download (the animation API's link), when it is short
@@ -195,6 +205,38 @@ pub struct RecordView {
     /// The record's own address, when it has one (a table's); else the form's record
     /// action, sent with the position.
     pub href: Option<String>,
+}
+
+/// One turn of the move list: a run of moves by one colour (one Herfor or Tara move, the
+/// steps of a Hirþ turn).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TurnEntry {
+    /// Its number in the game, from 1.
+    pub number: usize,
+    /// The colour that played it (`Black`).
+    pub by: String,
+    /// Its moves in notation, in order.
+    pub moves: Vec<String>,
+    /// The position after it; `None` when the page shows it.
+    pub href: Option<String>,
+    /// Whether the page shows the position after it, or one inside it.
+    pub current: bool,
+}
+
+/// An earlier position of the game, shown to look at: where it stands, the steps to the
+/// turns around it, the way back to the game and the way to play on from it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LookBackView {
+    /// Where the position stands in the game (`After turn 3 of 12`).
+    pub words: String,
+    /// The position one turn earlier, if any.
+    pub previous_href: Option<String>,
+    /// The position one turn later.
+    pub next_href: String,
+    /// The game as it stands.
+    pub back_href: String,
+    /// The game from this position on, without the later moves.
+    pub play_on_href: String,
 }
 
 /// The game page: the status line, the board with the facts and what happened beside it,
@@ -216,6 +258,7 @@ pub fn page(view: &PlayView) -> Markup {
                         strong { (view.status.headline) }
                         @if !view.status.detail.is_empty() { " — " (view.status.detail) }
                     }
+                    @if let Some(looking) = &view.looking_back { (look_back(looking)) }
                     @if let Some(again) = &view.play_again_href {
                         p.again {
                             a.button href=(again) { "Play again" }
@@ -404,20 +447,60 @@ fn links(view: &PlayView) -> Markup {
     }
 }
 
+/// The bar over an earlier position: where it stands, a turn back and on, back to the game.
+fn look_back(looking: &LookBackView) -> Markup {
+    html! {
+        nav.look-back aria-label="Step through the game" {
+            p { strong { (looking.words) } " — the game goes on after it; no move is played here." }
+            p.steps {
+                @if let Some(previous) = &looking.previous_href {
+                    a.button.secondary href=(previous) rel="prev" { "◀ Turn before" }
+                }
+                a.button.secondary href=(looking.next_href) rel="next" { "Turn after ▶" }
+                a.button href=(looking.back_href) { "Back to the game" }
+                a href=(looking.play_on_href) { "Play on from here" }
+            }
+        }
+    }
+}
+
 fn record(record: &RecordView, form: &TurnForm) -> Markup {
     html! {
         section.record {
-            h2 { "Record" }
-            @if record.text.is_empty() {
+            h2 { "Moves" }
+            @if record.turns.is_empty() {
                 p { "No move yet." }
             } @else {
-                @if record.earlier > 0 {
-                    p.earlier { "The last moves; " (record.earlier) " moves before them are in the download." }
+                ol.moves aria-label="Every turn: each a link to the position after it" {
+                    @if record.at_start {
+                        li.start { span.here aria-current="step" { "Start" } }
+                    } @else if let Some(start) = &record.start_href {
+                        li.start { a href=(start) { "Start" } }
+                    }
+                    @if record.earlier > 0 {
+                        li.gap { (record.earlier) " earlier turns" }
+                    }
+                    @for turn in &record.turns {
+                        li {
+                            @let words = html! {
+                                span.n { (turn.number) "." }
+                                span.by { (turn.by) }
+                                @for mv in &turn.moves { " " code { (mv) } }
+                            };
+                            @if let Some(href) = &turn.href {
+                                a href=(href) aria-current=[turn.current.then_some("step")] { (words) }
+                            } @else {
+                                span.here aria-current="step" { (words) }
+                            }
+                        }
+                    }
+                    @if record.later > 0 {
+                        li.gap { (record.later) " later turns" }
+                    }
                 }
-                pre { (record.text) }
             }
             p.downloads {
-                @if !record.text.is_empty() {
+                @if !record.turns.is_empty() {
                     @if let Some(href) = &record.href {
                         a.button.secondary href=(href) download { "Download the record" }
                     } @else {
@@ -467,8 +550,18 @@ mod tests {
                 record_action: "/play/herfor/record".into(),
             },
             record: RecordView {
-                text: "c3 b2".into(),
-                earlier: 0,
+                turns: ["c3", "b2"]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, mv)| TurnEntry {
+                        number: i + 1,
+                        by: ["Black", "White"][i].into(),
+                        moves: vec![(*mv).into()],
+                        href: (i == 0).then(|| "/play/herfor?moves=c3.b2&at=1".into()),
+                        current: i == 1,
+                    })
+                    .collect(),
+                start_href: Some("/play/herfor?moves=c3.b2&at=0".into()),
                 ..RecordView::default()
             },
             ..PlayView::default()
@@ -485,7 +578,11 @@ mod tests {
             1,
             "the moves are carried once"
         );
-        assert!(page.contains("<pre>c3 b2</pre>"));
+        assert!(page.contains(r#"<li><a href="/play/herfor?moves=c3.b2&amp;at=1"><span class="n">1.</span><span class="by">Black</span> <code>c3</code></a></li>"#), "{page}");
+        assert!(
+            page.contains(r#"<span class="here" aria-current="step"><span class="n">2.</span><span class="by">White</span> <code>b2</code></span>"#),
+            "the position shown is marked, not linked: {page}"
+        );
         assert!(page.contains(r#"formaction="/play/herfor/record""#));
         assert!(!page.contains("role=\"alert\""));
         assert!(page.contains(r#"<script src="/static/moot.js" defer></script>"#));
@@ -516,6 +613,31 @@ mod tests {
         // The form's first button is its default: Enter in the typed move does not play a
         // board's move.
         assert!(page[form..].starts_with(r#"<form id="play" method="get" action="/play/herfor#turn"><button class="default" type="submit""#));
+    }
+
+    #[test]
+    fn an_earlier_position_has_steps_back_and_on_above_the_board() {
+        let mut view = view();
+        view.looking_back = Some(LookBackView {
+            words: "After turn 1 of 2".into(),
+            previous_href: Some("/play/herfor?moves=c3.b2&at=0".into()),
+            next_href: "/play/herfor?moves=c3.b2".into(),
+            back_href: "/play/herfor?moves=c3.b2".into(),
+            play_on_href: "/play/herfor?moves=c3".into(),
+        });
+        let page = page(&view).into_string();
+        let steps = page
+            .find(r#"<nav class="look-back" aria-label="Step through the game">"#)
+            .expect("the steps");
+        assert!(steps < page.find("<figure").expect("the board"), "{page}");
+        for link in [
+            r#"href="/play/herfor?moves=c3.b2&amp;at=0" rel="prev">◀ Turn before</a>"#,
+            r#"href="/play/herfor?moves=c3.b2" rel="next">Turn after ▶</a>"#,
+            r#"<a class="button" href="/play/herfor?moves=c3.b2">Back to the game</a>"#,
+            r#"<a href="/play/herfor?moves=c3">Play on from here</a>"#,
+        ] {
+            assert!(page.contains(link), "{link}: {page}");
+        }
     }
 
     #[test]

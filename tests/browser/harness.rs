@@ -361,6 +361,40 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Sizes the window so that its viewport (the page's part, without the browser's own bars)
+    /// is `width`×`height` CSS pixels, as on a phone.
+    pub async fn set_viewport(&self, (width, height): (u32, u32)) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("the window is resized");
+        let inner = self
+            .client
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .expect("a script runs");
+        let bars = |i: usize, want: u32| {
+            want + want.saturating_sub(inner[i].as_u64().unwrap_or(u64::from(want)) as u32)
+        };
+        self.client
+            .set_window_size(bars(0, width), bars(1, height))
+            .await
+            .expect("the window is resized");
+    }
+
+    /// The moves of the page's move list, in order, one space between them.
+    pub async fn record(&self) -> String {
+        let moves = self
+            .client
+            .execute(
+                "return Array.from(document.querySelectorAll('ol.moves code'), c => c.textContent).join(' ');",
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+        moves.as_str().unwrap_or_default().to_owned()
+    }
+
     pub async fn count(&self, css: &str) -> usize {
         self.client
             .find_all(Locator::Css(css))

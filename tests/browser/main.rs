@@ -70,11 +70,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
         .await
         .expect("Enter on c3");
     browser.wait_until_left(&before).await;
-    assert_eq!(
-        browser.text("section.record pre").await,
-        "c3",
-        "Enter on c3 played it"
-    );
+    assert_eq!(browser.record().await, "c3", "Enter on c3 played it");
     browser
         .click_to_next_page(Locator::Css("div.turn button[name=undo]"))
         .await;
@@ -96,7 +92,7 @@ async fn herfor_whole_game_on_the_smallest_board_by_clicking() {
     let status = browser.text("p.status").await;
     assert!(status.starts_with("Game over:"), "{status}");
     assert!(browser.text("table.score").await.contains("stones"));
-    let record = browser.text("section.record pre").await;
+    let record = browser.record().await;
     assert_eq!(record.split_whitespace().count(), moves, "{record}");
     assert!(
         record.ends_with("pass pass"),
@@ -156,7 +152,7 @@ async fn tara_six_setup_placements_and_king_moves_by_clicking_hills() {
             ))
             .await;
     }
-    let record = browser.text("section.record pre").await;
+    let record = browser.record().await;
     let moves: Vec<&str> = record.split_whitespace().collect();
     assert_eq!(moves.len(), 10, "{record}");
     assert!(
@@ -218,7 +214,7 @@ async fn hirth_turn_with_an_attack_its_battle_and_the_entry_choice() {
     browser.play(choice).await;
     let happened = browser.text("section.happened").await;
     assert!(happened.contains("Battle on"), "{happened}");
-    let record = browser.text("section.record pre").await;
+    let record = browser.record().await;
     assert!(
         record.contains('>'),
         "the record has the attack and its battle note: {record}"
@@ -260,23 +256,12 @@ async fn herfor_against_the_computer_with_a_hint() {
         browser.text("p.opponent").await,
         "You (White) play against the computer (easy)."
     );
-    assert_eq!(
-        browser
-            .text("section.record pre")
-            .await
-            .split_whitespace()
-            .count(),
-        1
-    );
+    assert_eq!(browser.record().await.split_whitespace().count(), 1);
     browser
         .click_to_next_page(Locator::Css("figure.board svg button.move"))
         .await;
     assert_eq!(
-        browser
-            .text("section.record pre")
-            .await
-            .split_whitespace()
-            .count(),
+        browser.record().await.split_whitespace().count(),
         3,
         "the computer answered the click"
     );
@@ -291,14 +276,7 @@ async fn herfor_against_the_computer_with_a_hint() {
     browser
         .click_to_next_page(Locator::Css("div.hint button"))
         .await;
-    assert_eq!(
-        browser
-            .text("section.record pre")
-            .await
-            .split_whitespace()
-            .count(),
-        5
-    );
+    assert_eq!(browser.record().await.split_whitespace().count(), 5);
     browser.screenshot("herfor-computer").await;
     browser.finish().await;
 }

@@ -68,18 +68,19 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
     );
     assert!(on_first_screen(&browser, "div.turn button[name=undo]").await);
     browser.screenshot("play-hirth-phone-end").await;
-    // Scrolled down to the board's foot, the turn's end is still in sight.
+    // Shown to the board's foot (the page or the board's window scrolled), the turn's end
+    // is still in sight.
     let in_sight = browser
         .client
         .execute(
-            "document.getElementById('board').scrollIntoView({block: 'end'});              const board = document.getElementById('board').getBoundingClientRect();              const end = document.querySelector('div.turn button[value^=\"end\"]').getBoundingClientRect();              return [window.scrollY > 0, end.top >= 0 && end.bottom <= window.innerHeight,                      board.bottom <= window.innerHeight + 1];",
+            "document.getElementById('board').scrollIntoView({block: 'end'});              const board = document.getElementById('board').getBoundingClientRect();              const end = document.querySelector('div.turn button[value^=\"end\"]').getBoundingClientRect();              return [end.top >= 0 && end.bottom <= window.innerHeight,                      board.bottom <= window.innerHeight + 1];",
             vec![],
         )
         .await
         .expect("a script runs");
     assert_eq!(
         in_sight,
-        serde_json::json!([true, true, true]),
+        serde_json::json!([true, true]),
         "scrolled to the board's foot, the end of the turn stays on screen"
     );
     browser.screenshot("play-hirth-phone-scrolled").await;
@@ -358,11 +359,11 @@ async fn a_double_click_against_the_computer_starts_one_search() {
     }
     browser.wait_until_left(&before).await;
     let deadline = Instant::now() + Duration::from_secs(20);
-    while browser.count("section.record pre").await == 0 {
+    while browser.count("ol.moves").await == 0 {
         assert!(Instant::now() < deadline, "the computer answered");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let record = browser.text("section.record pre").await;
+    let record = browser.record().await;
     assert_eq!(
         record.split_whitespace().count(),
         2,
@@ -761,6 +762,80 @@ async fn tara_options_follow_the_colour_chosen() {
             .content(r#"select[name="computer"] option[value="first"]"#)
             .await,
         "The computer; it moves first (blue)"
+    );
+    browser.finish().await;
+}
+
+/// Mid-game on a phone (a viewport of 360×740 and of 390×844), whichever colour moves: its
+/// home, its reserve and the button that ends the turn are all on the first screen,
+/// unscrolled.
+#[actix_web::test]
+async fn hirth_the_movers_home_reserve_and_the_turns_end_share_a_phones_first_screen() {
+    let (before, turn) = hirth_five_step_turn();
+    // Two positions mid-turn: the five-step turn's mover, and the other colour's next turn.
+    let mut positions = vec![[before.clone(), turn[..2].to_vec()].concat()];
+    let mut state = Hirth::new_game(&HirthOptions { target: 1 }).expect("a game");
+    let mut played = Vec::new();
+    for text in before.iter().chain(&turn) {
+        let mv = Hirth::parse_move(&state, text).expect("a move of the game");
+        Hirth::apply(&mut state, &mv).expect("legal");
+        played.push(text.clone());
+    }
+    let first = Hirth::legal_moves(&state)
+        .into_iter()
+        .map(|mv| Hirth::format_move(&state, &mv))
+        .find(|text| !text.starts_with("end") && text != "offer" && text != "give-up")
+        .expect("a step");
+    played.push(first);
+    positions.push(played);
+
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-hirth-first-screen").await;
+    let mut movers = Vec::new();
+    for size in [(360, 740), PHONE] {
+        browser.set_viewport(size).await;
+        for moves in &positions {
+            browser.open(&hirth_link(moves)).await;
+            browser.wait_for_styles().await;
+            let seen = browser
+                .client
+                .execute(
+                    r#"window.scrollTo(0, 0);
+                       const mover = document.querySelector("p.status strong").textContent.split(" ")[0];
+                       const titled = (css, start) => Array.from(document.querySelectorAll(css))
+                         .find(g => g.querySelector("title").textContent.startsWith(start));
+                       const board = document.getElementById("board").getBoundingClientRect();
+                       const shown = e => {
+                         if (!e) return false;
+                         const r = e.getBoundingClientRect();
+                         return r.height > 0 && r.top >= Math.max(0, board.top) - 1
+                           && r.bottom <= Math.min(window.innerHeight, board.bottom) + 1;
+                       };
+                       const end = document.querySelector('div.turn button[value^="end"]').getBoundingClientRect();
+                       return [mover,
+                               shown(titled("svg.hirth g.space", mover + "'s home")),
+                               shown(titled("svg.hirth g.reserve", mover + "'s reserve")),
+                               end.top >= 0 && end.bottom <= window.innerHeight];"#,
+                    vec![],
+                )
+                .await
+                .expect("a script runs");
+            let mover = seen[0].as_str().unwrap_or_default().to_owned();
+            browser
+                .screenshot(&format!("play-hirth-first-screen-{mover}-{}", size.0))
+                .await;
+            assert_eq!(
+                seen,
+                serde_json::json!([mover, true, true, true]),
+                "{mover}'s home, reserve and the end of the turn at {size:?}: {}",
+                hirth_link(moves)
+            );
+            movers.push(mover);
+        }
+    }
+    assert!(
+        movers.contains(&"Gull".to_owned()) && movers.contains(&"Silfr".to_owned()),
+        "both colours' ends: {movers:?}"
     );
     browser.finish().await;
 }

@@ -319,3 +319,67 @@ async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_
     assert!(said.ends_with("No move there."), "{said}");
     browser.finish().await;
 }
+
+/// The move list steps through the game: an entry opens the position after its turn to look
+/// at (no move offered, the computer does not answer), the steps go on, and "Back to the
+/// game" returns to it.
+#[actix_web::test]
+async fn the_move_list_opens_each_turns_position_and_leads_back_to_the_game() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("smalls-move-list").await;
+    browser
+        .open("/play/herfor?size=3&pie=false&computer=second&strength=easy&moves=")
+        .await;
+    browser.wait_for_styles().await;
+    for _ in 0..2 {
+        browser
+            .click_to_next_page(Locator::Css("figure.board svg button.move"))
+            .await;
+    }
+    // The game's link, without the fragment the form's answer keeps.
+    let without_fragment = |url: String| url.split('#').next().unwrap_or_default().to_owned();
+    let game = without_fragment(browser.url().await);
+    let record = browser.record().await;
+    let moves: Vec<&str> = record.split(' ').collect();
+    assert_eq!(moves.len(), 4, "two moves and two answers: {record}");
+    let stones = "figure.board g.point circle.stone";
+    assert_eq!(browser.count(stones).await, 4);
+
+    // The first turn: Black's first stone alone, nothing to play, the computer silent.
+    browser
+        .click_to_next_page(Locator::Css("ol.moves li:nth-child(2) a"))
+        .await;
+    assert!(
+        browser.url().await.ends_with("&at=1"),
+        "{}",
+        browser.url().await
+    );
+    assert_eq!(browser.count(stones).await, 1);
+    assert_eq!(browser.count("figure.board svg button.move").await, 0);
+    assert!(
+        browser
+            .text("nav.look-back")
+            .await
+            .starts_with("After turn 1 of 4"),
+        "{}",
+        browser.text("nav.look-back").await
+    );
+    assert_eq!(
+        browser.text("ol.moves [aria-current]").await,
+        format!("1.Black {}", moves[0])
+    );
+
+    // On to the next turn, then back to the game as it stands.
+    browser
+        .click_to_next_page(Locator::Css("nav.look-back a[rel=next]"))
+        .await;
+    assert!(browser.url().await.ends_with("&at=2"));
+    assert_eq!(browser.count(stones).await, 2);
+    browser
+        .click_to_next_page(Locator::LinkText("Back to the game"))
+        .await;
+    assert_eq!(without_fragment(browser.url().await), game);
+    assert_eq!(browser.count(stones).await, 4);
+    assert!(browser.count("figure.board svg button.move").await > 0);
+    browser.finish().await;
+}

@@ -117,7 +117,7 @@ async fn an_invasion_says_which_stones_flipped_and_offers_undo() {
         Some("/play/herfor?pie=false&simple=false&size=3&moves=c2.a1.c4"),
         "the undo button sends the browser to the position before the last move"
     );
-    assert!(body.contains("<pre>c2 a1 c4 c3</pre>"));
+    assert!(body.contains("<code>c2</code>") && body.contains("<code>c3</code></span>"));
 }
 
 #[actix_web::test]
@@ -187,7 +187,147 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
         !body.contains(r#"class="move""#),
         "no move is offered after the end"
     );
-    assert!(body.contains(&format!("<pre>{}</pre>", moves.join(" "))));
+    let listed: Vec<String> = moves.iter().map(|m| format!("<code>{m}</code>")).collect();
+    let list = &body[body.find(r#"<ol class="moves""#).expect("the move list")..];
+    let mut from = 0;
+    for code in &listed {
+        from += list[from..]
+            .find(code.as_str())
+            .unwrap_or_else(|| panic!("{code} in order in the move list: {list}"));
+    }
+}
+
+/// The move list: each turn numbered, by its colour, a link to the position after it (`at`),
+/// the start too; the position the page shows is marked and not linked.
+#[actix_web::test]
+async fn the_move_list_links_each_turn_to_its_position_and_marks_the_one_shown() {
+    let answer = get(&format!("{SMALL}&moves=c3.b2.a1")).await;
+    let body = page(&answer, 200);
+    let link = "/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3.b2.a1";
+    for (at, number, by, mv) in [(1, 1, "Black", "c3"), (2, 2, "White", "b2")] {
+        let entry = format!(
+            r#"<li><a href="{link}&amp;at={at}"><span class="n">{number}.</span><span class="by">{by}</span> <code>{mv}</code></a></li>"#
+        );
+        assert!(body.contains(&entry), "{entry}: {body}");
+    }
+    assert!(
+        body.contains(r#"<li><span class="here" aria-current="step"><span class="n">3.</span><span class="by">Black</span> <code>a1</code></span></li>"#),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!(
+            r#"<li class="start"><a href="{link}&amp;at=0">Start</a></li>"#
+        )),
+        "{body}"
+    );
+}
+
+/// An earlier position is there to look at: against the computer, with the computer to act
+/// in it, the page shows it (no redirect, no reply), offers no move, and steps through the
+/// game.
+#[actix_web::test]
+async fn an_earlier_position_is_shown_without_moves_or_the_computers_reply() {
+    let game = format!("{SMALL}&computer=second&strength=easy&moves=c3.b2.a1");
+    let answer = get(&format!("{game}&at=1")).await;
+    let body = page(&answer, 200);
+    assert!(
+        body.contains("<strong>After turn 1 of 3</strong>"),
+        "{body}"
+    );
+    assert!(
+        !body.contains(r#"<button class="move""#),
+        "no move is offered: {body}"
+    );
+    assert!(!body.contains("Undo the last move") && !body.contains(">Hint<"));
+    let link = "/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=c3.b2.a1";
+    for expected in [
+        format!(r#"href="{link}&amp;at=0" rel="prev">◀ Turn before</a>"#),
+        format!(r#"href="{link}&amp;at=2" rel="next">Turn after ▶</a>"#),
+        format!(r#"<a class="button" href="{link}">Back to the game</a>"#),
+        r#"<a href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=c3">Play on from here</a>"#.to_owned(),
+        r#"<span class="here" aria-current="step"><span class="n">1.</span>"#.to_owned(),
+    ] {
+        assert!(body.contains(&expected), "{expected}: {body}");
+    }
+    // One stone on the board: Black's c3 (the drawing names its points' stones).
+    assert!(
+        body.contains(r#"data-point="c3"><title>c3: black"#),
+        "{body}"
+    );
+    assert!(
+        !body.contains(r#"data-point="b2"><title>b2: white"#),
+        "{body}"
+    );
+
+    // The last turn before the game's end steps on to the game itself.
+    let body = get(&format!("{game}&at=2")).await;
+    let body = page(&body, 200);
+    assert!(
+        body.contains(&format!(r#"href="{link}" rel="next">Turn after ▶</a>"#)),
+        "{body}"
+    );
+    // All of the game's moves: the game's own page.
+    let answer = get(&format!("{game}&at=3")).await;
+    assert_eq!(answer.status.as_u16(), 303, "{answer:#?}");
+    assert_eq!(
+        answer.location.as_deref(),
+        Some(
+            "/play/herfor?pie=false&simple=false&size=3&computer=second&strength=easy&moves=c3.b2.a1"
+        )
+    );
+    for refused in ["4", "x", "-1"] {
+        let answer = get(&format!("{game}&at={refused}")).await;
+        let body = page(&answer, 400);
+        assert!(body.contains("from 0 to the link"), "{refused}: {body}");
+    }
+}
+
+/// Hirþ's list is by turn: the steps of one turn are one entry, linked to the position after
+/// the whole turn.
+#[actix_web::test]
+async fn hirth_the_move_list_has_one_entry_per_turn_with_its_steps() {
+    use moot::games::hirth::Hirth;
+    let options = serde_json::from_value(serde_json::json!({"target": 1})).expect("options");
+    let mut state = Hirth::new_game(&options).expect("a match");
+    let mut turns: Vec<Vec<String>> = Vec::new();
+    while turns.len() < 3 {
+        let acting = Hirth::turn(&state);
+        let mut steps = Vec::new();
+        while Hirth::turn(&state) == acting {
+            let moves = Hirth::legal_moves(&state);
+            let mv = moves
+                .iter()
+                .find(|mv| Hirth::format_move(&state, mv) != "give-up")
+                .expect("a step")
+                .clone();
+            steps.push(Hirth::format_move(&state, &mv));
+            Hirth::apply(&mut state, &mv).expect("a legal step");
+        }
+        turns.push(steps);
+    }
+    assert!(turns[0].len() > 1, "a turn of several steps: {turns:?}");
+    let all: Vec<String> = turns.concat();
+    let moves: String = form_urlencoded::byte_serialize(all.join(".").as_bytes()).collect();
+    let answer = get(&format!("/play/hirth?target=1&moves={moves}")).await;
+    let body = page(&answer, 200);
+    let list = &body[body.find(r#"<ol class="moves""#).expect("the list")..];
+    let list = &list[..list.find("</ol>").expect("its end")];
+    assert_eq!(
+        list.matches("<li><").count(),
+        3,
+        "one entry per turn: {list}"
+    );
+    let first: String = turns[0]
+        .iter()
+        .map(|step| format!(" <code>{}</code>", step.replace('>', "&gt;")))
+        .collect();
+    let at = turns[0].len();
+    assert!(
+        list.contains(&format!(
+            r#"&amp;at={at}"><span class="n">1.</span><span class="by">Gull</span>{first}</a></li>"#
+        )),
+        "{first}: {list}"
+    );
 }
 
 /// Beside the result: "Play again" (the same options and opponent from the start) and "New
@@ -928,9 +1068,10 @@ async fn f4_a_hint_on_the_solved_size_3_board_says_it_is_proven() {
 }
 
 /// The page of a 5000-move game (the most a link holds) carries the moves once in
-/// the form and in the link preview's page and picture links, not once per legal move.
+/// the form and in the link preview's page and picture links, not once per legal move; its
+/// move list links as many earlier positions as 64 KiB of links hold.
 #[actix_web::test]
-async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
+async fn the_page_of_a_5000_move_game_stays_under_180_kb() {
     use moot::games::hirth::{Hirth, HirthOptions};
     let moves =
         moot::games::fixtures::random_game::<Hirth>(&HirthOptions { target: 1000 }, 5000, 3);
@@ -946,13 +1087,19 @@ async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
     let answer = get(&link).await;
     let body = page(&answer, 200);
     let offered = body.matches(r#"<button class="move""#).count();
+    let listed = body.matches("&amp;at=").count();
     eprintln!(
-        "a 5000-move Hirþ page: {} bytes, {offered} move buttons, link {} bytes",
+        "a 5000-move Hirþ page: {} bytes, {offered} move buttons, {listed} earlier positions \
+         linked, link {} bytes",
         body.len(),
         link.len()
     );
     assert!(offered > 0, "the game goes on: moves are offered");
-    assert!(body.len() <= 150_000, "{} bytes", body.len());
+    assert!(body.len() <= 180_000, "{} bytes", body.len());
+    assert!(
+        (1..=64 * 1024 / link.len()).contains(&listed),
+        "{listed} earlier positions linked"
+    );
     assert_eq!(
         body.matches(
             &form_urlencoded::byte_serialize(moves[4000..].join(".").as_bytes())
@@ -962,8 +1109,9 @@ async fn the_page_of_a_5000_move_game_stays_under_150_kb() {
             + body
                 .matches(&moves[4000..].join(".").replace('>', "&gt;"))
                 .count(),
-        3,
-        "the moves are carried by the form and the preview (page, picture), nowhere else"
+        3 + listed,
+        "the moves are carried by the form, the preview (page, picture) and the move list's \
+         links, nowhere else"
     );
 }
 

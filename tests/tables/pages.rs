@@ -465,3 +465,57 @@ both!(
         );
     }
 );
+
+both!(
+    a_tables_move_list_steps_through_its_game_on_the_tables_own_pages,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (mine, theirs, watch) = open(&app).await;
+        for (seat, ply, mv) in [(&mine, 0, "c3"), (&theirs, 1, "b2"), (&mine, 2, "a1")] {
+            let played = get(&app, form(seat, &format!("ply={ply}&play={mv}"))).await;
+            assert_eq!(played.status, 303, "{mv}: {}", played.body);
+        }
+        // Each page lists the turns as links to itself at the position after them.
+        for path in [&mine, &watch] {
+            let page = get(&app, TestRequest::get().uri(path)).await;
+            for (at, mv) in [(1, "c3"), (2, "b2")] {
+                assert!(
+                    page.body.contains(&format!(
+                        r#"<a href="{path}?at={at}"><span class="n">{at}.</span>"#
+                    )) && page.body.contains(&format!("<code>{mv}</code>")),
+                    "{path} at {at}: {}",
+                    page.body
+                );
+            }
+        }
+        // A seat's earlier position: to look at, no move, no live updates; back to the seat.
+        let earlier = get(&app, TestRequest::get().uri(&format!("{mine}?at=1"))).await;
+        assert_eq!(earlier.status, 200, "{}", earlier.body);
+        assert_eq!(earlier.cache_control.as_deref(), Some("private, no-store"));
+        assert!(
+            earlier.body.contains("After turn 1 of 3"),
+            "{}",
+            earlier.body
+        );
+        assert!(offered(&earlier.body).is_empty(), "{}", earlier.body);
+        assert!(!earlier.body.contains("data-events"), "{}", earlier.body);
+        assert!(
+            earlier.body.contains(&format!(
+                r#"<a class="button" href="{mine}">Back to the game</a>"#
+            )),
+            "{}",
+            earlier.body
+        );
+        assert!(
+            earlier
+                .body
+                .contains(&format!(r#"href="{mine}?at=2" rel="next">"#)),
+            "{}",
+            earlier.body
+        );
+        // Past the game's moves: a friendly refusal.
+        let past = get(&app, TestRequest::get().uri(&format!("{watch}?at=9"))).await;
+        assert_eq!(past.status, 400, "{}", past.body);
+        assert!(past.body.contains("has 3 moves"), "{}", past.body);
+    }
+);

@@ -252,5 +252,6 @@ pub(super) fn board_view(
         paths,
         attacks,
         reserves,
+        mover: side(pos.mover),
     }
 }
