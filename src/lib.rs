@@ -144,9 +144,14 @@ pub fn app_for(
         .app_data(middleware.public_url.clone())
         .app_data(actix_web::web::Data::new(middleware.sampler.clone()))
         .service(serve::metrics::endpoint)
+        // The reference's own page and its two additions first: Swagger UI serves the rest.
+        .service(site::reference)
+        .service(site::reference_stylesheet)
+        .service(site::reference_script)
         .service(
             SwaggerUi::new("/docs/{_:.*}")
-                .external_urls_from_iter_unchecked([(api::docs::OPENAPI_PATH, contract().clone())]),
+                .external_urls_from_iter_unchecked([(api::docs::OPENAPI_PATH, contract().clone())])
+                .config(site::reference_config()),
         )
         .service(site::docs_redirect)
         .service(site::home)

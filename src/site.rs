@@ -129,6 +129,51 @@ pub async fn favicon() -> HttpResponse {
         .body(FAVICON_PNG)
 }
 
+/// The API reference's page: Swagger UI's, with a phone's viewport, a main landmark, and the
+/// two files below after Swagger UI's own.
+const REFERENCE_HTML: &str = include_str!("../static/docs.html");
+/// Colours for Swagger UI that meet WCAG AA contrast.
+const REFERENCE_CSS: &str = include_str!("../static/docs.css");
+/// Names Swagger UI's lists of parameter values for screen readers.
+const REFERENCE_JS: &str = include_str!("../static/docs.js");
+
+/// Swagger UI's settings: the document; no top bar (an unlabelled field to load another
+/// document, an unnamed theme button); no deep links (each operation's path would be a link
+/// inside its summary's button: two controls in one); examples without syntax colours too
+/// faint to read.
+pub fn reference_config() -> utoipa_swagger_ui::Config<'static> {
+    utoipa_swagger_ui::Config::new([crate::api::docs::OPENAPI_PATH])
+        .use_base_layout()
+        .deep_linking(false)
+        .with_syntax_highlight(false)
+}
+
+/// `GET /docs/`: the API reference (Swagger UI on the OpenAPI document).
+#[get("/docs/")]
+pub async fn reference() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(REFERENCE_HTML)
+}
+
+/// `GET /docs/moot.css`: the API reference's colours.
+#[get("/docs/moot.css")]
+pub async fn reference_stylesheet() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(REFERENCE_CSS)
+}
+
+/// `GET /docs/moot.js`: the API reference's names for screen readers.
+#[get("/docs/moot.js")]
+pub async fn reference_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(REFERENCE_JS)
+}
+
 /// `/docs` → `/docs/`, where Swagger UI is served.
 #[get("/docs")]
 pub async fn docs_redirect() -> HttpResponse {

@@ -150,6 +150,7 @@ pub fn pages() -> Vec<(String, String)> {
         "herfor size 7".into(),
         "/play/herfor?size=7&pie=false&moves=d4".into(),
     ));
+    pages.push(("API reference".into(), "/docs/".into()));
     pages.push((
         "embed".into(),
         "/embed/herfor?size=5&pie=false&moves=c3.b2".into(),
@@ -230,12 +231,7 @@ async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_des
         resize(&browser, size).await;
         for (name, path) in &pages {
             browser.open(path).await;
-            browser
-                .client
-                .wait()
-                .for_element(Locator::Css("body"))
-                .await
-                .expect("the page loads");
+            settle(&browser, path).await;
             let file: String = name
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
@@ -263,6 +259,44 @@ async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_des
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Waits until the open page is laid out as a reader sees it: loaded, and the API reference
+/// drawn by its script, with an operation of each kind opened (a body sent, query
+/// parameters, a table's creation, an event stream: their parameters, bodies and answers).
+pub async fn settle(browser: &Browser, path: &str) {
+    browser
+        .client
+        .wait()
+        .for_element(Locator::Css("body"))
+        .await
+        .expect("the page loads");
+    if path.starts_with("/docs/") {
+        browser
+            .client
+            .wait()
+            .for_element(Locator::Css(".swagger-ui .opblock"))
+            .await
+            .expect("the API reference shows its operations");
+        browser
+            .client
+            .execute(
+                "['herfor-herfor_apply', 'hirth-hirth_animation_of_link', 'tables-create_table', \
+                  'tables-table_events'].forEach(id => \
+                   document.querySelector('#operations-' + id + ' .opblock-summary-control').click());",
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+        browser
+            .client
+            .wait()
+            .for_element(Locator::Css(
+                "#operations-tables-table_events.is-open .responses-wrapper",
+            ))
+            .await
+            .expect("the operations open");
+    }
 }
 
 /// Presses and releases one key in the focused element.

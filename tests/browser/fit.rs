@@ -3,7 +3,7 @@
 
 use fantoccini::Locator;
 
-use crate::a11y::{pages, resize};
+use crate::a11y::{pages, resize, settle};
 use crate::harness::{Browser, ONE_AT_A_TIME};
 
 /// The phones the pages are laid out for (CSS pixels): a small one and a common one.
@@ -59,12 +59,7 @@ async fn no_page_scrolls_sideways_and_every_board_is_inside_a_phones_screen() {
         resize(&browser, size).await;
         for (name, path) in &pages {
             browser.open(path).await;
-            browser
-                .client
-                .wait()
-                .for_element(Locator::Css("body"))
-                .await
-                .expect("the page loads");
+            settle(&browser, path).await;
             // The embed, a board alone, has no skip link to see the stylesheet by.
             if browser.count("a.skip").await > 0 {
                 browser.wait_for_styles().await;

@@ -217,15 +217,38 @@ async fn docs_redirects_to_swagger_ui_which_loads_the_openapi_document() {
     assert_eq!(redirect.location.as_deref(), Some("/docs/"));
     let ui = get("/docs/").await;
     assert_eq!(ui.status, 200);
-    assert!(ui.body.as_str().unwrap().contains("swagger-ui"));
+    let page = ui.body.as_str().unwrap();
+    // Moot's page around Swagger UI: a phone's viewport, a main landmark, its colours.
+    for part in [
+        r#"<meta name="viewport""#,
+        r#"<main id="swagger-ui"></main>"#,
+        r#"<link rel="stylesheet" href="./moot.css">"#,
+        r#"<script src="./swagger-ui-bundle.js""#,
+    ] {
+        assert!(page.contains(part), "{part}: {page}");
+    }
+    for (file, kind) in [
+        ("moot.css", "text/css"),
+        ("moot.js", "text/javascript"),
+        ("swagger-ui.css", "text/css"),
+    ] {
+        let answer = get(&format!("/docs/{file}")).await;
+        assert_eq!(answer.status, 200, "{file}");
+        assert!(
+            answer.content_type.starts_with(kind),
+            "{file}: {}",
+            answer.content_type
+        );
+    }
     let config = get("/docs/swagger-initializer.js").await;
-    assert!(
-        config
-            .body
-            .as_str()
-            .unwrap()
-            .contains("/api-docs/openapi.json")
-    );
+    let config = config.body.as_str().unwrap();
+    for setting in [
+        "/api-docs/openapi.json",
+        r#""deepLinking": false"#,
+        r#""layout": "BaseLayout""#,
+    ] {
+        assert!(config.contains(setting), "{setting}: {config}");
+    }
     let document = get("/api-docs/openapi.json").await;
     assert_eq!(document.ok()["info"]["title"], "Moot");
 }
