@@ -1,8 +1,6 @@
 //! Every page fits a phone's width: nothing scrolls sideways, and every part of a board (its
 //! points, stones, last-move marks, words) lies inside the screen.
 
-use fantoccini::Locator;
-
 use crate::a11y::{pages, resize, settle};
 use crate::harness::{Browser, ONE_AT_A_TIME};
 
