@@ -323,14 +323,16 @@ fn turn_controls(view: &PlayView) -> Markup {
                     }
                 }
             }
-            @if view.can_undo || view.hint.as_ref().is_some_and(|h| h.ask) {
-                div.tools {
-                    @if view.can_undo {
-                        button.secondary type="submit" form=(FORM) name=(form.undo_field) value="1" { "Undo the last move" }
-                    }
-                    @if view.hint.as_ref().is_some_and(|h| h.ask) {
-                        button.secondary type="submit" form=(FORM) name=(form.hint_field) value="1" { "Hint" }
-                    }
+            div.tools {
+                @if view.can_undo {
+                    button.secondary type="submit" form=(FORM) name=(form.undo_field) value="1" { "Undo the last move" }
+                }
+                @if view.hint.as_ref().is_some_and(|h| h.ask) {
+                    button.secondary type="submit" form=(FORM) name=(form.hint_field) value="1" { "Hint" }
+                }
+                // On a phone, where the side's links are screens away (the result has its own).
+                @if view.play_again_href.is_none() {
+                    a.button.secondary.new-game href=(view.new_game_href) { "New game" }
                 }
             }
             @if let Some(hint) = view.hint.as_ref().filter(|h| h.advice.is_some()) {

@@ -52,6 +52,7 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
         r#"div.turn button[value="swap"]"#,
         "div.turn button[name=undo]",
         "div.turn button[name=hint]",
+        "div.turn a.new-game",
     ] {
         assert!(on_first_screen(&browser, css).await, "{css}");
     }
@@ -67,6 +68,7 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
         "the end of the turn"
     );
     assert!(on_first_screen(&browser, "div.turn button[name=undo]").await);
+    assert!(on_first_screen(&browser, "div.turn a.new-game").await);
     browser.screenshot("play-hirth-phone-end").await;
     // Shown to the board's foot (the page or the board's window scrolled), the turn's end
     // is still in sight.

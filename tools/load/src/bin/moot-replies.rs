@@ -182,14 +182,30 @@ async fn play(
             return Ok(());
         };
         // A step after which the player acts again is composed on the page (the script
-        // fetches the position after it and shows it in place): no wait for the computer.
-        if button.attr("data-continues").await?.is_some() {
-            button.click().await?;
+        // fetches the position after it and shows it in place): no wait for the computer. The
+        // script tells such a step by its button or its twin in the list of every move.
+        let continues = client
+            .execute(
+                "const b = arguments[0]; \
+                 const listed = document.querySelector('details.actions button[value=\"' + CSS.escape(b.value) + '\"]'); \
+                 return b.hasAttribute('data-continues') || (listed !== null && listed.hasAttribute('data-continues'));",
+                vec![serde_json::to_value(&button)?],
+            )
+            .await?;
+        if continues == Value::Bool(true) {
+            // The game's part of the page is replaced once the step is shown: mark it first.
+            client
+                .execute(
+                    "document.getElementById('game').firstElementChild.setAttribute('data-stale', '');",
+                    vec![],
+                )
+                .await?;
+            press(client, &button).await?;
             steps += 1;
             let deadline = Instant::now() + Duration::from_secs(20);
             while client
                 .execute(
-                    "return document.querySelector('#game .chosen') !== null;",
+                    "return document.querySelector('#game [data-stale]') !== null;",
                     vec![],
                 )
                 .await?
@@ -211,7 +227,8 @@ async fn play(
             .await;
         clicked?;
         let before = client.current_url().await?;
-        button.click().await?;
+        let value = button.attr("value").await?;
+        press(client, &button).await?;
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let url = client.current_url().await?;
@@ -222,7 +239,16 @@ async fn play(
                 break;
             }
             if Instant::now() > deadline {
-                return Err("the computer's answer did not load within 60 s".into());
+                let status = client
+                    .execute(
+                        "return document.getElementById('turn').textContent;",
+                        vec![],
+                    )
+                    .await?;
+                return Err(format!(
+                    "the answer to {value:?} did not load within 60 s; at {url}: {status}"
+                )
+                .into());
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -238,6 +264,18 @@ async fn play(
             waits.push(ms);
         }
     }
+    Ok(())
+}
+
+/// Clicks a move's button from the page's script, as a tap does: a button under a closed
+/// choice (a crowded Tara hill) is not "interactable" for WebDriver, yet plays the same move.
+async fn press(
+    client: &Client,
+    button: &fantoccini::elements::Element,
+) -> Result<(), Box<dyn std::error::Error>> {
+    client
+        .execute("arguments[0].click();", vec![serde_json::to_value(button)?])
+        .await?;
     Ok(())
 }
 
