@@ -2,6 +2,7 @@
 //! process, headless Chromium through fantoccini. Everything is torn down on drop, even when
 //! a test fails.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,7 +20,8 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// One browser at a time: two cores cannot run several Chromiums well.
 pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Kills chromedriver (and with it Chromium) and removes the profile when dropped.
+/// Kills chromedriver and the Chromium it started (its process group: a killed chromedriver
+/// leaves its Chromium running) and removes the profile when dropped, also when a test panics.
 struct Driver {
     child: Child,
     profile: PathBuf,
@@ -27,6 +29,10 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
@@ -110,6 +116,8 @@ impl Browser {
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            // A group of its own, which the driver's drop kills whole.
+            .process_group(0)
             .spawn()
             .expect("chromedriver starts");
         let driver = Driver { child, profile };
