@@ -22,6 +22,10 @@ pub fn table_event(document: &mut Value) {
                 "description": "Posted to the table's `webhook.url` for each move, resignation and win on time, in the table's order. Check `Moot-Signature` before trusting the body: the HMAC-SHA-256 of `<t>.<body>` (the body as received), keyed with the table's `webhook.secret`, in hex, equals `v1`; refuse a `t` more than a few minutes old. Answer any 2xx to take the event; anything else (or no answer within 10 s) is retried with growing waits for a day. An event may come twice: deduplicate by `Moot-Event-Id`.",
                 "operationId": "table_event",
                 "tags": ["tables"],
+                // A receiver answers this request, no client sends it. openapi-generator (7.x)
+                // would write it as a method of its clients, whose Python does not compile (the
+                // headers untyped); it leaves out what is marked internal.
+                "x-internal": true,
                 "parameters": [
                     header(
                         "Moot-Signature",
@@ -75,5 +79,6 @@ mod tests {
             .map(|p| p["name"].as_str().unwrap())
             .collect();
         assert_eq!(headers, ["Moot-Signature", "Moot-Event-Id", "Moot-Event"]);
+        assert_eq!(post["x-internal"], true, "no client generates it");
     }
 }
