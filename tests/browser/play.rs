@@ -841,3 +841,34 @@ async fn hirth_the_movers_home_reserve_and_the_turns_end_share_a_phones_first_sc
     );
     browser.finish().await;
 }
+
+/// At the end of every game, on a phone (viewports of 360×740 and 390×844): "Play again" and
+/// "New game" are on the first screen, beside the result.
+#[actix_web::test]
+async fn at_the_end_play_again_and_new_game_are_on_a_phones_first_screen() {
+    let finished: Vec<(String, String)> = crate::a11y::pages()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(" finished"))
+        .collect();
+    assert_eq!(finished.len(), 3, "a finished game of each game");
+    let _one = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::start("play-finished-first-screen").await;
+    for size in [(360, 740), PHONE] {
+        browser.set_viewport(size).await;
+        for (name, path) in &finished {
+            browser.open(path).await;
+            browser.wait_for_styles().await;
+            assert!(
+                browser.text("p.status").await.starts_with("Game over"),
+                "{name}"
+            );
+            for css in [r#"p.again a[href*="moves="]"#, "p.again a.secondary"] {
+                assert!(
+                    on_first_screen(&browser, css).await,
+                    "{css} of {name} at {size:?}"
+                );
+            }
+        }
+    }
+    browser.finish().await;
+}

@@ -314,6 +314,35 @@ pub struct Reserve {
     pub k: u8,
 }
 
+// The schemas of `PerColour<Reserve>` and `PerColour<u8>` in the state, named for clients
+// (utoipa would name each pair after its parameter and inline the reserve).
+
+/// Each colour's pieces off the board that may enter (H2, H3).
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthReserves)]
+#[allow(dead_code)]
+struct Reserves {
+    /// Gull's reserve.
+    gull: Reserve,
+    /// Silfr's reserve.
+    silfr: Reserve,
+}
+
+/// Each colour's Hirþ removed from the game (H6).
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HirthRemoved)]
+#[allow(dead_code)]
+struct Removed {
+    /// Gull's Hirþ removed from the game.
+    gull: u8,
+    /// Silfr's Hirþ removed from the game.
+    silfr: u8,
+}
+
 /// A colour-indexed pair serialised as `{gull, silfr}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
@@ -355,8 +384,10 @@ pub struct Position {
     #[cfg_attr(feature = "schema", schema(value_type = Vec<Line>))]
     pub lines: Lines,
     /// Each colour's pieces off the board that may enter (H2, H3).
+    #[cfg_attr(feature = "schema", schema(value_type = Reserves))]
     pub reserve: PerColour<Reserve>,
     /// Hirþ removed from the game (H6).
+    #[cfg_attr(feature = "schema", schema(value_type = Removed))]
     pub removed: PerColour<u8>,
     /// The colour whose turn it is.
     pub mover: Colour,

@@ -41,26 +41,33 @@ pub fn bounds(document: &mut Value) {
     };
     let captured = json!({"type": "integer", "format": "int32", "minimum": 0,
         "maximum": KINGS_PER_COLOUR});
-    for (member, each) in [
-        ("ringforts", hills(RINGFORTS_PER_COLOUR)),
-        ("kings", hills(KINGS_PER_COLOUR)),
-        ("captured", captured),
+    // Each a named schema, which generated clients name after it (not `TaraStateCaptured`).
+    let mut named = Vec::new();
+    for (member, name, each) in [
+        ("ringforts", "TaraRingforts", hills(RINGFORTS_PER_COLOUR)),
+        ("kings", "TaraKings", hills(KINGS_PER_COLOUR)),
+        ("captured", "TaraCapturedKings", captured),
     ] {
         let Some(property) = properties.get_mut(member) else {
             continue;
         };
-        let mut inline = json!({
+        let mut schema = json!({
             "type": "object",
             "properties": {"red": each, "blue": each},
             "required": ["red", "blue"],
             "additionalProperties": false,
         });
         if let Some(description) = property.get("description") {
-            inline["description"] = description.clone();
+            schema["description"] = description.clone();
         }
         if let Some(example) = property.get("example") {
-            inline["example"] = example.clone();
+            schema["example"] = example.clone();
         }
-        *property = inline;
+        *property = super::refs::to(name);
+        named.push((name, schema));
+    }
+    let schemas = super::schemas(document);
+    for (name, schema) in named {
+        schemas.insert(name.to_owned(), schema);
     }
 }
