@@ -138,7 +138,11 @@ async fn earlier_page<G: PageGame>(
         let then = position.truncated(at);
         let shown = replay(&then)?;
         let mut view = earlier_view(&position, &game, &shown, at, &link_positions(&position));
-        view.preview = Some(preview(&origin, &then, &shown));
+        // The preview shows the earlier position; its address is this page's, which a reader
+        // of the shared link looks at (the position's own link would start the computer).
+        let mut shared = preview(&origin, &then, &shown);
+        shared.url = format!("{origin}{}", position.at_href(at));
+        view.preview = Some(shared);
         downloads(&mut view.record, &then);
         Ok(Reply::page(
             StatusCode::OK,

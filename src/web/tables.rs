@@ -704,7 +704,9 @@ fn render<G: PageGame>(
             downloads(&mut view.record, &then);
             view.record.href = Some(record_href);
             if matches!(page.seating, Seating::Watching) {
-                view.preview = Some(preview(&page.origin, &then, &shown));
+                let mut shared = preview(&page.origin, &then, &shown);
+                shared.url = format!("{}{}", page.origin, positions(at));
+                view.preview = Some(shared);
             }
             return Ok((
                 StatusCode::OK,

@@ -249,6 +249,13 @@ async fn an_earlier_position_is_shown_without_moves_or_the_computers_reply() {
     ] {
         assert!(body.contains(&expected), "{expected}: {body}");
     }
+    // A shared link of the page previews this page, not the position's own link.
+    let shared = body
+        .split(r#"<meta property="og:url" content=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a preview's address");
+    assert!(shared.ends_with(&format!("{link}&amp;at=1")), "{shared}");
     // One stone on the board: Black's c3 (the drawing names its points' stones).
     assert!(
         body.contains(r#"data-point="c3"><title>c3: black"#),
