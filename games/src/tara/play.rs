@@ -99,6 +99,7 @@ pub enum TaraEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         winner: Option<Colour>,
         /// Each colour's points for this game (T12).
+        #[cfg_attr(feature = "schema", schema(value_type = super::state::Points))]
         points: PerColour<u32>,
         /// How the game was decided, in words (`double capture by Red`).
         reason: String,

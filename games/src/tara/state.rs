@@ -62,6 +62,61 @@ impl Colour {
     }
 }
 
+// The schemas of the state's and the events' per-colour pairs, named for clients after what
+// they hold (utoipa would name each after `PerColour`'s parameter).
+
+/// Which players have entered Battle (T6).
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TaraBattle)]
+#[allow(dead_code)]
+struct Battle {
+    /// Red has entered Battle.
+    red: bool,
+    /// Blue has entered Battle.
+    blue: bool,
+}
+
+/// Which players have passed (T10).
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TaraPassed)]
+#[allow(dead_code)]
+struct Passed {
+    /// Red has passed.
+    red: bool,
+    /// Blue has passed.
+    blue: bool,
+}
+
+/// Each colour's points (T12).
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TaraPoints)]
+#[allow(dead_code)]
+pub(crate) struct Points {
+    /// Red's points.
+    red: u32,
+    /// Blue's points.
+    blue: u32,
+}
+
+/// Per colour, the hill of a king standing on the ringfort it sacrificed (T11), or `null`.
+#[cfg(feature = "schema")]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TaraSacrificed)]
+#[allow(dead_code)]
+struct Sacrificed {
+    /// Red's king on its sacrificed ringfort.
+    red: Option<String>,
+    /// Blue's king on its sacrificed ringfort.
+    blue: Option<String>,
+}
+
 /// One value per colour, written `{"red": …, "blue": …}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
@@ -168,10 +223,12 @@ pub struct TaraState {
     /// Whose turn it is (or was, when the game is over).
     pub to_move: Colour,
     /// Which players have entered Battle (T6).
+    #[cfg_attr(feature = "schema", schema(value_type = Battle))]
     pub battle: PerColour<bool>,
     /// How many enemy kings each colour has captured (T9).
     pub captured: PerColour<u8>,
     /// Which players have passed (T10).
+    #[cfg_attr(feature = "schema", schema(value_type = Passed))]
     pub passed: PerColour<bool>,
     /// The player now having (or who had) its one more turn before the end (T10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,12 +237,13 @@ pub struct TaraState {
     /// during the opponent's next turn, and the only king its owner may move on the turn after.
     /// Both colours can have one at once (each sacrificed on its last turn).
     #[serde(default)]
-    #[cfg_attr(feature = "schema", schema(value_type = PerColour<Option<String>>, example = json!({"red": "B3", "blue": null})))]
+    #[cfg_attr(feature = "schema", schema(value_type = Sacrificed, example = json!({"red": "B3", "blue": null})))]
     pub sacrificed: PerColour<Option<Hill>>,
     /// The (current) game is over.
     pub over: bool,
     /// In a match, the points each colour scored in game 1, once game 2 has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schema(value_type = Option<Points>))]
     pub game1_points: Option<PerColour<u32>>,
 }
 
