@@ -5,6 +5,7 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped.
@@ -45,12 +46,26 @@ pub fn moot(port: u16, flags: &[&str]) -> Running {
     listening(child, port, "moot")
 }
 
-/// A port nothing listens on now (the OS's choice).
+/// Where [`free_port`] looks: below the ports Linux hands to connections' client sides
+/// (32768 and up), so that a port picked here is not taken by some connection before the
+/// server binds it, as a port the OS chose could be.
+const PORTS: std::ops::Range<u32> = 20_000..32_000;
+
+/// A port nothing listens on now. Each process walks its own stretch of [`PORTS`] (by its id),
+/// each call the next port of it, so that tests running side by side in one binary never
+/// pick the same one.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free local port")
-        .port()
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let span = PORTS.end - PORTS.start;
+    let start = std::process::id() % 600 * 20;
+    for _ in 0..span {
+        let offset = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = u16::try_from(PORTS.start + (start + offset) % span).expect("a port");
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free local port in {PORTS:?}");
 }
 
 /// Waits until `what` listens on `port`, failing the test after 30 s.
