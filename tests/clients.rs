@@ -207,12 +207,14 @@ fn npm_tool(name: &str) -> String {
 
 const NPM_TOOLS: &str = "cd examples/typescript && npm ci (scripts/test does)";
 
-/// Compiles the TypeScript program in `dir` against the client generated there, runs it
-/// against a server, and checks that it played a whole game of each game.
-fn compile_and_play(dir: &Path, name: &str) {
+/// Compiles the TypeScript program in `dir` against the client generated there (with the game
+/// loop the examples share, `examples/whole-game.ts`), runs it against a server, and checks
+/// that it played a whole game of each game. `entry` is the compiled program, under `dist/`
+/// by its path from `examples/`.
+fn compile_and_play(dir: &Path, name: &str, entry: &str) {
     run(dir, &npm_tool("tsc"), &["-p", "."], NPM_TOOLS);
     let server = start_server();
-    let output = run(dir, "node", &["dist/play.js", &server.url], NPM_TOOLS);
+    let output = run(dir, "node", &[entry, &server.url], NPM_TOOLS);
     assert_whole_games(name, &output);
 }
 
@@ -234,7 +236,7 @@ fn hey_apis_sdk_type_checks_and_plays_a_whole_game_of_each_game() {
         "openapi-ts",
         &["-i", "../../openapi/openapi.json", "-o", "client"],
     );
-    compile_and_play(&dir, "@hey-api/openapi-ts");
+    compile_and_play(&dir, "@hey-api/openapi-ts", "dist/hey-api/play.js");
 }
 
 #[test]
@@ -251,7 +253,7 @@ fn orvals_fetch_client_type_checks_and_plays_a_whole_game_of_each_game() {
             "fetch",
         ],
     );
-    compile_and_play(&dir, "orval");
+    compile_and_play(&dir, "orval", "dist/orval/play.js");
 }
 
 #[test]
@@ -273,5 +275,9 @@ fn openapi_generators_typescript_fetch_client_type_checks_and_plays_a_whole_game
         ],
         OPENAPI_GENERATOR,
     );
-    compile_and_play(&dir, "openapi-generator typescript-fetch");
+    compile_and_play(
+        &dir,
+        "openapi-generator typescript-fetch",
+        "dist/openapi-generator/typescript/play.js",
+    );
 }
