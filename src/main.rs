@@ -142,25 +142,9 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         .metrics
         .count_streams(policy.tables().feed().clone());
     middleware.metrics.count_webhooks(delivery_counts);
-    actix_web::HttpServer::new(move || {
+    moot::serve::listen::server(flags.bind, move || {
         moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
-    })
-    // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
-    // 408); the body's deadline is the extractor's (`moot::limits::BODY_DEADLINE`).
-    .client_request_timeout(moot::limits::HEAD_DEADLINE)
-    .client_disconnect_timeout(std::time::Duration::from_secs(1))
-    // Without TCP_NODELAY a compressed answer, whose body is written after its head, waits
-    // for the client's delayed ACK of the head (Nagle's algorithm): ~40 ms on a kept-alive
-    // connection.
-    .on_connect(|connection, _| {
-        if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>()
-            && let Err(e) = tcp.set_nodelay(true)
-        {
-            tracing::warn!(error = %e, "TCP_NODELAY could not be set");
-        }
-    })
-    .bind(flags.bind)?
-    .run()
+    })?
     .await
 }
 

@@ -5,6 +5,7 @@
 //! - [`metrics`]: Prometheus metrics at `/metrics`;
 //! - [`cors`]: which other origins' pages may call the API;
 //! - [`security`]: security headers on pages;
+//! - [`listen`]: the HTTP server itself, and its answer to `Expect: 100-continue`;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
 //! - [`sampling`]: repeated refusals and health checks logged at most once a second a kind;
@@ -13,6 +14,7 @@
 
 pub mod access_log;
 pub mod cors;
+pub mod listen;
 pub mod logging;
 pub mod metrics;
 pub mod request_id;

@@ -12,6 +12,7 @@ mod common;
 
 mod api;
 mod cli;
+mod connections;
 mod contract;
 mod errors;
 mod evaluate;

@@ -1,0 +1,137 @@
+//! The HTTP server around the application: what actix-web's `HttpServer` would build, with the
+//! settings Moot chooses, plus the one thing `HttpServer` does not let an application decide:
+//! the answer to `Expect: 100-continue`. A client that announces a body over the limit is
+//! answered at once (413, by the application itself: its headers, log line and metrics), so it
+//! never uploads what would be refused; any other gets `100 Continue` as before.
+
+use std::rc::Rc;
+use std::{fmt, io};
+
+use actix_http::body::{BoxBody, MessageBody};
+use actix_http::{HttpService, Request, Response};
+use actix_service::{
+    IntoServiceFactory, Service, ServiceFactory, ServiceFactoryExt, fn_factory, fn_service,
+    map_config,
+};
+use actix_web::dev::AppConfig;
+use actix_web::http::header::CONTENT_LENGTH;
+
+use crate::api::body::BODY_LIMIT;
+use crate::limits::HEAD_DEADLINE;
+
+/// A server for `bind` that answers with a fresh `app()` on each worker (as `HttpServer::new`
+/// does). Its sockets set `TCP_NODELAY`: without it a compressed answer, whose body is written
+/// after its head, waits for the client's delayed ACK of the head (Nagle's algorithm), ~40 ms
+/// on a kept-alive connection.
+pub fn server<F, I, S, B>(bind: std::net::SocketAddr, app: F) -> io::Result<actix_server::Server>
+where
+    F: Fn() -> I + Send + Clone + 'static,
+    I: IntoServiceFactory<S, Request>,
+    S: ServiceFactory<Request, Config = AppConfig> + 'static,
+    S::Error: Into<actix_web::Error> + 'static,
+    S::InitError: fmt::Debug,
+    S::Response: Into<Response<B>> + 'static,
+    S::Service: 'static,
+    B: MessageBody + 'static,
+{
+    let builder = actix_server::Server::build();
+    let shutdown = builder.graceful_shutdown_signal();
+    let server = builder.bind("moot", bind, move || {
+        let shutdown = shutdown.clone();
+        HttpService::build()
+            .graceful_shutdown_signal(move || {
+                let shutdown = shutdown.clone();
+                async move { shutdown.notified().await }
+            })
+            // Set deliberately (actix's defaults): a request head must arrive within 5 s (else
+            // 408); the body's deadline is the extractor's (`crate::limits::BODY_DEADLINE`).
+            .client_request_timeout(HEAD_DEADLINE)
+            .client_disconnect_timeout(std::time::Duration::from_secs(1))
+            .tcp_nodelay(true)
+            .expect(refuse_announced_overflow(app.clone()))
+            .finish(application(app()))
+            .tcp()
+    })?;
+    Ok(server.run())
+}
+
+/// The application as the HTTP layer calls it. A request without a `Host` (HTTP/1.0) takes the
+/// host of actix's default configuration; absolute links never start with a client's text
+/// (`crate::client::origin_of`).
+fn application<I, S, B>(
+    app: I,
+) -> impl ServiceFactory<
+    Request,
+    Config = (),
+    Response = Response<B>,
+    Error = Response<BoxBody>,
+    InitError = S::InitError,
+> + 'static
+where
+    I: IntoServiceFactory<S, Request>,
+    S: ServiceFactory<Request, Config = AppConfig> + 'static,
+    S::Error: Into<actix_web::Error> + 'static,
+    S::InitError: fmt::Debug,
+    S::Response: Into<Response<B>> + 'static,
+    S::Service: 'static,
+    B: MessageBody + 'static,
+{
+    map_config(app.into_factory(), |()| AppConfig::default())
+        .map(Into::into)
+        .map_err(|error| Response::from(error.into()))
+}
+
+/// The service actix-http calls for a request with `Expect: 100-continue`: a request whose
+/// `Content-Length` is over the body limit is answered by a worker's own copy of the
+/// application, which refuses it from that header alone; any other request is let through
+/// (actix-http then writes `100 Continue`).
+fn refuse_announced_overflow<F, I, S, B>(
+    app: F,
+) -> impl ServiceFactory<
+    Request,
+    Config = (),
+    Response = Request,
+    Error = Response<BoxBody>,
+    InitError = (),
+>
+where
+    F: Fn() -> I + Clone + 'static,
+    I: IntoServiceFactory<S, Request>,
+    S: ServiceFactory<Request, Config = AppConfig> + 'static,
+    S::Error: Into<actix_web::Error> + 'static,
+    S::InitError: fmt::Debug,
+    S::Response: Into<Response<B>> + 'static,
+    S::Service: 'static,
+    B: MessageBody + 'static,
+{
+    fn_factory(move || {
+        let factory = application(app());
+        async move {
+            let answer = Rc::new(factory.new_service(()).await.map_err(|error| {
+                tracing::error!(?error, "the application could not be built");
+            })?);
+            Ok(fn_service(move |request: Request| {
+                let answer = answer.clone();
+                async move {
+                    if !announces_overflow(&request) {
+                        return Ok(request);
+                    }
+                    Err(match answer.call(request).await {
+                        Ok(response) => response.map_into_boxed_body(),
+                        Err(response) => response,
+                    })
+                }
+            }))
+        }
+    })
+}
+
+/// Whether the request's `Content-Length` says its body is over the limit.
+fn announces_overflow(request: &Request) -> bool {
+    request
+        .head()
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok())
+        .is_some_and(|length| length > BODY_LIMIT as u64)
+}
