@@ -11,6 +11,7 @@ use super::body::{GameId, JsonBody};
 use super::evaluate::Evaluator;
 use super::ops;
 use super::problem::{ApiError, Problem};
+use super::serialized::Serialized;
 use super::types::{
     ApplyRequest, ApplyResponse, EvaluateRequest, EvaluateResponse, GameResponse, GamesResponse,
     LegalMovesResponse, NewGameRequest, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
@@ -43,24 +44,25 @@ macro_rules! run_for_game {
             let GameId(id) = $game;
             let request: $request = envelope(body)?;
             let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-            Ok(Json(answer))
+            Serialized::of(&answer)
         }
     }};
 }
 
 /// Like [`run_for_game!`], on the blocking pool: for operations whose work grows with the
 /// request (up to [`crate::limits::MAX_MOVES`] moves), which must not hold an async worker.
+/// The answer is written to JSON there too ([`Serialized`]).
 macro_rules! run_blocking {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let GameId(id) = $game;
         let body = $body;
-        let answer = crate::blocking::off_workers(move || {
+        crate::blocking::off_workers(move || {
             let request: $request = envelope(body)?;
-            problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))
+            let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
+            Serialized::of(&answer)
         })
         .await
-        .map_err(|e| ApiError::internal(format!("the request could not run: {e}")))??;
-        Ok(Json(answer))
+        .map_err(|e| ApiError::internal(format!("the request could not run: {e}")))?
     }};
 }
 
@@ -92,7 +94,7 @@ pub async fn list_games() -> Result<Json<GamesResponse>, ApiError> {
     )
 )]
 #[post("/games/{game}/new")]
-pub async fn new_game(game: GameId, body: JsonBody) -> Result<Json<GameResponse>, ApiError> {
+pub async fn new_game(game: GameId, body: JsonBody) -> Result<Serialized<GameResponse>, ApiError> {
     run_for_game!(game, body, new_game, NewGameRequest)
 }
 
@@ -111,7 +113,7 @@ pub async fn new_game(game: GameId, body: JsonBody) -> Result<Json<GameResponse>
 pub async fn legal_moves(
     game: GameId,
     body: JsonBody,
-) -> Result<Json<LegalMovesResponse>, ApiError> {
+) -> Result<Serialized<LegalMovesResponse>, ApiError> {
     run_for_game!(game, body, legal_moves, StateRequest)
 }
 
@@ -128,7 +130,7 @@ pub async fn legal_moves(
     )
 )]
 #[post("/games/{game}/apply")]
-pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, ApiError> {
+pub async fn apply(game: GameId, body: JsonBody) -> Result<Serialized<ApplyResponse>, ApiError> {
     run_blocking!(game, body, apply, ApplyRequest)
 }
 
@@ -144,7 +146,7 @@ pub async fn apply(game: GameId, body: JsonBody) -> Result<Json<ApplyResponse>, 
     )
 )]
 #[post("/games/{game}/score")]
-pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, ApiError> {
+pub async fn score(game: GameId, body: JsonBody) -> Result<Serialized<ScoreResponse>, ApiError> {
     run_for_game!(game, body, score, StateRequest)
 }
 
@@ -161,7 +163,7 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Json<ScoreResponse>, 
     )
 )]
 #[post("/games/{game}/replay")]
-pub async fn replay(game: GameId, body: JsonBody) -> Result<Json<ReplayResponse>, ApiError> {
+pub async fn replay(game: GameId, body: JsonBody) -> Result<Serialized<ReplayResponse>, ApiError> {
     run_blocking!(game, body, replay, ReplayRequest)
 }
 

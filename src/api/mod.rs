@@ -5,7 +5,8 @@
 //!   budget); [`json_scan`]: the pass that bounds a body before it is parsed;
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
-//! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json;
+//! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json; [`serialized`]:
+//!   answers written to JSON off the async workers;
 //! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
 //!   [`analysis`]: its request's budget and seed, and its answer;
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
@@ -25,6 +26,7 @@ pub mod ops;
 pub mod picture;
 pub mod problem;
 pub mod schemas;
+pub mod serialized;
 pub mod table_events;
 pub mod tables;
 pub mod types;
