@@ -6,18 +6,12 @@
 //! The well-behaved client measures both ways: a new connection per request (the time includes
 //! connect and accept) and over one kept-alive connection, as a real client or proxy talks.
 //!
-//! A small HTTP/1.1 client over `std::net`: no client library, and the slow-body pattern needs a
-//! raw socket anyway. The abusive patterns open a connection per request (`Connection: close`).
-//!
-//! Real abusers run on other machines; here their threads share the cores with the server and
-//! the measuring client, and their own CPU use would be measured as the server's unfairness. So
-//! by default ([`Abusers::Idle`]) the abusive client threads run under `SCHED_IDLE` (Linux): the
-//! server and the measuring client come first, and the abusers send as fast as what is left
-//! lets them. [`Abusers::Normal`] runs them at the normal priority, as before. The output says
-//! which.
+//! The HTTP client, the well-behaved client and the abusers' priority are the crate's library
+//! (`moot_load`), shared with `moot-attack`. The abusive patterns open a connection per request
+//! (`Connection: close`). By default the abusive client threads run under `SCHED_IDLE`
+//! ([`Abusers`]); the output says which.
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +19,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use moot_load::abusers::Abusers;
+use moot_load::http::{Reply, send};
+use moot_load::probe::{BETWEEN_ROUNDS, WellBehaved, new_state};
+use moot_load::stats::{ms, percentile};
+use moot_load::tally::Tally;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -38,45 +37,6 @@ struct Plan {
     abusers: Abusers,
 }
 
-/// The priority the abusive patterns' client threads run at (see the module).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Abusers {
-    /// Under `SCHED_IDLE` (Linux): as if they ran on other machines.
-    Idle,
-    /// At the priority `moot-load` runs at, competing for the cores with the server.
-    Normal,
-}
-
-impl Abusers {
-    /// Lowers the calling (abusive client) thread as asked.
-    fn lower_this_thread(self) -> Result<(), String> {
-        match self {
-            Abusers::Normal => Ok(()),
-            #[cfg(target_os = "linux")]
-            Abusers::Idle => idle_this_thread(),
-            #[cfg(not(target_os = "linux"))]
-            Abusers::Idle => Err("SCHED_IDLE is Linux's".to_owned()),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Abusers::Idle => {
-                "under SCHED_IDLE (standing in for clients on other machines: the server and the measuring client come first)"
-            }
-            Abusers::Normal => "at the normal priority, on the same cores as the server",
-        }
-    }
-}
-
-/// One answer: status (0: no answer), bytes of body, time taken.
-#[derive(Clone, Copy, Debug)]
-struct Reply {
-    status: u16,
-    bytes: usize,
-    took: Duration,
-}
-
 /// Reads a server address from `http://host:port` (or `host:port`).
 fn address(url: &str) -> Result<SocketAddr, String> {
     let rest = url.trim_start_matches("http://").trim_end_matches('/');
@@ -84,146 +44,6 @@ fn address(url: &str) -> Result<SocketAddr, String> {
         .map_err(|e| format!("{url}: {e}"))?
         .next()
         .ok_or_else(|| format!("{url}: no address"))
-}
-
-fn send(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Reply {
-    let started = Instant::now();
-    let attempt = || -> std::io::Result<(u16, usize)> {
-        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
-        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-            body.len()
-        );
-        stream.write_all(head.as_bytes())?;
-        stream.write_all(body)?;
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer)?;
-        let status = answer
-            .get(9..12)
-            .and_then(|s| std::str::from_utf8(s).ok())
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let body_at = answer
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .map_or(answer.len(), |i| i + 4);
-        Ok((status, answer.len() - body_at))
-    };
-    let (status, bytes) = attempt().unwrap_or((0, 0));
-    Reply {
-        status,
-        bytes,
-        took: started.elapsed(),
-    }
-}
-
-/// One connection kept alive across requests; reconnects (within the request's time) when the
-/// server closed it.
-struct KeptAlive {
-    addr: SocketAddr,
-    connection: Option<BufReader<TcpStream>>,
-}
-
-impl KeptAlive {
-    fn new(addr: SocketAddr) -> Self {
-        KeptAlive {
-            addr,
-            connection: None,
-        }
-    }
-
-    fn send(&mut self, method: &str, path: &str, body: &[u8]) -> Reply {
-        let started = Instant::now();
-        // A kept connection the server closed meanwhile fails at once: one retry on a new one.
-        let answer = self
-            .attempt(method, path, body)
-            .or_else(|_| self.attempt(method, path, body));
-        let (status, bytes) = answer.unwrap_or_else(|_| {
-            self.connection = None;
-            (0, 0)
-        });
-        Reply {
-            status,
-            bytes,
-            took: started.elapsed(),
-        }
-    }
-
-    fn attempt(&mut self, method: &str, path: &str, body: &[u8]) -> std::io::Result<(u16, usize)> {
-        if self.connection.is_none() {
-            let stream = TcpStream::connect_timeout(&self.addr, Duration::from_secs(5))?;
-            stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-            stream.set_nodelay(true)?;
-            self.connection = Some(BufReader::new(stream));
-        }
-        let connection = self.connection.as_mut().expect("connected above");
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        let mut request = head.into_bytes();
-        request.extend_from_slice(body);
-        connection.get_mut().write_all(&request)?;
-        let answer = read_answer(connection);
-        if !matches!(answer, Ok((_, _, true))) {
-            self.connection = None;
-        }
-        answer.map(|(status, bytes, _)| (status, bytes))
-    }
-}
-
-/// Reads one HTTP/1.1 answer (`Content-Length` or chunked): status, body bytes, and whether the
-/// connection stays open.
-fn read_answer(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, usize, bool)> {
-    let broken = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
-    let mut line = String::new();
-    if reader.read_line(&mut line)? == 0 {
-        return Err(broken("closed"));
-    }
-    let status = line
-        .get(9..12)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| broken("no status"))?;
-    let (mut length, mut chunked, mut open) = (0usize, false, true);
-    loop {
-        line.clear();
-        reader.read_line(&mut line)?;
-        let header = line.trim_end().to_ascii_lowercase();
-        if header.is_empty() {
-            break;
-        }
-        if let Some(value) = header.strip_prefix("content-length:") {
-            length = value.trim().parse().map_err(|_| broken("content-length"))?;
-        } else if header.starts_with("transfer-encoding:") && header.ends_with("chunked") {
-            chunked = true;
-        } else if header.starts_with("connection:") && header.ends_with("close") {
-            open = false;
-        }
-    }
-    if !chunked {
-        std::io::copy(
-            &mut reader.by_ref().take(length as u64),
-            &mut std::io::sink(),
-        )?;
-        return Ok((status, length, open));
-    }
-    let mut total = 0;
-    loop {
-        line.clear();
-        reader.read_line(&mut line)?;
-        let size = usize::from_str_radix(line.trim(), 16).map_err(|_| broken("chunk size"))?;
-        // The chunk and the line end after it.
-        std::io::copy(
-            &mut reader.by_ref().take(size as u64 + 2),
-            &mut std::io::sink(),
-        )?;
-        total += size;
-        if size == 0 {
-            return Ok((status, total, open));
-        }
-    }
 }
 
 /// A location header's value, from a raw GET (for the play page's redirect).
@@ -279,69 +99,6 @@ fn slow_body(addr: SocketAddr, stop: &AtomicBool) -> Reply {
     }
 }
 
-/// Puts the calling thread under `SCHED_IDLE`: it runs only when no other thread wants the core.
-#[cfg(target_os = "linux")]
-fn idle_this_thread() -> Result<(), String> {
-    use thread_priority::{
-        NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
-        set_thread_priority_and_policy, thread_native_id, thread_schedule_policy,
-    };
-    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-    // The crate also sets the nice value (to 0, which `SCHED_IDLE` ignores); that part may be
-    // refused for a niced process while the policy itself took: the policy decides.
-    let asked = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle);
-    match (thread_schedule_policy(), asked) {
-        (Ok(now), _) if now == idle => Ok(()),
-        (_, Err(e)) => Err(format!("{e:?}")),
-        (_, Ok(())) => Err("the policy did not change".to_owned()),
-    }
-}
-
-#[derive(Default)]
-struct Tally {
-    statuses: BTreeMap<u16, usize>,
-    bytes: usize,
-    took: Vec<Duration>,
-}
-
-impl Tally {
-    fn add(&mut self, reply: Reply) {
-        *self.statuses.entry(reply.status).or_default() += 1;
-        self.bytes += reply.bytes;
-        self.took.push(reply.took);
-    }
-
-    fn line(&self) -> String {
-        let statuses: Vec<String> = self
-            .statuses
-            .iter()
-            .map(|(s, n)| format!("{s}×{n}"))
-            .collect();
-        let mean_bytes = self.bytes / self.took.len().max(1);
-        format!(
-            "{} requests [{}], mean body {} B, time p50 {} p99 {}",
-            self.took.len(),
-            statuses.join(" "),
-            mean_bytes,
-            ms(percentile(&self.took, 50)),
-            ms(percentile(&self.took, 99))
-        )
-    }
-}
-
-fn percentile(times: &[Duration], p: usize) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[(sorted.len() - 1) * p / 100]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
-}
-
 /// What the well-behaved client saw in one phase: each measure on new connections and on one
 /// kept-alive connection.
 struct Probe {
@@ -357,8 +114,6 @@ struct Probe {
 }
 
 fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
-    let legal_body = format!("{{\"state\": {state}}}");
-    let legal_path = "/api/v1/games/herfor/legal-moves";
     let until = Instant::now() + Duration::from_secs(seconds);
     let mut probe = Probe {
         healthz: Vec::new(),
@@ -369,13 +124,11 @@ fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
         player: (0, 0),
         player_took: Vec::new(),
     };
-    let mut kept = KeptAlive::new(addr);
+    let mut client = WellBehaved::new(addr, state);
     let mut next_player = Instant::now();
     while Instant::now() < until {
-        let health = send(addr, "GET", "/healthz", b"");
-        let legal = send(addr, "POST", legal_path, legal_body.as_bytes());
-        let health_kept = kept.send("GET", "/healthz", b"");
-        let legal_kept = kept.send("POST", legal_path, legal_body.as_bytes());
+        let (health, legal) = client.round_on_new_connections();
+        let (health_kept, legal_kept) = client.round_kept_alive();
         probe.failures += [health, legal, health_kept, legal_kept]
             .iter()
             .filter(|reply| reply.status != 200)
@@ -397,7 +150,7 @@ fn probe(addr: SocketAddr, seconds: u64, state: &str) -> Probe {
             }
             next_player = Instant::now() + Duration::from_secs(1);
         }
-        thread::sleep(Duration::from_millis(20));
+        thread::sleep(BETWEEN_ROUNDS);
     }
     probe
 }
@@ -440,8 +193,8 @@ fn run(plan: &Plan) -> Result<(), String> {
             started.status
         ));
     }
-    let herfor_state = state_of(addr, "herfor")?;
-    let hirth_state = state_of(addr, "hirth")?;
+    let herfor_state = new_state(addr, "herfor", "{}")?;
+    let hirth_state = new_state(addr, "hirth", "{}")?;
     let idle = probe(addr, plan.seconds, &herfor_state);
     report("idle", &idle);
 
@@ -535,52 +288,6 @@ fn run(plan: &Plan) -> Result<(), String> {
     Ok(())
 }
 
-fn state_of(addr: SocketAddr, game: &str) -> Result<String, String> {
-    let path = format!("/api/v1/games/{game}/new");
-    let mut stream = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{{}}"
-    );
-    stream
-        .write_all(head.as_bytes())
-        .map_err(|e| e.to_string())?;
-    let mut answer = String::new();
-    stream
-        .read_to_string(&mut answer)
-        .map_err(|e| e.to_string())?;
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
-    let value: serde_json::Value =
-        serde_json::from_str(body).map_err(|e| format!("{game}: {e}"))?;
-    Ok(value["state"].to_string())
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use super::*;
-
-    fn policy_of_a_thread_lowered_as(abusers: Abusers) -> thread_priority::ThreadSchedulePolicy {
-        thread::spawn(move || {
-            abusers.lower_this_thread().expect("lowered");
-            thread_priority::thread_schedule_policy().expect("the policy reads")
-        })
-        .join()
-        .expect("the thread ends")
-    }
-
-    #[test]
-    fn abusive_clients_run_under_sched_idle_unless_asked_for_normal() {
-        use thread_priority::{NormalThreadSchedulePolicy, ThreadSchedulePolicy};
-        assert_eq!(
-            policy_of_a_thread_lowered_as(Abusers::Idle),
-            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle)
-        );
-        assert_eq!(
-            policy_of_a_thread_lowered_as(Abusers::Normal),
-            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other)
-        );
-    }
-}
-
 /// Runs abusive request patterns (4 clients each by default) against a running Moot server for
 /// a bounded time and prints the latency of /healthz and legal-moves meanwhile (p50, p99),
 /// against the same measured idle first, and whether a play page gets the computer's move.
@@ -599,15 +306,8 @@ struct Cli {
     /// The priority of the abusive clients' threads: `idle` (Linux SCHED_IDLE, standing in for
     /// abusers on other machines, so their own CPU use does not count as the server's) or
     /// `normal` (on the same cores as the server, at this command's priority).
-    #[arg(long, value_enum, default_value_t = AbusersAt::Idle)]
-    abusers: AbusersAt,
-}
-
-/// `--abusers` (see [`Abusers`]).
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum AbusersAt {
-    Idle,
-    Normal,
+    #[arg(long, value_enum, default_value_t = Abusers::Idle)]
+    abusers: Abusers,
 }
 
 fn main() {
@@ -616,10 +316,7 @@ fn main() {
         addr,
         seconds: cli.seconds,
         clients: cli.clients as usize,
-        abusers: match cli.abusers {
-            AbusersAt::Idle => Abusers::Idle,
-            AbusersAt::Normal => Abusers::Normal,
-        },
+        abusers: cli.abusers,
     });
     if let Err(e) = plan.and_then(|plan| run(&plan)) {
         eprintln!("moot-load: {e}");
