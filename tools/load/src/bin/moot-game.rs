@@ -15,7 +15,9 @@ use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 #[derive(Parser)]
-#[command(about = "Plays whole games through Moot's API with a default HTTP client and times them.")]
+#[command(
+    about = "Plays whole games through Moot's API with a default HTTP client and times them."
+)]
 struct Args {
     /// The running Moot to play on.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -124,7 +126,11 @@ async fn run(args: Args) -> Result<(), String> {
         times: Vec::new(),
     };
     let mut rng = SmallRng::seed_from_u64(args.seed);
-    let encoding = if args.identity { "identity" } else { "gzip, br" };
+    let encoding = if args.identity {
+        "identity"
+    } else {
+        "gzip, br"
+    };
     println!("{} at {}, answers {encoding}", args.game, args.base);
     for game in 1..=args.games {
         let requests = player.times.len();
