@@ -1,7 +1,7 @@
 //! `moot-game`: whole games played through the API as a bot or a backend plays them, with an
 //! HTTP client's defaults: one kept-alive connection, compressed answers accepted (`gzip`, `br`)
 //! and unpacked. Each game starts with `new`, then asks `legal-moves` and plays a random one with
-//! `apply` until the game ends. Prints each game's plies and wall time and the requests'
+//! `apply` until the game ends (or is cut at `--max-plies`). Prints each game's plies and wall time and the requests'
 //! percentiles: what an integrator waits for, transport included.
 //!
 //! `moot-game --base http://127.0.0.1:8080 --game hirth --games 3`
@@ -28,6 +28,9 @@ struct Args {
     /// Games played, one after the other.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     games: u32,
+    /// A game still going after this many plies is cut there (random play can wander on).
+    #[arg(long, default_value_t = 1_000)]
+    max_plies: usize,
     /// Ask for answers uncompressed (`Accept-Encoding: identity`), as a client that opts out.
     #[arg(long)]
     identity: bool,
@@ -68,11 +71,11 @@ impl Player {
         serde_json::from_str(&text).map_err(|e| format!("{url}: not JSON ({e})"))
     }
 
-    /// One game from the start to its end: its plies.
-    async fn play(&mut self, rng: &mut SmallRng) -> Result<usize, String> {
+    /// One game from the start to its end, or cut at `max_plies`: its plies.
+    async fn play(&mut self, rng: &mut SmallRng, max_plies: usize) -> Result<usize, String> {
         let mut state = self.post("new", &json!({})).await?["state"].take();
         let mut plies = 0;
-        loop {
+        while plies < max_plies {
             let legal = self.post("legal-moves", &json!({ "state": state })).await?;
             let moves: Vec<&str> = legal["moves"]
                 .as_array()
@@ -87,6 +90,7 @@ impl Player {
             state = self.post("apply", &body).await?["state"].take();
             plies += 1;
         }
+        Ok(plies)
     }
 }
 
@@ -135,7 +139,7 @@ async fn run(args: Args) -> Result<(), String> {
     for game in 1..=args.games {
         let requests = player.times.len();
         let start = Instant::now();
-        let plies = player.play(&mut rng).await?;
+        let plies = player.play(&mut rng, args.max_plies).await?;
         println!(
             "game {game}: {plies} plies, {} requests, {:.2} s",
             player.times.len() - requests,
