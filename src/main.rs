@@ -123,6 +123,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     // With PostgreSQL, the other replicas' moves reach this one's event streams.
     actix_web::rt::spawn(tables.clone().listen(flags.database.clone()));
     raise_open_files_limit();
+    moot::memory::give_back_freed_memory();
     actix_web::rt::spawn(moot::api::tables::sweep_forever(
         tables.clone(),
         flags.keep_finished_days,

@@ -145,8 +145,9 @@ fn left_out(line: &str) -> u64 {
         .map_or(0, |n| n.parse().expect("a count"))
 }
 
-/// A flood of refusals of one kind writes a line a second, and the lines with the counts they
-/// carry add up to every refusal: the next line after a second says how many were left out.
+/// A flood of refusals of one kind (here an overload's 503s and a client's 422s) writes a line
+/// a second, and the lines with the counts they carry add up to every refusal: the next line
+/// after a second says how many were left out.
 #[actix_web::test]
 async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
     let (captured, _default) = Captured::start();
@@ -161,18 +162,32 @@ async fn repeated_refusals_are_sampled_and_every_one_is_counted() {
     for _ in 0..30 {
         call(&app, TestRequest::get().uri("/healthz")).await;
     }
+    let refused = || {
+        TestRequest::post()
+            .uri(&endpoint("herfor", "new"))
+            .set_json(json!({"options": {"size": 99}}))
+    };
+    for _ in 0..30 {
+        let (status, _, _) = call(&app, refused()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
     let flood = captured.lines();
     assert!(
-        flood.len() <= 4,
+        flood.len() <= 6,
         "at most two seconds of each kind: {flood:#?}"
     );
     // A second later, one more of each: its line carries the count of those left out.
     std::thread::sleep(std::time::Duration::from_millis(1_100));
     call(&app, TestRequest::get().uri(&picture)).await;
     call(&app, TestRequest::get().uri("/healthz")).await;
+    call(&app, refused()).await;
     drop(held);
     let lines = captured.lines();
-    for (marker, sent) in [("status=503", 31), ("route=\"/healthz\"", 31)] {
+    for (marker, sent) in [
+        ("status=503", 31),
+        ("route=\"/healthz\"", 31),
+        ("status=422", 31),
+    ] {
         let of_kind: Vec<&String> = lines.iter().filter(|l| l.contains(marker)).collect();
         let counted: u64 = of_kind.iter().map(|l| 1 + left_out(l)).sum();
         assert_eq!(counted, sent, "{marker}: {of_kind:#?}");

@@ -27,7 +27,7 @@ use super::json_scan::{self, Shape};
 use super::problem::{ApiError, ErrorCode, prefixed};
 use crate::compute::budget::{Budget, Taken};
 use crate::games::GAME_IDS;
-use crate::limits::BODY_DEADLINE;
+use crate::limits::{BODY_DEADLINE, MAX_MOVES};
 
 /// The largest body accepted, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -37,8 +37,15 @@ pub const BODY_LIMIT: usize = 1 << 20;
 pub const PARSE_ON_WORKER: usize = 16 * 1024;
 
 /// The memory the server lets JSON bodies take at once while they are decoded and their
-/// requests run, by each body's worst case (64 MiB: at least eight of the largest bodies).
+/// requests run, by each body's worst case (64 MiB: at least eight of the largest bodies) and,
+/// for a list of moves, what playing them takes ([`BYTES_PER_MOVE`]).
 pub const DECODING_BYTES: usize = 64 << 20;
+
+/// What one move of a list costs while it is played and the answer written, plies included: a
+/// 5,000-move Hirþ replay peaks at about 9 MB above the server's idle memory, 1.8 KB a move.
+/// So a 5,000-move list takes 10 MiB of [`DECODING_BYTES`]: a few such replays run at once, the
+/// next is refused (503) instead of a flood of them holding hundreds of megabytes.
+pub const BYTES_PER_MOVE: usize = 2 << 10;
 
 /// The server's budget for decoding bodies, shared by every worker: memory is the process's.
 static DECODING: LazyLock<DecodingBudget> =
@@ -83,13 +90,44 @@ pub struct JsonBody(pub serde_json::Value, pub BodyCost);
 #[derive(Debug, Default)]
 pub struct BodyCost {
     bytes: usize,
-    _taken: Option<Taken>,
+    taken: Option<Taken>,
 }
 
 impl JsonBody {
     /// Whether the body is large enough that its request must run off the async workers.
     pub fn is_large(&self) -> bool {
         self.1.bytes > PARSE_ON_WORKER
+    }
+
+    /// Adds what playing the body's moves costs (its `moves`, or its `record`'s words, counted
+    /// up to [`MAX_MOVES`]: more are refused by the operation) to the body's share of the
+    /// decoding budget, or 503 `overloaded` when the budget has no room for them now.
+    pub fn take_for_moves(&mut self) -> Result<(), ApiError> {
+        let listed = self
+            .0
+            .get("moves")
+            .and_then(serde_json::Value::as_array)
+            .map_or(0, Vec::len);
+        let recorded = self
+            .0
+            .get("record")
+            .and_then(serde_json::Value::as_str)
+            .map_or(0, |record| record.split_whitespace().count());
+        let moves = (listed + recorded).min(MAX_MOVES);
+        let Some(taken) = self.1.taken.as_mut() else {
+            return Ok(());
+        };
+        if moves == 0 || taken.try_grow(moves * BYTES_PER_MOVE) {
+            return Ok(());
+        }
+        Err(ApiError::new(
+            ErrorCode::Overloaded,
+            format!(
+                "the server is playing as many moves as its memory budget ({} bytes) allows; retry shortly",
+                taken.total()
+            ),
+        )
+        .retry_after(1))
     }
 }
 
@@ -166,7 +204,7 @@ impl FromRequest for JsonBody {
                     body,
                     BodyCost {
                         bytes: bytes_len,
-                        _taken: Some(taken),
+                        taken: Some(taken),
                     },
                 ))
             };

@@ -51,15 +51,22 @@ macro_rules! run_for_game {
 
 /// Like [`run_for_game!`], on the blocking pool: for operations whose work grows with the
 /// request (up to [`crate::limits::MAX_MOVES`] moves), which must not hold an async worker.
-/// The answer is written to JSON there too ([`Serialized`]).
+/// The body's moves take their cost from the memory budget first (503 when it is full); the
+/// answer is written to JSON on the pool too ([`Serialized`]).
 macro_rules! run_blocking {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let GameId(id) = $game;
-        let body = $body;
+        let mut body = $body;
+        body.take_for_moves()?;
         crate::blocking::off_workers(move || {
-            let request: $request = envelope(body)?;
+            let JsonBody(value, cost) = body;
+            let request: $request = ops::envelope(value)?;
             let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-            Serialized::of(&answer)
+            let answer = Serialized::of(&answer);
+            // The body's share of the memory budget, its moves' included, is given back once
+            // the answer is written.
+            drop(cost);
+            answer
         })
         .await
         .map_err(|e| ApiError::internal(format!("the request could not run: {e}")))?

@@ -15,8 +15,25 @@ pub struct Budget {
 
 #[derive(Debug, Default)]
 struct Counts {
+    total: usize,
     taken: AtomicUsize,
     refused: AtomicU64,
+}
+
+impl Counts {
+    /// Takes `weight` more units if they fit under the total; counts a refusal if not.
+    fn try_add(&self, weight: usize) -> bool {
+        let added = self
+            .taken
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |now| {
+                now.checked_add(weight).filter(|after| *after <= self.total)
+            })
+            .is_ok();
+        if !added {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        added
+    }
 }
 
 /// Units taken from a [`Budget`]; given back when dropped.
@@ -24,6 +41,23 @@ struct Counts {
 pub struct Taken {
     weight: usize,
     counts: Arc<Counts>,
+}
+
+impl Taken {
+    /// The units of the budget this share is of, in all.
+    pub fn total(&self) -> usize {
+        self.counts.total
+    }
+
+    /// Takes `weight` more units into this share if they fit now (a request that learns more
+    /// of its cost once its body is read); `false`, counted as a refusal, if not.
+    pub fn try_grow(&mut self, weight: usize) -> bool {
+        let grown = self.counts.try_add(weight);
+        if grown {
+            self.weight += weight;
+        }
+        grown
+    }
 }
 
 impl Drop for Taken {
@@ -37,7 +71,10 @@ impl Budget {
     pub fn new(total: usize) -> Self {
         Budget {
             total,
-            counts: Arc::default(),
+            counts: Arc::new(Counts {
+                total,
+                ..Counts::default()
+            }),
         }
     }
 
@@ -49,22 +86,10 @@ impl Budget {
     /// `weight` units if that many are free now, else `None` (counted as a refusal). A weight
     /// over the whole budget is never given: the caller's bounds keep one request far under it.
     pub fn try_take(&self, weight: usize) -> Option<Taken> {
-        let counts = &self.counts;
-        let taken = counts
-            .taken
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |now| {
-                now.checked_add(weight).filter(|after| *after <= self.total)
-            })
-            .is_ok();
-        if taken {
-            Some(Taken {
-                weight,
-                counts: counts.clone(),
-            })
-        } else {
-            counts.refused.fetch_add(1, Ordering::Relaxed);
-            None
-        }
+        self.counts.try_add(weight).then(|| Taken {
+            weight,
+            counts: self.counts.clone(),
+        })
     }
 
     /// Units taken now.
@@ -93,6 +118,20 @@ mod tests {
         assert_eq!(budget.taken(), 4);
         assert!(budget.try_take(11).is_none(), "never more than the whole");
         drop(four);
+        assert_eq!(budget.taken(), 0);
+    }
+
+    #[test]
+    fn a_share_grows_only_while_the_budget_has_room_and_gives_all_back_on_drop() {
+        let budget = Budget::new(10);
+        let mut share = budget.try_take(3).expect("fits");
+        assert!(share.try_grow(5), "3 + 5 fits");
+        let other = budget.try_take(2).expect("8 + 2 fits");
+        assert!(!share.try_grow(1), "10 + 1 does not");
+        assert_eq!((budget.taken(), budget.refused()), (10, 1));
+        drop(share);
+        assert_eq!(budget.taken(), 2, "the grown share is given back whole");
+        drop(other);
         assert_eq!(budget.taken(), 0);
     }
 }

@@ -2,7 +2,7 @@
 //! request id. Client errors add only their problem `code` (the detail is the client's to read,
 //! not the operator's); server errors log their detail at `error`, cut to [`MAX_FIELD_CHARS`].
 //! Every field is bounded: the method and route are fixed labels, the request id is at most 64
-//! safe characters, a code is Moot's own. Repeated refusals (408, 413, 414, 429, 503) and
+//! safe characters, a code is Moot's own. Repeated refusals (each 4xx status, and 503) and
 //! health checks are sampled, one line a second per kind counting those left out
 //! ([`super::sampling`]).
 //!

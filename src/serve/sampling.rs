@@ -1,7 +1,7 @@
-//! Repeated log lines of one kind (refusals: 408, 413, 414, 429, 503; `/healthz` answers) kept
+//! Repeated log lines of one kind (refusals: each 4xx status, and 503; `/healthz` answers) kept
 //! to at most one a second per kind, the next line counting those left out: a flood of refusals
-//! or of health checks then costs a line a second, not a line a request, and the log still
-//! says how many there were.
+//! (a client looping an animation over its bound, a scanner's 404s) or of health checks then
+//! costs a line a second, not a line a request, and the log still says how many there were.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,13 +16,18 @@ pub enum Kind {
     Health,
 }
 
-/// The refusals sampled: a client that repeats one gets the same answer each time.
-const REFUSALS: [u16; 5] = [408, 413, 414, 429, 503];
+/// The refusals sampled, a kind a status: the client's errors (a client that repeats one gets
+/// the same answer each time) and the server's overload. A 500 is never sampled: each is a bug.
+const CLIENT_ERRORS: std::ops::Range<u16> = 400..500;
+const OVERLOADED: u16 = 503;
+
+/// One slot a client error's status, one for overload, one for health checks.
+const SLOTS: usize = CLIENT_ERRORS.end as usize - CLIENT_ERRORS.start as usize + 2;
 
 impl Kind {
     /// The sampled kind of an answer to `route` with `status`, if it is one.
     pub fn of(route: &str, status: u16) -> Option<Kind> {
-        if REFUSALS.contains(&status) {
+        if CLIENT_ERRORS.contains(&status) || status == OVERLOADED {
             Some(Kind::Refused(status))
         } else if route == "/healthz" && status == 200 {
             Some(Kind::Health)
@@ -33,8 +38,11 @@ impl Kind {
 
     fn slot(self) -> usize {
         match self {
-            Kind::Refused(status) => REFUSALS.iter().position(|s| *s == status).unwrap_or(0),
-            Kind::Health => REFUSALS.len(),
+            Kind::Refused(status) if CLIENT_ERRORS.contains(&status) => {
+                usize::from(status - CLIENT_ERRORS.start)
+            }
+            Kind::Refused(_) => SLOTS - 2,
+            Kind::Health => SLOTS - 1,
         }
     }
 }
@@ -51,14 +59,14 @@ struct Slot {
 #[derive(Clone, Debug)]
 pub struct Sampler {
     start: Instant,
-    slots: Arc<[Slot; REFUSALS.len() + 1]>,
+    slots: Arc<[Slot]>,
 }
 
 impl Default for Sampler {
     fn default() -> Self {
         Sampler {
             start: Instant::now(),
-            slots: Arc::default(),
+            slots: (0..SLOTS).map(|_| Slot::default()).collect(),
         }
     }
 }
@@ -116,13 +124,23 @@ mod tests {
 
     #[test]
     fn only_refusals_and_health_checks_are_sampled() {
-        assert_eq!(
-            Kind::of("/api/v1/games/{game}/new", 503),
-            Some(Kind::Refused(503))
-        );
+        let route = "/api/v1/games/{game}/new";
+        for status in [400, 404, 408, 413, 414, 422, 429, 499, 503] {
+            assert_eq!(Kind::of(route, status), Some(Kind::Refused(status)));
+        }
         assert_eq!(Kind::of("/healthz", 200), Some(Kind::Health));
-        assert_eq!(Kind::of("/api/v1/games/{game}/new", 200), None);
-        assert_eq!(Kind::of("/api/v1/games/{game}/new", 422), None);
-        assert_eq!(Kind::of("/api/v1/games/{game}/new", 500), None);
+        for status in [200, 303, 304, 500, 501, 502] {
+            assert_eq!(Kind::of(route, status), None, "{status}");
+        }
+    }
+
+    #[test]
+    fn each_refused_status_and_health_has_a_slot_of_its_own() {
+        let kinds = (400..500)
+            .chain([503])
+            .map(Kind::Refused)
+            .chain([Kind::Health]);
+        let slots: std::collections::BTreeSet<usize> = kinds.map(Kind::slot).collect();
+        assert_eq!(slots, (0..SLOTS).collect());
     }
 }

@@ -283,6 +283,48 @@ async fn bodies_past_the_decoding_budget_are_refused_503_with_retry_after() {
     assert_eq!(budget.refused(), 1);
 }
 
+#[actix_web::test]
+async fn a_list_of_moves_takes_what_playing_it_costs_from_the_budget_until_answered() {
+    use moot::api::body::{BYTES_PER_MOVE, DecodingBudget};
+    use moot::compute::budget::Budget;
+    // Room for one list of the most moves (10 MiB) and its body, not for two.
+    let budget = Budget::new(MAX_MOVES * BYTES_PER_MOVE + (2 << 20));
+    let app = test::init_service(moot::app().app_data(DecodingBudget(budget.clone()))).await;
+    let send = |moves: usize| {
+        let request = TestRequest::post()
+            .uri(&endpoint("hirth", "replay"))
+            .insert_header((header::CONTENT_TYPE, "application/json"))
+            .set_payload(json!({"moves": vec!["end"; moves]}).to_string())
+            .to_request();
+        app.call(request)
+    };
+    let answer = answer_of(send(MAX_MOVES).await.expect("an answer")).await;
+    assert_eq!(
+        answer.ok()["plies"].as_array().map(Vec::len),
+        Some(MAX_MOVES)
+    );
+    assert_eq!(budget.taken(), 0, "given back once answered");
+    // Another long list is playing: no room for this one's moves.
+    let playing = budget.try_take(MAX_MOVES * BYTES_PER_MOVE).expect("free");
+    let answer = answer_of(send(MAX_MOVES).await.expect("an answer")).await;
+    let problem = answer.problem(503, "overloaded");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("playing as many moves"),
+        "{problem}"
+    );
+    assert_eq!(answer.retry_after.as_deref(), Some("1"));
+    // A short list still fits beside it.
+    answer_of(send(10).await.expect("an answer")).await.ok();
+    drop(playing);
+    // Past the cap the list costs no more than the cap: refused for its length, not its cost.
+    let answer = answer_of(send(MAX_MOVES + 1).await.expect("an answer")).await;
+    answer.problem(422, "too_many_moves");
+    assert_eq!(budget.taken(), 0);
+}
+
 fn computer(config: AiConfig) -> Computer {
     Computer::new(config)
 }
