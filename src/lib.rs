@@ -9,7 +9,6 @@
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
 //! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
 //!   single flight, the cache), of which the API and the pages build their own policies;
-//! - [`memory`]: freed memory given back to the system;
 //! - [`serve`]: the middleware a service behind a site needs (CORS, compression, request ids,
 //!   access log, metrics, security headers).
 //!
@@ -25,7 +24,6 @@ pub mod compute;
 pub use moot_games as games;
 pub use moot_games::with_game;
 pub mod limits;
-pub mod memory;
 /// Pictures of positions and games: the `moot-pictures` crate of this workspace.
 pub use moot_pictures as picture;
 /// How a game is shown to people, with no HTTP: the `moot-present` crate of this workspace.
