@@ -206,9 +206,11 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
         return ApiError::new(ErrorCode::NotFound, format!("nothing is served at {path}"))
             .error_response();
     }
+    // A method is any token a client sends (a thousand characters, or a hundred thousand):
+    // the answer names it by an excerpt.
+    let method = crate::limits::excerpt(request.method().as_str(), crate::limits::EXCERPT_CHARS);
     let detail = format!(
-        "{} is not served at {path}; use {}",
-        request.method(),
+        "{method} is not served at {path}; use {}",
         allowed.join(" or ")
     );
     let mut response = ApiError::new(ErrorCode::MethodNotAllowed, detail).error_response();

@@ -2,6 +2,7 @@
 //! under [`problem_on_panic`], answer JSON. Documented for OpenAPI with `#[utoipa::path]`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
 
 use actix_web::dev::ResourceDef;
 use actix_web::{HttpRequest, get, post, web, web::Json};
@@ -209,23 +210,37 @@ pub async fn evaluate(
 /// The methods of the API's documented routes whose pattern matches `path` (none: no route of
 /// the API serves it).
 pub fn documented_methods(path: &str) -> Vec<String> {
-    let document = crate::openapi();
-    document
-        .paths
-        .paths
+    documented_routes()
         .iter()
-        .filter(|(pattern, _)| ResourceDef::new(pattern.as_str()).is_match(path))
-        .flat_map(|(_, item)| {
-            [
-                ("GET", &item.get),
-                ("POST", &item.post),
-                ("PUT", &item.put),
-                ("DELETE", &item.delete),
-                ("PATCH", &item.patch),
-            ]
-            .into_iter()
-            .filter(|(_, operation)| operation.is_some())
-            .map(|(method, _)| method.to_owned())
-        })
+        .filter(|(pattern, _)| pattern.is_match(path))
+        .flat_map(|(_, methods)| methods.iter().map(|method| (*method).to_owned()))
         .collect()
+}
+
+/// Each documented route's pattern, compiled once (a pattern with a `{game}` segment is a
+/// regular expression: compiling the document's ~40 for each 404 or 405 made a flood of them
+/// cost the server a hundred times a `/healthz`), and the methods it serves.
+fn documented_routes() -> &'static [(ResourceDef, Vec<&'static str>)] {
+    static ROUTES: OnceLock<Vec<(ResourceDef, Vec<&'static str>)>> = OnceLock::new();
+    ROUTES.get_or_init(|| {
+        crate::openapi()
+            .paths
+            .paths
+            .iter()
+            .map(|(pattern, item)| {
+                let methods = [
+                    ("GET", &item.get),
+                    ("POST", &item.post),
+                    ("PUT", &item.put),
+                    ("DELETE", &item.delete),
+                    ("PATCH", &item.patch),
+                ]
+                .into_iter()
+                .filter(|(_, operation)| operation.is_some())
+                .map(|(method, _)| method)
+                .collect();
+                (ResourceDef::new(pattern.as_str()), methods)
+            })
+            .collect()
+    })
 }

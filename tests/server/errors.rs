@@ -79,6 +79,23 @@ async fn wrong_method_is_405_with_allow() {
     assert_eq!(listing.allow.as_deref(), Some("GET"));
 }
 
+/// A method is any token the client likes: the answer names a long one by an excerpt.
+#[actix_web::test]
+async fn a_long_unknown_method_is_405_naming_it_by_an_excerpt() {
+    let name = "Q".repeat(100_000);
+    let method = actix_web::http::Method::from_bytes(name.as_bytes()).expect("a token");
+    let answer = send(TestRequest::default().method(method).uri("/healthz")).await;
+    let problem = answer.problem(405, "method_not_allowed");
+    let detail = problem["detail"].as_str().expect("a detail");
+    assert!(
+        detail.len() < 400
+            && detail.starts_with("QQQ")
+            && detail.ends_with("… is not served at /healthz; use GET"),
+        "{detail}"
+    );
+    assert_eq!(answer.allow.as_deref(), Some("GET"));
+}
+
 #[actix_web::test]
 async fn body_over_1_mib_is_413_payload_too_large() {
     let state = new_state("herfor").await;
