@@ -23,7 +23,7 @@ use actix_web::web::Bytes;
 use actix_web::{FromRequest, HttpRequest, dev::Payload};
 use serde::de::DeserializeOwned;
 
-use super::json_scan::{self, Shape};
+use super::json_scan;
 use super::problem::{ApiError, ErrorCode, prefixed};
 use crate::compute::budget::{Budget, Taken};
 use crate::games::GAME_IDS;
@@ -140,6 +140,12 @@ impl FromRequest for JsonBody {
         let mut payload = payload.take();
         Box::pin(async move {
             let declared = declared_media_type(&req)?;
+            let budget = req
+                .app_data::<DecodingBudget>()
+                .unwrap_or(&DECODING)
+                .0
+                .clone();
+            let reserved = reserve_for_large(&req, &budget)?;
             let read = Bytes::from_request(&req, &mut payload);
             // A body shorter than its Content-Length, or trickled, must not hold the connection.
             let deadline = req
@@ -176,16 +182,18 @@ impl FromRequest for JsonBody {
                     "the body has no Content-Type; send it as application/json",
                 ));
             }
-            let budget = req
-                .app_data::<DecodingBudget>()
-                .unwrap_or(&DECODING)
-                .0
-                .clone();
             let parse = move || {
                 let shape = json_scan::scan(&bytes).map_err(|refusal| {
                     ApiError::new(ErrorCode::PayloadTooLarge, refusal.to_string())
                 })?;
-                let taken = admitted(&budget, &shape, bytes_len)?;
+                let worst_case = shape.worst_case_bytes(bytes_len);
+                let taken = match reserved {
+                    Some(mut taken) => {
+                        taken.shrink_to(worst_case);
+                        taken
+                    }
+                    None => admitted(&budget, worst_case)?,
+                };
                 let mut body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
                     ApiError::new(
                         ErrorCode::MalformedJson,
@@ -219,9 +227,23 @@ impl FromRequest for JsonBody {
     }
 }
 
-/// The body's worst-case memory taken from the decoding budget, or 503 `overloaded`.
-fn admitted(budget: &Budget, shape: &Shape, len: usize) -> Result<Taken, ApiError> {
-    budget.try_take(shape.worst_case_bytes(len)).ok_or_else(|| {
+/// A large body's worst case for its declared length, taken before the body is read: a flood
+/// of megabyte bodies is then refused (503) without reading them, instead of read whole and
+/// refused after. `None` for a small body or one of unknown length (taken once it is scanned).
+fn reserve_for_large(req: &HttpRequest, budget: &Budget) -> Result<Option<Taken>, ApiError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.trim().parse::<usize>().ok())
+        .filter(|len| (PARSE_ON_WORKER + 1..=BODY_LIMIT).contains(len));
+    declared
+        .map(|len| admitted(budget, json_scan::worst_case_bytes_of_any(len)))
+        .transpose()
+}
+
+/// `weight` bytes of worst-case memory taken from the decoding budget, or 503 `overloaded`.
+fn admitted(budget: &Budget, weight: usize) -> Result<Taken, ApiError> {
+    budget.try_take(weight).ok_or_else(|| {
         ApiError::new(
             ErrorCode::Overloaded,
             format!(

@@ -35,6 +35,12 @@ pub struct Shape {
     pub duplicate: Option<String>,
 }
 
+/// What parsing any body of `len` bytes within the bounds may cost in memory at worst, before
+/// it is read: each container takes at least two bytes (`{}`), each element one.
+pub fn worst_case_bytes_of_any(len: usize) -> usize {
+    len + (len / 2).min(MAX_CONTAINERS) * CONTAINER_BYTES + len.min(MAX_ELEMENTS) * ELEMENT_BYTES
+}
+
 impl Shape {
     /// What parsing the body of `len` bytes may cost in memory at worst, in bytes.
     pub fn worst_case_bytes(&self, len: usize) -> usize {
@@ -271,6 +277,7 @@ mod tests {
         let small = scan(br#"{"a": 1}"#).expect("within");
         let tiny_objects = scan(br#"[{"":0},{"":0},{"":0}]"#).expect("within");
         assert!(tiny_objects.worst_case_bytes(22) > 3 * CONTAINER_BYTES);
+        assert!(tiny_objects.worst_case_bytes(22) <= worst_case_bytes_of_any(22));
         assert!(small.worst_case_bytes(8) < 1024);
     }
 }

@@ -49,6 +49,14 @@ impl Taken {
         self.counts.total
     }
 
+    /// Gives back what this share holds over `weight` (a request that took its bound before
+    /// it could know its cost, and knows it now).
+    pub fn shrink_to(&mut self, weight: usize) {
+        let over = self.weight.saturating_sub(weight);
+        self.counts.taken.fetch_sub(over, Ordering::AcqRel);
+        self.weight -= over;
+    }
+
     /// Takes `weight` more units into this share if they fit now (a request that learns more
     /// of its cost once its body is read); `false`, counted as a refusal, if not.
     pub fn try_grow(&mut self, weight: usize) -> bool {
@@ -122,13 +130,17 @@ mod tests {
     }
 
     #[test]
-    fn a_share_grows_only_while_the_budget_has_room_and_gives_all_back_on_drop() {
+    fn a_share_grows_only_while_the_budget_has_room_shrinks_and_gives_all_back_on_drop() {
         let budget = Budget::new(10);
         let mut share = budget.try_take(3).expect("fits");
         assert!(share.try_grow(5), "3 + 5 fits");
         let other = budget.try_take(2).expect("8 + 2 fits");
         assert!(!share.try_grow(1), "10 + 1 does not");
         assert_eq!((budget.taken(), budget.refused()), (10, 1));
+        share.shrink_to(6);
+        assert_eq!(budget.taken(), 8, "shrunk to 6 of its 8");
+        share.shrink_to(7);
+        assert_eq!(budget.taken(), 8, "shrinking never grows");
         drop(share);
         assert_eq!(budget.taken(), 2, "the grown share is given back whole");
         drop(other);

@@ -287,8 +287,9 @@ async fn bodies_past_the_decoding_budget_are_refused_503_with_retry_after() {
 async fn a_list_of_moves_takes_what_playing_it_costs_from_the_budget_until_answered() {
     use moot::api::body::{BYTES_PER_MOVE, DecodingBudget};
     use moot::compute::budget::Budget;
-    // Room for one list of the most moves (10 MiB) and its body, not for two.
-    let budget = Budget::new(MAX_MOVES * BYTES_PER_MOVE + (2 << 20));
+    // Room for one list of the most moves (10 MiB) and its body (bounded at about 5 MB before it
+    // is read, 0.4 MB once scanned), not for two.
+    let budget = Budget::new(MAX_MOVES * BYTES_PER_MOVE + (6 << 20));
     let app = test::init_service(moot::app().app_data(DecodingBudget(budget.clone()))).await;
     let send = |moves: usize| {
         let request = TestRequest::post()
@@ -323,6 +324,27 @@ async fn a_list_of_moves_takes_what_playing_it_costs_from_the_budget_until_answe
     let answer = answer_of(send(MAX_MOVES + 1).await.expect("an answer")).await;
     answer.problem(422, "too_many_moves");
     assert_eq!(budget.taken(), 0);
+}
+
+/// A large body takes its length's worst case before it is read: a flood of megabyte bodies is
+/// refused without reading them. This one (a 200 KB string, which parsed would cost little)
+/// does not fit a 1 MiB budget by its length's bound.
+#[actix_web::test]
+async fn a_large_body_is_refused_by_its_declared_length_before_it_is_read() {
+    use moot::api::body::DecodingBudget;
+    use moot::compute::budget::Budget;
+    let budget = Budget::new(1 << 20);
+    let app = test::init_service(moot::app().app_data(DecodingBudget(budget.clone()))).await;
+    let body = json!({"state": "x".repeat(200_000)}).to_string();
+    let request = TestRequest::post()
+        .uri(&endpoint("herfor", "legal-moves"))
+        .insert_header((header::CONTENT_TYPE, "application/json"))
+        .set_payload(body)
+        .to_request();
+    let answer = answer_of(app.call(request).await.expect("an answer")).await;
+    answer.problem(503, "overloaded");
+    assert_eq!(answer.retry_after.as_deref(), Some("1"));
+    assert_eq!((budget.taken(), budget.refused()), (0, 1));
 }
 
 fn computer(config: AiConfig) -> Computer {
