@@ -78,10 +78,11 @@ struct Serve {
     log_format: LogFormat,
 }
 
-/// jemalloc, not glibc's allocator. Measured with `moot-attack` and `wrk`: glibc kept 272–397 MB
-/// of its per-thread arenas 5 s after a flood of long replays (jemalloc: 63 MB), and under
-/// `wrk` its `malloc`, `free` and `malloc_consolidate` took a tenth of the server's time
-/// (`legal-moves` 0.46–0.49× a bare actix-web echo; jemalloc 0.52×).
+/// jemalloc, not glibc's allocator. Measured with `moot-attack` and `wrk`
+/// (docs/measurements/2026-12-03-attack-suite-and-wrk.md): glibc kept 272–397 MB of its
+/// per-thread arenas 5 s after a flood of long replays (jemalloc: 56–63 MB), and under `wrk` its
+/// `malloc`, `free` and `malloc_consolidate` took a tenth of the server's time (`legal-moves`
+/// 0.46–0.49× a bare actix-web echo; jemalloc 0.52–0.53×).
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
