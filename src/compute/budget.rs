@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// `total` units, taken by weight. Clones share them.
 #[derive(Clone, Debug)]
 pub struct Budget {
-    total: usize,
     counts: Arc<Counts>,
 }
 
@@ -78,7 +77,6 @@ impl Budget {
     /// A budget of `total` units.
     pub fn new(total: usize) -> Self {
         Budget {
-            total,
             counts: Arc::new(Counts {
                 total,
                 ..Counts::default()
@@ -88,7 +86,7 @@ impl Budget {
 
     /// The units in all.
     pub fn total(&self) -> usize {
-        self.total
+        self.counts.total
     }
 
     /// `weight` units if that many are free now, else `None` (counted as a refusal). A weight

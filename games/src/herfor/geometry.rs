@@ -178,7 +178,7 @@ pub fn point_name(size: u8, p: Point) -> Option<String> {
     let (k, c) = (k as i32 - offset, c as i32 - offset);
     let number = c - (k - radius).max(0) + 1;
     // Written by hand, not with `format!`: every legal move's name is written for each
-    // `legal-moves` answer, and the formatting machinery was a tenth of its time.
+    // `legal-moves` answer, and `format!` here took about 6 % of the server's time under `wrk`.
     let mut name = String::with_capacity(3);
     name.push((b'a' + k as u8) as char);
     if number >= 10 {
