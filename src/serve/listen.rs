@@ -48,7 +48,10 @@ where
             .client_request_timeout(HEAD_DEADLINE)
             .client_disconnect_timeout(std::time::Duration::from_secs(1))
             .tcp_nodelay(true)
-            .expect(refuse_announced_overflow(app.clone()))
+            .expect(refuse_announced_overflow({
+                let app = app.clone();
+                move || application(app())
+            }))
             .finish(application(app()))
             .tcp()
     })?;
@@ -83,10 +86,10 @@ where
 
 /// The service actix-http calls for a request with `Expect: 100-continue`: a request whose
 /// `Content-Length` is over the body limit is answered by a worker's own copy of the
-/// application, which refuses it from that header alone; any other request is let through
+/// `application`, which refuses it from that header alone; any other request is let through
 /// (actix-http then writes `100 Continue`).
-fn refuse_announced_overflow<F, I, S, B>(
-    app: F,
+fn refuse_announced_overflow<M, A, B>(
+    application: M,
 ) -> impl ServiceFactory<
     Request,
     Config = (),
@@ -95,17 +98,14 @@ fn refuse_announced_overflow<F, I, S, B>(
     InitError = (),
 >
 where
-    F: Fn() -> I + Clone + 'static,
-    I: IntoServiceFactory<S, Request>,
-    S: ServiceFactory<Request, Config = AppConfig> + 'static,
-    S::Error: Into<actix_web::Error> + 'static,
-    S::InitError: fmt::Debug,
-    S::Response: Into<Response<B>> + 'static,
-    S::Service: 'static,
+    M: Fn() -> A + 'static,
+    A: ServiceFactory<Request, Config = (), Response = Response<B>, Error = Response<BoxBody>>
+        + 'static,
+    A::InitError: fmt::Debug,
     B: MessageBody + 'static,
 {
     fn_factory(move || {
-        let factory = application(app());
+        let factory = application();
         async move {
             let answer = Rc::new(factory.new_service(()).await.map_err(|error| {
                 tracing::error!(?error, "the application could not be built");
