@@ -20,6 +20,7 @@ pub mod api;
 pub mod blocking;
 pub mod client;
 pub mod compute;
+pub mod connection;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;
 pub use moot_games::with_game;

@@ -1,8 +1,8 @@
 //! The service's own routes outside the API: the home page, the stylesheet, the health check
 //! and the API's documentation; and the answer for what no route took.
 
-use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web::Json};
 use moot_templates::home::{GameCard, HomeView, OptionLine};
 
@@ -182,10 +182,26 @@ pub async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// The methods HTTP defines (RFC 9110 and PATCH): any other is a token no client of Moot sends.
+const DEFINED_METHODS: [Method; 9] = [
+    Method::GET,
+    Method::HEAD,
+    Method::POST,
+    Method::PUT,
+    Method::DELETE,
+    Method::CONNECT,
+    Method::OPTIONS,
+    Method::TRACE,
+    Method::PATCH,
+];
+
 /// The answer for every request no route took: 405 `method_not_allowed` (with `Allow`) when a
 /// route serves the path with other methods, else 404: a `not_found` problem under `/api`, a
-/// friendly page elsewhere.
+/// friendly page elsewhere. A method HTTP does not define is answered after the tarpit's hold.
 pub async fn fallback(request: HttpRequest) -> HttpResponse {
+    if !DEFINED_METHODS.contains(request.method()) {
+        crate::compute::tarpit::hold().await;
+    }
     let path = request.path();
     let mut allowed = crate::api::handlers::documented_methods(path);
     if allowed.is_empty() && request.resource_map().match_pattern(path).is_some() {

@@ -2,12 +2,13 @@
 //! (an unknown game is refused before the body is read) and the body as JSON.
 //!
 //! Actix's `Json` extractor is not used: its errors are plain text, and the body's game-dependent
-//! members can only be typed once the game is known. The body is read as bytes under the
-//! [`PayloadConfig`](actix_web::web::PayloadConfig) limit set in [`crate::app`], and every failure
-//! becomes an [`ApiError`].
+//! members can only be typed once the game is known. The body is read as bytes within
+//! [`BODY_LIMIT`], decompressed as its `Content-Encoding` says, and every failure becomes an
+//! [`ApiError`].
 //!
-//! Before it is parsed, a body is walked once ([`json_scan`](super::json_scan)): too deep, or
-//! holding too many objects or values, it is refused before serde allocates; otherwise its
+//! While it arrives, and again whole before it is parsed, a body is walked
+//! ([`json_scan`](super::json_scan)): too deep, or holding too many objects or values, it is
+//! refused as soon as it crosses the bound, before the rest is read or serde allocates; otherwise its
 //! worst-case memory is taken from the server's decoding [`Budget`] (past it: 503 `overloaded`
 //! with `Retry-After`) and held while the request runs. A member named twice in one object is
 //! refused, naming it.
@@ -16,11 +17,12 @@ use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::sync::LazyLock;
 
-use actix_web::error::PayloadError;
+use actix_web::dev::{Decompress, Payload};
 use actix_web::http::header;
 use actix_web::mime;
-use actix_web::web::Bytes;
-use actix_web::{FromRequest, HttpRequest, dev::Payload};
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::json_scan;
@@ -137,7 +139,7 @@ impl FromRequest for JsonBody {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let req = req.clone();
-        let mut payload = payload.take();
+        let payload = payload.take();
         Box::pin(async move {
             let declared = declared_media_type(&req)?;
             let budget = req
@@ -145,30 +147,20 @@ impl FromRequest for JsonBody {
                 .unwrap_or(&DECODING)
                 .0
                 .clone();
-            let reserved = reserve_for_large(&req, &budget)?;
-            let read = Bytes::from_request(&req, &mut payload);
+            let mut reserved = reserve_for_large(&req, &budget)?;
             // A body shorter than its Content-Length, or trickled, must not hold the connection.
             let deadline = req
                 .app_data::<BodyDeadline>()
                 .map_or(BODY_DEADLINE, |d| d.0);
-            let read = actix_web::rt::time::timeout(deadline, read)
+            let bytes = actix_web::rt::time::timeout(deadline, read(&req, payload, &mut reserved))
                 .await
                 .map_err(|_| {
                     ApiError::new(
                         ErrorCode::RequestTimeout,
                         format!("the body did not arrive within {} ms", deadline.as_millis()),
                     )
-                })?;
-            let bytes = read.map_err(|e| match e.as_error::<PayloadError>() {
-                Some(PayloadError::Overflow) => ApiError::new(
-                    ErrorCode::PayloadTooLarge,
-                    format!("the body is over the limit of {BODY_LIMIT} bytes"),
-                ),
-                _ => ApiError::new(
-                    ErrorCode::MalformedJson,
-                    format!("the body could not be read: {e}"),
-                ),
-            })?;
+                })??;
+            crate::connection::body_read(&req);
             let bytes_len = bytes.len();
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(
@@ -225,6 +217,59 @@ impl FromRequest for JsonBody {
                 .map_err(|e| ApiError::internal(format!("the body could not be parsed: {e}")))?
         })
     }
+}
+
+/// The body, whole and decompressed (as its `Content-Encoding` says), within [`BODY_LIMIT`]:
+/// refused as soon as what has arrived crosses a bound of [`json_scan`], without reading the
+/// rest (which the connection then does not drain: [`crate::connection`]). Such a refusal is
+/// held by the [tarpit](crate::compute::tarpit), the body's share of the decoding budget
+/// (`reserved`) given back first.
+async fn read(
+    req: &HttpRequest,
+    payload: Payload,
+    reserved: &mut Option<Taken>,
+) -> Result<Bytes, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            ErrorCode::PayloadTooLarge,
+            format!("the body is over the limit of {BODY_LIMIT} bytes"),
+        )
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > BODY_LIMIT as u64) {
+        return Err(too_large());
+    }
+    let mut stream = Decompress::from_headers(payload, req.headers());
+    let mut body = BytesMut::with_capacity(8 << 10);
+    let mut arriving = json_scan::Arriving::default();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| {
+            ApiError::new(
+                ErrorCode::MalformedJson,
+                format!("the body could not be read: {e}"),
+            )
+        })?;
+        if body.len() + chunk.len() > BODY_LIMIT {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+        if arriving.feed(&chunk)
+            && let Err(refusal) = json_scan::scan(&body)
+        {
+            // Held with the rest of the body unread (the stream kept: dropped, it would be
+            // drained): no well-meaning client sends such a body.
+            reserved.take();
+            crate::compute::tarpit::hold().await;
+            return Err(ApiError::new(
+                ErrorCode::PayloadTooLarge,
+                refusal.to_string(),
+            ));
+        }
+    }
+    Ok(body.freeze())
 }
 
 /// A large body's worst case for its declared length, taken before the body is read: a flood

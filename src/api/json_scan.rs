@@ -81,6 +81,63 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// The bounds counted while a body arrives, chunk by chunk, so that a body past one is refused
+/// before the rest of it is read: `{"":0}` repeated crosses [`MAX_CONTAINERS`] within its first
+/// 28 KB. It counts as [`scan`] does (outside strings: `{` and `[` as containers and elements,
+/// `,` as elements, the depth), without names or paths: once it says a bound is crossed,
+/// [`scan`] over what arrived says which and where.
+#[derive(Debug, Default)]
+pub struct Arriving {
+    depth: usize,
+    containers: usize,
+    elements: usize,
+    in_string: bool,
+    escaped: bool,
+    crossed: bool,
+}
+
+impl Arriving {
+    /// Counts the next `chunk` of the body: `true` when the body so far has just crossed a bound
+    /// (once; later chunks answer `false`).
+    pub fn feed(&mut self, chunk: &[u8]) -> bool {
+        if self.crossed {
+            return false;
+        }
+        for &byte in chunk {
+            if self.in_string {
+                match byte {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => {
+                    self.containers += 1;
+                    self.elements += 1;
+                    if self.depth >= MAX_DEPTH || self.containers > MAX_CONTAINERS {
+                        self.crossed = true;
+                    }
+                    self.depth += 1;
+                }
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                b',' => self.elements += 1,
+                _ => {}
+            }
+            if self.elements > MAX_ELEMENTS {
+                self.crossed = true;
+            }
+            if self.crossed {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// One open object or array, as the pass walks it.
 enum Open<'a> {
     Object {
@@ -270,6 +327,54 @@ mod tests {
     fn escaped_quotes_do_not_end_a_string() {
         let shape = scan(br#"{"a": "x\"{[,", "b": 2}"#).expect("within");
         assert_eq!((shape.containers, shape.elements), (1, 2));
+    }
+
+    /// Feeds `body` in chunks of `size` bytes: the byte count where a bound was first crossed.
+    fn crossed_at(body: &[u8], size: usize) -> Option<usize> {
+        let mut arriving = Arriving::default();
+        let mut fed = 0;
+        for chunk in body.chunks(size) {
+            fed += chunk.len();
+            if arriving.feed(chunk) {
+                return Some(fed);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn an_arriving_body_is_refused_as_soon_as_it_crosses_a_bound() {
+        let tiny_objects = format!("[{}]", vec![r#"{"":0}"#; 150_000].join(","));
+        let at = crossed_at(tiny_objects.as_bytes(), 1).expect("crossed");
+        assert!(at < 30_000, "crossed after {at} bytes");
+        assert_eq!(
+            scan(&tiny_objects.as_bytes()[..at]),
+            Err(Refusal::TooManyContainers)
+        );
+        let values = format!("[{}]", vec!["0"; MAX_ELEMENTS + 1].join(","));
+        let at = crossed_at(values.as_bytes(), 4096).expect("crossed");
+        assert_eq!(
+            scan(&values.as_bytes()[..at]),
+            Err(Refusal::TooManyElements)
+        );
+        let deep = format!(r#"{{"state": {}{}}}"#, "[".repeat(40), "]".repeat(40));
+        let at = crossed_at(deep.as_bytes(), 7).expect("crossed");
+        assert!(matches!(
+            scan(&deep.as_bytes()[..at]),
+            Err(Refusal::TooDeep { .. })
+        ));
+    }
+
+    #[test]
+    fn an_arriving_body_within_the_bounds_is_counted_as_the_scan_counts_it() {
+        // Strings split across chunks, escaped quotes and brackets inside them.
+        let mut body = String::from(r#"{"moves": ["#);
+        body.push_str(&vec![r#""a,[\"{b""#; 30_000].join(","));
+        body.push_str(r#"], "state": {"x": [1, 2, {"y": "]}"}]}}"#);
+        assert!(scan(body.as_bytes()).is_ok());
+        for size in [1, 3, 4096] {
+            assert_eq!(crossed_at(body.as_bytes(), size), None, "chunks of {size}");
+        }
     }
 
     #[test]

@@ -191,8 +191,11 @@ async fn from_link(
     options: PictureOptions,
 ) -> Result<HttpResponse, ApiError> {
     let (href, plies) = with_game!(id, G => Link::<G>::read(&query).map(|(link, _)| (link.href(), link.moves.len()))?, else return Err(ApiError::unknown_game(id)));
-    if drawing == Drawing::Animation {
-        animation::check_cost(plies + 1, options.pixels)?;
+    if drawing == Drawing::Animation
+        && let Err(refusal) = animation::check_cost(plies + 1, options.pixels)
+    {
+        crate::compute::tarpit::hold().await;
+        return Err(refusal.into());
     }
     let tag = request_tag(drawing, &href, &options);
     let etag = format!("\"{tag:016x}\"");

@@ -9,7 +9,8 @@
 //! - [`flights`]: identical work asked for at once runs once;
 //! - [`cache`]: answers kept for repeated requests;
 //! - [`renders`]: pictures drawn at once and finished pictures kept;
-//! - [`budget`]: a weighted budget (the memory of JSON bodies being decoded).
+//! - [`budget`]: a weighted budget (the memory of JSON bodies being decoded);
+//! - [`tarpit`]: refusals only abuse earns, answered after a second.
 //!
 //! [`Computer`] holds the limits, each surface's governance and the pictures'.
 
@@ -21,6 +22,7 @@ pub mod flights;
 pub mod pool;
 pub mod renders;
 pub mod shares;
+pub mod tarpit;
 
 pub use config::AiConfig;
 

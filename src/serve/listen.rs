@@ -8,15 +8,19 @@ use std::rc::Rc;
 use std::{fmt, io};
 
 use actix_http::body::{BoxBody, MessageBody};
-use actix_http::{HttpService, Request, Response};
+use actix_http::error::DispatchError;
+use actix_http::{HttpService, Protocol, Request, Response};
 use actix_service::{
-    IntoServiceFactory, Service, ServiceFactory, ServiceFactoryExt, fn_factory, fn_service,
-    map_config,
+    IntoServiceFactory, Service, ServiceFactory, ServiceFactoryExt, apply_fn_factory, fn_factory,
+    fn_service, map_config,
 };
 use actix_web::dev::AppConfig;
 use actix_web::http::header::CONTENT_LENGTH;
+use actix_web::rt::net::TcpStream;
 
+use super::socket::Socket;
 use crate::api::body::BODY_LIMIT;
+use crate::connection::Connection;
 use crate::limits::HEAD_DEADLINE;
 
 /// A server for `bind` that answers with a fresh `app()` on each worker (as `HttpServer::new`
@@ -38,7 +42,7 @@ where
     let shutdown = builder.graceful_shutdown_signal();
     let server = builder.bind("moot", bind, move || {
         let shutdown = shutdown.clone();
-        HttpService::build()
+        let http = HttpService::build()
             .graceful_shutdown_signal(move || {
                 let shutdown = shutdown.clone();
                 async move { shutdown.notified().await }
@@ -47,20 +51,28 @@ where
             // 408); the body's deadline is the extractor's (`crate::limits::BODY_DEADLINE`).
             .client_request_timeout(HEAD_DEADLINE)
             .client_disconnect_timeout(std::time::Duration::from_secs(1))
-            .tcp_nodelay(true)
+            .on_connect_ext(|socket: &Socket, data| {
+                data.insert(socket.connection().clone());
+            })
             .expect(refuse_announced_overflow({
                 let app = app.clone();
                 move || application(app())
             }))
-            .finish(application(app()))
-            .tcp()
+            .finish(application(app()));
+        fn_service(|stream: TcpStream| async move {
+            stream.set_nodelay(true)?;
+            let peer = stream.peer_addr().ok();
+            Ok::<_, DispatchError>((Socket::new(stream), Protocol::Http1, peer))
+        })
+        .and_then(http)
     })?;
     Ok(server.run())
 }
 
 /// The application as the HTTP layer calls it. A request without a `Host` (HTTP/1.0) takes the
 /// host of actix's default configuration; absolute links never start with a client's text
-/// (`crate::client::origin_of`).
+/// (`crate::client::origin_of`). After each answer the connection learns whether a large body
+/// was left unread ([`Connection::request_answered`]).
 fn application<I, S, B>(
     app: I,
 ) -> impl ServiceFactory<
@@ -79,9 +91,24 @@ where
     S::Service: 'static,
     B: MessageBody + 'static,
 {
-    map_config(app.into_factory(), |()| AppConfig::default())
+    let app = map_config(app.into_factory(), |()| AppConfig::default())
         .map(Into::into)
-        .map_err(|error| Response::from(error.into()))
+        .map_err(|error| Response::from(error.into()));
+    apply_fn_factory(app, |request: Request, service: &_| {
+        let connection = request.conn_data::<Connection>().cloned();
+        let declared = declared_length(&request);
+        if let Some(connection) = &connection {
+            connection.request_started();
+        }
+        let answer = service.call(request);
+        async move {
+            let answer = answer.await;
+            if let Some(connection) = connection {
+                connection.request_answered(declared);
+            }
+            answer
+        }
+    })
 }
 
 /// The service actix-http calls for a request with `Expect: 100-continue`: a request whose
@@ -128,10 +155,14 @@ where
 
 /// Whether the request's `Content-Length` says its body is over the limit.
 fn announces_overflow(request: &Request) -> bool {
+    declared_length(request).is_some_and(|length| length > BODY_LIMIT as u64)
+}
+
+/// The body's length as the request's `Content-Length` declares it.
+fn declared_length(request: &Request) -> Option<u64> {
     request
         .head()
         .headers()
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok())
-        .is_some_and(|length| length > BODY_LIMIT as u64)
 }

@@ -6,6 +6,7 @@
 //! - [`cors`]: which other origins' pages may call the API;
 //! - [`security`]: security headers on pages;
 //! - [`listen`]: the HTTP server itself, and its answer to `Expect: 100-continue`;
+//! - [`socket`]: a connection's socket, read no more once a large body is refused unread;
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
 //! - [`sampling`]: repeated refusals and health checks logged at most once a second a kind;
@@ -20,6 +21,7 @@ pub mod metrics;
 pub mod request_id;
 pub mod sampling;
 pub mod security;
+pub mod socket;
 pub mod url_limit;
 
 pub use cors::Origins;

@@ -1,6 +1,7 @@
 //! The `moot` binary's connections, tried over raw sockets: compressed answers on a kept-alive
 //! connection come without the delayed-ACK stall, and a body announced over the limit with
-//! `Expect: 100-continue` is refused before the client sends it.
+//! `Expect: 100-continue` is refused before the client sends it, a large body refused unread is
+//! not read, and refusals only abuse earns are held by the tarpit.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -180,4 +181,118 @@ fn a_body_announced_over_the_limit_is_refused_before_100_continue() {
         "{}",
         String::from_utf8_lossy(&answer.body)
     );
+}
+
+/// Writes `body` on `writer` from another thread, as a client that sends its whole body before
+/// reading would; the thread answers how many bytes the server let it write before the
+/// connection closed (its writes block once the server stops reading and the buffers fill).
+fn send_body(mut writer: TcpStream, body: Vec<u8>) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut written = 0;
+        for chunk in body.chunks(64 << 10) {
+            if writer.write_all(chunk).is_err() {
+                break;
+            }
+            written += chunk.len();
+        }
+        written
+    })
+}
+
+/// Reads the rest of a connection the server is closing: its end, or a reset (the server
+/// closed with the client's bytes unread). Fails when it stays open past `within`.
+fn closes_within(reader: &mut BufReader<TcpStream>, within: Duration) {
+    let start = Instant::now();
+    let mut rest = Vec::new();
+    let _end_or_reset = reader.read_to_end(&mut rest);
+    assert!(start.elapsed() < within, "open for {:?}", start.elapsed());
+}
+
+/// A body over the limit, announced without `Expect`, is refused from its `Content-Length`
+/// and not read: the server stops reading, so the client's sends block (before, the server read
+/// and discarded all of it), and the connection closes within a second or so.
+#[test]
+fn a_large_body_refused_unread_is_not_read_and_its_connection_closes() {
+    let port = free_port();
+    let _server = moot(port, &[]);
+    let declared = 64 << 20;
+    let stream = connect(port);
+    let mut writer = stream.try_clone().expect("a second handle");
+    write!(
+        writer,
+        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {declared}\r\n\r\n"
+    )
+    .expect("a request head");
+    let sent = send_body(writer, vec![b' '; declared]);
+    let mut reader = BufReader::new(stream);
+    let answer = read_answer(&mut reader);
+    assert_eq!(answer.status, "HTTP/1.1 413 Payload Too Large");
+    assert_eq!(answer.header("connection"), Some("close"));
+    closes_within(&mut reader, Duration::from_secs(5));
+    let written = sent.join().expect("the writer");
+    assert!(
+        written < 16 << 20,
+        "the server read {written} of the {declared} bytes it refused"
+    );
+}
+
+/// A body that crosses a bound of the JSON scan (here 4,096 objects, within its first 28 KB) is
+/// refused before the rest is read, and the refusal is held a second: a client looping such
+/// bodies gets one answer a second per connection.
+#[test]
+fn a_body_past_the_bounds_is_refused_unread_after_the_tarpit_hold() {
+    let port = free_port();
+    let _server = moot(port, &[]);
+    let body = format!(r#"{{"x":[{}]}}"#, vec![r#"{"":0}"#; 149_000].join(","));
+    let stream = connect(port);
+    let mut writer = stream.try_clone().expect("a second handle");
+    let start = Instant::now();
+    write!(
+        writer,
+        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    )
+    .expect("a request head");
+    let sent = send_body(writer, body.into_bytes());
+    let mut reader = BufReader::new(stream);
+    let answer = read_answer(&mut reader);
+    let took = start.elapsed();
+    assert_eq!(answer.status, "HTTP/1.1 413 Payload Too Large");
+    let problem: serde_json::Value = serde_json::from_slice(&answer.body).expect("a problem");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|detail| detail.contains("more than 4096 objects and arrays")),
+        "{problem}"
+    );
+    assert!(
+        took >= moot::compute::tarpit::HOLD - Duration::from_millis(50),
+        "answered after {took:?}"
+    );
+    closes_within(&mut reader, Duration::from_secs(5));
+    sent.join().expect("the writer");
+}
+
+/// A method HTTP does not define is refused after the tarpit's hold; a defined one the path
+/// does not serve, at once.
+#[test]
+fn an_unknown_method_is_refused_after_the_tarpit_hold_a_known_one_at_once() {
+    let port = free_port();
+    let _server = moot(port, &[]);
+    let refused_after = |method: &str| {
+        let stream = connect(port);
+        let mut writer = stream.try_clone().expect("a second handle");
+        let start = Instant::now();
+        writer
+            .write_all(format!("{method} /healthz HTTP/1.1\r\nhost: moot\r\n\r\n").as_bytes())
+            .expect("a request");
+        let answer = read_answer(&mut BufReader::new(stream));
+        assert_eq!(answer.status, "HTTP/1.1 405 Method Not Allowed", "{method}");
+        start.elapsed()
+    };
+    let hold = moot::compute::tarpit::HOLD;
+    let unknown = refused_after("BREW");
+    assert!(unknown >= hold - Duration::from_millis(50), "{unknown:?}");
+    let known = refused_after("PUT");
+    assert!(known < hold / 2, "{known:?}");
 }

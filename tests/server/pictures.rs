@@ -554,11 +554,18 @@ async fn an_animation_over_the_cost_bound_is_refused_before_drawing_saying_how_t
     let moves = first_moves("herfor", 20).await.0;
     assert_eq!(moves.len(), 20);
     let uri = link("herfor", &moves, "&pixels=800").replace("/picture?", "/animation?");
+    let start = std::time::Instant::now();
     let answer = app
         .call(TestRequest::get().uri(&uri).to_request())
         .await
         .expect("an answer");
     assert_eq!(answer.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // Asked for more than anyone is given: held a second, as a loop of them would be.
+    let took = start.elapsed();
+    assert!(
+        took >= moot::compute::tarpit::HOLD,
+        "answered after {took:?}"
+    );
     let body: Value = test::read_body_json(answer).await;
     assert_eq!(body["field"], "pixels", "{body}");
     let detail = body["detail"].as_str().expect("a detail");

@@ -1,7 +1,7 @@
 //! A long game's animation: a 129-ply Herfor size-7 game played through the API, its
-//! animation asked at 800 px with a caption (over the cost bound: refused quickly), with
-//! `If-None-Match: *`, 8 at once, and looped by the attackers; and once the largest animation
-//! accepted (40 frames at 400 px).
+//! animation asked at 800 px with a caption (over the cost bound: refused, after the server's
+//! one-second hold), with `If-None-Match: *`, 8 at once, and looped by the attackers; and once
+//! the largest animation accepted (40 frames at 400 px).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
