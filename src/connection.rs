@@ -54,8 +54,11 @@ impl Connection {
     }
 }
 
-/// Says the request's body was read whole (its connection may drain and keep going).
-pub fn body_read(req: &HttpRequest) {
+/// Says the request's body, of `length` bytes, was read whole (its connection may go on).
+pub fn body_read(req: &HttpRequest, length: usize) {
+    if length as u64 <= DRAIN_LIMIT {
+        return; // Only a large body can stop the reading.
+    }
     if let Some(connection) = req.conn_data::<Connection>() {
         connection.0.body_read.set(true);
     }

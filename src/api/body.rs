@@ -160,8 +160,8 @@ impl FromRequest for JsonBody {
                         format!("the body did not arrive within {} ms", deadline.as_millis()),
                     )
                 })??;
-            crate::connection::body_read(&req);
             let bytes_len = bytes.len();
+            crate::connection::body_read(&req, bytes_len);
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(
                     serde_json::Value::Object(Default::default()),

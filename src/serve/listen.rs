@@ -17,10 +17,11 @@ use actix_service::{
 use actix_web::dev::AppConfig;
 use actix_web::http::header::CONTENT_LENGTH;
 use actix_web::rt::net::TcpStream;
+use futures_util::future::Either;
 
 use super::socket::Socket;
 use crate::api::body::BODY_LIMIT;
-use crate::connection::Connection;
+use crate::connection::{Connection, DRAIN_LIMIT};
 use crate::limits::HEAD_DEADLINE;
 
 /// A server for `bind` that answers with a fresh `app()` on each worker (as `HttpServer::new`
@@ -95,19 +96,19 @@ where
         .map(Into::into)
         .map_err(|error| Response::from(error.into()));
     apply_fn_factory(app, |request: Request, service: &_| {
-        let connection = request.conn_data::<Connection>().cloned();
-        let declared = declared_length(&request);
-        if let Some(connection) = &connection {
-            connection.request_started();
-        }
+        // Only a large body can stop the reading: any other request goes straight through.
+        let declared = declared_length(&request).filter(|length| *length > DRAIN_LIMIT);
+        let connection = declared.and(request.conn_data::<Connection>().cloned());
+        let Some(connection) = connection else {
+            return Either::Left(service.call(request));
+        };
+        connection.request_started();
         let answer = service.call(request);
-        async move {
+        Either::Right(async move {
             let answer = answer.await;
-            if let Some(connection) = connection {
-                connection.request_answered(declared);
-            }
+            connection.request_answered(declared);
             answer
-        }
+        })
     })
 }
 
