@@ -218,9 +218,12 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
         .with_link("Choose a game", "/")
         .error_response();
     }
+    // Answered with their error, as every problem is, for the request id and the access log.
     if allowed.is_empty() {
-        return ApiError::new(ErrorCode::NotFound, format!("nothing is served at {path}"))
-            .error_response();
+        return HttpResponse::from_error(ApiError::new(
+            ErrorCode::NotFound,
+            format!("nothing is served at {path}"),
+        ));
     }
     // A method is any token a client sends (a thousand characters, or a hundred thousand):
     // the answer names it by an excerpt.
@@ -229,7 +232,7 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
         "{method} is not served at {path}; use {}",
         allowed.join(" or ")
     );
-    let mut response = ApiError::new(ErrorCode::MethodNotAllowed, detail).error_response();
+    let mut response = HttpResponse::from_error(ApiError::new(ErrorCode::MethodNotAllowed, detail));
     if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
         response.headers_mut().insert(header::ALLOW, allow);
     }

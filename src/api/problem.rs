@@ -347,6 +347,18 @@ impl ApiError {
         }))
     }
 
+    /// The problem's JSON as sent, with the answer's request id when given (its last member).
+    pub fn body(&self, request_id: Option<&str>) -> String {
+        let problem = match request_id {
+            Some(id) => &Problem {
+                request_id: Some(id.to_owned()),
+                ..(*self.0).clone()
+            },
+            None => &*self.0,
+        };
+        serde_json::to_string(problem).unwrap_or_else(|_| String::from("{}"))
+    }
+
     /// The problem's stable code, as the access log records a client error.
     pub fn code(&self) -> ErrorCode {
         self.0.code
@@ -457,8 +469,10 @@ impl ResponseError for ApiError {
         self.0.code.status()
     }
 
+    /// The problem without its request id, which the request-id middleware adds
+    /// ([`ApiError::body`]): an error is made where the request is not at hand.
     fn error_response(&self) -> HttpResponse {
-        let body = serde_json::to_string(&*self.0).unwrap_or_else(|_| String::from("{}"));
+        let body = self.body(None);
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
         if let Some(seconds) = self.0.retry_after {
@@ -479,6 +493,19 @@ impl ResponseError for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_request_id_is_a_problems_last_member() {
+        let error = ApiError::new(ErrorCode::NotFound, "nothing here").with_field("x");
+        let text = error.body(Some("r1"));
+        assert!(text.ends_with(r#","request_id":"r1"}"#), "{text}");
+        let body: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(
+            (&body["field"], &body["code"]),
+            (&"x".into(), &"not_found".into())
+        );
+        assert!(!error.body(None).contains("request_id"));
+    }
 
     #[test]
     fn prefixed_joins_member_and_path_like_serde_path_to_error() {

@@ -17,7 +17,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::HeaderValue;
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{Error, ResponseError};
+use actix_web::{Error, HttpResponse, ResponseError};
 
 use crate::api::problem::{ApiError, ErrorCode};
 
@@ -121,7 +121,7 @@ pub async fn refusals(
         CorsError::OriginNotAllowed | CorsError::MissingOrigin
     );
     let detail = refusal_detail(refusal, response.request());
-    let mut answer = ApiError::new(ErrorCode::CorsRefused, detail).error_response();
+    let mut answer = HttpResponse::from_error(ApiError::new(ErrorCode::CorsRefused, detail));
     let headers = answer.headers_mut();
     headers.insert(
         header::VARY,

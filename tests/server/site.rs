@@ -77,6 +77,15 @@ async fn problem_bodies_carry_the_request_id_and_a_cited_rules_url() {
         header_of(&headers, "x-request-id")
     );
     assert!(problem.get("rule_url").is_none(), "{problem}");
+    // And a 405, whose answer the site's fallback makes.
+    let (status, headers, body) = call(&app, TestRequest::delete().uri("/api/v1/games")).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    let problem: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(problem["code"], "method_not_allowed");
+    assert_eq!(
+        problem["request_id"].as_str(),
+        header_of(&headers, "x-request-id")
+    );
 }
 
 #[actix_web::test]
