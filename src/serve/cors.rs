@@ -17,7 +17,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::HeaderValue;
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpResponse, ResponseError};
+use actix_web::{Error, HttpResponse};
 
 use crate::api::problem::{ApiError, ErrorCode};
 
