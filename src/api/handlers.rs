@@ -134,7 +134,7 @@ pub async fn legal_moves(
     responses(
         (status = 200, description = "The position after the moves", body = ApplyResponse),
         (status = "4XX", description = "`invalid_state`, `unreadable_move`, `illegal_move` (with `rule`, `move`, `index`), `game_over`, …", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded, and the moves being played (2 KiB a move), fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/apply")]
@@ -167,7 +167,7 @@ pub async fn score(game: GameId, body: JsonBody) -> Result<Serialized<ScoreRespo
     responses(
         (status = 200, description = "The game replayed", body = ReplayResponse),
         (status = "4XX", description = "`invalid_options`, `unreadable_move`, `illegal_move`, `invalid_record` (with `line`), …", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`overloaded`: the bodies being decoded fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`overloaded`: the bodies being decoded, and the moves being played (2 KiB a move), fill the server's memory budget; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/replay")]
