@@ -1,8 +1,11 @@
 //! The HTTP server around the application: what actix-web's `HttpServer` would build, with the
-//! settings Moot chooses, plus the one thing `HttpServer` does not let an application decide:
-//! the answer to `Expect: 100-continue`. A client that announces a body over the limit is
-//! answered at once (413, by the application itself: its headers, log line and metrics), so it
-//! never uploads what would be refused; any other gets `100 Continue` as before.
+//! settings Moot chooses, plus two things `HttpServer` does not let an application decide:
+//!
+//! - the answer to `Expect: 100-continue`. A client that announces a body over the limit is
+//!   answered at once (413, by the application itself: its headers, log line and metrics), so
+//!   it never uploads what would be refused; any other gets `100 Continue` as before;
+//! - whether the connection goes on reading a large body the application answered without
+//!   reading: it does not ([`Socket`], [`crate::connection`]).
 
 use std::rc::Rc;
 use std::{fmt, io};
