@@ -7,7 +7,7 @@
 //! [`ApiError`].
 //!
 //! While it arrives, and again whole before it is parsed, a body is walked
-//! ([`json_scan`](super::json_scan)): too deep, or holding too many objects or values, it is
+//! ([`json_scan`]): too deep, or holding too many objects or values, it is
 //! refused as soon as it crosses the bound, before the rest is read or serde allocates; otherwise its
 //! worst-case memory is taken from the server's decoding [`Budget`] (past it: 503 `overloaded`
 //! with `Retry-After`) and held while the request runs. A member named twice in one object is
