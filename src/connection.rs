@@ -1,9 +1,10 @@
 //! What the application tells the connection a request came on: whether the request's body was
 //! read. A large body answered without being read (refused before or while it is read: a full
-//! budget, a bound crossed, an unknown game or route) is not drained: the server stops reading
-//! the connection, which closes once the answer has had time to reach the client. Draining
-//! would cost the server a copy of every byte it refuses, and a client looping megabyte bodies
-//! would keep it copying at memory speed; not read, the client's sends block instead.
+//! budget, a bound crossed, an unknown game or route) is drained only while the server's drain
+//! allowance lasts (`serve::socket`); then the server stops reading the connection, which
+//! closes once the answer has had time to reach the client. Draining every such body would cost
+//! the server a copy of every byte it refuses, and a client looping megabyte bodies would keep
+//! it copying at memory speed; not read, the client's sends block once the buffers are full.
 //!
 //! A body of at most [`DRAIN_LIMIT`] bytes is still read and discarded after the answer (actix's
 //! lingering close), which then closes the connection cleanly. The server (`serve::listen`)
