@@ -12,10 +12,11 @@ use std::str::FromStr;
 /// The address a client's share is kept under: the connection's peer, or, when the server
 /// trusts its reverse proxy (`--trust-forwarded`), the first `Forwarded`/`X-Forwarded-For`
 /// address; behind a proxy every peer is the proxy, so all clients would share one share.
+/// The address is taken as [`share_key`] has it.
 pub fn client_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> Option<IpAddr> {
     let peer = request.peer_addr().map(|peer| peer.ip());
     if !trust_forwarded {
-        return peer;
+        return peer.map(share_key);
     }
     let info = request.connection_info();
     let forwarded = info.realip_remote_addr().and_then(|addr| {
@@ -23,7 +24,21 @@ pub fn client_of(request: &actix_web::HttpRequest, trust_forwarded: bool) -> Opt
             .ok()
             .or_else(|| addr.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
     });
-    forwarded.or(peer)
+    forwarded.or(peer).map(share_key)
+}
+
+/// Whom an address's share belongs to: an IPv6 address is its /64, the network one subscriber
+/// gets and in which a host picks any address at will (so a client cannot take a share per
+/// address); an IPv4 address (or one mapped into IPv6) is itself, as a /24 may hold many
+/// households.
+pub fn share_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
 }
 
 /// The site's public address (`--public-url`): `http` or `https`, a host and an optional port,
@@ -140,6 +155,26 @@ fn is_host(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_its_64_an_ipv4_client_its_address() {
+        let key = |text: &str| share_key(text.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:ffff:1:2:3"));
+        assert_eq!(
+            key("2001:db8:1:2:aaaa::1"),
+            "2001:db8:1:2::".parse::<IpAddr>().unwrap()
+        );
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_ne!(key("203.0.113.7"), key("203.0.113.8"));
+        assert_eq!(key("::ffff:203.0.113.7"), key("203.0.113.7"));
+        use actix_web::test::TestRequest;
+        let request = TestRequest::default()
+            .peer_addr("[2001:db8:1:2::99]:41000".parse().unwrap())
+            .insert_header(("x-forwarded-for", "2001:db8:7:7:1::5"))
+            .to_http_request();
+        assert_eq!(client_of(&request, false), Some(key("2001:db8:1:2::")));
+        assert_eq!(client_of(&request, true), Some(key("2001:db8:7:7::")));
+    }
 
     #[test]
     fn a_forwarded_address_names_the_client_only_when_the_proxy_is_trusted() {
