@@ -5,7 +5,7 @@
 //!   answered at once (413, by the application itself: its headers, log line and metrics), so
 //!   it never uploads what would be refused; any other gets `100 Continue` as before;
 //! - whether the connection goes on reading a large body the application answered without
-//!   reading: it does not ([`Socket`], [`crate::connection`]).
+//!   reading: only within a server-wide allowance ([`Socket`], [`crate::connection`]).
 
 use std::rc::Rc;
 use std::{fmt, io};
