@@ -235,11 +235,7 @@ async fn read(
             format!("the body is over the limit of {BODY_LIMIT} bytes"),
         )
     };
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok());
-    if declared.is_some_and(|length| length > BODY_LIMIT as u64) {
+    if declared_length(req).is_some_and(|length| length > BODY_LIMIT as u64) {
         return Err(too_large());
     }
     let mut stream = Decompress::from_headers(payload, req.headers());
@@ -276,14 +272,18 @@ async fn read(
 /// of megabyte bodies is then refused (503) without reading them, instead of read whole and
 /// refused after. `None` for a small body or one of unknown length (taken once it is scanned).
 fn reserve_for_large(req: &HttpRequest, budget: &Budget) -> Result<Option<Taken>, ApiError> {
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.trim().parse::<usize>().ok())
-        .filter(|len| (PARSE_ON_WORKER + 1..=BODY_LIMIT).contains(len));
-    declared
+    declared_length(req)
+        .and_then(|len| usize::try_from(len).ok())
+        .filter(|len| (PARSE_ON_WORKER + 1..=BODY_LIMIT).contains(len))
         .map(|len| admitted(budget, json_scan::worst_case_bytes_of_any(len)))
         .transpose()
+}
+
+/// The body's length as the request's `Content-Length` declares it.
+fn declared_length(req: &HttpRequest) -> Option<u64> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok())
 }
 
 /// `weight` bytes of worst-case memory taken from the decoding budget, or 503 `overloaded`.

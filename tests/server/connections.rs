@@ -211,6 +211,19 @@ fn closes_within(reader: &mut BufReader<TcpStream>, within: Duration) {
     assert!(start.elapsed() < within, "open for {:?}", start.elapsed());
 }
 
+/// A connection that has sent the head of a `legal-moves` request whose body is `length` bytes
+/// of JSON: a handle to write the body on, and the stream to read the answer from.
+fn legal_moves_head(port: u16, length: usize) -> (TcpStream, TcpStream) {
+    let stream = connect(port);
+    let mut writer = stream.try_clone().expect("a second handle");
+    write!(
+        writer,
+        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {length}\r\n\r\n"
+    )
+    .expect("a request head");
+    (writer, stream)
+}
+
 /// A body over the limit, announced without `Expect`, is refused from its `Content-Length`;
 /// the server discards what follows only up to its drain allowance (16 MiB), then stops
 /// reading, so the client's sends block (before, the server read and discarded all of it), and
@@ -220,13 +233,7 @@ fn a_large_body_refused_unread_is_not_read_and_its_connection_closes() {
     let port = free_port();
     let _server = moot(port, &[]);
     let declared = 128 << 20;
-    let stream = connect(port);
-    let mut writer = stream.try_clone().expect("a second handle");
-    write!(
-        writer,
-        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {declared}\r\n\r\n"
-    )
-    .expect("a request head");
+    let (writer, stream) = legal_moves_head(port, declared);
     let sent = send_body(writer, vec![b' '; 1 << 20], declared >> 20);
     let mut reader = BufReader::new(stream);
     let answer = read_answer(&mut reader);
@@ -248,13 +255,7 @@ fn an_over_limit_body_written_whole_before_reading_still_gets_its_413() {
     let port = free_port();
     let _server = moot(port, &[]);
     let declared = 8 << 20;
-    let stream = connect(port);
-    let mut writer = stream.try_clone().expect("a second handle");
-    write!(
-        writer,
-        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {declared}\r\n\r\n"
-    )
-    .expect("a request head");
+    let (mut writer, stream) = legal_moves_head(port, declared);
     let body = vec![b' '; 1 << 20];
     for _ in 0..declared >> 20 {
         writer.write_all(&body).expect("the whole body sent");
@@ -271,15 +272,8 @@ fn a_body_past_the_bounds_is_refused_unread_after_the_tarpit_hold() {
     let port = free_port();
     let _server = moot(port, &[]);
     let body = format!(r#"{{"x":[{}]}}"#, vec![r#"{"":0}"#; 149_000].join(","));
-    let stream = connect(port);
-    let mut writer = stream.try_clone().expect("a second handle");
     let start = Instant::now();
-    write!(
-        writer,
-        "POST /api/v1/games/herfor/legal-moves HTTP/1.1\r\nhost: moot\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    )
-    .expect("a request head");
+    let (writer, stream) = legal_moves_head(port, body.len());
     let sent = send_body(writer, body.into_bytes(), 1);
     let mut reader = BufReader::new(stream);
     let answer = read_answer(&mut reader);
