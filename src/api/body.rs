@@ -355,12 +355,12 @@ fn declared_media_type(req: &HttpRequest) -> Result<bool, ApiError> {
 /// Reads a JSON value into `T`, naming the member at fault: `member` is where the value sits in
 /// the request (`""` for the whole body, `state`, `options`). Shape errors are `code`.
 pub fn decode<T: DeserializeOwned>(
-    value: serde_json::Value,
+    value: &serde_json::Value,
     member: &str,
     code: ErrorCode,
 ) -> Result<T, ApiError> {
     // Objects only: a struct sent as a positional array is refused at every level.
-    serde_path_to_error::deserialize(crate::games::json::Strict(&value)).map_err(|e| {
+    serde_path_to_error::deserialize(crate::games::json::Strict(value)).map_err(|e| {
         let path = e.path().to_string();
         let field = if member.is_empty() {
             path.trim_start_matches('.').to_owned()

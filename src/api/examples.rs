@@ -56,7 +56,7 @@ fn play<G: Strategy>() -> Option<Samples> {
     let options = serde_json::to_value(G::Options::default()).ok()?;
     let new_request = json!({ "options": options });
     let new_response = ops::new_game::<G>(NewGameRequest {
-        options: Some(options.clone()),
+        options: Some(G::Options::default()),
     })
     .ok()?;
 
@@ -80,12 +80,12 @@ fn play<G: Strategy>() -> Option<Samples> {
 
     let state_request = json!({ "state": state_json });
     let legal_moves = ops::legal_moves::<G>(StateRequest {
-        state: state_json.clone(),
+        state: state.clone(),
     })
     .ok()?;
     let apply_request = json!({ "state": state_json, "move": next });
     let apply_response = ops::apply::<G>(ApplyRequest {
-        state: state_json.clone(),
+        state: state.clone(),
         mv: Some(next.clone()),
         moves: None,
         plies: None,
@@ -102,11 +102,14 @@ fn play<G: Strategy>() -> Option<Samples> {
     // The time taken is the one number a replayed search does not repeat: fixed here, so the
     // document is the same from build to build.
     evaluate_response.elapsed_ms = 25.0;
-    let score = ops::score::<G>(StateRequest { state: state_json }).ok()?;
+    let score = ops::score::<G>(StateRequest {
+        state: state.clone(),
+    })
+    .ok()?;
     opening.push(next);
     let replay_request = json!({ "options": options, "moves": opening });
     let replay_response = ops::replay::<G>(ReplayRequest {
-        options: Some(options),
+        options: Some(G::Options::default()),
         moves: Some(opening),
         record: None,
         plies: None,

@@ -34,8 +34,8 @@ pub fn problem_on_panic<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result
     })
 }
 
-/// Reads the body's envelope, then runs `op` for the game under [`problem_on_panic`]: on the worker,
-/// or on the blocking pool for a body over 16 KiB (its decoding takes milliseconds).
+/// Runs `op` for the game under [`problem_on_panic`]: on the worker, or on the blocking pool
+/// for a body over 16 KiB (its decoding takes milliseconds).
 macro_rules! run_for_game {
     ($game:expr, $body:expr, $op:ident, $request:ty) => {{
         let body = $body;
@@ -43,10 +43,27 @@ macro_rules! run_for_game {
             run_blocking!($game, body, $op, $request)
         } else {
             let GameId(id) = $game;
-            let request: $request = envelope(body)?;
-            let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-            Serialized::of(&answer)
+            let JsonBody(value, cost) = body;
+            answer!(id, value, cost, $op, $request)
         }
+    }};
+}
+
+/// Reads the body's JSON `value` as game `id`'s own request (`$request` names its untyped
+/// form, which explains a refusal), drops the JSON and `release` (the body's share of the
+/// decoding budget) once it is read, runs `op` and writes its answer, under
+/// [`problem_on_panic`].
+macro_rules! answer {
+    ($id:expr, $value:expr, $release:expr, $op:ident, $request:ty) => {{
+        let id = $id;
+        let (value, release) = ($value, $release);
+        problem_on_panic(|| {
+            with_game!(id, G => {
+                let request = ops::read::<G, _, $request>(&value)?;
+                drop((value, release));
+                Serialized::of(&ops::$op::<G>(request)?)
+            }, else Err(ApiError::unknown_game(id)))
+        })
     }};
 }
 
@@ -60,12 +77,10 @@ macro_rules! run_blocking {
         let mut body = $body;
         body.take_for_moves()?;
         crate::blocking::off_workers(move || {
-            let JsonBody(value, cost) = body;
-            let request: $request = ops::envelope(value)?;
-            let answer = problem_on_panic(|| with_game!(id, G => ops::$op::<G>(request), else Err(ApiError::unknown_game(id))))?;
-            let answer = Serialized::of(&answer);
             // The body's share of the memory budget, its moves' included, is given back once
             // the answer is written.
+            let JsonBody(value, cost) = body;
+            let answer = answer!(id, value, (), $op, $request);
             drop(cost);
             answer
         })

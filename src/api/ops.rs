@@ -1,9 +1,11 @@
-//! The API's operations, generic over [`Game`]: type the game-dependent members of a request,
+//! The API's operations, generic over [`Game`]: read a request as the game's own types,
 //! validate them, call the engine, and shape the answer. No HTTP here.
 //!
 //! Order for every operation: the request's shape (`invalid_request`), then the game's types
 //! (`invalid_state` / `invalid_options` naming the field), then `validate`, and only then the
-//! engine's other methods.
+//! engine's other methods. A body is read in one pass, straight into the game's types
+//! ([`read`]); only a body refused is read again member by member, to name its first fault in
+//! that order.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -22,32 +24,107 @@ use crate::with_game;
 /// Reads a request body into its envelope type; missing, unknown or mistyped members are
 /// `invalid_request`.
 pub fn envelope<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
-    // serde would read a struct from an array too; the API speaks objects only.
-    if !body.is_object() {
-        return Err(ApiError::new(
+    an_object(&body)?;
+    decode(&body, "", ErrorCode::InvalidRequest)
+}
+
+/// serde would read a struct from an array too; the API speaks objects only.
+fn an_object(body: &Value) -> Result<(), ApiError> {
+    if body.is_object() {
+        Ok(())
+    } else {
+        Err(ApiError::new(
             ErrorCode::InvalidRequest,
             "the body must be a JSON object",
-        ));
+        ))
     }
-    decode(body, "", ErrorCode::InvalidRequest)
+}
+
+/// A request's checks of its own members (not the game's), made before the game's are read:
+/// which members go together, and how many moves may be sent.
+pub trait Envelope: DeserializeOwned {
+    /// The request's own members refused, or `Ok`.
+    fn check(&self) -> Result<(), ApiError> {
+        Ok(())
+    }
+}
+
+impl Envelope for NewGameRequest {}
+
+impl Envelope for StateRequest {}
+
+impl Envelope for ApplyRequest {
+    fn check(&self) -> Result<(), ApiError> {
+        moves_to_apply(self.mv.as_ref(), self.moves.as_ref()).map(drop)
+    }
+}
+
+impl Envelope for ReplayRequest {
+    fn check(&self) -> Result<(), ApiError> {
+        game_to_replay(self.moves.as_ref(), self.record.as_ref()).map(drop)
+    }
+}
+
+/// Reads a body as the request `T` of game `G` (`ApplyRequest<G::State>`) in one pass. A body
+/// refused is read again as `Untyped`, the same request with its game members as JSON
+/// (`ApplyRequest`), and then member by member, so that the problem names the first fault in
+/// the API's order whatever the order of the body's members: its shape, then its `state`, then
+/// its `options`.
+pub fn read<G: Game, T: DeserializeOwned, Untyped: Envelope>(body: &Value) -> Result<T, ApiError> {
+    an_object(body)?;
+    crate::games::json::from_value(body).map_err(|_| first_fault::<G, Untyped>(body))
+}
+
+/// Why a body that [`read`] refused is refused, found in the API's order. (The state's
+/// `validate` comes later, in the operation, after the request's own checks.)
+fn first_fault<G: Game, Untyped: Envelope>(body: &Value) -> ApiError {
+    let member = |name: &str| body.get(name).filter(|value| !value.is_null());
+    let fault = decode::<Untyped>(body, "", ErrorCode::InvalidRequest)
+        .and_then(|request| request.check())
+        .err()
+        .or_else(|| {
+            member("state")
+                .and_then(|state| decode::<G::State>(state, "state", ErrorCode::InvalidState).err())
+        })
+        .or_else(|| member("options").and_then(|options| read_options::<G>(options).err()));
+    fault.unwrap_or_else(|| {
+        ApiError::internal(
+            "the body was refused as a whole, yet each of its members reads: a bug in reading requests",
+        )
+    })
 }
 
 /// Types and validates a state found at `member` of the request.
 pub fn read_state<G: Game>(value: Value, member: &str) -> Result<G::State, ApiError> {
-    let state: G::State = decode(value, member, ErrorCode::InvalidState)?;
+    let state: G::State = decode(&value, member, ErrorCode::InvalidState)?;
+    valid::<G>(state, member)
+}
+
+/// The state, if the game's rules allow it (`invalid_state` naming `member` otherwise).
+pub fn valid<G: Game>(state: G::State, member: &str) -> Result<G::State, ApiError> {
     G::validate(&state).map_err(|e| ApiError::invalid_state(member, e))?;
     Ok(state)
 }
 
 /// Types the options (absent means the defaults) and starts a game with them.
 pub fn start<G: Game>(options: Option<Value>) -> Result<(G::Options, G::State), ApiError> {
-    let options: G::Options = match options {
-        None => G::Options::default(),
-        Some(value) => decode(value.clone(), "options", ErrorCode::InvalidOptions)
-            .map_err(|e| in_the_games_words::<G>(e, &value))?,
-    };
-    let state = G::new_game(&options).map_err(ApiError::invalid_options)?;
+    let options = options
+        .map(|value| read_options::<G>(&value))
+        .transpose()?
+        .unwrap_or_default();
+    let state = begin::<G>(&options)?;
     Ok((options, state))
+}
+
+/// The options sent, typed (`invalid_options` naming the option at fault).
+fn read_options<G: Game>(value: &Value) -> Result<G::Options, ApiError> {
+    decode(value, "options", ErrorCode::InvalidOptions)
+        .map_err(|e| in_the_games_words::<G>(e, value))
+}
+
+/// The start of a game with these options (`invalid_options` when the game refuses them).
+fn begin<G: Game>(options: &G::Options) -> Result<G::State, ApiError> {
+    G::new_game(options).map_err(ApiError::invalid_options)
 }
 
 /// An option of the wrong type or out of its type's range (`"size": "7"`, `"size": 300`) said
@@ -126,17 +203,21 @@ pub fn listing<G: Game>() -> Result<GameListing, ApiError> {
 }
 
 /// `POST …/new`: the start of a game with the options sent (defaults for those left out).
-pub fn new_game<G: Game>(request: NewGameRequest) -> Result<GameResponse, ApiError> {
-    let (_, state) = start::<G>(request.options)?;
+pub fn new_game<G: Game>(
+    request: NewGameRequest<G::Options>,
+) -> Result<GameResponse<G::State>, ApiError> {
+    let state = begin::<G>(&request.options.unwrap_or_default())?;
     Ok(GameResponse {
-        state: to_json(&state)?,
         status: G::status(&state),
+        state,
     })
 }
 
 /// `POST …/legal-moves`: every legal move of the state, in the game's notation, and who acts.
-pub fn legal_moves<G: Game>(request: StateRequest) -> Result<LegalMovesResponse, ApiError> {
-    let state = read_state::<G>(request.state, "state")?;
+pub fn legal_moves<G: Game>(
+    request: StateRequest<G::State>,
+) -> Result<LegalMovesResponse, ApiError> {
+    let state = valid::<G>(request.state, "state")?;
     let moves = G::legal_moves(&state)
         .iter()
         .map(|mv| G::format_move(&state, mv))
@@ -148,10 +229,12 @@ pub fn legal_moves<G: Game>(request: StateRequest) -> Result<LegalMovesResponse,
 }
 
 /// `POST …/score`: the state's score breakdown and who acts.
-pub fn score<G: Game>(request: StateRequest) -> Result<ScoreResponse, ApiError> {
-    let state = read_state::<G>(request.state, "state")?;
+pub fn score<G: Game>(
+    request: StateRequest<G::State>,
+) -> Result<ScoreResponse<G::Score>, ApiError> {
+    let state = valid::<G>(request.state, "state")?;
     Ok(ScoreResponse {
-        score: to_json(&G::score(&state))?,
+        score: G::score(&state),
         status: G::status(&state),
     })
 }
@@ -177,10 +260,35 @@ fn exactly_one<A, B>(
 
 /// `POST …/apply`: plays `move`, or each of `moves` in order (the first refused is named by its
 /// index), and answers the position after them with each ply unless `plies` is false.
-pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
+pub fn apply<G: Game>(
+    request: ApplyRequest<G::State>,
+) -> Result<ApplyResponse<G::State>, ApiError> {
+    let single = moves_to_apply(request.mv.as_ref(), request.moves.as_ref())?;
+    let keep = request.plies.unwrap_or(true);
+    let mut state = valid::<G>(request.state, "state")?;
+    let plies = match single {
+        Ok(text) => {
+            let (_, ply) =
+                play_text::<G>(&mut state, text, keep).map_err(|e| e.with_field("move"))?;
+            ply.into_iter().collect()
+        }
+        Err(texts) => play_all::<G>(&mut state, texts, keep)?.0,
+    };
+    Ok(ApplyResponse {
+        status: G::status(&state),
+        state,
+        plies,
+    })
+}
+
+/// What `apply` is to play: `Ok(one move)` or `Err(a list)` of at most [`MAX_MOVES`].
+fn moves_to_apply<'a>(
+    mv: Option<&'a String>,
+    moves: Option<&'a Vec<String>>,
+) -> Result<Result<&'a String, &'a Vec<String>>, ApiError> {
     let single = exactly_one(
-        request.mv,
-        request.moves,
+        mv,
+        moves,
         (
             "moves",
             "moves: send exactly one of `move` and `moves`, not both",
@@ -190,24 +298,35 @@ pub fn apply<G: Game>(request: ApplyRequest) -> Result<ApplyResponse, ApiError> 
             "move: send exactly one of `move` (one move) and `moves` (a list)",
         ),
     )?;
-    if let Err(texts) = &single {
+    if let Err(texts) = single {
         within_cap("moves", texts.len())?;
     }
-    let keep = request.plies.unwrap_or(true);
-    let mut state = read_state::<G>(request.state, "state")?;
-    let plies = match single {
-        Ok(text) => {
-            let (_, ply) =
-                play_text::<G>(&mut state, &text, keep).map_err(|e| e.with_field("move"))?;
-            ply.into_iter().collect()
-        }
-        Err(texts) => play_all::<G>(&mut state, &texts, keep)?.0,
-    };
-    Ok(ApplyResponse {
-        state: to_json(&state)?,
-        status: G::status(&state),
-        plies,
-    })
+    Ok(single)
+}
+
+/// What `replay` is to play: `Ok(a list of moves)` or `Err(a record)`, each within
+/// [`MAX_MOVES`].
+fn game_to_replay<'a>(
+    moves: Option<&'a Vec<String>>,
+    record: Option<&'a String>,
+) -> Result<Result<&'a Vec<String>, &'a String>, ApiError> {
+    let source = exactly_one(
+        moves,
+        record,
+        (
+            "record",
+            "record: send exactly one of `moves` and `record`, not both",
+        ),
+        (
+            "moves",
+            "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
+        ),
+    )?;
+    match source {
+        Ok(texts) => within_cap("moves", texts.len())?,
+        Err(record) => record_within_cap(record)?,
+    }
+    Ok(source)
 }
 
 /// Refuses a list of more than [`MAX_MOVES`] moves in `field` before any is played.
@@ -240,33 +359,21 @@ fn record_within_cap(record: &str) -> Result<(), ApiError> {
 
 /// `POST …/replay`: plays a game from its options and its `moves` or `record`, and answers the
 /// final position, the plies, the record in the game's format and the reader's warnings.
-pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiError> {
-    let source = exactly_one(
-        request.moves,
-        request.record,
-        (
-            "record",
-            "record: send exactly one of `moves` and `record`, not both",
-        ),
-        (
-            "moves",
-            "moves: send exactly one of `moves` (a list of moves) and `record` (a game record)",
-        ),
-    )?;
-    match &source {
-        Ok(texts) => within_cap("moves", texts.len())?,
-        Err(record) => record_within_cap(record)?,
-    }
+pub fn replay<G: Game>(
+    request: ReplayRequest<G::Options>,
+) -> Result<ReplayResponse<G::State>, ApiError> {
+    let source = game_to_replay(request.moves.as_ref(), request.record.as_ref())?;
     let keep = request.plies.unwrap_or(true);
-    let (options, mut state) = start::<G>(request.options)?;
+    let options = request.options.unwrap_or_default();
+    let mut state = begin::<G>(&options)?;
     let (plies, warnings, played) = match source {
         Ok(texts) => {
-            let (plies, played) = play_all::<G>(&mut state, &texts, keep)?;
+            let (plies, played) = play_all::<G>(&mut state, texts, keep)?;
             (plies, Vec::new(), played)
         }
         Err(record) => {
             let Record { moves, warnings } =
-                G::read_record(&options, &record).map_err(ApiError::invalid_record)?;
+                G::read_record(&options, record).map_err(ApiError::invalid_record)?;
             if moves.len() > MAX_MOVES {
                 return Err(ApiError::too_many_moves(
                     "record",
@@ -293,8 +400,8 @@ pub fn replay<G: Game>(request: ReplayRequest) -> Result<ReplayResponse, ApiErro
     };
     let record = G::write_record(&state).unwrap_or_else(|| played.join(" "));
     Ok(ReplayResponse {
-        state: to_json(&state)?,
         status: G::status(&state),
+        state,
         plies,
         record,
         warnings,

@@ -13,12 +13,14 @@ use serde::Serialize;
 
 use super::problem::ApiError;
 
-/// The JSON of an answer of type `T` (named for the reader and the handler's signature).
+/// The JSON of an answer of type `T`, as the document describes it (named for the reader and
+/// the handler's signature): written from the game's own types (`ApplyResponse<HerforState>`
+/// for `ApplyResponse`).
 pub struct Serialized<T>(Bytes, PhantomData<fn() -> T>);
 
-impl<T: Serialize> Serialized<T> {
+impl<T> Serialized<T> {
     /// `answer` written to JSON now, on the calling thread.
-    pub fn of(answer: &T) -> Result<Self, ApiError> {
+    pub fn of(answer: &impl Serialize) -> Result<Self, ApiError> {
         serde_json::to_vec(answer)
             .map(|json| Serialized(json.into(), PhantomData))
             .map_err(|e| ApiError::internal(format!("the answer could not be written: {e}")))

@@ -1,8 +1,10 @@
 //! The request and response bodies of the API.
 //!
-//! Game-dependent members are held as JSON values here and typed by the game's engine once the
-//! game is known (see [`super::ops`]); their schemas are the unions of [`super::schemas`]. Every
-//! type's example is computed by really playing the first registered game ([`super::examples`]).
+//! A body with a game-dependent member (a state, options, a score) is generic over it: the
+//! operations read and answer it as the game's own type (`ApplyRequest<HerforState>`), once the
+//! game is known (see [`super::ops`]). Its default, a JSON value, is what the document describes:
+//! the member's schema is the union of every game's ([`super::schemas`]). Every type's example
+//! is computed by really playing the first registered game ([`super::examples`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -86,21 +88,21 @@ pub enum StrengthName {
 /// `POST …/new`: start a game. An empty body, `{}` or a missing member means the defaults.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::new_game_request)]
-pub struct NewGameRequest {
+#[schema(example = examples::new_game_request, bound = "")]
+pub struct NewGameRequest<O = Value> {
     /// The game's options; a member left out takes its default.
     #[serde(default)]
     #[schema(value_type = Option<GameOptions>)]
-    pub options: Option<Value>,
+    pub options: Option<O>,
 }
 
 /// A position and who acts in it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::game_response)]
-pub struct GameResponse {
+#[schema(example = examples::game_response, bound = "")]
+pub struct GameResponse<S = Value> {
     /// The position, to send back with the next request.
     #[schema(value_type = GameState)]
-    pub state: Value,
+    pub state: S,
     /// Who acts and what they decide.
     pub status: Status,
 }
@@ -108,11 +110,11 @@ pub struct GameResponse {
 /// `POST …/legal-moves` and `POST …/score`: a position.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::state_request)]
-pub struct StateRequest {
+#[schema(example = examples::state_request, bound = "")]
+pub struct StateRequest<S = Value> {
     /// A state as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
-    pub state: Value,
+    pub state: S,
 }
 
 /// Every legal move in a position, in the game's notation.
@@ -128,11 +130,11 @@ pub struct LegalMovesResponse {
 /// `POST …/apply`: one move (`move`) or several played in order (`moves`), not both.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::apply_request)]
-pub struct ApplyRequest {
+#[schema(example = examples::apply_request, bound = "")]
+pub struct ApplyRequest<S = Value> {
     /// The position to play from, as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
-    pub state: Value,
+    pub state: S,
     /// One move in the game's notation.
     #[serde(rename = "move", default)]
     pub mv: Option<String>,
@@ -162,11 +164,11 @@ pub struct Ply {
 
 /// The position after the moves, and each move played.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::apply_response)]
-pub struct ApplyResponse {
+#[schema(example = examples::apply_response, bound = "")]
+pub struct ApplyResponse<S = Value> {
     /// The position after the last move.
     #[schema(value_type = GameState)]
-    pub state: Value,
+    pub state: S,
     /// Who acts there, or how the game ended.
     pub status: Status,
     /// Each move played, in order; empty when the request sent `"plies": false`.
@@ -175,11 +177,11 @@ pub struct ApplyResponse {
 
 /// The score breakdown of a position.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::score_response)]
-pub struct ScoreResponse {
+#[schema(example = examples::score_response, bound = "")]
+pub struct ScoreResponse<C = Value> {
     /// The score in the game's own terms: its schema says what each member counts.
     #[schema(value_type = GameScore)]
-    pub score: Value,
+    pub score: C,
     /// Who acts, or how the game ended.
     pub status: Status,
 }
@@ -187,12 +189,12 @@ pub struct ScoreResponse {
 /// `POST …/replay`: a whole game from its options, as a list of moves or as a record, not both.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::replay_request)]
-pub struct ReplayRequest {
+#[schema(example = examples::replay_request, bound = "")]
+pub struct ReplayRequest<O = Value> {
     /// The game's options; left out means the defaults.
     #[serde(default)]
     #[schema(value_type = Option<GameOptions>)]
-    pub options: Option<Value>,
+    pub options: Option<O>,
     /// The moves in the game's notation, in order. At most 5000 (`too_many_moves`).
     #[serde(default)]
     #[schema(max_items = 5000)]
@@ -209,11 +211,11 @@ pub struct ReplayRequest {
 
 /// The game replayed: the final position, every ply, and the record.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::replay_response)]
-pub struct ReplayResponse {
+#[schema(example = examples::replay_response, bound = "")]
+pub struct ReplayResponse<S = Value> {
     /// The position after the last move.
     #[schema(value_type = GameState)]
-    pub state: Value,
+    pub state: S,
     /// Who acts there, or how the game ended.
     pub status: Status,
     /// Each move played, in order; empty when the request sent `"plies": false`.

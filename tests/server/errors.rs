@@ -180,6 +180,74 @@ async fn missing_or_unknown_members_are_422_invalid_request() {
     }
 }
 
+/// A body is read in one pass into the game's types, but the problem still names the first
+/// fault in the API's order: the request's own members (unknown ones, `move` or `moves`), then
+/// the state, then the options, wherever each sits in the body.
+#[actix_web::test]
+async fn a_body_with_several_faults_is_refused_for_the_first_in_the_apis_order() {
+    let mut state = herfor_after_c3().await;
+    state["black"] = json!(["c3", 7]);
+    let wrong_options = json!({"size": "large"});
+    for (operation, body, code, field) in [
+        // `zzz` comes after `state` in the body, and in any order serde reads it.
+        (
+            "legal-moves",
+            json!({"state": state, "zzz": 1}),
+            "invalid_request",
+            None,
+        ),
+        (
+            "apply",
+            json!({"state": state}),
+            "invalid_request",
+            Some("move"),
+        ),
+        (
+            "apply",
+            json!({"state": state, "move": "c3", "moves": ["c3"]}),
+            "invalid_request",
+            Some("moves"),
+        ),
+        (
+            "replay",
+            json!({"options": wrong_options}),
+            "invalid_request",
+            Some("moves"),
+        ),
+        (
+            "new",
+            json!({"options": wrong_options, "zzz": 1}),
+            "invalid_request",
+            None,
+        ),
+        (
+            "apply",
+            json!({"state": state, "move": "c3"}),
+            "invalid_state",
+            Some("state.black[1]"),
+        ),
+        (
+            "replay",
+            json!({"options": wrong_options, "moves": []}),
+            "invalid_options",
+            Some("options.size"),
+        ),
+    ] {
+        let answer = post_json(&endpoint("herfor", operation), &body).await;
+        let problem = answer.problem(422, code);
+        match field {
+            Some(field) => assert_eq!(problem["field"], field, "{operation} {body}: {problem}"),
+            None => assert!(
+                problem["detail"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("zzz"),
+                "{operation} {body}: {problem}"
+            ),
+        }
+    }
+}
+
 #[actix_web::test]
 async fn options_of_the_wrong_type_are_422_invalid_options_naming_the_field() {
     let answer = post_json(
