@@ -231,6 +231,11 @@ pub trait Game: Sized + 'static {
     /// The first moves of a game from the default options, in the notation: the examples of
     /// the API's documentation (a link's `moves`).
     const EXAMPLE_MOVES: &'static [&'static str];
+    /// A move's form as a regular expression (unanchored, no white space around it), where the
+    /// notation is regular enough to state exactly: the API's document gives it to every `move`
+    /// as a pattern. `None` where the reader checks more than a pattern could (Hirþ's steps).
+    /// A text off the form must be one [`Game::parse_move`] refuses.
+    const MOVE_FORM: Option<&'static str>;
 
     /// The options a game starts with: board size, variants, match target.
     type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Schema + Send + Sync;

@@ -9,6 +9,7 @@ use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 
 use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames, events_of};
 use super::replay::Ply;
+use super::rulebook::Rulebook;
 use super::view::capitalised;
 use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
 use moot_games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
@@ -217,6 +218,10 @@ fn describe_event(event: &HerforEvent, seat: Seat, colour: Colour, players: Play
 }
 
 impl PageGame for Herfor {
+    const RULEBOOK: Rulebook = Rulebook {
+        rules: include_str!("../../rules/herfor.md"),
+        notation: include_str!("../../rules/herfor-notation.md"),
+    };
     const INTRO: Intro = Intro {
         what: "Stones on a hexagon of triangles: close a line between two enemy runs and both \
                turn to your colour. The larger colour wins.",

@@ -5,6 +5,7 @@ use maud::Markup;
 use moot_templates::drawing::{Drawing, Look, page_svg};
 
 use super::replay::Ply;
+use super::rulebook::Rulebook;
 use super::view::capitalised;
 use moot_games::{Game, Seat};
 
@@ -145,6 +146,10 @@ pub trait PageGame: Game {
 
     /// What the game is like, how long it takes and who plays, for the home page.
     const INTRO: Intro;
+
+    /// The game's binding rules and move notation, as Markdown: its `/rules/{game}` page, and
+    /// the rule ids that problems cite.
+    const RULEBOOK: Rulebook;
 
     /// The option called `name` in the API, in a player's words; `None` for an option the
     /// game does not word (the options page then shows the API's name and description).

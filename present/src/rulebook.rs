@@ -6,23 +6,13 @@
 use maud::{Markup, PreEscaped};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
-/// `(binding rules, move notation)` of a game, as Markdown.
-pub fn texts(game: &str) -> Option<(&'static str, &'static str)> {
-    match game {
-        "herfor" => Some((
-            include_str!("../../rules/herfor.md"),
-            include_str!("../../rules/herfor-notation.md"),
-        )),
-        "tara" => Some((
-            include_str!("../../rules/tara.md"),
-            include_str!("../../rules/tara-notation.md"),
-        )),
-        "hirth" => Some((
-            include_str!("../../rules/hirth.md"),
-            include_str!("../../rules/hirth-notation.md"),
-        )),
-        _ => None,
-    }
+/// A game's rules as Markdown: each game states its own ([`crate::PageGame::RULEBOOK`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Rulebook {
+    /// The binding rules, each rule's heading naming its id (`rules/{game}.md`).
+    pub rules: &'static str,
+    /// The move notation (`rules/{game}-notation.md`).
+    pub notation: &'static str,
 }
 
 /// The rule id a heading names in parentheses: `A turn (F3)` → `F3`.
@@ -141,7 +131,7 @@ mod tests {
     #[test]
     fn every_games_rules_have_anchored_ids_in_order() {
         for (game, letter, count) in [("herfor", 'F', 6), ("tara", 'T', 13), ("hirth", 'H', 12)] {
-            let (rules, _) = texts(game).expect("the game's rules");
+            let rules = moot_games::with_game!(game, G => <G as crate::PageGame>::RULEBOOK.rules, else unreachable!());
             let expected: Vec<String> = (1..=count).map(|n| format!("{letter}{n}")).collect();
             assert_eq!(rule_ids(rules), expected, "{game}");
             let page = render(rules).into_string();
@@ -168,7 +158,7 @@ mod tests {
             page.contains("Two lanes") && page.contains("The end."),
             "{page}"
         );
-        let (hirth, _) = texts("hirth").expect("Hirþ's rules");
+        let hirth = <moot_games::hirth::Hirth as crate::PageGame>::RULEBOOK.rules;
         assert!(hirth.contains("Keep it in ONE table in the code."));
         assert!(!render(hirth).into_string().contains("ONE table"));
         assert_eq!(for_players("a <!-- for developers --> b"), "a ");

@@ -319,7 +319,10 @@ pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
 }
 
 fn rules_page<G: PageGame>() -> HttpResponse {
-    let (binding, notation) = moot_present::rulebook::texts(G::ID).unwrap_or_default();
+    let moot_present::rulebook::Rulebook {
+        rules: binding,
+        notation,
+    } = G::RULEBOOK;
     let view = moot_templates::rules::RulesView {
         game_name: G::NAME.to_owned(),
         play_href: moot_present::link::play_path(G::ID),

@@ -129,6 +129,18 @@ impl Herfor {
     }
 }
 
+/// A point name on some board, as a regular expression: a row letter, `a`–`m` (13 rows on
+/// size 7), and a number from 1 to 13 without leading zero, either case (F1).
+macro_rules! point_form {
+    () => {
+        "[a-mA-M](1[0-3]|[1-9])"
+    };
+}
+
+/// A point name on some board, as a regular expression (unanchored): what a state's stone
+/// lists hold. Whether the point is on this board's size is the reader's to say.
+pub const POINT_FORM: &str = point_form!();
+
 impl Game for Herfor {
     const ID: &'static str = "herfor";
     const NAME: &'static str = "Herfor";
@@ -141,6 +153,8 @@ top `e1`…`e3`; on size 5 `a1`…`a5`, `e1`…`e9`, `i1`…`i5`. Example: `c3`;
 - `swap` (F5): the second player's answer to the first stone, with the pie rule on.\n\n\
 Moves are read case-insensitively and written in lower case.";
     const EXAMPLE_MOVES: &'static [&'static str] = &["c3", "b2"];
+    const MOVE_FORM: Option<&'static str> =
+        Some(concat!(point_form!(), "|[pP][aA][sS][sS]|[sS][wW][aA][pP]"));
 
     type Options = HerforOptions;
     type State = HerforState;

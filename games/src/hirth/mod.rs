@@ -138,6 +138,8 @@ that stay where they attacked from (`^`: off the board); all others enter the sp
 - a retreat (H7): `retreat 8`, the space the beaten Lofðungr retreats to.\n\n\
 `legal-moves` lists every move in this notation.";
     const EXAMPLE_MOVES: &'static [&'static str] = &["He", "end"];
+    // Steps name Karves by their crews and battles by who stays: only described.
+    const MOVE_FORM: Option<&'static str> = None;
 
     type Options = HirthOptions;
     type State = HirthState;

@@ -118,6 +118,16 @@ impl Tara {
     }
 }
 
+/// A hill, as a regular expression: columns `A`–`G`, rows 1–7 but the corners, either case.
+macro_rules! hill_form {
+    () => {
+        "([B-Fb-f][1-7]|[AaGg][2-6])"
+    };
+}
+
+/// A hill, as a regular expression (unanchored): what a state's hill lists hold.
+pub const HILL_FORM: &str = hill_form!();
+
 impl Game for Tara {
     const ID: &'static str = "tara";
     const NAME: &'static str = "The High Kings of Tara";
@@ -132,6 +142,14 @@ one of:\n\
 - `pass`;\n\
 - `next`: starts game 2 of a match (T12).";
     const EXAMPLE_MOVES: &'static [&'static str] = &["D4", "C5"];
+    const MOVE_FORM: Option<&'static str> = Some(concat!(
+        hill_form!(),
+        "|",
+        hill_form!(),
+        "[-xXsS]",
+        hill_form!(),
+        "|[pP][aA][sS][sS]|[nN][eE][xX][tT]"
+    ));
 
     type Options = TaraOptions;
     type State = TaraState;

@@ -26,9 +26,14 @@ use moot_templates::hirth as view;
 
 use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames};
 use super::replay::Ply;
+use super::rulebook::Rulebook;
 use moot_games::hirth::{Hirth, HirthState, Move};
 
 impl PageGame for Hirth {
+    const RULEBOOK: Rulebook = Rulebook {
+        rules: include_str!("../../../rules/hirth.md"),
+        notation: include_str!("../../../rules/hirth-notation.md"),
+    };
     const INTRO: Intro = Intro {
         what: "A Norse race and battle: up to five steps a turn with warriors, boats and your \
                Lofðungr across eleven spaces; kill the enemy's on Miðr or hold the middle.",

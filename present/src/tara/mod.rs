@@ -22,10 +22,15 @@ use moot_templates::tara as view;
 
 use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames};
 use super::replay::Ply;
+use super::rulebook::Rulebook;
 use moot_games::Game;
 use moot_games::tara::{Colour, Tara, TaraMove, TaraState};
 
 impl PageGame for Tara {
+    const RULEBOOK: Rulebook = Rulebook {
+        rules: include_str!("../../../rules/tara.md"),
+        notation: include_str!("../../../rules/tara-notation.md"),
+    };
     const INTRO: Intro = Intro {
         what: "Three kings each, moving like knights across 45 hills: every landing builds a \
                ringfort; besiege the enemy's forts, capture its kings, end with fewer \

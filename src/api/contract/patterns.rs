@@ -15,13 +15,6 @@ use crate::games::Game;
 /// U+0085).
 const SPACE: &str = r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*";
 
-/// A point name on some Herfor board: a row letter, `a`–`m` (13 rows on size 7), and a number
-/// from 1 to 13 without leading zero, either case.
-const HERFOR_POINT: &str = "[a-mA-M](1[0-3]|[1-9])";
-
-/// A Tara hill, either case (as [`super::tara::HILL_PATTERN`], unanchored).
-const TARA_HILL: &str = "([B-Fb-f][1-7]|[AaGg][2-6])";
-
 /// Both ends anchored, white space allowed around `inner`.
 pub(super) fn trimmed(inner: &str) -> String {
     format!("^{SPACE}({inner}){SPACE}$")
@@ -29,24 +22,18 @@ pub(super) fn trimmed(inner: &str) -> String {
 
 /// The pattern of a Herfor point name as a state lists it.
 pub fn herfor_point() -> String {
-    trimmed(HERFOR_POINT)
+    trimmed(crate::games::herfor::POINT_FORM)
 }
 
 /// A move of `game` without anchors or white space, when its notation is regular enough to
-/// state exactly.
-fn move_form(game: &str) -> Option<String> {
-    match game {
-        "herfor" => Some(format!("{HERFOR_POINT}|[pP][aA][sS][sS]|[sS][wW][aA][pP]")),
-        "tara" => Some(format!(
-            "{TARA_HILL}|{TARA_HILL}[-xXsS]{TARA_HILL}|[pP][aA][sS][sS]|[nN][eE][xX][tT]"
-        )),
-        _ => None,
-    }
+/// state exactly ([`Game::MOVE_FORM`]).
+fn move_form(game: &str) -> Option<&'static str> {
+    crate::with_game!(game, G => G::MOVE_FORM, else None)
 }
 
 /// The pattern of a move of `game`, when its notation is regular enough to state exactly.
 pub fn move_pattern(game: &str) -> Option<String> {
-    move_form(game).map(|form| trimmed(&form))
+    move_form(game).map(trimmed)
 }
 
 /// The pattern of a link's `moves` (`c3.b2`): moves joined by `.`, each with white space

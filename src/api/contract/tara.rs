@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
 
 /// A hill's name, either case, as `Hill::parse` reads it.
-pub const HILL_PATTERN: &str = "^([B-Fb-f][1-7]|[AaGg][2-6])$";
+pub fn hill_pattern() -> String {
+    format!("^{}$", crate::games::tara::HILL_FORM)
+}
 
 pub fn bounds(document: &mut Value) {
     let Some(Value::Object(state)) = super::schemas(document).get_mut("TaraState") else {
@@ -36,7 +38,7 @@ pub fn bounds(document: &mut Value) {
         return;
     };
     let hills = |most: usize| {
-        json!({"type": "array", "items": {"type": "string", "pattern": HILL_PATTERN},
+        json!({"type": "array", "items": {"type": "string", "pattern": hill_pattern()},
             "maxItems": most, "uniqueItems": true})
     };
     let captured = json!({"type": "integer", "format": "int32", "minimum": 0,
