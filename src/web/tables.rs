@@ -404,7 +404,8 @@ pub async fn watch(
 }
 
 /// `GET /table/{id}/record`: the table's record as a text file.
-#[get("/table/{id}/record")]
+// Named apart from the play pages' `record`: the access log keys route patterns by name.
+#[get("/table/{id}/record", name = "table_record")]
 pub async fn record(id: Path<String>, data: Option<Data<TablePolicy>>) -> HttpResponse {
     answer(
         async {

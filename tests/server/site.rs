@@ -389,6 +389,25 @@ async fn unknown_methods_share_one_metrics_label_whatever_their_name() {
     assert_eq!(metric(&text, other), Some(3.0), "{text}");
 }
 
+/// Two handlers of one name (`record`, of the play pages and of the tables) are two routes,
+/// each counted under its own pattern: the access log keeps patterns by route name.
+#[actix_web::test]
+async fn routes_whose_handlers_share_a_name_are_counted_apart() {
+    let (computer, site) = site(Origins::Any);
+    let app = test::init_service(moot::app_for(computer, site, None)).await;
+    for uri in ["/play/herfor/record?size=3&moves=c3", "/table/t1/record"] {
+        call(&app, TestRequest::get().uri(uri)).await;
+    }
+    let (_, _, body) = call(&app, TestRequest::get().uri("/metrics")).await;
+    let text = String::from_utf8(body).expect("text");
+    for route in ["/play/{game}/record", "/table/{id}/record"] {
+        assert!(
+            text.contains(&format!(r#"route="{route}""#)),
+            "{route} not counted: {text}"
+        );
+    }
+}
+
 #[actix_web::test]
 async fn metrics_count_requests_by_route_and_status_latency_and_the_evaluate_cache() {
     let (computer, site) = site(Origins::Any);
