@@ -5,7 +5,8 @@
 //! The modules run side by side in one process, so none of them may change process-wide state
 //! (environment variables, a global tracing subscriber): each test builds its own app, with its
 //! own evaluator and metrics. The tests that need a process of their own are binaries apart:
-//! `access_log.rs`, `browser/`, `clients.rs`, `replicas.rs` and `schemathesis.rs`.
+//! `access_log.rs`, `browser/`, `clients.rs`, `replicas.rs` and `schemathesis.rs`. The tables'
+//! tests (`tables/`) run each case on SQLite and on PostgreSQL.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -23,3 +24,4 @@ mod pictures;
 mod robustness;
 mod site;
 mod states;
+mod tables;

@@ -18,7 +18,7 @@ use rand::SeedableRng;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
+use crate::tables::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
 
 /// One server-sent event: its `id`, `event` and `data` (as JSON).
 #[derive(Debug)]

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::db::{self, call, create, play, random_move, roomy, seats, to_act};
+use crate::tables::db::{self, call, create, play, random_move, roomy, seats, to_act};
 
 /// Plays a table of `G` with `options` to its end; returns the finished table and the plies.
 async fn whole_game<G: Game>(url: String, options: Value, seed: u64) -> (Value, u64) {

@@ -17,9 +17,6 @@
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod db;
 mod events;
 mod games;
@@ -40,13 +37,13 @@ macro_rules! both {
 
             #[actix_web::test]
             async fn sqlite() {
-                let url = $crate::db::sqlite_url();
+                let url = $crate::tables::db::sqlite_url();
                 ($body)(url).await;
             }
 
             #[actix_web::test]
             async fn postgres() {
-                let Some(url) = $crate::db::postgres_url().await else {
+                let Some(url) = $crate::tables::db::postgres_url().await else {
                     return;
                 };
                 ($body)(url).await;

@@ -8,7 +8,7 @@ use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
 
 use crate::both;
-use crate::db::{self, roomy};
+use crate::tables::db::{self, roomy};
 
 /// A page's answer: status, the headers the tests read, the body.
 struct Page {

@@ -74,7 +74,7 @@ fn new_table(port: u16) -> (String, [String; 2]) {
         Some(&json!({"game": "herfor", "options": {"size": 7}})),
     );
     assert_eq!(status, 201, "{created:#}");
-    crate::db::seats(&created)
+    crate::tables::db::seats(&created)
 }
 
 fn table(port: u16, id: &str) -> Value {
@@ -91,7 +91,7 @@ fn first_legal(table: &Value) -> String {
 
 fn play_one(port: u16, id: &str, credentials: &[String; 2]) -> Value {
     let table = table(port, id);
-    let seat = crate::db::to_act(&table);
+    let seat = crate::tables::db::to_act(&table);
     let body = json!({"move": first_legal(&table), "ply": table["ply"]});
     let (status, after) = request(
         port,
@@ -142,7 +142,7 @@ fn race(ports: &[u16]) {
     for ply in 0..PLIES {
         let table = table(ports[0], &id);
         assert_eq!(table["ply"], ply);
-        let seat = crate::db::to_act(&table);
+        let seat = crate::tables::db::to_act(&table);
         let state: <Herfor as Game>::State =
             serde_json::from_value(table["state"].clone()).unwrap();
         let moves = Herfor::legal_moves(&state);
@@ -194,13 +194,13 @@ fn race(ports: &[u16]) {
 
 #[test]
 fn twenty_clients_race_for_one_ply_on_sqlite() {
-    let (_server, port) = server(&crate::db::sqlite_url());
+    let (_server, port) = server(&crate::tables::db::sqlite_url());
     race(&[port]);
 }
 
 #[actix_web::test]
 async fn twenty_clients_race_for_one_ply_on_postgres_with_two_servers() {
-    let Some(url) = crate::db::postgres_url().await else {
+    let Some(url) = crate::tables::db::postgres_url().await else {
         return;
     };
     let (_a, port_a) = server(&url);
@@ -254,7 +254,7 @@ impl Following {
 /// answered; the follower on B sees them too. PostgreSQL's `NOTIFY` carries them across.
 #[actix_web::test]
 async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
-    let Some(url) = crate::db::postgres_url().await else {
+    let Some(url) = crate::tables::db::postgres_url().await else {
         return;
     };
     let (_a, port_a) = server(&url);
@@ -298,7 +298,7 @@ both!(
             })),
         );
         assert_eq!(status, 201, "{created:#}");
-        let (id, credentials) = crate::db::seats(&created);
+        let (id, credentials) = crate::tables::db::seats(&created);
         play_one(port, &id, &credentials);
         let mut waiting = Value::Null;
         for _ in 0..100 {
@@ -347,7 +347,7 @@ both!(
 #[test]
 fn the_readmes_receiver_checks_a_real_delivery() {
     const SECRET: &str = "the-site-and-moot-share-this";
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     let receiver = readme
         .split("```python\n")
         .nth(1)
@@ -364,7 +364,7 @@ fn the_readmes_receiver_checks_a_real_delivery() {
         .expect("python3 runs the README's receiver");
     let mut python = crate::common::ports::listening(python, receiver_port, "the receiver");
     let port = free_port();
-    let _server = posting_server(&crate::db::sqlite_url(), port);
+    let _server = posting_server(&crate::tables::db::sqlite_url(), port);
     let hook = format!("http://127.0.0.1:{receiver_port}/hooks/moot");
     let mut ids = Vec::new();
     for secret in ["a-secret-the-receiver-does-not-know", SECRET] {
@@ -376,7 +376,7 @@ fn the_readmes_receiver_checks_a_real_delivery() {
             Some(&json!({"game": "herfor", "webhook": {"url": hook, "secret": secret}})),
         );
         assert_eq!(status, 201, "{created:#}");
-        let (id, credentials) = crate::db::seats(&created);
+        let (id, credentials) = crate::tables::db::seats(&created);
         play_one(port, &id, &credentials);
         ids.push(id);
     }

@@ -9,7 +9,7 @@ use moot::tables::TableLimits;
 use serde_json::json;
 
 use crate::both;
-use crate::db::{self, act, call, create, play, roomy, seats};
+use crate::tables::db::{self, act, call, create, play, roomy, seats};
 
 both!(
     bad_creations_are_422_naming_the_member,

@@ -6,7 +6,7 @@ use moot::games::herfor::{Herfor, HerforOptions};
 use moot::tables::{DAY, TableError};
 
 use crate::both;
-use crate::db;
+use crate::tables::db;
 
 both!(
     the_sweep_deletes_only_tables_finished_long_enough_ago,

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::both;
 use crate::common::receiver::Receiver;
-use crate::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
+use crate::tables::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
 
 const SECRET: &str = "a-long-random-secret-kept-by-the-site";
 
