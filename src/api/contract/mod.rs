@@ -33,6 +33,14 @@
 //! 8. [`prune`]: schemas no path refers to any more (the generic unions) are dropped.
 //!
 //! The server's routes stay generic: the concrete paths are the same URLs.
+//!
+//! Why passes, when the handlers read and answer each game's own types
+//! (`ApplyRequest<HerforState>`): utoipa names a generic body used with a game's type after the
+//! body and its argument (`ApplyRequest_HerforState`), and gives every game's the one example
+//! of the generic body. The clients generated from this document are built on its names
+//! (`HerforApplyRequest`), and its examples are each game's own, so the per-game copies are made
+//! here, from the one description of each body that utoipa builds, each pass small and
+//! unit-tested.
 
 mod errors;
 mod events;
