@@ -307,18 +307,10 @@ impl<G: Game> Link<G> {
     /// The earlier position the query asks to see (`at`): a number of moves from 0 to the
     /// link's own; `None` when it asks for none.
     pub fn read_at(&self, query: &Query) -> Result<Option<usize>, LinkError> {
-        let Some(text) = query.get(AT)? else {
-            return Ok(None);
-        };
-        let moves = self.moves.len();
-        match text.trim().parse::<usize>() {
-            Ok(at) if at <= moves => Ok(Some(at)),
-            _ => Err(LinkError::Unreadable(format!(
-                "\"at\" is {:?}: it counts the moves of the position to show, from 0 to \
-                 the link's {moves}.",
-                crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
-            ))),
-        }
+        query
+            .get(AT)?
+            .map(|text| at_of(text, self.moves.len()))
+            .transpose()
     }
 
     /// This position after one more move.
@@ -333,6 +325,19 @@ impl<G: Game> Link<G> {
         let mut earlier = self.clone();
         earlier.moves.truncate(count);
         earlier
+    }
+}
+
+/// The position an `at` asks to see, on a page whose game has `moves` moves (a link's, a
+/// table's): a number of moves from 0 to `moves`.
+pub fn at_of(text: &str, moves: usize) -> Result<usize, LinkError> {
+    match text.trim().parse::<usize>() {
+        Ok(at) if at <= moves => Ok(at),
+        _ => Err(LinkError::Unreadable(format!(
+            "\"at\" is {:?}: it counts the moves of the position to show, from 0 to the \
+             {moves} of this game.",
+            crate::limits::excerpt(text, crate::limits::EXCERPT_CHARS)
+        ))),
     }
 }
 
@@ -513,7 +518,7 @@ mod tests {
         for refused in ["3", "-1", "one", ""] {
             let query = Query::parse(&format!("size=3&moves=c3.b2&at={refused}"));
             let error = position.read_at(&query).expect_err(refused).to_string();
-            assert!(error.contains("from 0 to the link's 2"), "{error}");
+            assert!(error.contains("from 0 to the 2 of this game"), "{error}");
         }
         assert_eq!(position.read_at(&Query::parse("moves=c3.b2")), Ok(None));
     }

@@ -466,18 +466,12 @@ fn seat_view(
     }
 }
 
-/// The earlier position a table's page is asked to show (`at`, a number of moves), if any.
-fn earlier(http: &HttpRequest) -> Result<Option<usize>, PageError> {
-    let query = Query::parse(http.query_string());
-    let Some(text) = query.get(AT)? else {
-        return Ok(None);
-    };
-    text.trim().parse().map(Some).map_err(|_| {
-        PageError::from(moot_present::link::LinkError::Unreadable(format!(
-            "\"at\" is {:?}: it counts the moves of the position to show.",
-            excerpt(text, EXCERPT_CHARS)
-        )))
-    })
+/// The earlier position a table's page is asked to show (`at`), as sent: read once the
+/// table's moves are known.
+fn earlier(http: &HttpRequest) -> Result<Option<String>, PageError> {
+    Ok(Query::parse(http.query_string())
+        .get(AT)?
+        .map(str::to_owned))
 }
 
 /// `POST /table/{id}/seat/{credential}`: the seat's move (or the steps of its Hirþ turn, joined
@@ -649,8 +643,8 @@ struct Page {
     typed: String,
     /// The site's origin, for the link preview's absolute links.
     origin: String,
-    /// The earlier position to show, after this many moves (`at`), to look at.
-    at: Option<usize>,
+    /// The earlier position to show (`at`: after this many moves), to look at, as sent.
+    at: Option<String>,
 }
 
 /// A table's page (a seat's or the spectators'), with its status.
@@ -689,15 +683,12 @@ fn render<G: PageGame>(
         }
     };
     let record_href = format!("{}/record", table_path(&table.id));
-    match page.at {
-        Some(at) if at > moves_played => {
-            return Err(PageError::from(moot_present::link::LinkError::Unreadable(
-                format!(
-                    "\"at\" is {at}: this table's game has {moves_played} moves, and at counts \
-                     the moves of the position to show."
-                ),
-            )));
-        }
+    let at = page
+        .at
+        .as_deref()
+        .map(|text| moot_present::link::at_of(text, moves_played))
+        .transpose()?;
+    match at {
         Some(at) if at < moves_played => {
             let then = position.truncated(at);
             let shown = replay(&then)?;
