@@ -53,8 +53,9 @@ struct Serve {
     /// credentials), or origins separated by commas (`https://games.example`).
     #[arg(long, env = "MOOT_CORS_ORIGINS", default_value = "*")]
     cors_origins: Origins,
-    /// Where tables are kept: `sqlite://FILE` (created if missing; one server process) or
-    /// `postgres://USER:PASSWORD@HOST/DB` (replicas may share it).
+    /// Where tables are kept: `sqlite://FILE` (created if missing; one server process),
+    /// `sqlite::memory:` (gone when the server stops) or `postgres://USER:PASSWORD@HOST/DB`
+    /// (replicas may share it).
     #[arg(long, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
     database: String,
     /// Days a finished table is kept before the hourly sweep deletes it.

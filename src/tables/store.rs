@@ -66,8 +66,17 @@ impl Store {
         let pool = match backend {
             Backend::Sqlite => {
                 let url = with_create_mode(url);
-                AnyPoolOptions::new()
-                    .max_connections(8)
+                let mut options = AnyPoolOptions::new().max_connections(8);
+                if is_in_memory(&url) {
+                    // An in-memory database is its connection's own: one connection, kept for
+                    // as long as the server runs, else each would see an empty database.
+                    options = options
+                        .max_connections(1)
+                        .min_connections(1)
+                        .idle_timeout(None)
+                        .max_lifetime(None);
+                }
+                options
                     // A file's connection cannot drop: no ping (a round trip to the
                     // connection's thread) before each use.
                     .test_before_acquire(false)
@@ -103,6 +112,11 @@ impl Store {
             sqlite_writer,
         })
     }
+}
+
+/// Whether an SQLite URL names a database in memory (`sqlite::memory:`, `mode=memory`).
+fn is_in_memory(url: &str) -> bool {
+    url.contains(":memory:") || url.contains("mode=memory")
 }
 
 /// An SQLite URL that creates its file when missing (`mode=rwc`), unless it says otherwise.

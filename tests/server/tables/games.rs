@@ -89,3 +89,15 @@ both!(tara_level_2_match_to_the_end, |url: String| async move {
 both!(hirth_match_to_3_to_the_end, |url: String| async move {
     whole_game::<Hirth>(url, json!({"target": 3}), 4).await;
 });
+
+/// An in-memory SQLite database (`sqlite::memory:`) is its connection's own: the tables keep
+/// one connection to it, so requests made at once all see the same tables.
+#[actix_web::test]
+async fn an_in_memory_sqlite_database_serves_requests_made_at_once() {
+    let app = db::app(db::tables("sqlite::memory:", 100).await, roomy()).await;
+    let creates = (0..8).map(|_| call(&app, create(json!({"game": "herfor"}))));
+    for created in futures_util::future::join_all(creates).await {
+        assert_eq!(created.status, 201, "{created:#?}");
+    }
+    whole_game::<Herfor>("sqlite::memory:".to_owned(), json!({"size": 3}), 5).await;
+}

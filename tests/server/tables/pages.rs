@@ -516,6 +516,10 @@ both!(
         // Past the game's moves: a friendly refusal.
         let past = get(&app, TestRequest::get().uri(&format!("{watch}?at=9"))).await;
         assert_eq!(past.status, 400, "{}", past.body);
-        assert!(past.body.contains("from 0 to the 3 of this game"), "{}", past.body);
+        assert!(
+            past.body.contains("from 0 to the 3 of this game"),
+            "{}",
+            past.body
+        );
     }
 );
