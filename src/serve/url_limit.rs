@@ -1,10 +1,10 @@
 //! The limit on a request's target (path and query), set deliberately below the HTTP layer's so
 //! that Moot answers it: a target over [`MAX_LINK_BYTES`] gets 414 with a problem
 //! (`uri_too_long`) under `/api` and a friendly page elsewhere. Past the `http` crate's own
-//! limit ([`MAX_URL_BYTES`]) the request never reaches Moot: actix answers an empty 400 and
+//! limit ([`MAX_URL_BYTES`](crate::limits::MAX_URL_BYTES)) the request never reaches Moot: actix answers an empty 400 and
 //! closes the connection. The gap between the two is room for the links a page writes: a link
 //! it was given of at most [`MAX_LINK_BYTES`], plus the moves it adds, stays under
-//! [`MAX_URL_BYTES`], so every link a page writes gets an answer from Moot (see
+//! [`MAX_URL_BYTES`](crate::limits::MAX_URL_BYTES), so every link a page writes gets an answer from Moot (see
 //! [`crate::limits::MAX_LINK_GROWTH`]). A page writes its link re-encoded (a `[` sent as itself
 //! comes back as `%5B`), so the pages also refuse a link whose written form is over
 //! [`MAX_LINK_BYTES`] with the same page (`moot_present::link`).

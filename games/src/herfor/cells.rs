@@ -3,7 +3,7 @@
 //! and walks of [`rules`](super::rules) and the playout's [`Position`](super::Position) are
 //! written once.
 //!
-//! Both use the padded grid of [`wide`](super::wide) (steps +1, +13, +14); a `Narrow` set is
+//! Both use the padded grid of [`super::wide`] (steps +1, +13, +14); a `Narrow` set is
 //! that grid seen from cell [`Narrow::ORIGIN`], where the side-5 board starts. Its cells run
 //! to 140, so the board and every neighbour of it fit in 128 bits: shifts and masks are two
 //! words wide instead of three.

@@ -40,7 +40,7 @@ impl Board {
         self.kings[0] | self.kings[1]
     }
 
-    /// Whether `colour` has a ringfort left to put on the board (T2: 30 each). [I] Building and
+    /// Whether `colour` has a ringfort left to put on the board (T2: 30 each). \[I\] Building and
     /// capturing a ringfort take one of the mover's; a sacrifice takes one of the enemy's.
     pub fn has_spare_ringfort(&self, colour: Colour) -> bool {
         (self.ringforts(colour).count_ones() as usize) < super::state::RINGFORTS_PER_COLOUR

@@ -35,7 +35,7 @@
 //! - A voluntary pass (T10) judges every king under Battle rules (vacant knight target not next
 //!   to a friendly king): the player to move is in Battle when all its kings are immobile, and
 //!   the opponent enters Battle at its next turn at the latest.
-//! - T2 [I] "no ringfort left": a colour never has more than 30 ringforts on the board.
+//! - T2 \[I\] "no ringfort left": a colour never has more than 30 ringforts on the board.
 //!   Building (setup included) and capturing a ringfort use one of the mover's, so a player
 //!   with 30 on the board has no king that can move to a vacant hill (it is immobile) and cannot
 //!   capture a ringfort; a sacrifice needs a spare ringfort of the enemy's.
@@ -52,7 +52,7 @@
 //!   enemy's ringforts are never captured by T9 (the ringfort is not "theirs"). The state keeps
 //!   one marker per colour (`sacrificed`): both players may have sacrificed on consecutive
 //!   turns, each king then immune during the other's turn and forced on its owner's.
-//! - T11 [I]: a king still on its sacrificed ringfort when the game ends (other than by a double
+//! - T11 \[I\]: a king still on its sacrificed ringfort when the game ends (other than by a double
 //!   capture, which decides the game anyway) is captured by default.
 //! - The one more turn after a pass or after the last hill is filled is played under the usual
 //!   rules, forced pass included; the game ends after it whatever it was.
