@@ -16,6 +16,8 @@ pub mod preview;
 pub mod replay;
 pub mod rulebook;
 pub mod tara;
+#[cfg(test)]
+mod testing;
 pub mod view;
 
 pub use page_game::{PageGame, Playable};

@@ -6,6 +6,7 @@ use super::words::{Sides, describe_event, item_words, score_words};
 use crate::link::{Link, Query};
 use crate::page_game::{PageGame, Playable, PlayerNames};
 use crate::replay::{Ply, replay};
+use crate::testing::button_values;
 use moot_games::fixtures::hirth::fill_reserves;
 use moot_games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
@@ -22,20 +23,6 @@ fn playable(state: &HirthState) -> Vec<Playable<Move>> {
                 play: notation.clone(),
                 notation,
             }
-        })
-        .collect()
-}
-
-/// The moves the board's buttons send, unescaped.
-fn values(svg: &str) -> Vec<String> {
-    svg.split(r#" value=""#)
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .map(|v| {
-            v.replace("&gt;", ">")
-                .replace("&lt;", "<")
-                .replace("&quot;", "\"")
-                .replace("&amp;", "&")
         })
         .collect()
 }
@@ -253,7 +240,7 @@ fn the_board_has_buttons_for_only_playable_moves_and_every_move_a_click_can_say(
     for state in positions() {
         let moves = playable(&state);
         let svg = Hirth::board(&state, &moves, &[], None).into_string();
-        let mut linked = values(&svg);
+        let mut linked = button_values(&svg);
         linked.sort();
         let mut expected: Vec<String> = moves
             .iter()
@@ -297,7 +284,7 @@ fn the_retreat_decision_links_the_spaces_the_lofdungr_may_go_to() {
     let moves = playable(&state);
     assert_eq!(moves.len(), 2);
     let svg = Hirth::board(&state, &moves, &[], None).into_string();
-    assert_eq!(values(&svg), ["retreat 5", "retreat 6"]);
+    assert_eq!(button_values(&svg), ["retreat 5", "retreat 6"]);
     assert!(svg.contains(r#"title="Retreat the Lofðungr to 5""#));
     assert!(svg.contains("Silfr chooses where the beaten Lofðungr on Miðr retreats"));
     assert!(!svg.contains(r#"class="attack""#), "the battle is over");

@@ -7,6 +7,7 @@ use moot_games::Game;
 use crate::link::{Link, Query};
 use crate::page_game::{PageGame, Playable, PlayerNames};
 use crate::replay::replay;
+use crate::testing::button_values;
 use moot_games::fixtures::tara::{full_board, manoeuvres, sacrifice_position};
 use moot_games::tara::{
     Colour, Hill, PerColour, Tara, TaraEvent, TaraMove, TaraOptions, TaraState,
@@ -19,20 +20,6 @@ fn hill(name: &str) -> Hill {
 /// Every legal move as the page offers it.
 fn playable(state: &TaraState) -> Vec<Playable<TaraMove>> {
     crate::view::playable::<Tara>(state)
-}
-
-/// The moves the board's buttons send, unescaped.
-fn values(svg: &str) -> Vec<String> {
-    svg.split(r#" value=""#)
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .map(|v| {
-            v.replace("&gt;", ">")
-                .replace("&lt;", "<")
-                .replace("&quot;", "\"")
-                .replace("&amp;", "&")
-        })
-        .collect()
 }
 
 fn positions() -> Vec<TaraState> {
@@ -245,7 +232,7 @@ fn the_board_has_buttons_for_exactly_the_moves_that_end_on_a_hill() {
     for state in positions() {
         let moves = playable(&state);
         let svg = Tara::board(&state, &moves, &[], None).into_string();
-        let linked = values(&svg);
+        let linked = button_values(&svg);
         let on_hills: Vec<String> = moves
             .iter()
             .filter(|p| target(&p.mv).is_some())
@@ -263,7 +250,7 @@ fn the_board_has_buttons_for_exactly_the_moves_that_end_on_a_hill() {
 fn setup_offers_every_vacant_hill_as_a_titled_button() {
     let state = Tara::new_game(&TaraOptions::default()).unwrap();
     let svg = Tara::board(&state, &playable(&state), &[], None).into_string();
-    assert_eq!(values(&svg).len(), 45);
+    assert_eq!(button_values(&svg).len(), 45);
     assert!(!svg.contains(r#"class="tag""#), "placements need no tag");
     assert!(svg.contains(
         r#"value="D4" title="Build a ringfort on D4 and put a king on it" data-to="D4">"#
