@@ -10,7 +10,8 @@
 //!   [`cells`]: its sets in two widths, [`wide`]: the padded grid they use (and `simd`: its
 //!   legal placements with AVX-512 where the CPU has it).
 //!
-//! Seats: [`Seat::First`](crate::Seat::First) is the player who places first: Black, or White after a swap (F5).
+//! Seats: [`Seat::First`](crate::Seat::First) is the player who places first: Black, or White
+//! after a swap (F5).
 //! Colours in statuses and JSON are `"black"` and `"white"`.
 //!
 //! Readings of the rules made here:
