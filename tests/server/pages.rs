@@ -285,7 +285,10 @@ async fn an_earlier_position_is_shown_without_moves_or_the_computers_reply() {
     for refused in ["4", "x", "-1"] {
         let answer = get(&format!("{game}&at={refused}")).await;
         let body = page(&answer, 400);
-        assert!(body.contains("from 0 to the 3 of this game"), "{refused}: {body}");
+        assert!(
+            body.contains("from 0 to the 3 of this game"),
+            "{refused}: {body}"
+        );
     }
 }
 
