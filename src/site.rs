@@ -6,12 +6,12 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web::Json};
 use moot_templates::home::{GameCard, HomeView, OptionLine};
 
-use crate::ai::Strength;
 use crate::api::types::Health;
 use crate::api::{ApiError, ErrorCode};
-use crate::games::Seat;
 use crate::web::PageGame;
 use crate::web::error::{PageError, page_on_panic};
+use moot_ai::Strength;
+use moot_games::Seat;
 use moot_present::link::{Link, Opponent, Query};
 use moot_present::preview::picture_href;
 
@@ -50,7 +50,7 @@ pub async fn home() -> Result<HttpResponse, PageError> {
         .into_iter()
         .map(|game| {
             let id = game.id.clone();
-            crate::with_game!(id.as_str(), G => game_card::<G>(game), else Err(PageError::unknown_game(&id)))
+            moot_games::with_game!(id.as_str(), G => game_card::<G>(game), else Err(PageError::unknown_game(&id)))
         })
         .collect::<Result<Vec<_>, PageError>>()?;
     let view = HomeView {

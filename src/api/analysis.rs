@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::problem::{ApiError, ErrorCode};
 use super::types::{EvaluateRequest, EvaluateResponse, MoveEvaluation};
-use crate::ai::{Budget, Player, Strategy, Strength, Thought};
 use crate::compute::AiConfig;
+use moot_ai::{Budget, Player, Strategy, Strength, Thought};
 
 /// The strength that asks for the proven answer.
 pub const PERFECT: &str = "perfect";

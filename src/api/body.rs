@@ -28,8 +28,8 @@ use serde::de::DeserializeOwned;
 use super::json_scan;
 use super::problem::{ApiError, ErrorCode, prefixed};
 use crate::compute::budget::{Budget, Taken};
-use crate::games::GAME_IDS;
 use crate::limits::{BODY_DEADLINE, MAX_MOVES};
+use moot_games::GAME_IDS;
 
 /// The largest body accepted, in bytes (1 MiB).
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -360,7 +360,7 @@ pub fn decode<T: DeserializeOwned>(
     code: ErrorCode,
 ) -> Result<T, ApiError> {
     // Objects only: a struct sent as a positional array is refused at every level.
-    serde_path_to_error::deserialize(crate::games::json::Strict(value)).map_err(|e| {
+    serde_path_to_error::deserialize(moot_games::json::Strict(value)).map_err(|e| {
         let path = e.path().to_string();
         let field = if member.is_empty() {
             path.trim_start_matches('.').to_owned()

@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 
-use crate::games::GAME_IDS;
+use moot_games::GAME_IDS;
 
 use super::problem::{ErrorCode, Problem};
 

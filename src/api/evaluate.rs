@@ -17,12 +17,12 @@ use super::handlers::problem_on_panic;
 use super::ops::read_state;
 use super::problem::{ApiError, ErrorCode};
 use super::types::{EvaluateRequest, EvaluateResponse};
-use crate::ai::{Budget, Strategy, think};
 use crate::compute::cache::Cache;
 use crate::compute::flights::Flights;
 use crate::compute::pool::Pool;
 use crate::compute::shares::{Clients, Wait};
 use crate::compute::{AiConfig, Surface};
+use moot_ai::{Budget, Strategy, think};
 
 /// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
 /// record, and `cache_entries` of them near the body limit would take a gigabyte.
@@ -121,7 +121,7 @@ impl Evaluator {
                 format!(
                     "strength: perfect play is known only where the game is solved (Herfor on \
                      boards of size {}); use easy, normal or strong",
-                    crate::ai::perfect::SOLVED_SIZE
+                    moot_ai::perfect::SOLVED_SIZE
                 ),
             )
             .with_field("strength"));

@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use super::ops;
 use super::tables::TableExamples;
 use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
-use crate::ai::Strategy;
-use crate::games::{GAME_IDS, Game};
-use crate::with_game;
+use moot_ai::Strategy;
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game};
 
 /// The example game's opening: seeded, so the document is the same from build to build, and
 /// between these lengths.
@@ -92,12 +92,8 @@ fn play<G: Strategy>() -> Option<Samples> {
     })
     .ok()?;
     let evaluate_request = json!({ "state": state_json, "playouts": EXAMPLE_PLAYOUTS, "seed": 1 });
-    let analysis = crate::ai::think::<G>(
-        &state,
-        crate::ai::Budget::Playouts(EXAMPLE_PLAYOUTS),
-        1,
-        None,
-    );
+    let analysis =
+        moot_ai::think::<G>(&state, moot_ai::Budget::Playouts(EXAMPLE_PLAYOUTS), 1, None);
     let mut evaluate_response = super::analysis::answer::<G>(&state, &analysis);
     // The time taken is the one number a replayed search does not repeat: fixed here, so the
     // document is the same from build to build.

@@ -17,7 +17,7 @@ use super::types::{
     ApplyRequest, ApplyResponse, EvaluateRequest, EvaluateResponse, GameResponse, GamesResponse,
     LegalMovesResponse, NewGameRequest, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
 };
-use crate::with_game;
+use moot_games::with_game;
 
 /// Runs engine code so that a panic (a bug) becomes a 500 problem, never a dropped connection.
 pub fn problem_on_panic<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {

@@ -4,7 +4,7 @@
 //! - [`body`]: the extractors (game id, JSON body under the size limit and the decoding
 //!   budget); [`json_scan`]: the pass that bounds a body before it is parsed;
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
-//! - [`ops`]: the operations, generic over [`Game`](crate::games::Game);
+//! - [`ops`]: the operations, generic over [`Game`](moot_games::Game);
 //! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json; [`serialized`]:
 //!   answers written to JSON off the async workers;
 //! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];

@@ -17,9 +17,9 @@ use super::types::{
     ApplyRequest, ApplyResponse, GameListing, GameResponse, GamesResponse, LegalMovesResponse,
     NewGameRequest, OptionListing, Ply, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
 };
-use crate::games::{GAME_IDS, Game, Record};
 use crate::limits::{MAX_MOVES, MAX_RECORD_WORDS};
-use crate::with_game;
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game, Record};
 
 /// Reads a request body into its envelope type; missing, unknown or mistyped members are
 /// `invalid_request`.
@@ -72,7 +72,7 @@ impl Envelope for ReplayRequest {
 /// its `options`.
 pub fn read<G: Game, T: DeserializeOwned, Untyped: Envelope>(body: &Value) -> Result<T, ApiError> {
     an_object(body)?;
-    crate::games::json::from_value(body).map_err(|_| first_fault::<G, Untyped>(body))
+    moot_games::json::from_value(body).map_err(|_| first_fault::<G, Untyped>(body))
 }
 
 /// Why a body that [`read`] refused is refused, found in the API's order. (The state's

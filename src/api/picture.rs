@@ -20,13 +20,11 @@ use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 use super::schemas::GameState;
 use crate::compute::renders::Renders;
-use crate::picture::animation;
-use crate::picture::options::{DEFAULT_PIXELS, MIN_PIXELS};
-use crate::picture::{
-    Bottom, Format, PictureError, PictureOptions, frame_svg, picture_svg, raster,
-};
 use crate::web::PageGame;
-use crate::with_game;
+use moot_games::with_game;
+use moot_pictures::animation;
+use moot_pictures::options::{DEFAULT_PIXELS, MIN_PIXELS};
+use moot_pictures::{Bottom, Format, PictureError, PictureOptions, frame_svg, picture_svg, raster};
 use moot_present::link::{Link, LinkError, Query};
 use moot_present::replay::replay;
 

@@ -11,8 +11,8 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::games::{InvalidOptions, InvalidState, MoveError, RecordError};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, MAX_MOVES, excerpt};
+use moot_games::{InvalidOptions, InvalidState, MoveError, RecordError};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -303,7 +303,7 @@ pub struct Problem {
 /// The anchor of a rule id on its game's rules page: `F3` → `/rules/herfor#F3`. Each game's
 /// rule ids have their own letter.
 pub fn rule_url(rule: &str) -> Option<String> {
-    let game = crate::games::game_of_rule(rule)?;
+    let game = moot_games::game_of_rule(rule)?;
     let number = &rule[1..];
     (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("/rules/{game}#{rule}"))
@@ -397,7 +397,7 @@ impl ApiError {
 
     /// No game has the id `id` (404); the detail lists the ids there are.
     pub fn unknown_game(id: &str) -> Self {
-        let known = crate::games::GAME_IDS.join(", ");
+        let known = moot_games::GAME_IDS.join(", ");
         ApiError::new(
             ErrorCode::UnknownGame,
             format!("no game has the id {id:?}; the games are: {known}"),

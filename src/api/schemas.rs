@@ -17,8 +17,8 @@ use utoipa::openapi::schema::{OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::games::{GAME_IDS, Game};
-use crate::with_game;
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game};
 
 type Components = Vec<(String, RefOr<Schema>)>;
 
@@ -248,7 +248,7 @@ mod tests {
     }
 
     /// The bounds a link's option is refused with are the ones the published schema states.
-    fn option_bounds_match_the_schema<G: crate::games::Game>() {
+    fn option_bounds_match_the_schema<G: moot_games::Game>() {
         let schema = serde_json::to_value(<G::Options as utoipa::PartialSchema>::schema())
             .expect("a schema");
         let properties = schema["properties"]
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn every_games_option_bounds_match_its_schema() {
         for id in GAME_IDS {
-            crate::with_game!(*id, G => option_bounds_match_the_schema::<G>(), else unreachable!());
+            moot_games::with_game!(*id, G => option_bounds_match_the_schema::<G>(), else unreachable!());
         }
     }
 }

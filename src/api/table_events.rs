@@ -19,10 +19,10 @@ use utoipa::ToSchema;
 
 use super::problem::{ApiError, ErrorCode, Problem};
 use super::tables::{TableMove, TableResponse, policy, problem, rfc3339};
-use crate::games::Seat;
 use crate::limits::tables as limits;
 use crate::tables::feed::{Follower, Next};
 use crate::tables::{Backend, Committed, Event, FeedFull, TableError, Tables};
+use moot_games::Seat;
 
 /// What happened at a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]

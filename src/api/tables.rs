@@ -19,10 +19,10 @@ use super::ops;
 use super::problem::{ApiError, ErrorCode, Problem};
 #[allow(unused_imports)] // named by the `value_type` attributes below
 use super::schemas::{GameOptions, GameState};
-use crate::games::{GAME_IDS, Game, Seat, Status, Turn};
 use crate::limits::tables as limits;
 use crate::tables::{self, Committed, EndedBy, Standing, TableError, TablePolicy, Tables};
-use crate::with_game;
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game, Seat, Status, Turn};
 
 fn rate_limited(what: &str, wait: Duration) -> ApiError {
     ApiError::new(

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use super::examples;
 #[allow(unused_imports)] // named by the `value_type` attributes below
 use super::schemas::{GameEvent, GameOptions, GameScore, GameState};
-use crate::games::Status;
+use moot_games::Status;
 
 /// `GET /api/v1/games`: every game the service referees.
 #[derive(Clone, Debug, Serialize, ToSchema)]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::cap::WallCap;
 use super::shares::Share;
-use crate::ai::Budget;
+use moot_ai::Budget;
 
 /// The limits of the computer player on a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

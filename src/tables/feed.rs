@@ -157,10 +157,10 @@ impl Drop for Follower {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
-    use crate::games::Seat;
-    use crate::games::herfor::Herfor;
     use crate::tables::{Event, Standing, Table};
+    use moot_games::Game;
+    use moot_games::Seat;
+    use moot_games::herfor::Herfor;
 
     fn change(id: &str, ply: u64) -> Committed {
         Committed {

@@ -23,8 +23,8 @@ use super::{
     Committed, Created, DAY, EndedBy, Event, History, Millis, Played, SeatInfo, Standing, Table,
     TableError, Webhook, WebhookHealth,
 };
-use crate::games::{GAME_IDS, Game, Seat, Turn};
-use crate::with_game;
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game, Seat, Turn};
 
 /// The tables of one server: its database, the cap on open tables, and the feed of their
 /// changes. Cheap to clone.

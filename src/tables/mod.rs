@@ -28,7 +28,7 @@ pub use store::{Backend, Store, StoreError};
 
 use serde_json::Value;
 
-use crate::games::{Game, MoveError, Seat, Status, Turn};
+use moot_games::{Game, MoveError, Seat, Status, Turn};
 
 /// The spectators' page of table `id` (read only; the id is the capability to read it).
 pub fn watch_page(id: &str) -> String {

@@ -11,7 +11,7 @@ use moot_templates::embed::{EmbedView, page};
 
 use super::error::{PageError, page_on_panic};
 use super::opponent::PageSearches;
-use crate::picture::{Bottom, PictureOptions};
+use moot_pictures::{Bottom, PictureOptions};
 use moot_present::link::{Link, Query};
 use moot_present::page_game::PageGame;
 use moot_present::replay::replay;
@@ -34,7 +34,7 @@ pub async fn embed(
     let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
     let id = game.as_str();
     let markup = page_on_panic(
-        || crate::with_game!(id, G => embed_page::<G>(&Query(pairs), &options, &origin), else Err(PageError::unknown_game(id))),
+        || moot_games::with_game!(id, G => embed_page::<G>(&Query(pairs), &options, &origin), else Err(PageError::unknown_game(id))),
     )?;
     Ok(HttpResponse::build(StatusCode::OK)
         .content_type("text/html; charset=utf-8")

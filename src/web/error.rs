@@ -8,8 +8,8 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
-use crate::games::InvalidOptions;
 use crate::limits::{DETAIL_CHARS, excerpt};
+use moot_games::InvalidOptions;
 use moot_present::link::LinkError;
 
 /// An error of the play pages, answered as a page of its own.

@@ -10,9 +10,9 @@ use super::blocking::page_off_workers;
 use super::error::{PageError, page_on_panic};
 use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
-use crate::games::{Game, MoveError, Seat, Turn};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 use crate::tables::TablePolicy;
+use moot_games::{Game, MoveError, Seat, Turn};
 use moot_present::link::{COMPUTER, HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use moot_present::page_game::PageGame;
 use moot_present::preview::{animation_href, picture_href, preview};
@@ -63,7 +63,7 @@ pub async fn play(
     let friends_offered = tables.is_some();
     let client = crate::client::client_of(&request, searches.config().trust_forwarded);
     let origin = crate::client::origin_of(&request, searches.config().trust_forwarded);
-    crate::with_game!(id, G => play_page::<G>(query, &searches, client, origin, friends_offered).await, else Err(PageError::unknown_game(id)))
+    moot_games::with_game!(id, G => play_page::<G>(query, &searches, client, origin, friends_offered).await, else Err(PageError::unknown_game(id)))
 }
 
 /// What the synchronous part of a request found.
@@ -290,7 +290,7 @@ pub(super) fn submit<G: PageGame>(
 pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = Query::parse(request.query_string());
     let id = game.as_str();
-    let (id, text) = crate::with_game!(id, G => page_off_workers(move || record_file::<G>(&query)).await, else Err(PageError::unknown_game(id)))?;
+    let (id, text) = moot_games::with_game!(id, G => page_off_workers(move || record_file::<G>(&query)).await, else Err(PageError::unknown_game(id)))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
@@ -314,7 +314,7 @@ fn record_file<G: PageGame>(query: &Query) -> Result<(&'static str, String), Pag
 pub async fn rules(game: Path<String>) -> Result<HttpResponse, PageError> {
     let id = game.as_str();
     page_on_panic(
-        || crate::with_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
+        || moot_games::with_game!(id, G => Ok(rules_page::<G>()), else Err(PageError::unknown_game(id))),
     )
 }
 
@@ -342,7 +342,7 @@ pub(super) fn downloads<G: PageGame>(
     view: &mut moot_templates::play::RecordView,
     position: &Link<G>,
 ) {
-    if position.moves.len() >= crate::picture::animation::MAX_FRAMES {
+    if position.moves.len() >= moot_pictures::animation::MAX_FRAMES {
         return;
     }
     view.picture_href = Some(picture_href(

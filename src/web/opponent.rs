@@ -11,15 +11,15 @@ use std::time::Instant;
 use actix_web::http::StatusCode;
 
 use super::error::{PageError, page_on_panic};
-use crate::ai::{Budget, Strategy, Strength, Thought, think};
 use crate::compute::flights::Flights;
 use crate::compute::pool::Pool;
 use crate::compute::shares::Clients;
 use crate::compute::{AiConfig, Surface};
-use crate::games::Game;
-use crate::games::herfor::Herfor;
-use crate::games::hirth::Hirth;
-use crate::games::tara::Tara;
+use moot_ai::{Budget, Strategy, Strength, Thought, think};
+use moot_games::Game;
+use moot_games::herfor::Herfor;
+use moot_games::hirth::Hirth;
+use moot_games::tara::Tara;
 use moot_present::link::{Link, Opponent};
 
 /// The computer plays at most this many moves in one request (a whole Hirþ turn and its
@@ -305,13 +305,13 @@ pub fn hint_strength(opponent: Option<Opponent>) -> Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::hirth::{Hirth, HirthState};
-    use crate::games::{Seat, Turn};
+    use moot_games::hirth::{Hirth, HirthState};
+    use moot_games::{Seat, Turn};
 
     /// A Hirþ game `plies` seeded random moves in, at the start of a turn: the link's
     /// position and its state.
     fn hirth_mid_game(plies: usize, seed: u64) -> (Link<Hirth>, HirthState) {
-        let (moves, state) = crate::games::fixtures::hirth::mid_game(plies, seed);
+        let (moves, state) = moot_games::fixtures::hirth::mid_game(plies, seed);
         let mut position = Link::<Hirth>::start(Default::default()).expect("the defaults");
         position.moves = moves;
         (position, state)

@@ -8,8 +8,8 @@ use moot_present::link::{COMPUTER, Link, MOVES, STRENGTH, play_path};
 use moot_present::page_game::PageGame;
 use moot_present::view::capitalised;
 
-use crate::ai::Strength;
-use crate::games::{Game, Seat, Status};
+use moot_ai::Strength;
+use moot_games::{Game, Seat, Status};
 
 /// Numbers with at most this many values are offered as a list.
 const CHOICE_MAX: i64 = 8;
@@ -258,7 +258,7 @@ fn enumeration(property: &Value, nested: &[(String, Value)]) -> Option<Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::Herfor;
+    use moot_games::herfor::Herfor;
     use moot_present::link::Query;
 
     #[test]
@@ -314,7 +314,7 @@ mod tests {
     /// colour the form's own choice of colour may contradict.
     #[test]
     fn tara_your_first_move_names_no_colour_the_form_may_change() {
-        use crate::games::tara::Tara;
+        use moot_games::tara::Tara;
         let (position, _) = Link::<Tara>::read(&Query::parse("first=blue")).unwrap();
         let view = options_view(&position, true, false, false);
         let computer = view.fields.iter().find(|f| f.name == "computer").unwrap();
@@ -342,7 +342,7 @@ mod tests {
     #[test]
     fn an_enumerated_option_behind_a_reference_becomes_a_choice() {
         let property = serde_json::json!({"$ref": "#/components/schemas/Colour"});
-        let nested = nested_schemas::<crate::games::tara::TaraOptions>();
+        let nested = nested_schemas::<moot_games::tara::TaraOptions>();
         assert_eq!(
             input(&property, "blue", &nested),
             OptionInput::Choice {

@@ -26,10 +26,10 @@ use super::blocking::page_off_workers;
 use super::error::PageError;
 use super::handlers::{downloads, submit};
 use super::options_form::options_view;
-use crate::games::{Seat, Status};
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt, tables as limits};
 use crate::tables::{self, EndedBy, Standing, Table, TableError, TablePolicy};
 use crate::web::PageGame;
+use moot_games::{Seat, Status};
 
 /// The field of a seat's form holding the ply the page showed: a move sent from an older page
 /// is refused, not played on a position its player did not see.
@@ -234,7 +234,7 @@ pub async fn friend_form(
             policy(data)?;
             let query = Query::parse(http.query_string());
             let id = game.as_str();
-            crate::with_game!(id, G => friend_page::<G>(&query), else Err(PageError::unknown_game(id)))
+            moot_games::with_game!(id, G => friend_page::<G>(&query), else Err(PageError::unknown_game(id)))
         }
         .await,
     )
@@ -289,7 +289,7 @@ pub async fn open_table(
                 )
             })?;
             let id = game.as_str();
-            crate::with_game!(id, G => open::<G>(&policy, &http, form).await, else Err(PageError::unknown_game(id)))
+            moot_games::with_game!(id, G => open::<G>(&policy, &http, form).await, else Err(PageError::unknown_game(id)))
         }
         .await,
     ))
@@ -506,7 +506,7 @@ pub async fn seat_move(
                     },
                 )),
                 Some(seen) => {
-                    crate::with_game!(table.game, G => play_turn::<G>(&policy, &table, &credential, seen, &typed).await, else Err(PageError::unknown_game(table.game)))?
+                    moot_games::with_game!(table.game, G => play_turn::<G>(&policy, &table, &credential, seen, &typed).await, else Err(PageError::unknown_game(table.game)))?
                 }
             };
             match refused {
@@ -656,7 +656,7 @@ async fn table_page(
     let table = read_table(policy, id).await?;
     let history = policy.tables().history(id).await.map_err(page_error)?;
     let moves: Vec<String> = history.moves.into_iter().map(|m| m.notation).collect();
-    crate::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, page)).await, else Err(PageError::unknown_game(table.game)))
+    moot_games::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, page)).await, else Err(PageError::unknown_game(table.game)))
 }
 
 fn render<G: PageGame>(

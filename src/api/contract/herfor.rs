@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::patterns::trimmed;
-use crate::games::Game;
-use crate::games::herfor::{Herfor, HerforOptions};
+use moot_games::Game;
+use moot_games::herfor::{Herfor, HerforOptions};
 
 /// The sizes a board may have, the default last (the `else` at the end of the chain).
 const SIZES: [u8; 5] = [3, 4, 6, 7, DEFAULT_SIZE];

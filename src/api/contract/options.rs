@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 
 use crate::api::schemas::game_roots;
-use crate::games::Game;
-use crate::with_game;
+use moot_games::Game;
+use moot_games::with_game;
 
 /// The GET operations that read a game's options from the query.
 const LINK_OPERATIONS: [&str; 2] = ["picture", "animation"];

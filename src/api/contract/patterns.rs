@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::games::Game;
+use moot_games::Game;
 
 /// Unicode White_Space, which `str::trim` removes (ECMA's `\s` differs: it has U+FEFF and lacks
 /// U+0085).
@@ -22,13 +22,13 @@ pub(super) fn trimmed(inner: &str) -> String {
 
 /// The pattern of a Herfor point name as a state lists it.
 pub fn herfor_point() -> String {
-    trimmed(crate::games::herfor::POINT_FORM)
+    trimmed(moot_games::herfor::POINT_FORM)
 }
 
 /// A move of `game` without anchors or white space, when its notation is regular enough to
 /// state exactly ([`Game::MOVE_FORM`]).
 fn move_form(game: &str) -> Option<&'static str> {
-    crate::with_game!(game, G => G::MOVE_FORM, else None)
+    moot_games::with_game!(game, G => G::MOVE_FORM, else None)
 }
 
 /// The pattern of a move of `game`, when its notation is regular enough to state exactly.
@@ -48,7 +48,7 @@ pub fn link_moves_pattern(game: &str) -> Option<String> {
 /// A link's moves (the picture and animation `moves` parameter) that each game plays: the
 /// generic example (`c3.b2`, Herfor's) is not a Hirþ game.
 fn example_link(game: &str) -> Option<String> {
-    crate::with_game!(game, G => Some(G::EXAMPLE_MOVES.join(".")), else None)
+    moot_games::with_game!(game, G => Some(G::EXAMPLE_MOVES.join(".")), else None)
 }
 
 /// Gives each game's picture and animation operations an example link of that game, and the
@@ -57,7 +57,7 @@ pub fn links(document: &mut Value) {
     let Some(paths) = document["paths"].as_object_mut() else {
         return;
     };
-    for game in crate::games::GAME_IDS {
+    for game in moot_games::GAME_IDS {
         let Some(example) = example_link(game) else {
             continue;
         };
@@ -100,7 +100,7 @@ pub fn herfor_points(document: &mut Value) {
 /// Puts each game's move pattern on its requests' `move` and `moves` (after
 /// [`super::per_game`], which names them `HerforApplyRequest`, `TaraReplayRequest`, …).
 pub fn moves(document: &mut Value) {
-    for game in crate::games::GAME_IDS {
+    for game in moot_games::GAME_IDS {
         let Some(pattern) = move_pattern(game) else {
             continue;
         };
@@ -128,8 +128,8 @@ pub fn moves(document: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::herfor::{Herfor, HerforOptions};
-    use crate::games::tara::{Tara, TaraOptions};
+    use moot_games::herfor::{Herfor, HerforOptions};
+    use moot_games::tara::{Tara, TaraOptions};
     use serde_json::json;
 
     fn matches(pattern: &str, text: &str) -> bool {

@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 use super::{notation, refs};
 use crate::api::examples;
 use crate::api::schemas::{game_roots, schema_prefix};
-use crate::games::Game;
-use crate::with_game;
+use moot_games::Game;
+use moot_games::with_game;
 
 /// The unions of every game's schemas, in the order of [`game_roots`]'s names.
 const UNIONS: [&str; 4] = ["GameState", "GameOptions", "GameEvent", "GameScore"];

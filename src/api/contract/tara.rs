@@ -7,11 +7,11 @@
 
 use serde_json::{Value, json};
 
-use crate::games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
+use moot_games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
 
 /// A hill's name, either case, as `Hill::parse` reads it.
 pub fn hill_pattern() -> String {
-    format!("^{}$", crate::games::tara::HILL_FORM)
+    format!("^{}$", moot_games::tara::HILL_FORM)
 }
 
 pub fn bounds(document: &mut Value) {

@@ -53,7 +53,7 @@ mod tests {
             "names off the grid become `Hill::UNKNOWN`; `H3i[Kii]` boards"
         );
         assert_eq!(
-            without_doc_links("see [`Game`](crate::games::Game) and [`Seat`]."),
+            without_doc_links("see [`Game`](moot_games::Game) and [`Seat`]."),
             "see `Game` and `Seat`."
         );
     }
