@@ -21,10 +21,12 @@ pub mod blocking;
 pub mod client;
 pub mod compute;
 pub mod connection;
+pub mod extract;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;
 pub use moot_games::with_game;
 pub mod limits;
+pub mod paths;
 /// Pictures of positions and games: the `moot-pictures` crate of this workspace.
 pub use moot_pictures as picture;
 /// How a game is shown to people, with no HTTP: the `moot-present` crate of this workspace.

@@ -140,7 +140,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     // With PostgreSQL, the other replicas' moves reach this one's event streams.
     actix_web::rt::spawn(tables.clone().listen(flags.database.clone()));
     raise_open_files_limit();
-    actix_web::rt::spawn(moot::api::tables::sweep_forever(
+    actix_web::rt::spawn(moot::tables::sweep::sweep_forever(
         tables.clone(),
         flags.keep_finished_days,
     ));

@@ -597,3 +597,12 @@ mod tests {
         }
     }
 }
+
+impl crate::extract::TablesOff for ApiError {
+    fn tables_off() -> Self {
+        ApiError::new(
+            ErrorCode::TablesOff,
+            "this server was started without tables",
+        )
+    }
+}

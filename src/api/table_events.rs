@@ -240,7 +240,7 @@ pub async fn table_events(
     data: Option<web::Data<crate::tables::TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let tables = policy.tables().clone();
     let seen = last_event_id(&http)?;
     let table = tables

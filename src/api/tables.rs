@@ -78,15 +78,10 @@ pub(super) fn problem(error: TableError) -> ApiError {
     }
 }
 
-pub(super) fn policy(
+pub(super) fn policy<E: crate::extract::TablesOff>(
     data: Option<web::Data<TablePolicy>>,
-) -> Result<web::Data<TablePolicy>, ApiError> {
-    data.ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::TablesOff,
-            "this server was started without tables",
-        )
-    })
+) -> Result<web::Data<TablePolicy>, E> {
+    data.ok_or_else(E::tables_off)
 }
 
 /// A time as RFC 3339 (UTC).
@@ -538,7 +533,7 @@ pub async fn create_table(
     data: Option<web::Data<TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let request: CreateTableRequest = ops::envelope(body.0)?;
     let game = GAME_IDS
         .iter()
@@ -568,7 +563,7 @@ pub async fn create_table(
         .map(|(seat, credential)| SeatCredential {
             seat: seat.seat,
             name: seat.name.clone(),
-            play_url: tables::seat_page(&id, &credential),
+            play_url: crate::paths::seat(&id, &credential),
             credential,
             moves_url: format!("{}/moves", table_url(&id)),
         })
@@ -577,7 +572,7 @@ pub async fn create_table(
         table,
         seats,
         watch_url: table_url(&id),
-        watch_page_url: tables::watch_page(&id),
+        watch_page_url: crate::paths::watch(&id),
     };
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, table_url(&id)))
@@ -622,7 +617,7 @@ pub async fn get_table(
     data: Option<web::Data<TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let table = policy
         .tables()
         .get(&id)
@@ -654,7 +649,7 @@ pub async fn table_history(
     id: web::Path<String>,
     data: Option<web::Data<TablePolicy>>,
 ) -> Result<web::Json<TableHistory>, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let table = policy
         .tables()
         .get(&id)
@@ -742,7 +737,7 @@ pub async fn play_move(
     data: Option<web::Data<TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let request: TableMoveRequest = ops::envelope(body.0)?;
     let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
@@ -777,7 +772,7 @@ pub async fn resign(
     data: Option<web::Data<TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
         tables.resign(&id, &credential, tables::now()).await
@@ -811,26 +806,12 @@ pub async fn claim(
     data: Option<web::Data<TablePolicy>>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy(data)?;
+    let policy = policy::<ApiError>(data)?;
     let tables = policy.tables().clone();
     seated(&policy, &http, |credential| async move {
         tables.claim(&id, &credential, tables::now()).await
     })
     .await
-}
-
-/// Deletes the finished tables older than `keep_days` every [`limits::SWEEP_EVERY`], for as
-/// long as the server runs (spawned on its runtime).
-pub async fn sweep_forever(tables: Tables, keep_days: u32) {
-    let mut every = tokio::time::interval(limits::SWEEP_EVERY);
-    loop {
-        every.tick().await;
-        match tables.sweep(tables::now(), keep_days).await {
-            Ok(0) => {}
-            Ok(deleted) => tracing::info!(deleted, keep_days, "finished tables swept"),
-            Err(error) => tracing::warn!(%error, "the sweep of finished tables failed"),
-        }
-    }
 }
 
 /// The document's examples of the tables' bodies, in the game `G`: a request to create a table,
@@ -919,14 +900,14 @@ impl TableExamples {
                 name: seat.name.clone(),
                 credential: stem.repeat(16),
                 moves_url: format!("{}/moves", table_url(TABLE_ID)),
-                play_url: tables::seat_page(TABLE_ID, &stem.repeat(16)),
+                play_url: crate::paths::seat(TABLE_ID, &stem.repeat(16)),
             })
             .collect();
         let created = CreatedTable {
             table: fresh,
             seats,
             watch_url: table_url(TABLE_ID),
-            watch_page_url: tables::watch_page(TABLE_ID),
+            watch_page_url: crate::paths::watch(TABLE_ID),
         };
         Some(TableExamples {
             create_request: serde_json::json!({

@@ -751,32 +751,6 @@ impl Tables {
         self.ring(webhook.as_ref());
         Ok(self.told(committed))
     }
-
-    /// Deletes the tables finished before `now - keep_days` days, with their seats and moves,
-    /// and the outbox's events delivered or given up as long ago; returns how many tables.
-    pub async fn sweep(&self, now: Millis, keep_days: u32) -> Result<u64, TableError> {
-        let before = now - i64::from(keep_days) * DAY;
-        let (_guard, mut tx) = self.write().await?;
-        let old = "SELECT id FROM moot_tables WHERE status = 'finished' AND updated_ms < $1";
-        for child in ["moot_moves", "moot_seats"] {
-            sqlx::query(&format!("DELETE FROM {child} WHERE table_id IN ({old})"))
-                .bind(before)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let deleted =
-            sqlx::query("DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1")
-                .bind(before)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
-            .bind(before)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(deleted)
-    }
 }
 
 /// The changes of `table` after change `seq` (at most `limit`), by replaying its `moves` (all

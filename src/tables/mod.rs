@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod policy;
 pub mod secret;
 pub mod store;
+pub mod sweep;
 
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use keeper::Tables;
@@ -29,17 +30,6 @@ pub use store::{Backend, Store, StoreError};
 use serde_json::Value;
 
 use moot_games::{Game, MoveError, Seat, Status, Turn};
-
-/// The spectators' page of table `id` (read only; the id is the capability to read it).
-pub fn watch_page(id: &str) -> String {
-    format!("/table/{id}")
-}
-
-/// The page of the seat holding `credential` at table `id`, where its player plays in a
-/// browser: whoever has the link holds the seat.
-pub fn seat_page(id: &str, credential: &str) -> String {
-    format!("/table/{id}/seat/{credential}")
-}
 
 /// Milliseconds since the Unix epoch: how the tables keep time.
 pub type Millis = i64;

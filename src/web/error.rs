@@ -155,3 +155,13 @@ pub fn page_on_panic<T>(work: impl FnOnce() -> Result<T, PageError>) -> Result<T
         ))
     })
 }
+
+impl crate::extract::TablesOff for PageError {
+    fn tables_off() -> Self {
+        PageError::new(
+            StatusCode::NOT_FOUND,
+            "No tables here",
+            "This server was started without tables: play at one screen or against the computer.",
+        )
+    }
+}

@@ -63,7 +63,7 @@ pub fn options_view<G: PageGame>(
         fields,
         hidden: vec![(MOVES.to_owned(), String::new())],
         rules_href: format!("/rules/{}", G::ID),
-        friend_action: friends_offered.then(|| super::tables::friend_path(G::ID)),
+        friend_action: friends_offered.then(|| crate::paths::friend(G::ID)),
     }
 }
 

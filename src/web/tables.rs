@@ -27,6 +27,7 @@ use super::error::PageError;
 use super::handlers::{downloads, submit};
 use super::options_form::options_view;
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt, tables as limits};
+use crate::paths;
 use crate::tables::{self, EndedBy, Standing, Table, TableError, TablePolicy};
 use crate::web::PageGame;
 use moot_games::{Seat, Status};
@@ -34,21 +35,6 @@ use moot_games::{Seat, Status};
 /// The field of a seat's form holding the ply the page showed: a move sent from an older page
 /// is refused, not played on a position its player did not see.
 const PLY_FIELD: &str = "ply";
-
-/// Where a game's options form posts to open a table for a friend.
-pub fn friend_path(game: &str) -> String {
-    format!("/play/{game}/friend")
-}
-
-/// The spectators' page of table `id`.
-fn table_path(id: &str) -> String {
-    tables::watch_page(id)
-}
-
-/// The page of the seat holding `credential`.
-fn seat_path(id: &str, credential: &str) -> String {
-    tables::seat_page(id, credential)
-}
 
 /// Registers the tables' pages.
 pub fn configure(config: &mut actix_web::web::ServiceConfig) {
@@ -98,14 +84,10 @@ fn see_other(href: &str) -> HttpResponse {
         .finish()
 }
 
-fn policy(data: Option<Data<TablePolicy>>) -> Result<Data<TablePolicy>, PageError> {
-    data.ok_or_else(|| {
-        PageError::new(
-            StatusCode::NOT_FOUND,
-            "No tables here",
-            "This server was started without tables: play at one screen or against the computer.",
-        )
-    })
+pub(super) fn policy<E: crate::extract::TablesOff>(
+    data: Option<Data<TablePolicy>>,
+) -> Result<Data<TablePolicy>, E> {
+    data.ok_or_else(E::tables_off)
 }
 
 fn busy(what: &str, wait: std::time::Duration) -> PageError {
@@ -231,7 +213,7 @@ pub async fn friend_form(
 ) -> HttpResponse {
     answer(
         async {
-            policy(data)?;
+            policy::<PageError>(data)?;
             let query = Query::parse(http.query_string());
             let id = game.as_str();
             moot_games::with_game!(id, G => friend_page::<G>(&query), else Err(PageError::unknown_game(id)))
@@ -258,7 +240,7 @@ fn friend_page<G: PageGame>(query: &Query) -> Result<HttpResponse, PageError> {
         .collect();
     let view = FriendView {
         game_name: G::NAME.to_owned(),
-        action: friend_path(G::ID),
+        action: paths::friend(G::ID),
         hidden: position.option_pairs().to_vec(),
         options,
         options_href: position.options_href(),
@@ -280,7 +262,7 @@ pub async fn open_table(
 ) -> HttpResponse {
     private(answer(
         async {
-            let policy = policy(data)?;
+            let policy = policy::<PageError>(data)?;
             let form = std::str::from_utf8(&body).map_err(|_| {
                 PageError::new(
                     StatusCode::BAD_REQUEST,
@@ -352,9 +334,9 @@ async fn open<G: PageGame>(
     let view = CreatedView {
         game_name: G::NAME.to_owned(),
         you,
-        yours: format!("{origin}{}", seat_path(id, yours)),
-        theirs: format!("{origin}{}", seat_path(id, theirs)),
-        watch: format!("{origin}{}", table_path(id)),
+        yours: format!("{origin}{}", paths::seat(id, yours)),
+        theirs: format!("{origin}{}", paths::seat(id, theirs)),
+        watch: format!("{origin}{}", paths::watch(id)),
     };
     Ok(html(StatusCode::OK, created_page(&view).into_string()))
 }
@@ -386,7 +368,7 @@ pub async fn watch(
 ) -> HttpResponse {
     answer(
         async {
-            let policy = policy(data)?;
+            let policy = policy::<PageError>(data)?;
             let origin = crate::client::origin_of(&http, policy.limits().trust_forwarded);
             let page = Page {
                 seating: Seating::Watching,
@@ -409,7 +391,7 @@ pub async fn watch(
 pub async fn record(id: Path<String>, data: Option<Data<TablePolicy>>) -> HttpResponse {
     answer(
         async {
-            let policy = policy(data)?;
+            let policy = policy::<PageError>(data)?;
             let table = read_table(&policy, &id).await?;
             let history = policy.tables().history(&id).await.map_err(page_error)?;
             Ok(HttpResponse::Ok()
@@ -433,7 +415,7 @@ pub async fn seat_page(
 ) -> HttpResponse {
     private(answer(
         async {
-            let policy = policy(data)?;
+            let policy = policy::<PageError>(data)?;
             let (id, credential) = path.into_inner();
             let seat = seat_of(&policy, &http, &id, &credential).await?;
             let mut page = seat_view(&http, &policy, seat, credential, None, String::new());
@@ -485,7 +467,7 @@ pub async fn seat_move(
 ) -> HttpResponse {
     private(answer(
         async {
-            let policy = policy(data)?;
+            let policy = policy::<PageError>(data)?;
             let (id, credential) = path.into_inner();
             let seat = seat_of(&policy, &http, &id, &credential).await?;
             let form = Query::parse(std::str::from_utf8(&body).unwrap_or_default());
@@ -510,7 +492,7 @@ pub async fn seat_move(
                 }
             };
             match refused {
-                Ok(()) => Ok(see_other(&format!("{}#turn", seat_path(&id, &credential)))),
+                Ok(()) => Ok(see_other(&format!("{}#turn", paths::seat(&id, &credential)))),
                 Err((status, notice)) => {
                     let page = seat_view(&http, &policy, seat, credential, Some(notice), typed);
                     let (_, body) = table_page(&policy, &id, page).await?;
@@ -608,7 +590,7 @@ async fn ends(
     data: Option<Data<TablePolicy>>,
     ending: Ending,
 ) -> Result<HttpResponse, PageError> {
-    let policy = policy(data)?;
+    let policy = policy::<PageError>(data)?;
     let (id, credential) = path.into_inner();
     let seat = seat_of(&policy, &http, &id, &credential).await?;
     let now = tables::now();
@@ -617,7 +599,10 @@ async fn ends(
         Ending::Claim => policy.tables().claim(&id, &credential, now).await,
     };
     match result {
-        Ok(_) => Ok(see_other(&format!("{}#turn", seat_path(&id, &credential)))),
+        Ok(_) => Ok(see_other(&format!(
+            "{}#turn",
+            paths::seat(&id, &credential)
+        ))),
         Err(error) => {
             let (status, notice) = notice(&error).ok_or_else(|| page_error(error))?;
             let page = seat_view(
@@ -673,7 +658,7 @@ fn render<G: PageGame>(
     let here = page
         .credential
         .as_deref()
-        .map_or_else(|| table_path(&table.id), |c| seat_path(&table.id, c));
+        .map_or_else(|| paths::watch(&table.id), |c| paths::seat(&table.id, c));
     let moves_played = position.moves.len();
     let positions = |count: usize| {
         if count == moves_played {
@@ -682,7 +667,7 @@ fn render<G: PageGame>(
             format!("{here}?{AT}={count}")
         }
     };
-    let record_href = format!("{}/record", table_path(&table.id));
+    let record_href = format!("{}/record", paths::watch(&table.id));
     let at = page
         .at
         .as_deref()
@@ -743,8 +728,13 @@ fn render<G: PageGame>(
     view.steps_href = Some(position.href());
     view.opponent = None;
     // Again with the same friend: the same options, a new table.
-    view.play_again_href = (finished && you.is_some())
-        .then(|| format!("{}?{}", friend_path(G::ID), encode(position.option_pairs())));
+    view.play_again_href = (finished && you.is_some()).then(|| {
+        format!(
+            "{}?{}",
+            paths::friend(G::ID),
+            encode(position.option_pairs())
+        )
+    });
     if let Standing::Finished {
         winner,
         ended_by: ended_by @ (EndedBy::Resignation | EndedBy::Time),
@@ -866,7 +856,7 @@ fn table_view(table: &Table, credential: &Option<String>, you: Option<Seat>) -> 
     let seat_action = |action: &str| {
         credential
             .as_deref()
-            .map(|c| format!("{}/{action}", seat_path(&table.id, c)))
+            .map(|c| format!("{}/{action}", paths::seat(&table.id, c)))
     };
     TableView {
         lines,
@@ -874,14 +864,14 @@ fn table_view(table: &Table, credential: &Option<String>, you: Option<Seat>) -> 
         reload_href: ongoing.map(|_| {
             credential
                 .as_deref()
-                .map_or_else(|| table_path(&table.id), |c| seat_path(&table.id, c))
+                .map_or_else(|| paths::watch(&table.id), |c| paths::seat(&table.id, c))
         }),
         resign_action: ongoing.and_then(|_| seat_action("resign")),
         claim_action: match (you, ongoing) {
             (Some(you), Some(to_act)) if to_act != you && overdue => seat_action("claim"),
             _ => None,
         },
-        watch_href: Some(table_path(&table.id)),
+        watch_href: Some(paths::watch(&table.id)),
         events_href: ongoing.map(|_| format!("/api/v1/tables/{}/events", table.id)),
         seq: table.seq(),
         your_turn: ongoing.is_some() && ongoing == you,

@@ -1,0 +1,47 @@
+//! Finished tables are deleted once they are older than the server keeps them: the sweep's
+//! one transaction, and the loop that runs it for as long as the server runs.
+
+use super::{DAY, Millis, TableError, Tables};
+use crate::limits::tables as limits;
+
+impl Tables {
+    /// Deletes the tables finished before `now - keep_days` days, with their seats and moves,
+    /// and the outbox's events delivered or given up as long ago; returns how many tables.
+    pub async fn sweep(&self, now: Millis, keep_days: u32) -> Result<u64, TableError> {
+        let before = now - i64::from(keep_days) * DAY;
+        let (_guard, mut tx) = self.write().await?;
+        let old = "SELECT id FROM moot_tables WHERE status = 'finished' AND updated_ms < $1";
+        for child in ["moot_moves", "moot_seats"] {
+            sqlx::query(&format!("DELETE FROM {child} WHERE table_id IN ({old})"))
+                .bind(before)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let deleted =
+            sqlx::query("DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1")
+                .bind(before)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
+            .bind(before)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(deleted)
+    }
+}
+
+/// Deletes the finished tables older than `keep_days` every [`limits::SWEEP_EVERY`], for as
+/// long as the server runs (spawned on its runtime).
+pub async fn sweep_forever(tables: Tables, keep_days: u32) {
+    let mut every = tokio::time::interval(limits::SWEEP_EVERY);
+    loop {
+        every.tick().await;
+        match tables.sweep(super::now(), keep_days).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, keep_days, "finished tables swept"),
+            Err(error) => tracing::warn!(%error, "the sweep of finished tables failed"),
+        }
+    }
+}
