@@ -15,8 +15,9 @@ use crate::common::{Answer, answer_of};
 
 /// The variable that names the PostgreSQL server the tests make their databases on.
 pub const POSTGRES_VAR: &str = "MOOT_TEST_POSTGRES_URL";
-/// Set to `1` to skip the PostgreSQL half on purpose.
-pub const SKIP_VAR: &str = "MOOT_TEST_SKIP_POSTGRES";
+/// Set to `1` (as `scripts/test` does) to fail, not skip, when [`POSTGRES_VAR`] is unset: the
+/// whole suite never passes without its PostgreSQL half.
+pub const REQUIRE_VAR: &str = "MOOT_TEST_REQUIRE_POSTGRES";
 
 fn unique() -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -36,17 +37,18 @@ pub fn sqlite_url() -> String {
     format!("sqlite://{}", file.display())
 }
 
-/// A new PostgreSQL database's URL, or `None` when the developer skips PostgreSQL on purpose.
+/// A new PostgreSQL database's URL, or `None` when no PostgreSQL server is named: the
+/// developer's fast loop (`cargo test -p moot --test server`) runs the SQLite half alone.
 pub async fn postgres_url() -> Option<String> {
     let Ok(server) = std::env::var(POSTGRES_VAR) else {
-        if std::env::var(SKIP_VAR).as_deref() == Ok("1") {
-            eprintln!("{SKIP_VAR}=1: the PostgreSQL half of this test is skipped");
-            return None;
-        }
-        panic!(
-            "{POSTGRES_VAR} is not set: these tests need a PostgreSQL server (scripts/test starts \
-             Debian's and sets it; or set {SKIP_VAR}=1 to skip the PostgreSQL half on purpose)"
+        assert_ne!(
+            std::env::var(REQUIRE_VAR).as_deref(),
+            Ok("1"),
+            "{POSTGRES_VAR} is not set but {REQUIRE_VAR}=1: these tests need a PostgreSQL server \
+             (scripts/test starts Debian's and sets it)"
         );
+        eprintln!("{POSTGRES_VAR} is not set: the PostgreSQL half of this test is skipped");
+        return None;
     };
     sqlx::any::install_default_drivers();
     let name = format!("moot_t_{}", unique());

@@ -1,7 +1,8 @@
 //! The tables Moot keeps, tested on both databases it supports, real ones: every test runs
 //! once on an SQLite file of its own and once on a PostgreSQL database of its own (made on the
 //! server `MOOT_TEST_POSTGRES_URL` names; `scripts/test` starts one and sets it). Without that
-//! variable the PostgreSQL half fails, unless `MOOT_TEST_SKIP_POSTGRES=1` says to skip it.
+//! variable the PostgreSQL half is skipped (said on stderr), unless
+//! `MOOT_TEST_REQUIRE_POSTGRES=1` (set by `scripts/test`) makes it fail.
 //!
 //! - `games`: whole games of each game through two seats' credentials; the record replays to
 //!   the stored state;
