@@ -2,7 +2,7 @@
 //! (the event streams): one broadcast channel per followed table, made by its first follower
 //! and dropped with its last. Commits of this process are published here directly; with
 //! PostgreSQL, another replica's commits arrive through `LISTEN/NOTIFY` (see
-//! [`super::keeper::Tables::listen`]) and are published here too.
+//! [`super::Tables::listen`], in [`super::announce`]) and are published here too.
 //!
 //! A follower may still miss a change (it lagged behind its channel, or a notification was lost
 //! while the listener reconnected): each change carries its [`Committed::seq`], so a follower

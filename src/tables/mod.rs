@@ -6,17 +6,30 @@
 //! - [`store`]: the database (SQLite or PostgreSQL through one driver), migrated at start;
 //! - [`secret`]: table ids and seat credentials (random, kept hashed, compared in constant time);
 //! - [`policy`]: what each client may do (creations and wrong credentials, at a rate);
-//! - [`keeper`]: the operations (create, read, play, resign, claim, sweep), each one
-//!   transaction, each change returning the [`Event`] it committed;
-//! - [`feed`]: each committed change told to whoever follows the table (the event streams),
-//!   in this process and, through PostgreSQL, across replicas;
+//! - [`keeper`]: [`Tables`], the tables of one server, and the write transaction its
+//!   operations share (each change one transaction returning the [`Event`] it committed; how
+//!   races end);
+//! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
+//!   and from the types below;
+//! - the operations, each an `impl Tables` of its own: [`create`] (a new table), [`read`] (a
+//!   table, its history, the changes since one, the seat of a credential), [`play`] (a seat's
+//!   move, resignation or claim), [`sweep`] (finished tables deleted once old);
+//! - [`announce`]: each committed change told to the table's followers, in this process and,
+//!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
+//! - [`feed`]: the followers of each table in this process (the event streams), to whom
+//!   [`announce`] publishes;
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
 //!   and claimed from there by the delivery worker (`crate::webhooks`).
 
+mod announce;
+mod create;
 pub mod feed;
 pub mod keeper;
 pub mod outbox;
+mod play;
 pub mod policy;
+mod read;
+mod rows;
 pub mod secret;
 pub mod store;
 pub mod sweep;

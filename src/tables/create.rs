@@ -1,0 +1,70 @@
+//! Creating a table: the cap on open tables checked, then the table and its seats written in
+//! one transaction, each seat with its credential's digest.
+
+use super::rows::to_text;
+use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
+use moot_games::Game;
+
+impl Tables {
+    /// Creates a table of game `G` at its start `state` (from `options`), with a clock of
+    /// `days_per_move` if given, the seats' names, and a webhook if given (its URL already
+    /// checked).
+    pub async fn create<G: Game>(
+        &self,
+        options: &G::Options,
+        state: &G::State,
+        days_per_move: Option<u32>,
+        names: [Option<String>; 2],
+        webhook: Option<Webhook>,
+        now: Millis,
+    ) -> Result<Created, TableError> {
+        if webhook.is_some() && self.outbox.is_none() {
+            return Err(TableError::WebhooksOff);
+        }
+        let open: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
+                .fetch_one(&self.store.pool)
+                .await?;
+        if open as u64 >= self.max_open {
+            return Err(TableError::Full(open as u64));
+        }
+        let id = secret::table_id();
+        let credentials = [secret::credential(), secret::credential()];
+        let deadline = days_per_move.map(|days| now + i64::from(days) * DAY);
+        let (_guard, mut tx) = self.write().await?;
+        sqlx::query(
+            "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
+             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
+             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
+        )
+        .bind(&id)
+        .bind(G::ID)
+        .bind(to_text(options)?)
+        .bind(to_text(state)?)
+        .bind(days_per_move.map(i64::from))
+        .bind(deadline)
+        .bind(now)
+        .bind(webhook.as_ref().map(|w| w.url.clone()))
+        .bind(webhook.map(|w| w.secret))
+        .execute(&mut *tx)
+        .await?;
+        for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
+            sqlx::query(
+                "INSERT INTO moot_seats (table_id, seat, name, credential_sha256) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&id)
+            .bind(seat as i64)
+            .bind(name.clone())
+            .bind(secret::digest(credential))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        let table = self
+            .get(&id)
+            .await?
+            .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
+        Ok(Created { table, credentials })
+    }
+}

@@ -1,0 +1,263 @@
+//! A seat's changes to its table: a move, a resignation, a claim on time. Each is one write
+//! transaction: the table loaded and the seat found by its credential, the change checked and
+//! written (only where the table still has the ply it was loaded at), its event written to the
+//! outbox and announced, then committed.
+
+use sqlx::{Any, Transaction};
+
+use super::rows::{SELECT_TABLE, StoredTable, columns, parse_json, read_seat, to_text};
+use super::{
+    Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, secret,
+};
+use moot_games::with_game;
+use moot_games::{Game, Seat, Turn};
+
+impl Tables {
+    /// Loads a table for a change in `tx` and finds the seat whose credential this is.
+    async fn load_seated(
+        tx: &mut Transaction<'static, Any>,
+        id: &str,
+        credential: &str,
+    ) -> Result<(StoredTable, Seat, Vec<SeatInfo>), TableError> {
+        if !secret::is_table_id(id) {
+            return Err(TableError::UnknownTable);
+        }
+        let rows = sqlx::query(SELECT_TABLE)
+            .bind(id)
+            .fetch_all(&mut **tx)
+            .await?;
+        let row = StoredTable::read(rows.first().ok_or(TableError::UnknownTable)?)?;
+        let mut seated = None;
+        let mut seats = Vec::with_capacity(2);
+        for r in &rows {
+            let (seat, kept) = read_seat(r)?;
+            // Every seat is compared, so the time taken tells nothing of which matched.
+            if secret::matches(credential, &kept) {
+                seated = Some(seat.seat);
+            }
+            seats.push(seat);
+        }
+        let seat = seated.ok_or(TableError::BadCredential)?;
+        if row.status == "finished" {
+            return Err(TableError::Finished);
+        }
+        Ok((row, seat, seats))
+    }
+
+    /// Plays `text` at table `id` for the seat holding `credential`, if the table is still at
+    /// `seen_ply`.
+    pub async fn play(
+        &self,
+        id: &str,
+        credential: &str,
+        seen_ply: u64,
+        text: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        let (_guard, mut tx) = self.write().await?;
+        let (row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+        if row.ply != seen_ply {
+            return Err(TableError::StalePly {
+                seen: seen_ply,
+                current: row.ply,
+            });
+        }
+        let webhook = row.webhook.clone();
+        let committed = with_game!(row.game, G => {
+            Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
+        }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+            .await?;
+        self.notify(&mut tx, id, committed.seq()).await?;
+        tx.commit().await.map_err(|e| stale_if_taken(e, seen_ply))?;
+        self.ring(webhook.as_ref());
+        Ok(self.told(committed))
+    }
+
+    /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
+    /// move's row, then the table's where it still has the ply it was loaded at.
+    async fn play_in<G: Game>(
+        tx: &mut Transaction<'static, Any>,
+        id: &str,
+        mut row: StoredTable,
+        seat: Seat,
+        seats: Vec<SeatInfo>,
+        text: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        let mut state: G::State = parse_json(&row.state, "state")?;
+        match G::turn(&state) {
+            Turn::ToAct(to_act) if to_act != seat => return Err(TableError::NotYourTurn),
+            Turn::ToAct(_) => {}
+            Turn::Won(_) | Turn::Drawn => return Err(TableError::Finished),
+        }
+        let refused = |error| TableError::Move {
+            text: text.to_owned(),
+            error,
+        };
+        let mv = G::parse_move(&state, text).map_err(refused)?;
+        let notation = G::format_move(&state, &mv);
+        G::apply(&mut state, &mv).map_err(refused)?;
+        let seen = row.ply;
+        let ply = seen + 1;
+        sqlx::query(
+            "INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(ply as i64)
+        .bind(seat.index() as i64)
+        .bind(&notation)
+        .bind(now)
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| stale_if_taken(e, seen))?;
+        let standing = Standing::after::<G>(&state);
+        let (status, winner, ended_by) = columns(&standing);
+        let deadline = match standing {
+            Standing::Ongoing { .. } => row.days_per_move.map(|days| now + days * DAY),
+            Standing::Finished { .. } => None,
+        };
+        row.state = to_text(&state)?;
+        let updated = sqlx::query(
+            "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
+             ended_by = $5, deadline_ms = $6, updated_ms = $7 WHERE id = $8 AND ply = $9",
+        )
+        .bind(&row.state)
+        .bind(ply as i64)
+        .bind(status)
+        .bind(winner)
+        .bind(ended_by)
+        .bind(deadline)
+        .bind(now)
+        .bind(id)
+        .bind(seen as i64)
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| stale_if_taken(e, seen))?;
+        if updated.rows_affected() != 1 {
+            return Err(TableError::StalePly {
+                seen,
+                current: seen + 1,
+            });
+        }
+        row.ply = ply;
+        row.status = status.to_owned();
+        row.winner = winner;
+        row.ended_by = ended_by.map(str::to_owned);
+        row.deadline = deadline;
+        row.updated = now;
+        Ok(Committed {
+            table: row.table::<G>(id, &state, seats)?,
+            event: Event::Moved(Played {
+                ply,
+                seat,
+                notation,
+                time: now,
+            }),
+        })
+    }
+
+    /// The seat holding `credential` resigns: the other seat wins.
+    pub async fn resign(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        self.end(id, credential, now, |_, _, seat| {
+            Ok((seat.other(), EndedBy::Resignation))
+        })
+        .await
+    }
+
+    /// The seat holding `credential` claims a win on time: it must be waiting for the other's
+    /// move, and that move's deadline must have passed.
+    pub async fn claim(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        self.end(id, credential, now, |row, to_act, seat| {
+            if to_act == seat {
+                return Err(TableError::NotWaiting);
+            }
+            match row.deadline {
+                None => Err(TableError::TooEarly(
+                    "this table has no clock (days_per_move)".into(),
+                )),
+                Some(deadline) if now <= deadline => Err(TableError::TooEarly(format!(
+                    "the move is due in {} s",
+                    (deadline - now + 999) / 1000
+                ))),
+                Some(_) => Ok((seat, EndedBy::Time)),
+            }
+        })
+        .await
+    }
+
+    /// Ends a table outside the rules: `decide` is given the row, the seat to act and the seat
+    /// asking, and names the winner and how it ended.
+    async fn end(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+        decide: impl FnOnce(&StoredTable, Seat, Seat) -> Result<(Seat, EndedBy), TableError>,
+    ) -> Result<Committed, TableError> {
+        let (_guard, mut tx) = self.write().await?;
+        let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+        let webhook = row.webhook.clone();
+        let committed = with_game!(row.game, G => {
+            let state: <G as Game>::State = parse_json(&row.state, "state")?;
+            let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
+                return Err(TableError::Finished);
+            };
+            let (winner, ended_by) = decide(&row, to_act, seat)?;
+            let updated = sqlx::query(
+                "UPDATE moot_tables SET status = 'finished', winner = $1, ended_by = $2, \
+                 deadline_ms = NULL, updated_ms = $3 WHERE id = $4 AND status = 'ongoing' AND ply = $5",
+            )
+            .bind(winner.index() as i64)
+            .bind(ended_by.as_str())
+            .bind(now)
+            .bind(id)
+            .bind(row.ply as i64)
+            .execute(&mut *tx)
+            .await?;
+            if updated.rows_affected() != 1 {
+                return Err(TableError::StalePly { seen: row.ply, current: row.ply + 1 });
+            }
+            row.status = "finished".to_owned();
+            row.winner = Some(winner.index() as i64);
+            row.ended_by = Some(ended_by.as_str().to_owned());
+            row.deadline = None;
+            row.updated = now;
+            let event = match ended_by {
+                EndedBy::Time => Event::TimeClaimed { seat },
+                _ => Event::Resigned { seat },
+            };
+            Committed { table: row.table::<G>(id, &state, seats)?, event }
+        }, else return Err(TableError::Corrupt(row.game.to_owned())));
+        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+            .await?;
+        self.notify(&mut tx, id, committed.seq()).await?;
+        tx.commit().await?;
+        self.ring(webhook.as_ref());
+        Ok(self.told(committed))
+    }
+}
+
+/// A write refused because another wrote the ply first is `StalePly`; anything else is the
+/// database's failure.
+fn stale_if_taken(error: sqlx::Error, seen: u64) -> TableError {
+    if TableError::is_unique_violation(&error) {
+        TableError::StalePly {
+            seen,
+            current: seen + 1,
+        }
+    } else {
+        TableError::Database(error)
+    }
+}

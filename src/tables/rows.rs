@@ -1,0 +1,193 @@
+//! The tables' rows as the database holds them, and their mapping to and from the layer's
+//! types: a table's row ([`StoredTable`]) and its seats' rows as [`SELECT_TABLE`] reads them,
+//! a move's row, a standing's columns, and the JSON columns (options, state) parsed and
+//! written.
+
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{
+    EndedBy, Millis, Played, SeatInfo, Standing, Table, TableError, Webhook, WebhookHealth,
+};
+use moot_games::{GAME_IDS, Game, Seat, Turn};
+
+/// A table and its seats in one query (one row per seat, the table's columns on each): a
+/// round trip fewer per move, which is most of a move's cost on SQLite.
+pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
+     t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
+     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 \
+     FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id WHERE t.id = $1 ORDER BY s.seat";
+
+/// A table's row as stored: its columns, the JSON ones still text.
+pub(super) struct StoredTable {
+    /// The game's id, one of [`GAME_IDS`].
+    pub(super) game: &'static str,
+    /// The options, as JSON text.
+    pub(super) options: String,
+    /// The position, as JSON text.
+    pub(super) state: String,
+    /// Moves played so far.
+    pub(super) ply: u64,
+    /// `ongoing` or `finished`.
+    pub(super) status: String,
+    /// The winning seat's index, if finished with a winner.
+    pub(super) winner: Option<i64>,
+    /// How it ended ([`EndedBy::as_str`]), if finished.
+    pub(super) ended_by: Option<String>,
+    /// Days each move may take, if the table has a clock.
+    pub(super) days_per_move: Option<i64>,
+    /// When the awaited move is due, if the table has a clock.
+    pub(super) deadline: Option<Millis>,
+    /// When the table was created.
+    pub(super) created: Millis,
+    /// When it last changed.
+    pub(super) updated: Millis,
+    /// Where its events are posted, if anywhere.
+    pub(super) webhook: Option<Webhook>,
+    /// Events its webhook gave up.
+    pub(super) webhook_failed: i64,
+    /// Its webhook's last failure, until a delivery succeeds.
+    pub(super) webhook_error: Option<String>,
+}
+
+impl StoredTable {
+    /// The table's columns of a row of [`SELECT_TABLE`].
+    pub(super) fn read(row: &AnyRow) -> Result<StoredTable, TableError> {
+        let game: String = row.try_get("game")?;
+        let game = GAME_IDS
+            .iter()
+            .find(|id| **id == game)
+            .ok_or_else(|| TableError::Corrupt(format!("unknown game {game:?}")))?;
+        Ok(StoredTable {
+            game,
+            options: row.try_get("options")?,
+            state: row.try_get("state")?,
+            ply: row.try_get::<i64, _>("ply")? as u64,
+            status: row.try_get("status")?,
+            winner: row.try_get("winner")?,
+            ended_by: row.try_get("ended_by")?,
+            days_per_move: row.try_get("days_per_move")?,
+            deadline: row.try_get("deadline_ms")?,
+            created: row.try_get("created_ms")?,
+            updated: row.try_get("updated_ms")?,
+            webhook: match (
+                row.try_get::<Option<String>, _>("webhook_url")?,
+                row.try_get::<Option<String>, _>("webhook_secret")?,
+            ) {
+                (Some(url), Some(secret)) => Some(Webhook { url, secret }),
+                _ => None,
+            },
+            webhook_failed: row.try_get("webhook_failed")?,
+            webhook_error: row.try_get("webhook_error")?,
+        })
+    }
+
+    /// Where the table stands, its `state` being the stored one parsed.
+    pub(super) fn standing<G: Game>(&self, state: &G::State) -> Result<Standing, TableError> {
+        if self.status == "finished" {
+            let ended_by = self
+                .ended_by
+                .as_deref()
+                .and_then(EndedBy::parse)
+                .ok_or_else(|| TableError::Corrupt("a finished table says not how".into()))?;
+            return Ok(Standing::Finished {
+                winner: self.winner.map(seat_of).transpose()?,
+                ended_by,
+            });
+        }
+        match G::turn(state) {
+            Turn::ToAct(seat) => Ok(Standing::Ongoing { to_act: seat }),
+            _ => Err(TableError::Corrupt(
+                "an ongoing table whose game is over".into(),
+            )),
+        }
+    }
+
+    /// The table `id` as the layer gives it, at `state` (the stored one parsed, or the one
+    /// just written), with its `seats`.
+    pub(super) fn table<G: Game>(
+        &self,
+        id: &str,
+        state: &G::State,
+        seats: Vec<SeatInfo>,
+    ) -> Result<Table, TableError> {
+        let standing = self.standing::<G>(state)?;
+        Ok(Table {
+            id: id.to_owned(),
+            game: self.game,
+            options: parse_json::<Value>(&self.options, "options")?,
+            state: serde_json::to_value(state).map_err(|e| TableError::Corrupt(e.to_string()))?,
+            ply: self.ply,
+            game_status: G::status(state),
+            deadline: match standing {
+                Standing::Ongoing { .. } => self.deadline,
+                Standing::Finished { .. } => None,
+            },
+            standing,
+            seats,
+            days_per_move: self.days_per_move.map(|d| d as u32),
+            created: self.created,
+            updated: self.updated,
+            webhook: self.webhook.as_ref().map(|_| WebhookHealth {
+                failed: self.webhook_failed as u64,
+                last_error: self.webhook_error.clone(),
+            }),
+        })
+    }
+}
+
+/// A seat's row of [`SELECT_TABLE`]: the seat, and its credential's digest.
+pub(super) fn read_seat(row: &AnyRow) -> Result<(SeatInfo, String), TableError> {
+    Ok((
+        SeatInfo {
+            seat: seat_of(row.try_get("seat")?)?,
+            name: row.try_get("name")?,
+        },
+        row.try_get("credential_sha256")?,
+    ))
+}
+
+/// A row of `moot_moves` (its `ply`, `seat`, `notation` and `played_ms`): one move played.
+pub(super) fn read_played(row: &AnyRow) -> Result<Played, TableError> {
+    Ok(Played {
+        ply: row.try_get::<i64, _>("ply")? as u64,
+        seat: seat_of(row.try_get("seat")?)?,
+        notation: row.try_get("notation")?,
+        time: row.try_get("played_ms")?,
+    })
+}
+
+/// The seat stored as `index`.
+pub(super) fn seat_of(index: i64) -> Result<Seat, TableError> {
+    match index {
+        0 => Ok(Seat::First),
+        1 => Ok(Seat::Second),
+        _ => Err(TableError::Corrupt(format!("seat {index}"))),
+    }
+}
+
+/// A JSON column's `text` read as a `T`; `what` names the column in the error.
+pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    what: &str,
+) -> Result<T, TableError> {
+    serde_json::from_str(text).map_err(|e| TableError::Corrupt(format!("{what}: {e}")))
+}
+
+/// A value as a JSON column's text.
+pub(super) fn to_text<T: serde::Serialize>(value: &T) -> Result<String, TableError> {
+    serde_json::to_string(value).map_err(|e| TableError::Corrupt(e.to_string()))
+}
+
+/// The stored form of a standing: status, winner, how it ended.
+pub(super) fn columns(standing: &Standing) -> (&'static str, Option<i64>, Option<&'static str>) {
+    match standing {
+        Standing::Ongoing { .. } => ("ongoing", None, None),
+        Standing::Finished { winner, ended_by } => (
+            "finished",
+            winner.map(|s| s.index() as i64),
+            Some(ended_by.as_str()),
+        ),
+    }
+}
