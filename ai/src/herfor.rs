@@ -1,10 +1,14 @@
 //! Herfor for the search: playouts that prefer placements that flip, an evaluation by the stone
-//! margin, and greedy's immediate score, the stone margin (with the button's half point).
+//! margin, and greedy's immediate score, the stone margin (with the button's half point); its
+//! strategy answers with the proof where the board is solved.
+
+use std::time::Instant;
 
 use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::Player;
+use super::strategy::{Proof, Strategy};
 use moot_games::Seat;
 use moot_games::herfor::cells::{Cells, Narrow};
 use moot_games::herfor::wide::with_cpu_features;
@@ -51,6 +55,17 @@ impl Player for Herfor {
 
     fn margin(state: &HerforState) -> Option<f64> {
         Some(margin_of(state, Seat::First))
+    }
+}
+
+/// Herfor is solved on its small boards: the proof answers there (`perfect`).
+impl Strategy for Herfor {
+    fn prove(state: &Self::State, seed: u64, cutoff: Option<Instant>) -> Option<Proof<Self::Move>> {
+        super::perfect::prove(state, seed, cutoff)
+    }
+
+    fn solved(state: &Self::State) -> bool {
+        super::perfect::solved(&state.options())
     }
 }
 

@@ -1,12 +1,17 @@
 //! Hirþ for the search. Random Hirþ games wander for hundreds of turns, so playouts stop after a
 //! few turns and the position is evaluated: Hirþ left in play, control of the middle spaces and
 //! of Miðr (Yfirráð), and the danger to each Lofðungr (Drepið on Miðr, Þungur Hnífur
-//! elsewhere). Greedy's immediate score: match points, then Hirþ removed from the game.
+//! elsewhere). Greedy's immediate score: match points, then Hirþ removed from the game. Its
+//! strategy makes the Penningr decisions from the search's value.
+
+use std::time::Instant;
 
 use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::{Player, first_view};
+use super::strategy::Strategy;
+use super::{Analysis, Budget, TurnPlan};
 use moot_games::Seat;
 use moot_games::hirth::{Colour, Hirth, HirthState, Move, Phase, Space};
 
@@ -115,6 +120,27 @@ impl Player for Hirth {
         let own = state.colour_of(seat);
         let removed = |c: Colour| f64::from(*state.position.removed.get(c));
         100.0 * points + removed(own.other()) - removed(own)
+    }
+}
+
+/// Hirþ's Penningr decisions are read from the search's value (`penningr`).
+impl Strategy for Hirth {
+    fn searched(
+        state: &Self::State,
+        budget: Budget,
+        seed: u64,
+        cutoff: Option<Instant>,
+    ) -> Analysis<Self::Move> {
+        super::penningr::search(state, budget, seed, cutoff)
+    }
+
+    fn planned(
+        state: &Self::State,
+        budget: Budget,
+        seed: u64,
+        cutoff: Option<Instant>,
+    ) -> TurnPlan<Self::Move> {
+        super::penningr::plan(state, budget, seed, cutoff)
     }
 }
 

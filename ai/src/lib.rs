@@ -2,9 +2,11 @@
 //!
 //! - [`mcts`]: one search for every game (UCT, playouts, a cut-off evaluation);
 //! - [`Player`]: what a game adds to it — the playout policy, the evaluation at the playout
-//!   cap, greedy's immediate score ([`herfor`], [`tara`], [`hirth`]);
+//!   cap, greedy's immediate score;
 //! - [`strategy`]: what the computer plays beyond the most visited move — the game's decisions
 //!   read from the search's value ([`penningr`] for Hirþ), proofs where a game is solved;
+//! - one module per game ([`herfor`], [`tara`], [`hirth`]): its `impl Player` and
+//!   `impl Strategy`, all the computer player knows of that game;
 //! - [`agent`]: ways to choose a move (random, greedy, a search at a budget or strength), as
 //!   the research tools pit them against each other.
 //!

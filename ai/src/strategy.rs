@@ -7,11 +7,9 @@ use std::time::Instant;
 
 use super::player::Player;
 use super::{Analysis, Budget, MoveStat, TurnPlan, analyse_until, plan_turn};
-use moot_games::herfor::Herfor;
-use moot_games::hirth::Hirth;
-use moot_games::tara::Tara;
 
-/// A game's strategy on top of the search.
+/// A game's strategy on top of the search. Each game implements it in its own module, beside
+/// its [`Player`]: by default the search decides alone.
 pub trait Strategy: Player {
     /// The search within `budget` (stopped at `cutoff`) with the game's decisions made: by
     /// default the search as it is, its most visited move the one to play.
@@ -137,36 +135,4 @@ pub fn pick<M>(moves: &[M], seed: u64) -> Option<&M> {
         return None;
     }
     moves.get((seed % moves.len() as u64) as usize)
-}
-
-impl Strategy for Hirth {
-    fn searched(
-        state: &Self::State,
-        budget: Budget,
-        seed: u64,
-        cutoff: Option<Instant>,
-    ) -> Analysis<Self::Move> {
-        super::penningr::search(state, budget, seed, cutoff)
-    }
-
-    fn planned(
-        state: &Self::State,
-        budget: Budget,
-        seed: u64,
-        cutoff: Option<Instant>,
-    ) -> TurnPlan<Self::Move> {
-        super::penningr::plan(state, budget, seed, cutoff)
-    }
-}
-
-impl Strategy for Tara {}
-
-impl Strategy for Herfor {
-    fn prove(state: &Self::State, seed: u64, cutoff: Option<Instant>) -> Option<Proof<Self::Move>> {
-        super::perfect::prove(state, seed, cutoff)
-    }
-
-    fn solved(state: &Self::State) -> bool {
-        super::perfect::solved(&state.options())
-    }
 }

@@ -1,11 +1,12 @@
 //! The High Kings of Tara for the search: playouts that take a king whenever they can, an
 //! evaluation by the scoring of T12 as the position stands, and greedy's immediate score, the
-//! T12 points if the game ended now.
+//! T12 points if the game ended now. Its strategy is the search's own.
 
 use rand::Rng;
 use rand::rngs::SmallRng;
 
 use super::player::{Player, first_view};
+use super::strategy::Strategy;
 use moot_games::Seat;
 use moot_games::tara::board::Board;
 use moot_games::tara::geometry::hills_of;
@@ -76,6 +77,9 @@ impl Player for Tara {
         f64::from(*points.get(own)) - f64::from(*points.get(own.other()))
     }
 }
+
+/// Tara plays the search as it is.
+impl Strategy for Tara {}
 
 /// The hill a move puts the mover's king (and ringfort) on; none for `pass` and `next`.
 fn target(mv: &TaraMove) -> Hill {

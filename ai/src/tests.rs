@@ -301,3 +301,17 @@ fn f4_perfect_keeps_every_proven_win_of_size_3_against_random() {
         played += 1;
     }
 }
+
+/// Every game of the registry has its strategy, and so its player, with growing strengths: a
+/// game registered in `moot-games` without its module here does not compile.
+#[test]
+fn every_registered_game_has_a_strategy() {
+    fn strategy_of<G: Strategy>() -> &'static str {
+        strengths_grow::<G>();
+        G::ID
+    }
+    for id in moot_games::GAME_IDS {
+        let game = moot_games::with_game!(*id, G => strategy_of::<G>(), else unreachable!());
+        assert_eq!(game, *id);
+    }
+}

@@ -20,8 +20,9 @@
 //! ```
 //!
 //! Every game implements [`Game`]; the API, the pages and the computer player use only this
-//! trait. Dispatch from a game id to its engine is [`with_game!`](crate::with_game): a `match`
-//! that names the concrete type, so callers get monomorphised code and no trait objects.
+//! trait. The games are listed once, in the registry (`registry.rs`): [`GAME_IDS`] and the
+//! dispatch from a game id to its engine, [`with_game!`](crate::with_game), a `match` that names
+//! the concrete type, so callers get monomorphised code and no trait objects.
 //!
 //! Players are **seats** ([`Seat::First`], [`Seat::Second`]), not colours: Herfor's swap (F5),
 //! Tara's match (T12) and Hirþ's alternating Gull (H11) change which colour a player has. Each
@@ -32,13 +33,16 @@ use std::hash::Hash;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-// The engines, one module each.
+// The engines, one module each (and one entry each in the registry), and what they share.
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod herfor;
 pub mod hirth;
 pub mod json;
+mod registry;
 pub mod tara;
+
+pub use registry::{GAME_IDS, all_games, game_of_rule};
 
 /// The OpenAPI schema of a game's type: `utoipa::ToSchema` with the feature `schema` (the
 /// server's), nothing without it, so the engines alone need no utoipa.
@@ -344,33 +348,6 @@ pub struct GameInfo {
     pub default_options: serde_json::Value,
 }
 
-/// Calls `$body` with `$G` bound to the engine type of the game named by `$id` (a `&str`), or
-/// evaluates `$unknown` when no game has that id.
-///
-/// ```ignore
-/// let moves = with_game!(id, G => legal_move_count::<G>(state), else return Err(unknown(id)));
-/// ```
-#[macro_export]
-macro_rules! with_game {
-    ($id:expr, $G:ident => $body:expr, else $unknown:expr) => {
-        match $id {
-            "herfor" => {
-                type $G = $crate::herfor::Herfor;
-                $body
-            }
-            "tara" => {
-                type $G = $crate::tara::Tara;
-                $body
-            }
-            "hirth" => {
-                type $G = $crate::hirth::Hirth;
-                $body
-            }
-            _ => $unknown,
-        }
-    };
-}
-
 /// The default start after up to `plies` seeded random legal moves: varied positions for the
 /// search's tests and benchmarks.
 pub fn random_opening<G: Game>(plies: usize, seed: u64) -> G::State {
@@ -386,70 +363,4 @@ pub fn random_opening<G: Game>(plies: usize, seed: u64) -> G::State {
         G::play_unchecked(&mut state, mv);
     }
     state
-}
-
-/// The ids of every game, in the order pages and listings show them. [`with_game!`] maps each
-/// to its engine; a test checks the two agree.
-pub const GAME_IDS: &[&str] = &[hirth::Hirth::ID, tara::Tara::ID, herfor::Herfor::ID];
-
-/// The id of the game whose rule ids start with the letter of `rule` (`F3` → `herfor`).
-pub fn game_of_rule(rule: &str) -> Option<&'static str> {
-    let letter = rule.chars().next()?;
-    GAME_IDS
-        .iter()
-        .copied()
-        .find(|id| with_game!(*id, G => G::RULE_LETTER == letter, else false))
-}
-
-/// Listing facts for every game.
-pub fn all_games() -> Vec<GameInfo> {
-    GAME_IDS
-        .iter()
-        .map(
-            |id| with_game!(*id, G => info::<G>(), else unreachable!("every listed id has a game")),
-        )
-        .collect()
-}
-
-fn info<G: Game>() -> GameInfo {
-    GameInfo {
-        id: G::ID,
-        name: G::NAME,
-        default_options: serde_json::to_value(G::Options::default()).unwrap_or_default(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_listed_id_names_its_engine_and_each_game_has_its_own_rule_letter() {
-        let mut letters = Vec::new();
-        for id in GAME_IDS {
-            let (engine_id, letter) = with_game!(*id, G => (G::ID, G::RULE_LETTER),
-                else panic!("{id} is listed but with_game! has no engine for it"));
-            assert_eq!(engine_id, *id);
-            assert!(!letters.contains(&letter), "{letter} names two games");
-            letters.push(letter);
-            assert_eq!(game_of_rule(&format!("{letter}1")), Some(*id));
-        }
-        assert_eq!(game_of_rule("X1"), None);
-        assert_eq!(game_of_rule(""), None);
-    }
-
-    /// The example moves are a game's legal opening: the documentation's links play.
-    #[test]
-    fn every_game_plays_its_example_moves_from_the_default_options() {
-        fn plays<G: Game>() {
-            let mut state = G::new_game(&G::Options::default()).expect("the default options");
-            for text in G::EXAMPLE_MOVES {
-                let mv = G::parse_move(&state, text).expect(text);
-                G::apply(&mut state, &mv).expect(text);
-            }
-        }
-        for id in GAME_IDS {
-            with_game!(*id, G => plays::<G>(), else unreachable!());
-        }
-    }
 }

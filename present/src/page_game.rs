@@ -1,5 +1,6 @@
 //! What a game gives the play pages: its board picture, words for its moves and events, its
-//! rules. Everything else on the pages is generic over [`Game`].
+//! rules. Everything else on the pages is generic over [`Game`]. Each game implements
+//! [`PageGame`] in its own module of this crate; the pages reach it through the games' registry.
 
 use maud::Markup;
 use moot_templates::drawing::{Drawing, Look, page_svg};
@@ -168,5 +169,24 @@ pub trait PageGame: Game {
     /// in words, the players named as `players` does.
     fn score_words(state: &Self::State, _players: PlayerNames) -> Vec<(String, String)> {
         super::view::score_rows(&Self::score(state))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PageGame;
+    use moot_games::{GAME_IDS, with_game};
+
+    /// Every game of the registry has its pages: a game registered in `moot-games` without its
+    /// module here does not compile, and one without words for the home page is caught here.
+    #[test]
+    fn every_registered_game_has_its_pages() {
+        fn intro_of<G: PageGame>() -> &'static str {
+            G::INTRO.what
+        }
+        for id in GAME_IDS {
+            let what = with_game!(*id, G => intro_of::<G>(), else unreachable!());
+            assert!(!what.is_empty(), "{id}");
+        }
     }
 }

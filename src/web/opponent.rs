@@ -4,8 +4,10 @@
 //! same computer turn or hint asked for twice at once (a double click, a reload) is searched
 //! once.
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use actix_web::http::StatusCode;
@@ -17,9 +19,6 @@ use crate::compute::shares::Clients;
 use crate::compute::{AiConfig, Surface};
 use moot_ai::{Budget, Strategy, Strength, Thought, think};
 use moot_games::Game;
-use moot_games::herfor::Herfor;
-use moot_games::hirth::Hirth;
-use moot_games::tara::Tara;
 use moot_present::link::{Link, Opponent};
 
 /// The computer plays at most this many moves in one request (a whole Hirþ turn and its
@@ -35,6 +34,7 @@ pub struct PageSearches {
     clients: Clients,
     /// The computer's moves: the link of the position after them.
     moves: Flights<Result<String, PageError>>,
+    /// The computer's hints: its thoughts, of every game.
     hints: Hints,
 }
 
@@ -69,46 +69,23 @@ impl PageSearches {
 
     /// Hint searches under way, of every game.
     pub fn hints_in_flight(&self) -> usize {
-        let hints = &self.hints;
-        hints.herfor.in_flight() + hints.tara.in_flight() + hints.hirth.in_flight()
+        self.hints.in_flight()
     }
 }
 
-/// The hint searches in flight of a game: its own thoughts, joined by identical requests.
-pub type HintFlights<G> = Flights<Result<Thought<<G as Game>::Move>, PageError>>;
+/// A hint's thought, of whichever game it was searched in: each game's thoughts are of its own
+/// moves, so the one map of every game's hints in flight holds them as `Any`. The flight's key
+/// names the game, so whoever joins a flight reads the thought as its own game's.
+type AnyThought = Arc<dyn Any + Send + Sync>;
 
-/// The hint searches in flight, one map per game, since each game's thoughts are of its own
-/// moves.
-#[derive(Clone, Debug, Default)]
-pub struct Hints {
-    herfor: HintFlights<Herfor>,
-    tara: HintFlights<Tara>,
-    hirth: HintFlights<Hirth>,
-}
+/// The hint searches in flight of every game, by game, budget and position.
+type Hints = Flights<Result<AnyThought, PageError>>;
 
-/// A game the pages give hints in: which map of [`Hints`] holds its searches.
-pub trait Hinted: Strategy {
-    /// This game's hint searches in flight.
-    fn flights(hints: &Hints) -> &HintFlights<Self>;
-}
+/// A game the pages give hints in: every game with a strategy. (Only a bound for the pages'
+/// handlers: the hints of every game share one map.)
+pub trait Hinted: Strategy {}
 
-impl Hinted for Herfor {
-    fn flights(hints: &Hints) -> &HintFlights<Self> {
-        &hints.herfor
-    }
-}
-
-impl Hinted for Tara {
-    fn flights(hints: &Hints) -> &HintFlights<Self> {
-        &hints.tara
-    }
-}
-
-impl Hinted for Hirth {
-    fn flights(hints: &Hints) -> &HintFlights<Self> {
-        &hints.hirth
-    }
-}
+impl<G: Strategy> Hinted for G {}
 
 /// The seed of a search: the number of moves played, so a reload gets the same move.
 fn seed<G: Game>(position: &Link<G>) -> u64 {
@@ -265,7 +242,7 @@ fn play_turn<G: Strategy>(
 /// The engine's advice for the player to act: proven where the game is solved and the proof
 /// fits the request, else the search at [`hint_strength`] (within the caps). Identical
 /// requests at once (a double click, a reload) share one search.
-pub async fn hint<G: Hinted>(
+pub async fn hint<G: Strategy>(
     searches: &PageSearches,
     client: Option<IpAddr>,
     position: &Link<G>,
@@ -281,16 +258,23 @@ pub async fn hint<G: Hinted>(
     let work = async move {
         let cutoff = searches_for_work.config.wall_cap().cutoff();
         search(&searches_for_work, client, back, move || {
-            Ok(think::<G>(
-                &G::search_root(&state),
-                budget,
-                seed,
-                Some(cutoff),
-            ))
+            let thought = think::<G>(&G::search_root(&state), budget, seed, Some(cutoff));
+            Ok(Arc::new(thought) as AnyThought)
         })
         .await
     };
-    G::flights(&searches.hints).run(key, work).await.0
+    let thought = searches.hints.run(key, work).await.0?;
+    // The key starts with the game's id: a flight joined is always of this game.
+    thought
+        .downcast_ref::<Thought<G::Move>>()
+        .cloned()
+        .ok_or_else(|| {
+            PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                "The computer's hint was of another game.",
+            )
+        })
 }
 
 /// How hard the computer thinks for a hint: as hard as it plays against the player when that

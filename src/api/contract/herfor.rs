@@ -1,16 +1,28 @@
-//! Herfor's points depend on the board's size (F1): `e9` is a point name (the pattern of
-//! [`super::patterns`]) but not a point of a size-3 board. Each size's points are listed here
-//! from the engine, and a state's stones, an `apply`'s moves and a `replay`'s moves get the
-//! pattern of the size their options say, as JSON Schema's `if`/`then`/`else`, nested: size 3,
-//! 4, 6 or 7, else the default 5 (options left out, `null` or without a size).
+//! Herfor's own passes over the published document. A state's stones are point names
+//! ([`herfor_point`], from the engine's `POINT_FORM`). Herfor's points depend on the board's
+//! size (F1): `e9` is a point name but not a point of a size-3 board. Each size's points are
+//! listed here from the engine, and a state's stones, an `apply`'s moves and a `replay`'s moves
+//! get the pattern of the size their options say, as JSON Schema's `if`/`then`/`else`, nested:
+//! size 3, 4, 6 or 7, else the default 5 (options left out, `null` or without a size).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::game_passes::GamePasses;
 use super::patterns::trimmed;
 use moot_games::Game;
 use moot_games::herfor::{Herfor, HerforOptions};
+
+impl GamePasses for Herfor {
+    fn schemas(document: &mut Value) {
+        point_names(document);
+    }
+
+    fn requests(document: &mut Value) {
+        sizes(document);
+    }
+}
 
 /// The sizes a board may have, the default last (the `else` at the end of the chain).
 const SIZES: [u8; 5] = [3, 4, 6, 7, DEFAULT_SIZE];
@@ -56,9 +68,32 @@ pub fn move_pattern(size: u8) -> String {
     ))
 }
 
+/// The pattern of a Herfor point name as a state lists it.
+pub fn herfor_point() -> String {
+    trimmed(moot_games::herfor::POINT_FORM)
+}
+
+/// Puts the point pattern on a Herfor state's stone lists (before [`super::per_game`]).
+fn point_names(document: &mut Value) {
+    let Some(properties) = super::schemas(document)
+        .get_mut("HerforState")
+        .and_then(|state| state.get_mut("properties"))
+    else {
+        return;
+    };
+    for colour in ["black", "white"] {
+        if let Some(items) = properties
+            .get_mut(colour)
+            .and_then(|list| list.get_mut("items"))
+        {
+            items["pattern"] = Value::String(herfor_point());
+        }
+    }
+}
+
 /// Gives the Herfor schemas their size-dependent patterns (after [`super::per_game`], which
 /// names the requests).
-pub fn sizes(document: &mut Value) {
+fn sizes(document: &mut Value) {
     let stones = |size| {
         let point = json!({"items": {"pattern": point_pattern(size)}});
         json!({"properties": {"black": point, "white": point}})

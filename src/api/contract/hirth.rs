@@ -6,10 +6,19 @@
 
 use serde_json::{Value, json};
 
+use super::game_passes::GamePasses;
 use super::refs;
+use moot_games::hirth::Hirth;
 
-/// After [`super::variants`], which names the phase's variants (`HirthPhaseRetreat`).
-pub fn forms(document: &mut Value) {
+impl GamePasses for Hirth {
+    fn variants(document: &mut Value) {
+        forms(document);
+    }
+}
+
+/// Names a board's keys and closes each phase (after [`super::variants`], which names the
+/// phase's variants, `HirthPhaseRetreat`).
+fn forms(document: &mut Value) {
     let schemas = super::schemas(document);
     if let Some(board) = schemas.get_mut("HirthBoard") {
         board["propertyNames"] = refs::to("HirthSpace");

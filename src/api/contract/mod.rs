@@ -6,21 +6,24 @@
 //! state goes with which game. The published document is that one rewritten, pass by pass:
 //!
 //! 1. [`integers`]: every unsigned integer gets its exact range (`u8`: 0–255);
-//! 2. [`nullable`]: a member that may be `null` may be left out, as serde reads it;
-//!    [`tara`]: a Tara state's hills, list lengths and captures are bounded as `validate` has them;
-//!    [`patterns`]: Herfor's point names in a state are patterned;
+//! 2. [`nullable`]: a member that may be `null` may be left out, as serde reads it; then each
+//!    game's own pass on its schemas ([`game_passes`]): [`tara`] bounds a Tara state's hills,
+//!    list lengths and captures as `validate` has them, no sacrifice at Level 1; [`herfor`]
+//!    patterns Herfor's point names in a state;
 //! 3. [`requests`]: request bodies say what the server refuses (one budget at most, no `null`
 //!    body for `new`);
 //! 4. [`per_game`]: each generic path becomes one path per game (`/api/v1/games/herfor/apply`,
 //!    operation `herfor_apply`), whose bodies are copies of the generic ones typed with that
 //!    game's schemas (`HerforApplyRequest` holds a `HerforState`); then [`patterns`] gives each
-//!    game's moves the pattern of its notation, where one states it exactly (Herfor, Tara),
-//!    and each game's picture links an example of that game and the pattern of its moves;
-//!    [`herfor`]: Herfor's points and moves get the pattern of the board size the options say;
+//!    game's moves the pattern of its notation, where one states it exactly (Herfor, Tara);
+//!    each game's own pass on its requests: [`herfor`] gives Herfor's points and moves the
+//!    pattern of the board size the options say; and [`patterns`] gives each game's picture
+//!    an example link of that game and the pattern of its moves;
 //! 5. [`variants`]: every tagged union's variants become named schemas (`HerforEventPlaced`)
 //!    and the union gets a discriminator (`type`, for every game's events; Tara's and Hirþ's
-//!    also declare their former tag `event`, deprecated); then [`hirth`]: a Hirþ board's keys
-//!    are spaces and a phase has no unknown member;
+//!    also declare their former tag `event`, deprecated); then each game's own pass on its
+//!    variants: [`hirth`] names a Hirþ board's keys as spaces and closes a phase to unknown
+//!    members;
 //! 6. [`errors`]: every error status an operation can answer is declared with the problem schema;
 //!    [`images`]: image answers are bytes (`format: binary`); [`events`]: an event stream is
 //!    described event by event, its `data` JSON; [`options`]: every game option
@@ -44,6 +47,7 @@
 
 mod errors;
 mod events;
+mod game_passes;
 mod herfor;
 mod hirth;
 mod images;
@@ -61,6 +65,7 @@ mod text;
 mod variants;
 mod webhooks;
 
+use game_passes::Stage;
 use serde_json::Value;
 
 /// The published document, from the document utoipa builds from the handlers.
@@ -70,16 +75,15 @@ pub fn publish(generic: &utoipa::openapi::OpenApi) -> Value {
     });
     integers::exact_ranges(&mut document);
     nullable::optional(&mut document);
-    tara::bounds(&mut document);
-    patterns::herfor_points(&mut document);
+    game_passes::run(&mut document, Stage::Schemas);
     requests::tighten(&mut document);
     per_game::specialise(&mut document);
     patterns::moves(&mut document);
-    herfor::sizes(&mut document);
+    game_passes::run(&mut document, Stage::Requests);
     patterns::links(&mut document);
     variants::name_variants(&mut document);
     variants::event_alias(&mut document);
-    hirth::forms(&mut document);
+    game_passes::run(&mut document, Stage::Variants);
     errors::declare(&mut document);
     images::binary(&mut document);
     events::server_sent(&mut document);

@@ -1,6 +1,7 @@
-//! The move and point notations JSON Schema can state exactly, as patterns: Herfor's point names
-//! (in a state's `black` and `white`, and in moves), Tara's moves. The engines trim white space
-//! around a move or a point name, so the patterns allow it (Rust's `trim`: Unicode White_Space).
+//! The move notations JSON Schema can state exactly, as patterns: each engine's
+//! [`Game::MOVE_FORM`] (Herfor's and Tara's moves), on its requests and links. The engines trim
+//! white space around a move or a name, so the patterns allow it (Rust's `trim`: Unicode
+//! White_Space); a game's own names (Herfor's points) are patterned by its contract file.
 //!
 //! What a pattern cannot say stays a 422 of the server: whether a well-formed name is on this
 //! board's size, whether the point is free, whether the move is legal in the position (the
@@ -18,11 +19,6 @@ const SPACE: &str = r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u
 /// Both ends anchored, white space allowed around `inner`.
 pub(super) fn trimmed(inner: &str) -> String {
     format!("^{SPACE}({inner}){SPACE}$")
-}
-
-/// The pattern of a Herfor point name as a state lists it.
-pub fn herfor_point() -> String {
-    trimmed(moot_games::herfor::POINT_FORM)
 }
 
 /// A move of `game` without anchors or white space, when its notation is regular enough to
@@ -79,24 +75,6 @@ pub fn links(document: &mut Value) {
     }
 }
 
-/// Puts the point pattern on a Herfor state's stone lists (before [`super::per_game`]).
-pub fn herfor_points(document: &mut Value) {
-    let Some(properties) = super::schemas(document)
-        .get_mut("HerforState")
-        .and_then(|state| state.get_mut("properties"))
-    else {
-        return;
-    };
-    for colour in ["black", "white"] {
-        if let Some(items) = properties
-            .get_mut(colour)
-            .and_then(|list| list.get_mut("items"))
-        {
-            items["pattern"] = Value::String(herfor_point());
-        }
-    }
-}
-
 /// Puts each game's move pattern on its requests' `move` and `moves` (after
 /// [`super::per_game`], which names them `HerforApplyRequest`, `TaraReplayRequest`, …).
 pub fn moves(document: &mut Value) {
@@ -127,6 +105,7 @@ pub fn moves(document: &mut Value) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::herfor::herfor_point;
     use super::*;
     use moot_games::herfor::{Herfor, HerforOptions};
     use moot_games::tara::{Tara, TaraOptions};

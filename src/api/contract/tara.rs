@@ -7,14 +7,24 @@
 
 use serde_json::{Value, json};
 
+use super::game_passes::GamePasses;
+use moot_games::tara::Tara;
 use moot_games::tara::state::{KINGS_PER_COLOUR, RINGFORTS_PER_COLOUR};
+
+impl GamePasses for Tara {
+    fn schemas(document: &mut Value) {
+        bounds(document);
+    }
+}
 
 /// A hill's name, either case, as `Hill::parse` reads it.
 pub fn hill_pattern() -> String {
     format!("^{}$", moot_games::tara::HILL_FORM)
 }
 
-pub fn bounds(document: &mut Value) {
+/// Bounds a Tara state's hills, lists and captures, and its sacrifices by level (before
+/// [`super::per_game`]).
+fn bounds(document: &mut Value) {
     let Some(Value::Object(state)) = super::schemas(document).get_mut("TaraState") else {
         return;
     };
