@@ -124,7 +124,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
             in_all: flags.max_event_streams,
             ..Default::default()
         })
-        .with_webhooks(moot::api::table_events::TableEvent::webhook_body);
+        .with_webhooks(moot::api::tables::events::TableEvent::webhook_body);
     // Any replica delivers any table's events (each claimed by one of them).
     let deliveries = moot::webhooks::Deliveries::new(
         tables.clone(),

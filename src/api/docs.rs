@@ -1,12 +1,19 @@
-//! The OpenAPI document: the base (title, description, tags) declared here, the paths and
-//! schemas collected from the handlers by `utoipa-actix-web` when the app is built.
+//! The OpenAPI document as the handlers declare it: the base (title, description, tags)
+//! declared here, the paths and schemas collected from the handlers by `utoipa-actix-web`, then
+//! what their attributes cannot say: the `{game}` parameter's ids, and the bodies' examples
+//! computed by playing ([`super::examples`]). [`super::contract`] publishes it.
 
+use actix_web::App;
+use serde_json::Value;
 use utoipa::OpenApi;
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use moot_games::GAME_IDS;
 
+use super::examples;
 use super::problem::{ErrorCode, Problem};
 
 /// Where the document is served; Swagger UI is at `/docs/`.
@@ -34,9 +41,56 @@ bodies are limited to 1 MiB.",
 )]
 pub struct ApiDoc;
 
+/// The document of the routes that `routes` registers (generic over `{game}`): the base, their
+/// paths and schemas, the game ids and the played examples.
+pub fn document(routes: impl FnOnce(&mut ServiceConfig)) -> utoipa::openapi::OpenApi {
+    let (_, mut document) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts();
+    list_game_ids(&mut document);
+    set_played_examples(&mut document);
+    document
+}
+
+/// The bodies whose example is played, with it: the first registered game's, as the generic
+/// document shows one game. Set on the document rather than on the types
+/// (`#[schema(example = …)]`): the examples are computed with the operations, which use the
+/// types.
+const PLAYED: [(&str, fn() -> Value); 15] = [
+    ("GamesResponse", examples::games_response),
+    ("NewGameRequest", examples::new_game_request),
+    ("GameResponse", examples::game_response),
+    ("StateRequest", examples::state_request),
+    ("LegalMovesResponse", examples::legal_moves_response),
+    ("ApplyRequest", examples::apply_request),
+    ("ApplyResponse", examples::apply_response),
+    ("ScoreResponse", examples::score_response),
+    ("ReplayRequest", examples::replay_request),
+    ("ReplayResponse", examples::replay_response),
+    ("EvaluateRequest", examples::evaluate_request),
+    ("EvaluateResponse", examples::evaluate_response),
+    ("PictureRequest", examples::picture_request),
+    ("TableHistory", examples::table_history),
+    ("TableMoveRequest", examples::table_move_request),
+];
+
+/// Gives each body of [`PLAYED`] its example.
+fn set_played_examples(document: &mut utoipa::openapi::OpenApi) {
+    let Some(components) = document.components.as_mut() else {
+        return;
+    };
+    for (name, example) in PLAYED {
+        if let Some(RefOr::T(Schema::Object(schema))) = components.schemas.get_mut(name) {
+            schema.example = Some(example());
+        }
+    }
+}
+
 /// Declares the `{game}` path parameter as one of the registered ids, which the handlers'
 /// attributes cannot spell because the registry is not known to them.
-pub fn list_game_ids(document: &mut utoipa::openapi::OpenApi) {
+fn list_game_ids(document: &mut utoipa::openapi::OpenApi) {
     let ids = ObjectBuilder::new()
         .schema_type(Type::String)
         .enum_values(Some(GAME_IDS.iter().copied()))

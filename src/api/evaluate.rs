@@ -13,9 +13,8 @@
 use std::net::IpAddr;
 
 use super::analysis::{PERFECT, answer, budget, seed};
-use super::handlers::problem_on_panic;
 use super::ops::read_state;
-use super::problem::{ApiError, ErrorCode};
+use super::problem::{ApiError, ErrorCode, problem_on_panic};
 use super::types::{EvaluateRequest, EvaluateResponse};
 use crate::compute::cache::Cache;
 use crate::compute::flights::Flights;

@@ -1,5 +1,7 @@
-//! Examples for the OpenAPI document, computed by really playing the first registered game, so
-//! they are always states, moves and events the service would accept and produce.
+//! Examples for the OpenAPI document, computed by really playing each registered game, so they
+//! are always states, moves and events the service would accept and produce: the first game's
+//! for the generic document ([`super::docs`] sets them), each game's for its own bodies in the
+//! published one ([`of_game`]).
 
 use std::sync::OnceLock;
 
@@ -9,7 +11,7 @@ use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 
 use super::ops;
-use super::tables::TableExamples;
+use super::tables::examples::TableExamples;
 use super::types::{ApplyRequest, NewGameRequest, ReplayRequest, StateRequest};
 use moot_ai::Strategy;
 use moot_games::with_game;
@@ -167,7 +169,7 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "ReplayResponse" => &samples.replay_response,
         "EvaluateRequest" => &samples.evaluate_request,
         "EvaluateResponse" => &samples.evaluate_response,
-        "PictureRequest" => return Some(picture_request(&samples.state_request)),
+        "PictureRequest" => return Some(picture_request_of(&samples.state_request)),
         "CreateTableRequest" => &samples.tables.create_request,
         "CreatedTable" => &samples.tables.created,
         "TableResponse" => &samples.tables.table,
@@ -177,7 +179,7 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
 }
 
 /// A picture of the sample position: 400 pixels with its caption.
-pub fn picture_request(state_request: &Value) -> Value {
+fn picture_request_of(state_request: &Value) -> Value {
     let mut example = state_request.clone();
     example["pixels"] = 400.into();
     example["caption"] = true.into();
@@ -237,6 +239,10 @@ pub fn replay_request() -> Value {
 /// The answer of `…/replay`: that game replayed, ply by ply.
 pub fn replay_response() -> Value {
     pick(|s| &s.replay_response)
+}
+/// The body of `POST …/picture`: the sample position, drawn as a 400-pixel PNG with a caption.
+pub fn picture_request() -> Value {
+    picture_request_of(&state_request())
 }
 /// The body of `…/evaluate`: the sample position at a small playout budget, seed 1.
 pub fn evaluate_request() -> Value {

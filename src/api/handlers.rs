@@ -1,38 +1,21 @@
 //! The HTTP handlers: extract the game and the body, run the generic operation for that game
 //! under [`problem_on_panic`], answer JSON. Documented for OpenAPI with `#[utoipa::path]`.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
-
-use actix_web::dev::ResourceDef;
 use actix_web::{HttpRequest, get, post, web, web::Json};
 use serde::de::DeserializeOwned;
 
 use super::body::{GameId, JsonBody};
+// Where the site's answer for what no route took looks it up.
+pub use super::documented::documented_methods;
 use super::evaluate::Evaluator;
 use super::ops;
-use super::problem::{ApiError, Problem};
+use super::problem::{ApiError, Problem, problem_on_panic};
 use super::serialized::Serialized;
 use super::types::{
     ApplyRequest, ApplyResponse, EvaluateRequest, EvaluateResponse, GameResponse, GamesResponse,
     LegalMovesResponse, NewGameRequest, ReplayRequest, ReplayResponse, ScoreResponse, StateRequest,
 };
 use moot_games::with_game;
-
-/// Runs engine code so that a panic (a bug) becomes a 500 problem, never a dropped connection.
-pub fn problem_on_panic<T>(work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
-    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown cause".to_owned());
-        tracing::error!(%message, "engine panicked");
-        Err(ApiError::internal(format!(
-            "the engine failed on this request: {message}"
-        )))
-    })
-}
 
 /// Runs `op` for the game under [`problem_on_panic`]: on the worker, or on the blocking pool
 /// for a body over 16 KiB (its decoding takes milliseconds).
@@ -220,42 +203,4 @@ pub async fn evaluate(
     let client = crate::client::client_of(&http, evaluator.config().trust_forwarded);
     let answer = with_game!(id, G => evaluator.evaluate::<G>(request, client).await, else Err(ApiError::unknown_game(id)))?;
     Ok(Json(answer))
-}
-
-/// The methods of the API's documented routes whose pattern matches `path` (none: no route of
-/// the API serves it).
-pub fn documented_methods(path: &str) -> Vec<String> {
-    documented_routes()
-        .iter()
-        .filter(|(pattern, _)| pattern.is_match(path))
-        .flat_map(|(_, methods)| methods.iter().map(|method| (*method).to_owned()))
-        .collect()
-}
-
-/// Each documented route's pattern, compiled once (a pattern with a `{game}` segment is a
-/// regular expression: compiling the document's ~40 for each 404 or 405 answered a flood of
-/// unknown methods seven times slower), and the methods it serves.
-fn documented_routes() -> &'static [(ResourceDef, Vec<&'static str>)] {
-    static ROUTES: OnceLock<Vec<(ResourceDef, Vec<&'static str>)>> = OnceLock::new();
-    ROUTES.get_or_init(|| {
-        crate::openapi()
-            .paths
-            .paths
-            .iter()
-            .map(|(pattern, item)| {
-                let methods = [
-                    ("GET", &item.get),
-                    ("POST", &item.post),
-                    ("PUT", &item.put),
-                    ("DELETE", &item.delete),
-                    ("PATCH", &item.patch),
-                ]
-                .into_iter()
-                .filter(|(_, operation)| operation.is_some())
-                .map(|(method, _)| method)
-                .collect();
-                (ResourceDef::new(pattern.as_str()), methods)
-            })
-            .collect()
-    })
 }

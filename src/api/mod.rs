@@ -5,19 +5,27 @@
 //!   budget); [`json_scan`]: the pass that bounds a body before it is parsed;
 //! - [`types`]: request and response bodies; [`schemas`]: the game-dependent schema unions;
 //! - [`ops`]: the operations, generic over [`Game`](moot_games::Game);
-//! - [`handlers`]: the actix handlers; [`problem`]: errors as problem+json; [`serialized`]:
-//!   answers written to JSON off the async workers;
+//! - [`handlers`]: the actix handlers; [`serialized`]: answers written to JSON off the async
+//!   workers;
+//! - [`problem`]: errors as problem+json, and a panic answered as one; [`error_code`]: the
+//!   problems' stable codes, with their statuses and titles;
 //! - [`evaluate`]: the computer player's endpoint, its policy (errors, cache) on [`crate::compute`];
 //!   [`analysis`]: its request's budget and seed, and its answer;
+//! - [`picture`]: pictures of a position, and of a game's link, and its animation;
+//! - [`tables`]: tables Moot keeps (seats, credentials, moves, events), over [`crate::tables`];
 //! - [`docs`]: the OpenAPI document; [`examples`]: its examples, computed by playing;
-//! - [`tables`]: tables Moot keeps (seats, credentials, moves), over [`crate::tables`];
-//!   [`table_events`]: a table's events as they happen (server-sent events);
+//!   [`documented`]: its routes and their methods, for the answer to a wrong method;
 //! - [`contract`]: the published document, with one typed path per game and operation.
+//!
+//! Imports run one way: the handlers use the operations, the operations the bodies; the
+//! examples use the operations, and the document uses the examples.
 
 pub mod analysis;
 pub mod body;
 pub mod contract;
 pub mod docs;
+pub mod documented;
+pub mod error_code;
 pub mod evaluate;
 pub mod examples;
 pub mod handlers;
@@ -27,7 +35,6 @@ pub mod picture;
 pub mod problem;
 pub mod schemas;
 pub mod serialized;
-pub mod table_events;
 pub mod tables;
 pub mod types;
 
@@ -47,12 +54,6 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(picture::picture_of_state)
             .service(picture::picture_of_link)
             .service(picture::animation_of_link)
-            .service(tables::create_table)
-            .service(tables::get_table)
-            .service(tables::table_history)
-            .service(tables::play_move)
-            .service(tables::resign)
-            .service(tables::claim)
-            .service(table_events::table_events),
+            .configure(tables::configure),
     );
 }

@@ -15,9 +15,8 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::body::{GameId, JsonBody};
-use super::handlers::problem_on_panic;
 use super::ops;
-use super::problem::{ApiError, ErrorCode, Problem};
+use super::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
 use super::schemas::GameState;
 use crate::compute::renders::Renders;
 use crate::web::PageGame;
@@ -31,7 +30,6 @@ use moot_present::replay::replay;
 /// `POST …/picture`: a position and how to draw it.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = picture_request_example)]
 pub struct PictureRequest {
     /// A state as returned by `new` or `apply`. A state does not say what the last move was:
     /// use the GET form, from the moves, to have it marked.
@@ -58,11 +56,6 @@ pub struct PictureRequest {
     /// A line under the board: whose turn, or the result.
     #[serde(default)]
     pub caption: bool,
-}
-
-/// A state the examples computed, drawn as a 400-pixel PNG with a caption.
-fn picture_request_example() -> serde_json::Value {
-    super::examples::picture_request(&super::examples::state_request())
 }
 
 fn default_pixels() -> u32 {

@@ -3,21 +3,20 @@
 //! A body with a game-dependent member (a state, options, a score) is generic over it: the
 //! operations read and answer it as the game's own type (`ApplyRequest<HerforState>`), once the
 //! game is known (see [`super::ops`]). Its default, a JSON value, is what the document describes:
-//! the member's schema is the union of every game's ([`super::schemas`]). Every type's example
-//! is computed by really playing the first registered game ([`super::examples`]).
+//! the member's schema is the union of every game's ([`super::schemas`]). The examples computed
+//! by really playing are set on the document by [`super::docs`], not here: they are computed
+//! with the operations, which use these types.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::examples;
 #[allow(unused_imports)] // named by the `value_type` attributes below
 use super::schemas::{GameEvent, GameOptions, GameScore, GameState};
 use moot_games::Status;
 
 /// `GET /api/v1/games`: every game the service referees.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::games_response)]
 pub struct GamesResponse {
     /// Every game the service referees, always in the same order.
     pub games: Vec<GameListing>,
@@ -88,7 +87,7 @@ pub enum StrengthName {
 /// `POST …/new`: start a game. An empty body, `{}` or a missing member means the defaults.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::new_game_request, bound = "")]
+#[schema(bound = "")]
 pub struct NewGameRequest<O = Value> {
     /// The game's options; a member left out takes its default.
     #[serde(default)]
@@ -98,7 +97,7 @@ pub struct NewGameRequest<O = Value> {
 
 /// A position and who acts in it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::game_response, bound = "")]
+#[schema(bound = "")]
 pub struct GameResponse<S = Value> {
     /// The position, to send back with the next request.
     #[schema(value_type = GameState)]
@@ -110,7 +109,7 @@ pub struct GameResponse<S = Value> {
 /// `POST …/legal-moves` and `POST …/score`: a position.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::state_request, bound = "")]
+#[schema(bound = "")]
 pub struct StateRequest<S = Value> {
     /// A state as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
@@ -119,7 +118,6 @@ pub struct StateRequest<S = Value> {
 
 /// Every legal move in a position, in the game's notation.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::legal_moves_response)]
 pub struct LegalMovesResponse {
     /// Empty once the game is over.
     pub moves: Vec<String>,
@@ -130,7 +128,7 @@ pub struct LegalMovesResponse {
 /// `POST …/apply`: one move (`move`) or several played in order (`moves`), not both.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::apply_request, bound = "")]
+#[schema(bound = "")]
 pub struct ApplyRequest<S = Value> {
     /// The position to play from, as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
@@ -164,7 +162,7 @@ pub struct Ply {
 
 /// The position after the moves, and each move played.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::apply_response, bound = "")]
+#[schema(bound = "")]
 pub struct ApplyResponse<S = Value> {
     /// The position after the last move.
     #[schema(value_type = GameState)]
@@ -177,7 +175,7 @@ pub struct ApplyResponse<S = Value> {
 
 /// The score breakdown of a position.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::score_response, bound = "")]
+#[schema(bound = "")]
 pub struct ScoreResponse<C = Value> {
     /// The score in the game's own terms: its schema says what each member counts.
     #[schema(value_type = GameScore)]
@@ -189,7 +187,7 @@ pub struct ScoreResponse<C = Value> {
 /// `POST …/replay`: a whole game from its options, as a list of moves or as a record, not both.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::replay_request, bound = "")]
+#[schema(bound = "")]
 pub struct ReplayRequest<O = Value> {
     /// The game's options; left out means the defaults.
     #[serde(default)]
@@ -211,7 +209,7 @@ pub struct ReplayRequest<O = Value> {
 
 /// The game replayed: the final position, every ply, and the record.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::replay_response, bound = "")]
+#[schema(bound = "")]
 pub struct ReplayResponse<S = Value> {
     /// The position after the last move.
     #[schema(value_type = GameState)]
@@ -231,7 +229,6 @@ pub struct ReplayResponse<S = Value> {
 /// `strength` (none: the normal strength).
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = examples::evaluate_request)]
 pub struct EvaluateRequest {
     /// A state as returned by `new` or `apply`.
     #[schema(value_type = GameState)]
@@ -261,7 +258,6 @@ pub struct EvaluateRequest {
 
 /// What the search found, for the seat that must act (`status.to_act`).
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = examples::evaluate_response)]
 pub struct EvaluateResponse {
     /// The value of the position for the seat that must act: −1 lost … 1 won. Once the game
     /// is over: its result for the first seat.

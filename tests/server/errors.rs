@@ -466,7 +466,7 @@ async fn an_unreadable_record_is_422_invalid_record_with_its_line() {
 
 #[test]
 fn an_engine_panic_becomes_a_500_internal_error() {
-    let result: Result<(), _> = moot::api::handlers::problem_on_panic(|| panic!("a bug"));
+    let result: Result<(), _> = moot::api::problem::problem_on_panic(|| panic!("a bug"));
     let error = result.unwrap_err();
     assert_eq!(error.code(), moot::api::ErrorCode::InternalError);
     assert!(error.0.detail.contains("a bug"));

@@ -70,7 +70,7 @@ pub async fn tables(url: &str, max_open: u64) -> Tables {
         Store::connect(url).await.expect("the database opens"),
         max_open,
     )
-    .with_webhooks(moot::api::table_events::TableEvent::webhook_body)
+    .with_webhooks(moot::api::tables::events::TableEvent::webhook_body)
 }
 
 /// The whole app over `tables` under `limits`.

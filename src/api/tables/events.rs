@@ -17,8 +17,10 @@ use bytes::Bytes;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::problem::{ApiError, ErrorCode, Problem};
-use super::tables::{TableMove, TableResponse, policy, problem, rfc3339};
+use super::bodies::{TableMove, TableResponse};
+use super::refusals::problem;
+use crate::api::problem::{ApiError, ErrorCode, Problem};
+use crate::extract::KeptTables;
 use crate::limits::tables as limits;
 use crate::tables::feed::{Follower, Next};
 use crate::tables::{Backend, Committed, Event, FeedFull, TableError, Tables};
@@ -63,12 +65,7 @@ impl TableEvent {
         let (kind, mv, seat) = match &change.event {
             Event::Moved(played) => (
                 TableEventType::Move,
-                Some(TableMove {
-                    ply: played.ply,
-                    seat: played.seat,
-                    mv: played.notation.clone(),
-                    time: rfc3339(played.time),
-                }),
+                Some(TableMove::from(played.clone())),
                 None,
             ),
             Event::Resigned { seat } => (TableEventType::Resign, None, Some(*seat)),
@@ -237,10 +234,9 @@ fn full(refusal: FeedFull) -> ApiError {
 #[get("/tables/{id}/events")]
 pub async fn table_events(
     id: web::Path<String>,
-    data: Option<web::Data<crate::tables::TablePolicy>>,
+    policy: KeptTables<ApiError>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let policy = policy::<ApiError>(data)?;
     let tables = policy.tables().clone();
     let seen = last_event_id(&http)?;
     let table = tables

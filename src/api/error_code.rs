@@ -1,0 +1,297 @@
+//! The stable codes of the API's problems: each code's name (what clients branch on), its HTTP
+//! status and its title.
+
+use actix_web::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// What went wrong, as a stable identifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: the body is not JSON.
+    MalformedJson,
+    /// 404: no route has this path.
+    NotFound,
+    /// 404: no game has this id.
+    UnknownGame,
+    /// 405: the route exists but not for this method.
+    MethodNotAllowed,
+    /// 403: a CORS preflight asked for an origin or a method this server does not allow.
+    CorsRefused,
+    /// 413: the body is over the size limit.
+    PayloadTooLarge,
+    /// 408: the body did not arrive within the server's deadline.
+    RequestTimeout,
+    /// 414: the request's target (path and query) is over the server's limit.
+    UriTooLong,
+    /// 415: the body is not sent as `application/json`.
+    UnsupportedMediaType,
+    /// 422: the JSON lacks a required member, has an unknown one, or a member has the wrong type.
+    InvalidRequest,
+    /// 422: the game's options are not acceptable.
+    InvalidOptions,
+    /// 422: the state is not a state of this game, or breaks one of its invariants (a rule it
+    /// breaks is named in `rule`).
+    InvalidState,
+    /// 422: a move is not written in the game's notation.
+    UnreadableMove,
+    /// 422: a move is forbidden by a rule, named in `rule`.
+    IllegalMove,
+    /// 422: the game is over; no move can be played.
+    GameOver,
+    /// 422: a game record could not be read.
+    InvalidRecord,
+    /// 422: an `evaluate` budget over the server's cap (`field` names it, `detail` the cap).
+    BudgetTooLarge,
+    /// 422: more moves than one request may carry (`field`: `moves` or `record`).
+    TooManyMoves,
+    /// 429: this client sent more than its share (searches, tables created, wrong seat
+    /// credentials); retry after `Retry-After` seconds.
+    RateLimited,
+    /// 500: a bug in the server; the request was not the cause.
+    InternalError,
+    /// 501: this server runs no evaluations (`--max-evaluations 0`); retrying will not help.
+    EvaluateOff,
+    /// 503: the server runs as many evaluations as it may; retry after `Retry-After` seconds.
+    Overloaded,
+    /// 404: no table has this id (or it was deleted after it finished).
+    UnknownTable,
+    /// 401: no seat credential was sent, or it is no seat's of this table.
+    Unauthorized,
+    /// 403: the credential is the seat's that is not to act.
+    NotYourTurn,
+    /// 403: a claim on time by the seat whose move is awaited.
+    NotWaiting,
+    /// 409: the table has moved on since the ply the client saw.
+    StalePly,
+    /// 409: a claim on time before the deadline, or at a table with no clock.
+    ClaimTooEarly,
+    /// 410: the table is over; it takes no more moves, resignations or claims.
+    TableFinished,
+    /// 501: this server keeps no tables.
+    TablesOff,
+    /// 503: the server keeps as many open tables as it may; retry later.
+    TablesFull,
+    /// 503: as many event streams are open as the server (or the table) allows; retry later.
+    StreamsFull,
+    /// 501: this server posts no webhooks.
+    WebhooksOff,
+}
+
+impl ErrorCode {
+    /// Every code (a new code that is not listed here fails to compile in `listed`).
+    pub const ALL: [ErrorCode; 33] = [
+        ErrorCode::MalformedJson,
+        ErrorCode::NotFound,
+        ErrorCode::UnknownGame,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::CorsRefused,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::RequestTimeout,
+        ErrorCode::UriTooLong,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::InvalidRequest,
+        ErrorCode::InvalidOptions,
+        ErrorCode::InvalidState,
+        ErrorCode::UnreadableMove,
+        ErrorCode::IllegalMove,
+        ErrorCode::GameOver,
+        ErrorCode::InvalidRecord,
+        ErrorCode::BudgetTooLarge,
+        ErrorCode::TooManyMoves,
+        ErrorCode::RateLimited,
+        ErrorCode::InternalError,
+        ErrorCode::EvaluateOff,
+        ErrorCode::Overloaded,
+        ErrorCode::UnknownTable,
+        ErrorCode::Unauthorized,
+        ErrorCode::NotYourTurn,
+        ErrorCode::NotWaiting,
+        ErrorCode::StalePly,
+        ErrorCode::ClaimTooEarly,
+        ErrorCode::TableFinished,
+        ErrorCode::TablesOff,
+        ErrorCode::TablesFull,
+        ErrorCode::StreamsFull,
+        ErrorCode::WebhooksOff,
+    ];
+
+    /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "malformed_json",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::CorsRefused => "cors_refused",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::UriTooLong => "uri_too_long",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::InvalidOptions => "invalid_options",
+            ErrorCode::InvalidState => "invalid_state",
+            ErrorCode::UnreadableMove => "unreadable_move",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::InvalidRecord => "invalid_record",
+            ErrorCode::BudgetTooLarge => "budget_too_large",
+            ErrorCode::TooManyMoves => "too_many_moves",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::InternalError => "internal_error",
+            ErrorCode::EvaluateOff => "evaluate_off",
+            ErrorCode::Overloaded => "overloaded",
+            ErrorCode::UnknownTable => "unknown_table",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::NotWaiting => "not_waiting",
+            ErrorCode::StalePly => "stale_ply",
+            ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::TableFinished => "table_finished",
+            ErrorCode::TablesOff => "tables_off",
+            ErrorCode::TablesFull => "tables_full",
+            ErrorCode::StreamsFull => "streams_full",
+            ErrorCode::WebhooksOff => "webhooks_off",
+        }
+    }
+
+    /// The HTTP status every problem of this code is answered with.
+    pub fn status(self) -> StatusCode {
+        match self {
+            ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
+            ErrorCode::NotFound | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
+            ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::CorsRefused => StatusCode::FORBIDDEN,
+            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::UriTooLong => StatusCode::URI_TOO_LONG,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::InvalidRequest
+            | ErrorCode::InvalidOptions
+            | ErrorCode::InvalidState
+            | ErrorCode::UnreadableMove
+            | ErrorCode::IllegalMove
+            | ErrorCode::GameOver
+            | ErrorCode::InvalidRecord
+            | ErrorCode::BudgetTooLarge
+            | ErrorCode::TooManyMoves => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
+            ErrorCode::Overloaded | ErrorCode::TablesFull | ErrorCode::StreamsFull => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
+            ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
+            ErrorCode::StalePly => StatusCode::CONFLICT,
+            ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
+            ErrorCode::TableFinished => StatusCode::GONE,
+            ErrorCode::TablesOff | ErrorCode::WebhooksOff => StatusCode::NOT_IMPLEMENTED,
+        }
+    }
+
+    /// The RFC 9457 `title`: a short summary that is the same for every occurrence.
+    pub fn title(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "The body is not valid JSON",
+            ErrorCode::NotFound => "No such resource",
+            ErrorCode::UnknownGame => "No such game",
+            ErrorCode::MethodNotAllowed => "Method not allowed",
+            ErrorCode::CorsRefused => "The cross-origin request is not allowed",
+            ErrorCode::PayloadTooLarge => "The body is too large",
+            ErrorCode::RequestTimeout => "The body took too long to arrive",
+            ErrorCode::UriTooLong => "The request target is too long",
+            ErrorCode::UnsupportedMediaType => "The body must be JSON",
+            ErrorCode::InvalidRequest => "The request does not have the expected shape",
+            ErrorCode::InvalidOptions => "Invalid options",
+            ErrorCode::InvalidState => "Invalid game state",
+            ErrorCode::UnreadableMove => "Unreadable move",
+            ErrorCode::IllegalMove => "Illegal move",
+            ErrorCode::GameOver => "The game is over",
+            ErrorCode::InvalidRecord => "Invalid game record",
+            ErrorCode::BudgetTooLarge => "The search budget is over the server's cap",
+            ErrorCode::TooManyMoves => "Too many moves for one request",
+            ErrorCode::RateLimited => "Too many requests from this client",
+            ErrorCode::InternalError => "Internal error",
+            ErrorCode::EvaluateOff => "The computer player is off on this server",
+            ErrorCode::Overloaded => "The server is busy",
+            ErrorCode::UnknownTable => "No such table",
+            ErrorCode::Unauthorized => "A seat credential is required",
+            ErrorCode::NotYourTurn => "Not your turn",
+            ErrorCode::NotWaiting => "Only the waiting seat may claim",
+            ErrorCode::StalePly => "The table has moved on",
+            ErrorCode::ClaimTooEarly => "The deadline has not passed",
+            ErrorCode::TableFinished => "The table is over",
+            ErrorCode::TablesOff => "This server keeps no tables",
+            ErrorCode::TablesFull => "Too many open tables",
+            ErrorCode::StreamsFull => "Too many open event streams",
+            ErrorCode::WebhooksOff => "This server posts no webhooks",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_code_once() {
+        // Exhaustive: a new variant must be added here, and then to `ALL`.
+        fn listed(code: ErrorCode) -> bool {
+            match code {
+                ErrorCode::MalformedJson
+                | ErrorCode::NotFound
+                | ErrorCode::UnknownGame
+                | ErrorCode::MethodNotAllowed
+                | ErrorCode::CorsRefused
+                | ErrorCode::PayloadTooLarge
+                | ErrorCode::RequestTimeout
+                | ErrorCode::UriTooLong
+                | ErrorCode::UnsupportedMediaType
+                | ErrorCode::InvalidRequest
+                | ErrorCode::InvalidOptions
+                | ErrorCode::InvalidState
+                | ErrorCode::UnreadableMove
+                | ErrorCode::IllegalMove
+                | ErrorCode::GameOver
+                | ErrorCode::InvalidRecord
+                | ErrorCode::BudgetTooLarge
+                | ErrorCode::TooManyMoves
+                | ErrorCode::RateLimited
+                | ErrorCode::InternalError
+                | ErrorCode::EvaluateOff
+                | ErrorCode::Overloaded
+                | ErrorCode::UnknownTable
+                | ErrorCode::Unauthorized
+                | ErrorCode::NotYourTurn
+                | ErrorCode::NotWaiting
+                | ErrorCode::StalePly
+                | ErrorCode::ClaimTooEarly
+                | ErrorCode::TableFinished
+                | ErrorCode::TablesOff
+                | ErrorCode::StreamsFull
+                | ErrorCode::WebhooksOff
+                | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
+            }
+        }
+        assert!(ErrorCode::ALL.into_iter().all(listed));
+        let names: std::collections::BTreeSet<_> =
+            ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn every_code_serialises_as_its_stable_name() {
+        for code in [
+            ErrorCode::MalformedJson,
+            ErrorCode::IllegalMove,
+            ErrorCode::InvalidRecord,
+        ] {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, code.as_str());
+        }
+    }
+}

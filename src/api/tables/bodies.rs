@@ -1,0 +1,356 @@
+//! The tables' request and answer bodies, as the API reads and writes them, and how each is
+//! made from what [`crate::tables`] keeps (`From` impls). Their examples in the document are
+//! [`super::examples`]'s.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+#[allow(unused_imports)] // named by the `value_type` attributes below
+use crate::api::schemas::{GameOptions, GameState};
+use crate::tables::{self, EndedBy, Standing};
+use moot_games::{Seat, Status};
+
+/// A table's URL in the API.
+pub fn table_url(id: &str) -> String {
+    format!("/api/v1/tables/{id}")
+}
+
+/// A time as RFC 3339 (UTC).
+pub fn rfc3339(millis: tables::Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_default()
+}
+
+/// `POST /api/v1/tables`: a new table.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTableRequest {
+    /// The game's id: `hirth`, `tara` or `herfor`.
+    #[schema(example = "herfor")]
+    pub game: String,
+    /// The game's options (its defaults for those left out).
+    #[schema(value_type = Option<GameOptions>)]
+    pub options: Option<Value>,
+    /// Days each move may take; past its deadline the waiting seat may claim a win. No clock
+    /// when left out.
+    #[schema(minimum = 1, maximum = 60)]
+    pub days_per_move: Option<u32>,
+    /// The players' names, the first seat's first (at most 40 characters each).
+    pub names: Option<Vec<String>>,
+    /// Where to post each of the table's events, signed with the secret.
+    pub webhook: Option<WebhookRequest>,
+}
+
+/// A table's webhook: each event (move, resignation, win on time) is posted to `url` as the
+/// event stream's JSON, with `Moot-Signature: t=<unix time>,v1=<hex HMAC-SHA-256 of
+/// "<t>.<body>" keyed with the secret>`, `Moot-Event-Id` and `Moot-Event`; retried for a day
+/// until a 2xx answer.
+#[derive(Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookRequest {
+    /// An `http` or `https` URL on the public internet.
+    #[schema(example = "https://games.example/hooks/moot", format = "uri")]
+    pub url: String,
+    /// The secret that signs each delivery (16 to 256 characters): kept to sign, never shown.
+    #[schema(example = "a-long-random-secret-kept-by-the-site")]
+    pub secret: String,
+}
+
+impl std::fmt::Debug for WebhookRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRequest")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a table's webhook fares.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookStatus {
+    /// Every event so far was delivered or is on its way.
+    Ok,
+    /// The last delivery failed: it is retried (see `last_error`).
+    Retrying,
+    /// At least one event was given up after a day of retries.
+    Failed,
+}
+
+/// A table's webhook as anyone reading the table sees it (never its URL or secret).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableWebhook {
+    /// How it fares.
+    pub status: WebhookStatus,
+    /// Events given up after a day of retries.
+    pub failed_events: u64,
+    /// Why the last delivery failed, until one succeeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+impl From<tables::WebhookHealth> for TableWebhook {
+    fn from(health: tables::WebhookHealth) -> Self {
+        let status = match (health.failed, &health.last_error) {
+            (0, None) => WebhookStatus::Ok,
+            (0, Some(_)) => WebhookStatus::Retrying,
+            _ => WebhookStatus::Failed,
+        };
+        TableWebhook {
+            status,
+            failed_events: health.failed,
+            last_error: health.last_error,
+        }
+    }
+}
+
+/// How a table stands.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// The game goes on.
+    Ongoing,
+    /// The table is over: see `result`.
+    Finished,
+}
+
+/// How a finished table ended.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableEnding {
+    /// By the game's rules.
+    Rules,
+    /// A seat resigned.
+    Resignation,
+    /// The waiting seat claimed a win after the deadline passed.
+    Time,
+}
+
+/// The result of a finished table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableResult {
+    /// The winning seat; absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Seat>,
+    /// How it ended.
+    pub ended_by: TableEnding,
+}
+
+/// A seat as anyone may see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableSeat {
+    /// Which seat.
+    pub seat: Seat,
+    /// The player's name, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A table Moot keeps.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableResponse {
+    /// The table's id: unguessable, and all it takes to read the table.
+    pub id: String,
+    /// The game's id.
+    pub game: String,
+    /// The game's options.
+    #[schema(value_type = GameOptions)]
+    pub options: Value,
+    /// The position now.
+    #[schema(value_type = GameState)]
+    pub state: Value,
+    /// Moves played so far: send it back with the next move.
+    pub ply: u64,
+    /// Whether the table goes on.
+    pub status: TableStatus,
+    /// The seat whose move is awaited, while the table goes on (the engine decides: a Hirþ
+    /// offer's answer is awaited from the seat that answers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    /// How the table ended, once it has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+    /// The game's own status of the position (who acts and what they decide, or its result).
+    pub game_status: Status,
+    /// Both seats.
+    pub seats: Vec<TableSeat>,
+    /// Days each move may take, if the table has a clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
+    /// When the awaited move is due (RFC 3339), if the table has a clock and goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub deadline: Option<String>,
+    /// When the table was created (RFC 3339).
+    #[schema(format = DateTime)]
+    pub created: String,
+    /// When it last changed (RFC 3339).
+    #[schema(format = DateTime)]
+    pub updated: String,
+    /// How the table's webhook fares, if it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<TableWebhook>,
+}
+
+impl From<tables::Table> for TableResponse {
+    fn from(table: tables::Table) -> Self {
+        let (status, to_act, result) = match table.standing {
+            Standing::Ongoing { to_act } => (TableStatus::Ongoing, Some(to_act), None),
+            Standing::Finished { winner, ended_by } => (
+                TableStatus::Finished,
+                None,
+                Some(TableResult {
+                    winner,
+                    ended_by: match ended_by {
+                        EndedBy::Rules => TableEnding::Rules,
+                        EndedBy::Resignation => TableEnding::Resignation,
+                        EndedBy::Time => TableEnding::Time,
+                    },
+                }),
+            ),
+        };
+        TableResponse {
+            id: table.id,
+            game: table.game.to_owned(),
+            options: table.options,
+            state: table.state,
+            ply: table.ply,
+            status,
+            to_act,
+            result,
+            game_status: table.game_status,
+            seats: table
+                .seats
+                .into_iter()
+                .map(|s| TableSeat {
+                    seat: s.seat,
+                    name: s.name,
+                })
+                .collect(),
+            days_per_move: table.days_per_move,
+            deadline: table.deadline.map(rfc3339),
+            created: rfc3339(table.created),
+            updated: rfc3339(table.updated),
+            webhook: table.webhook.map(TableWebhook::from),
+        }
+    }
+}
+
+/// One seat's credential, shown once.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatCredential {
+    /// Which seat.
+    pub seat: Seat,
+    /// The player's name, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The seat's secret: send it as `Authorization: Bearer <credential>` to play, resign or
+    /// claim. Moot keeps only its digest and cannot show it again.
+    pub credential: String,
+    /// Where this seat posts its moves.
+    #[schema(format = "uri-reference")]
+    pub moves_url: String,
+    /// The seat's page, where its player plays in a browser. It holds the credential: hand it
+    /// to that player only.
+    #[schema(format = "uri-reference")]
+    pub play_url: String,
+}
+
+/// A new table, with each seat's credential (shown once).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CreatedTable {
+    /// The table.
+    pub table: TableResponse,
+    /// One credential per seat, the first seat's first: hand each to its player.
+    pub seats: Vec<SeatCredential>,
+    /// Where anyone with the link may read the table (read only).
+    #[schema(format = "uri-reference")]
+    pub watch_url: String,
+    /// The spectators' page: the table in a browser, read only.
+    #[schema(format = "uri-reference")]
+    pub watch_page_url: String,
+}
+
+impl CreatedTable {
+    /// A new table's answer: the table, and each seat's credential (the first seat's first) with
+    /// the URLs its player plays from.
+    pub fn new(table: TableResponse, credentials: impl IntoIterator<Item = String>) -> Self {
+        let id = table.id.clone();
+        let seats = table
+            .seats
+            .iter()
+            .zip(credentials)
+            .map(|(seat, credential)| SeatCredential {
+                seat: seat.seat,
+                name: seat.name.clone(),
+                play_url: crate::paths::seat(&id, &credential),
+                credential,
+                moves_url: format!("{}/moves", table_url(&id)),
+            })
+            .collect();
+        CreatedTable {
+            table,
+            seats,
+            watch_url: table_url(&id),
+            watch_page_url: crate::paths::watch(&id),
+        }
+    }
+}
+
+/// `POST /api/v1/tables/{id}/moves`: one move, and the ply the client saw.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableMoveRequest {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    #[schema(example = "c3")]
+    pub mv: String,
+    /// The table's `ply` the client saw: if another move was committed since, the move is
+    /// refused with 409 `stale_ply`.
+    pub ply: u64,
+}
+
+/// One move of a table's history.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableMove {
+    /// The table's ply after this move (the first move is 1).
+    pub ply: u64,
+    /// The seat that played it.
+    pub seat: Seat,
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// When it was committed (RFC 3339).
+    #[schema(format = DateTime)]
+    pub time: String,
+}
+
+impl From<tables::Played> for TableMove {
+    fn from(played: tables::Played) -> Self {
+        TableMove {
+            ply: played.ply,
+            seat: played.seat,
+            mv: played.notation,
+            time: rfc3339(played.time),
+        }
+    }
+}
+
+/// A table's history.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableHistory {
+    /// The table's id.
+    pub id: String,
+    /// The game's id.
+    pub game: String,
+    /// Every move, in order.
+    pub moves: Vec<TableMove>,
+    /// The game's record (`replay` reads it back): Hirþ's own format, the moves in notation for
+    /// the other games.
+    pub record: String,
+}

@@ -1,0 +1,164 @@
+//! `POST /api/v1/tables`: a new table. The request is checked (the game, the players' names,
+//! the clock, the webhook's URL and secret, the game's options), the client kept to its share
+//! of creations, and each seat's credential answered once.
+
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, post};
+
+use super::bodies::{CreateTableRequest, CreatedTable, TableResponse, WebhookRequest, table_url};
+use super::refusals::{client_of, problem, rate_limited};
+use crate::api::body::JsonBody;
+use crate::api::ops;
+use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
+use crate::extract::KeptTables;
+use crate::limits::tables as limits;
+use crate::tables::{self, Tables};
+use moot_games::with_game;
+use moot_games::{GAME_IDS, Game};
+
+/// The players' names, the first seat's first: at most two, each within its length and
+/// without control characters; a blank name is none.
+fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
+    let names = names.unwrap_or_default();
+    if names.len() > 2 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "names: at most two, one per seat",
+        )
+        .with_field("names"));
+    }
+    let mut seats = [None, None];
+    for (index, name) in names.into_iter().enumerate() {
+        let chars = name.chars().count();
+        if chars > limits::NAME_CHARS || name.chars().any(char::is_control) {
+            let field = format!("names[{index}]");
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "{field}: a name has at most {} characters and no control characters",
+                    limits::NAME_CHARS
+                ),
+            )
+            .with_field(field));
+        }
+        seats[index] = (!name.trim().is_empty()).then(|| name.trim().to_owned());
+    }
+    Ok(seats)
+}
+
+/// The webhook a creation names, its URL checked (see [`crate::webhooks::target`]).
+fn webhook(
+    request: Option<WebhookRequest>,
+    allow_private: bool,
+) -> Result<Option<tables::Webhook>, ApiError> {
+    let Some(request) = request else {
+        return Ok(None);
+    };
+    let refused = |field: &str, detail: String| {
+        ApiError::new(ErrorCode::InvalidRequest, format!("{field}: {detail}")).with_field(field)
+    };
+    crate::webhooks::target::check(&request.url, allow_private)
+        .map_err(|detail| refused("webhook.url", format!("{:?}: {detail}", request.url)))?;
+    let chars = request.secret.chars().count();
+    if !(limits::WEBHOOK_SECRET_CHARS).contains(&chars)
+        || request.secret.chars().any(char::is_control)
+    {
+        return Err(refused(
+            "webhook.secret",
+            format!(
+                "{chars} characters; a secret has {} to {} characters and no control characters",
+                limits::WEBHOOK_SECRET_CHARS.start(),
+                limits::WEBHOOK_SECRET_CHARS.end()
+            ),
+        ));
+    }
+    Ok(Some(tables::Webhook {
+        url: request.url,
+        secret: request.secret,
+    }))
+}
+
+/// Creates the table in the game `G`: the request's names, webhook and clock checked, then
+/// the game's options, the first position and the table committed.
+async fn create_for<G: Game>(
+    tables: &Tables,
+    request: CreateTableRequest,
+    allow_private_webhooks: bool,
+) -> Result<tables::Created, ApiError> {
+    let names = names(request.names)?;
+    let webhook = webhook(request.webhook, allow_private_webhooks)?;
+    if let Some(days) = request.days_per_move
+        && !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days)
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "days_per_move: {days}; a move may take 1 to {} days",
+                limits::MAX_DAYS_PER_MOVE
+            ),
+        )
+        .with_field("days_per_move"));
+    }
+    let (options, state) = problem_on_panic(|| ops::start::<G>(request.options))?;
+    tables
+        .create::<G>(
+            &options,
+            &state,
+            request.days_per_move,
+            names,
+            webhook,
+            tables::now(),
+        )
+        .await
+        .map_err(problem)
+}
+
+/// Creates a table for two players: answers the table and one credential per seat, shown
+/// once, with the seat's page to play in a browser. Hand each seat's credential (or page) to
+/// its player; the watch URLs to anyone.
+#[utoipa::path(
+    tag = "tables",
+    request_body(content = CreateTableRequest, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
+            headers(("Location" = String, description = "The table's URL"))),
+        (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
+        (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`tables_full`: the server keeps as many open tables as it may", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[post("/tables")]
+pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpResponse, ApiError> {
+    // The tables are taken once the body is read: a body's faults are answered first, and a
+    // body is never left unread.
+    let policy = KeptTables::<ApiError>::extract(&http).await?;
+    let request: CreateTableRequest = ops::envelope(body.0)?;
+    let game = GAME_IDS
+        .iter()
+        .find(|id| **id == request.game)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "game: no game has the id {:?}; the games are: {}",
+                    request.game,
+                    GAME_IDS.join(", ")
+                ),
+            )
+            .with_field("game")
+        })?;
+    if let Err(wait) = policy.may_create(client_of(&policy, &http)) {
+        return Err(rate_limited("new tables", wait));
+    }
+    let allow_private = policy.limits().allow_private_webhooks;
+    let created = with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private).await, else Err(ApiError::unknown_game(game)))?;
+    let id = created.table.id.clone();
+    let answer = CreatedTable::new(TableResponse::from(created.table), created.credentials);
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, table_url(&id)))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(answer))
+}

@@ -1,0 +1,101 @@
+//! The document's examples of the tables' bodies, made from a game really played: the same
+//! bodies the handlers answer with, so an example is always an answer the service could give.
+
+use serde_json::Value;
+
+use super::bodies::{CreatedTable, TableHistory, TableMove, TableResponse, rfc3339};
+use crate::tables::{self, Standing};
+use moot_games::{Game, Seat, Turn};
+
+/// The document's examples of the tables' bodies, in the game `G`: a request to create a table,
+/// what creating it answers, the table after some moves, its history, and a move to send. Built
+/// from the same types the handlers answer with; the id, credentials and times are fixed so the
+/// document is the same from build to build.
+pub struct TableExamples {
+    /// A `CreateTableRequest`.
+    pub create_request: Value,
+    /// A `CreatedTable`.
+    pub created: Value,
+    /// A `TableResponse`.
+    pub table: Value,
+    /// A `TableHistory`.
+    pub history: Value,
+    /// A `TableMoveRequest`.
+    pub move_request: Value,
+}
+
+impl TableExamples {
+    /// The examples of game `G` with these options: a table where `opening` was played, and
+    /// `next` is the move to send.
+    pub fn of<G: Game>(options: &Value, opening: &[String], next: &str) -> Option<Self> {
+        const TABLE_ID: &str = "5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c";
+        const NAMES: [&str; 2] = ["Aoife", "Bran"];
+        const DAYS: u32 = 3;
+        const CREATED: tables::Millis = 1_796_212_800_000; // 2026-12-02T12:00:00Z
+        const HOUR: tables::Millis = 3_600_000;
+        let at = |ply: usize| CREATED + ply as tables::Millis * HOUR;
+        let table = |state: &G::State, ply: usize| -> Option<TableResponse> {
+            let standing = Standing::after::<G>(state);
+            Some(TableResponse::from(tables::Table {
+                id: TABLE_ID.to_owned(),
+                game: G::ID,
+                options: options.clone(),
+                state: serde_json::to_value(state).ok()?,
+                ply: ply as u64,
+                deadline: matches!(standing, Standing::Ongoing { .. })
+                    .then_some(at(ply) + i64::from(DAYS) * tables::DAY),
+                standing,
+                game_status: G::status(state),
+                seats: [Seat::First, Seat::Second]
+                    .into_iter()
+                    .zip(NAMES)
+                    .map(|(seat, name)| tables::SeatInfo {
+                        seat,
+                        name: Some(name.to_owned()),
+                    })
+                    .collect(),
+                days_per_move: Some(DAYS),
+                created: CREATED,
+                updated: at(ply),
+                webhook: None,
+            }))
+        };
+        let typed: G::Options = serde_json::from_value(options.clone()).ok()?;
+        let mut state = G::new_game(&typed).ok()?;
+        let fresh = table(&state, 0)?;
+        let mut moves = Vec::new();
+        for (index, notation) in opening.iter().enumerate() {
+            let Turn::ToAct(seat) = G::turn(&state) else {
+                return None;
+            };
+            let mv = G::parse_move(&state, notation).ok()?;
+            G::apply(&mut state, &mv).ok()?;
+            moves.push(TableMove {
+                ply: index as u64 + 1,
+                seat,
+                mv: notation.clone(),
+                time: rfc3339(at(index + 1)),
+            });
+        }
+        let record = G::write_record(&state).unwrap_or_else(|| opening.join(" "));
+        let history = TableHistory {
+            id: TABLE_ID.to_owned(),
+            game: G::ID.to_owned(),
+            moves,
+            record,
+        };
+        let created = CreatedTable::new(fresh, ["3b9f", "c41e"].map(|stem| stem.repeat(16)));
+        Some(TableExamples {
+            create_request: serde_json::json!({
+                "game": G::ID,
+                "options": options,
+                "days_per_move": DAYS,
+                "names": NAMES,
+            }),
+            created: serde_json::to_value(created).ok()?,
+            table: serde_json::to_value(table(&state, opening.len())?).ok()?,
+            history: serde_json::to_value(history).ok()?,
+            move_request: serde_json::json!({ "move": next, "ply": opening.len() }),
+        })
+    }
+}

@@ -1,0 +1,33 @@
+//! Tables that Moot keeps, over HTTP: create a table, read it (`ETag`, `If-None-Match`), read its
+//! history, play a move with a seat's credential (`Authorization: Bearer …`), resign, claim a
+//! win on time, follow its events. The operations are [`crate::tables`]'s; this module reads
+//! requests, keeps each client to its share of creations and wrong credentials, and answers
+//! JSON or problems.
+//!
+//! - [`bodies`]: the request and answer bodies, made from what the tables keep;
+//! - [`create`]: a new table; [`reads`]: a table and its history; [`seats`]: a seat's move,
+//!   resignation or claim; [`events`]: a table's events as they happen (server-sent events);
+//! - `refusals`: a refusal of the tables as a problem, and a client past its share;
+//!   `answer`: a table as an HTTP answer, with its `ETag`;
+//! - [`examples`]: the document's examples of the bodies, made from a game really played.
+
+mod answer;
+pub mod bodies;
+pub mod create;
+pub mod events;
+pub mod examples;
+pub mod reads;
+mod refusals;
+pub mod seats;
+
+/// Registers the tables' routes (within the API's scope).
+pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    config
+        .service(create::create_table)
+        .service(reads::get_table)
+        .service(reads::table_history)
+        .service(seats::play_move)
+        .service(seats::resign)
+        .service(seats::claim)
+        .service(events::table_events);
+}

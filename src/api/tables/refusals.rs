@@ -1,0 +1,67 @@
+//! How the API answers the tables' refusals: a [`TableError`] as a problem (a refused move
+//! exactly as the stateless API answers one), and a client past its share of creations or of
+//! wrong seat credentials.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use actix_web::HttpRequest;
+
+use crate::api::problem::{ApiError, ErrorCode};
+use crate::tables::{TableError, TablePolicy};
+
+/// 429 `rate_limited`: this client sent more `what` than its share; it may retry in `wait`.
+pub(super) fn rate_limited(what: &str, wait: Duration) -> ApiError {
+    ApiError::new(
+        ErrorCode::RateLimited,
+        format!(
+            "this client sent more {what} than its share; retry in {} ms",
+            wait.as_millis()
+        ),
+    )
+    .retry_after(wait.as_secs_f64().ceil() as u64)
+}
+
+/// The client a request comes from, as the tables' per-client shares count it.
+pub(super) fn client_of(policy: &TablePolicy, http: &HttpRequest) -> Option<IpAddr> {
+    crate::client::client_of(http, policy.limits().trust_forwarded)
+}
+
+/// A wrong or missing credential: 401 saying `detail`, or 429 once the client is past its
+/// share (and then barred).
+pub(super) fn strike(policy: &TablePolicy, client: Option<IpAddr>, detail: &str) -> ApiError {
+    match policy.strike(client) {
+        None => ApiError::new(ErrorCode::Unauthorized, detail),
+        Some(wait) => rate_limited("wrong seat credentials", wait),
+    }
+}
+
+/// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
+/// stateless API answers it.
+pub(super) fn problem(error: TableError) -> ApiError {
+    let code = match &error {
+        TableError::UnknownTable => ErrorCode::UnknownTable,
+        TableError::BadCredential => ErrorCode::Unauthorized,
+        TableError::Finished => ErrorCode::TableFinished,
+        TableError::StalePly { .. } => ErrorCode::StalePly,
+        TableError::NotYourTurn => ErrorCode::NotYourTurn,
+        TableError::NotWaiting => ErrorCode::NotWaiting,
+        TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
+        TableError::WebhooksOff => ErrorCode::WebhooksOff,
+        TableError::Full(_) => {
+            return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
+        }
+        TableError::Move { text, error } => {
+            return ApiError::from_move_error(text, error.clone()).with_field("move");
+        }
+        TableError::Corrupt(_) | TableError::Database(_) => {
+            tracing::error!(%error, "a table operation failed");
+            return ApiError::internal(error.to_string());
+        }
+    };
+    let error = ApiError::new(code, error.to_string());
+    match code {
+        ErrorCode::StalePly => error.with_field("ply"),
+        _ => error,
+    }
+}

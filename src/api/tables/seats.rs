@@ -1,0 +1,162 @@
+//! A seat's changes to its table: play a move, resign, claim a win on time. Each is sent with
+//! the seat's credential (`Authorization: Bearer …`); a wrong or missing one counts against the
+//! client's share, and a client past it is barred for a while.
+
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, post, web};
+
+use super::answer::table_answer;
+use super::bodies::{TableMoveRequest, TableResponse};
+use super::refusals::{client_of, problem, rate_limited, strike};
+use crate::api::body::JsonBody;
+use crate::api::ops;
+use crate::api::problem::{ApiError, Problem};
+use crate::extract::KeptTables;
+use crate::tables::{self, Committed, TableError, TablePolicy};
+
+/// The credential of `Authorization: Bearer <credential>`.
+fn bearer(http: &HttpRequest) -> Option<&str> {
+    let value = http.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, credential) = value.trim().split_once(' ')?;
+    let credential = credential.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !credential.is_empty()).then_some(credential)
+}
+
+/// Runs a seat's change: the client not barred, its credential read, the change committed; a
+/// wrong credential counts against the client's share.
+async fn seated<F, Fut>(
+    policy: &TablePolicy,
+    http: &HttpRequest,
+    change: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(String) -> Fut,
+    Fut: Future<Output = Result<Committed, TableError>>,
+{
+    let client = client_of(policy, http);
+    policy
+        .not_barred(client)
+        .map_err(|wait| rate_limited("wrong seat credentials", wait))?;
+    let Some(credential) = bearer(http) else {
+        return Err(strike(
+            policy,
+            client,
+            "send the seat's credential as `Authorization: Bearer <credential>`",
+        ));
+    };
+    match change(credential.to_owned()).await {
+        Ok(committed) => Ok(table_answer(TableResponse::from(committed.table))),
+        Err(TableError::BadCredential) => Err(strike(
+            policy,
+            client,
+            "the credential is no seat's of this table",
+        )),
+        Err(error) => Err(problem(error)),
+    }
+}
+
+/// Plays a move for the seat whose credential is sent, if the table is still at the `ply` the
+/// client saw: answers the table after it. A refused move is answered as `apply` answers it.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    request_body(content = TableMoveRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The table after the move", body = TableResponse,
+            headers(("ETag" = String, description = "The table's new `ETag`"))),
+        (status = 401, description = "`unauthorized`: no credential, or no seat's of this table", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_your_turn`: the other seat must act", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed since the `ply` sent; read the table and try again", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`: the table is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`, `unreadable_move`, `illegal_move` (with `rule`), as `apply` answers them", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/moves")]
+pub async fn play_move(
+    id: web::Path<String>,
+    body: JsonBody,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    // The tables are taken once the body is read: a body's faults are answered first, and a
+    // body is never left unread.
+    let policy = KeptTables::<ApiError>::extract(&http).await?;
+    let request: TableMoveRequest = ops::envelope(body.0)?;
+    let tables = policy.tables().clone();
+    seated(&policy, &http, |credential| async move {
+        tables
+            .play(&id, &credential, request.ply, &request.mv, tables::now())
+            .await
+    })
+    .await
+}
+
+/// The seat whose credential is sent resigns: the other seat wins.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    responses(
+        (status = 200, description = "The table, finished", body = TableResponse),
+        (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed meanwhile", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/resign")]
+pub async fn resign(
+    id: web::Path<String>,
+    policy: KeptTables<ApiError>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let tables = policy.tables().clone();
+    seated(&policy, &http, |credential| async move {
+        tables.resign(&id, &credential, tables::now()).await
+    })
+    .await
+}
+
+/// The seat whose credential is sent claims a win on time: it must be waiting for the other
+/// seat's move, and that move's deadline must have passed.
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+    ),
+    responses(
+        (status = 200, description = "The table, won on time", body = TableResponse),
+        (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_waiting`: the claimant's own move is awaited", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `stale_ply`", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tables/{id}/claim")]
+pub async fn claim(
+    id: web::Path<String>,
+    policy: KeptTables<ApiError>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let tables = policy.tables().clone();
+    seated(&policy, &http, |credential| async move {
+        tables.claim(&id, &credential, tables::now()).await
+    })
+    .await
+}
