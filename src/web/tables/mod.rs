@@ -6,7 +6,7 @@
 //! A seat link holds the seat's credential in its path (the link alone lets its holder play,
 //! as a player expects of a link they were sent), so every answer of a seat's routes, and the
 //! page that shows both seats, is `Referrer-Policy: no-referrer` and `Cache-Control: private,
-//! no-store` ([`private`]); the access log names routes, never paths. A move is a POST,
+//! no-store` ([`private`](crate::web::answers::private)); the access log names routes, never paths. A move is a POST,
 //! answered with a redirect back to the seat (or the seat's page with the refusal over the
 //! board).
 //!
@@ -22,9 +22,6 @@ pub mod refusals;
 pub mod seat;
 pub mod watch;
 
-use actix_web::http::header;
-use actix_web::middleware::DefaultHeaders;
-
 /// Registers the tables' pages.
 pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     config
@@ -36,14 +33,4 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_move)
         .service(seat::seat_resign)
         .service(seat::seat_claim);
-}
-
-/// The headers of every answer that may hold a seat's credential (a seat's routes, the page
-/// showing both seats), refusals included: kept from shared caches, from the next site's
-/// `Referer` and from search engines.
-pub fn private() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((header::CACHE_CONTROL, "private, no-store"))
-        .add((header::REFERRER_POLICY, "no-referrer"))
-        .add(("x-robots-tag", "noindex"))
 }

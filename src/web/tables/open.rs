@@ -5,18 +5,17 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use moot_present::link::{Link, Query};
+use moot_present::page_game::PageGame;
 use moot_present::table::words::{chosen_options, opening_words};
 use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
 use moot_templates::table::{CreatedView, FriendView, created_page, friend_page};
 
-use super::private;
 use super::refusals::{busy, page_error};
 use crate::extract::KeptTables;
 use crate::limits::{EXCERPT_CHARS, excerpt, tables as limits};
 use crate::paths;
 use crate::tables::{self, TablePolicy};
-use crate::web::PageGame;
-use crate::web::answers::html;
+use crate::web::answers::{html, private};
 use crate::web::error::PageError;
 use crate::web::options_form::options_view;
 

@@ -4,6 +4,7 @@
 
 use actix_web::HttpRequest;
 use moot_present::link::{AT, Query};
+use moot_present::page_game::PageGame;
 use moot_present::table::{self as shown, KeptTable, TableLinks, Visit, table_page as view_of};
 use moot_present::view::Seating;
 use moot_templates::play::Notice;
@@ -11,7 +12,6 @@ use moot_templates::play::Notice;
 use super::refusals::page_error;
 use crate::paths;
 use crate::tables::{self, EndedBy, Standing, Table, TableError, TablePolicy};
-use crate::web::PageGame;
 use crate::web::blocking::page_off_workers;
 use crate::web::downloads::downloads;
 use crate::web::error::PageError;

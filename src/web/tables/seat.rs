@@ -7,6 +7,7 @@ use actix_web::web::{Bytes, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use moot_games::Seat;
 use moot_present::link::{Link, PLAY, Query, SEPARATOR};
+use moot_present::page_game::PageGame;
 use moot_present::replay::replay;
 use moot_present::submit::submit;
 use moot_present::table::PLY_FIELD;
@@ -15,13 +16,11 @@ use moot_present::view::Seating;
 use moot_templates::play::Notice;
 
 use super::page::{Page, earlier, options_of, read_table, table_page};
-use super::private;
 use super::refusals::{busy, notice, page_error, said};
 use crate::extract::KeptTables;
 use crate::paths;
 use crate::tables::{self, Table, TableError, TablePolicy};
-use crate::web::PageGame;
-use crate::web::answers::{html, see_other};
+use crate::web::answers::{html, private, see_other};
 use crate::web::blocking::page_off_workers;
 use crate::web::error::PageError;
 
