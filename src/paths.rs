@@ -1,5 +1,23 @@
-//! The pages' paths: the one place that knows where a page is, for the pages' own links and
-//! for the API's answers that point at a page.
+//! The pages' paths: the one place of the server that knows where a page is, for the pages' own
+//! links and for the API's answers that point at a page; and the API's paths that pages link
+//! to. (A link's own pages, `/play/{game}?…` with its moves, its record and its earlier
+//! positions, are written by `moot-present` from the link: [`play`] is its path.)
+
+/// The home page: every game, with its options and links.
+pub const HOME: &str = "/";
+
+/// The API's reference (Swagger UI).
+pub const API_REFERENCE: &str = "/docs/";
+
+/// A game's play page: its options form, or with `moves` in the query, a game of it.
+pub fn play(game: &str) -> String {
+    moot_present::link::play_path(game)
+}
+
+/// A game's rules for players.
+pub fn rules(game: &str) -> String {
+    format!("/rules/{game}")
+}
 
 /// Where a game's options form posts to open a table for a friend.
 pub fn friend(game: &str) -> String {
@@ -11,8 +29,33 @@ pub fn watch(id: &str) -> String {
     format!("/table/{id}")
 }
 
+/// Table `id`'s record, as a text file.
+pub fn table_record(id: &str) -> String {
+    format!("/table/{id}/record")
+}
+
 /// The page of the seat holding `credential` at table `id`, where its player plays in a
 /// browser: whoever has the link holds the seat.
 pub fn seat(id: &str, credential: &str) -> String {
     format!("/table/{id}/seat/{credential}")
+}
+
+/// Where the seat holding `credential` at table `id` resigns.
+pub fn resign(id: &str, credential: &str) -> String {
+    format!("{}/resign", seat(id, credential))
+}
+
+/// Where the seat holding `credential` at table `id` claims the win on time.
+pub fn claim(id: &str, credential: &str) -> String {
+    format!("{}/claim", seat(id, credential))
+}
+
+/// The API's stream of table `id`'s events, which its pages follow to reload.
+pub fn table_events(id: &str) -> String {
+    format!("/api/v1/tables/{id}/events")
+}
+
+/// The API's operation that starts a game of `game`, linked from the home page.
+pub fn new_game_api(game: &str) -> String {
+    format!("/api/v1/games/{game}/new")
 }

@@ -8,6 +8,7 @@ use moot_templates::home::{GameCard, HomeView, OptionLine};
 
 use crate::api::types::Health;
 use crate::api::{ApiError, ErrorCode};
+use crate::paths;
 use crate::web::PageGame;
 use crate::web::error::{PageError, page_on_panic};
 use moot_ai::Strength;
@@ -55,7 +56,7 @@ pub async fn home() -> Result<HttpResponse, PageError> {
         .collect::<Result<Vec<_>, PageError>>()?;
     let view = HomeView {
         games,
-        docs_href: "/docs/".to_owned(),
+        docs_href: paths::API_REFERENCE.to_owned(),
         openapi_href: crate::api::docs::OPENAPI_PATH.to_owned(),
     };
     Ok(HttpResponse::Ok()
@@ -81,9 +82,9 @@ fn game_card<G: PageGame>(game: crate::api::types::GameListing) -> Result<GameCa
         computer_href: against_computer.href(),
         // Games with a friend elsewhere come with tables of games: none yet.
         friend_href: None,
-        options_href: moot_present::link::play_path(&game.id),
+        options_href: paths::play(&game.id),
         rules_href: game.rules_url,
-        api_href: format!("/api/v1/games/{}/new", game.id),
+        api_href: paths::new_game_api(&game.id),
         id: game.id,
         name: game.name,
         options: game
@@ -178,7 +179,7 @@ pub async fn reference_script() -> HttpResponse {
 #[get("/docs")]
 pub async fn docs_redirect() -> HttpResponse {
     HttpResponse::PermanentRedirect()
-        .insert_header((header::LOCATION, "/docs/"))
+        .insert_header((header::LOCATION, paths::API_REFERENCE))
         .finish()
 }
 
@@ -215,7 +216,7 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
             "Nothing here",
             format!("There is no page at {path}."),
         )
-        .with_link("Choose a game", "/")
+        .with_link("Choose a game", paths::HOME)
         .error_response();
     }
     // Answered with their error, as every problem is, for the request id and the access log.

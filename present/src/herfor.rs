@@ -10,7 +10,7 @@ use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
 use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames, events_of};
 use super::replay::Ply;
 use super::rulebook::Rulebook;
-use super::view::capitalised;
+use super::words::capitalised;
 use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
 use moot_games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
 use moot_games::{Game, Seat};

@@ -7,7 +7,7 @@ use moot_templates::drawing::{Drawing, Look, page_svg};
 
 use super::replay::Ply;
 use super::rulebook::Rulebook;
-use super::view::capitalised;
+use super::words::capitalised;
 use moot_games::{Game, Seat};
 
 /// Who plays on a page: against the computer, the seat it plays; at a kept table, the seat of
@@ -168,7 +168,7 @@ pub trait PageGame: Game {
     /// the engine's score; games whose score holds codes (a victory's kind, seats) say it
     /// in words, the players named as `players` does.
     fn score_words(state: &Self::State, _players: PlayerNames) -> Vec<(String, String)> {
-        super::view::score_rows(&Self::score(state))
+        super::words::score_rows(&Self::score(state))
     }
 }
 

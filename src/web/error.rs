@@ -98,7 +98,7 @@ impl From<LinkError> for PageError {
             }
             LinkError::TooLong { .. } => {
                 PageError::new(StatusCode::URI_TOO_LONG, "This link is too long", detail)
-                    .with_link("Choose a game", "/")
+                    .with_link("Choose a game", crate::paths::HOME)
             }
             LinkError::Internal(_) => PageError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,

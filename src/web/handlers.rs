@@ -6,26 +6,22 @@ use actix_web::{HttpRequest, HttpResponse, get};
 use maud::Markup;
 use moot_templates::play::Notice;
 
+use super::answers::{html, see_other};
 use super::blocking::page_off_workers;
+use super::downloads::downloads;
 use super::error::{PageError, page_on_panic};
 use super::opponent::{self, Hinted, PageSearches};
 use super::options_form::options_view;
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
+use crate::paths;
 use crate::tables::TablePolicy;
-use moot_games::{Game, MoveError, Seat, Turn};
+use moot_games::{Game, Turn};
 use moot_present::link::{COMPUTER, HINT, Link, PLAY, Query, SEPARATOR, UNDO};
 use moot_present::page_game::PageGame;
-use moot_present::preview::{animation_href, picture_href, preview};
+use moot_present::preview::preview;
 use moot_present::replay::{Replayed, replay};
-use moot_present::view::{
-    Extras, capitalised, earlier_view, link_positions, play_view, undo_position,
-};
-
-fn html(status: StatusCode, markup: Markup) -> HttpResponse {
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .body(markup.into_string())
-}
+use moot_present::submit::submit;
+use moot_present::view::{Extras, earlier_view, link_positions, play_view, undo_position};
 
 /// An answer built off the async workers (an `HttpResponse` cannot cross threads).
 enum Reply {
@@ -40,9 +36,7 @@ impl Reply {
 
     fn into_response(self) -> HttpResponse {
         match self {
-            Reply::Html(status, body) => HttpResponse::build(status)
-                .content_type("text/html; charset=utf-8")
-                .body(body),
+            Reply::Html(status, body) => html(status, body),
             Reply::SeeOther(href) => see_other(&href),
         }
     }
@@ -229,62 +223,6 @@ fn asked(value: Option<&str>) -> bool {
     value.is_some_and(|v| !matches!(v.trim(), "" | "0"))
 }
 
-fn see_other(href: &str) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, href))
-        .finish()
-}
-
-/// The move(s) sent: one move, typed in notation or a button's, or the steps of one turn
-/// joined by `.` (a Hirþ turn composed on the page). Every move is checked, and all must be
-/// the acting player's: the position after them, or the engine's reason for refusing one.
-pub(super) fn submit<G: PageGame>(
-    position: &Link<G>,
-    game: &Replayed<G>,
-    typed: &str,
-) -> Result<Link<G>, Notice> {
-    if typed.trim().is_empty() {
-        return Err(Notice {
-            title: "No move given".to_owned(),
-            detail: "Type a move in the game's notation, or click one.".to_owned(),
-        });
-    }
-    let moves: Vec<&str> = typed.split(SEPARATOR).collect();
-    if moves.len() > 1 && position.moves.len() + moves.len() > moot_present::link::MAX_MOVES {
-        return Err(Notice {
-            title: "Too many moves".to_owned(),
-            detail: format!(
-                "A game holds at most {} moves.",
-                moot_present::link::MAX_MOVES
-            ),
-        });
-    }
-    let mut state = game.state.clone();
-    let mut next = position.clone();
-    let mut actor: Option<Seat> = None;
-    for text in moves {
-        let refused = |e: String| Notice {
-            title: format!("{:?} cannot be played", excerpt(text.trim(), EXCERPT_CHARS)),
-            detail: excerpt(&capitalised(&e), DETAIL_CHARS),
-        };
-        let Turn::ToAct(seat) = G::turn(&state) else {
-            return Err(refused(MoveError::GameOver.to_string()));
-        };
-        if actor.is_some_and(|first| first != seat) {
-            return Err(refused(
-                "the turn had ended before it: the moves sent together must be one player's turn"
-                    .to_owned(),
-            ));
-        }
-        actor = Some(seat);
-        let mv = G::parse_move(&state, text).map_err(|e| refused(e.to_string()))?;
-        let notation = G::format_move(&state, &mv);
-        G::apply(&mut state, &mv).map_err(|e| refused(e.to_string()))?;
-        next.moves.push(notation);
-    }
-    Ok(next)
-}
-
 /// `/play/{game}/record`: the record of the link's game as a text file.
 #[get("/play/{game}/record")]
 pub async fn record(game: Path<String>, request: HttpRequest) -> Result<HttpResponse, PageError> {
@@ -325,34 +263,14 @@ fn rules_page<G: PageGame>() -> HttpResponse {
     } = G::RULEBOOK;
     let view = moot_templates::rules::RulesView {
         game_name: G::NAME.to_owned(),
-        play_href: moot_present::link::play_path(G::ID),
+        play_href: paths::play(G::ID),
         body: G::rules(),
         notation: moot_present::rulebook::render(notation),
         binding: moot_present::rulebook::render(binding),
         rule_ids: moot_present::rulebook::rule_ids(binding),
     };
-    html(StatusCode::OK, moot_templates::rules::page(&view))
-}
-
-/// The record's neighbours to download, for a game the animation API draws whole (its
-/// frames: the start and each move): the position's picture, and the game as an animation
-/// once it has a move. A longer game's page offers neither: each link repeats the moves,
-/// and the page's size is kept to one copy in the form (and the preview's).
-pub(super) fn downloads<G: PageGame>(
-    view: &mut moot_templates::play::RecordView,
-    position: &Link<G>,
-) {
-    if position.moves.len() >= moot_pictures::animation::MAX_FRAMES {
-        return;
-    }
-    view.picture_href = Some(picture_href(
-        position,
-        &[
-            ("pixels", "1200".to_owned()),
-            ("caption", "true".to_owned()),
-        ],
-    ));
-    view.animation_href = (!position.moves.is_empty())
-        .then(|| animation_href(position, &[("caption", "true".to_owned())]));
-    view.file_stem = G::ID.to_owned();
+    html(
+        StatusCode::OK,
+        moot_templates::rules::page(&view).into_string(),
+    )
 }

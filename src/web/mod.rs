@@ -1,15 +1,21 @@
 //! The play pages over HTTP: server-rendered, the position in the URL, every action a link or
 //! a form. What a page shows (the link's codec, replay, each game's words and boards, the view
-//! data) is the presentation layer, the `moot-present` crate; this module serves it.
+//! data, a kept table's pages) is the presentation layer, the `moot-present` crate; this module
+//! serves it. The pages' paths are [`crate::paths`].
 //!
-//! - [`handlers`]: the routes; [`embed`]: the board other sites frame;
+//! - [`handlers`]: the routes of a link's game (play, record, rules); [`embed`]: the board
+//!   other sites frame;
 //! - [`opponent`]: the computer's moves and hints, searched under the pages' own limits;
 //! - [`options_form`]: a game's options form, built from its options' OpenAPI schema;
 //! - [`tables`]: kept tables: "Play a friend", each seat's page, the spectators' page;
+//! - [`answers`]: a page of HTML, a redirect; [`downloads`]: the record's picture and
+//!   animation;
 //! - [`error`]: friendly error pages, and a link's error as one;
 //! - [`blocking`]: page work that grows with the link runs off the async workers.
 
+pub mod answers;
 pub mod blocking;
+pub mod downloads;
 pub mod embed;
 pub mod error;
 pub mod handlers;

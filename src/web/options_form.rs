@@ -4,9 +4,10 @@
 use moot_templates::options::{OptionField, OptionInput, OptionsView};
 use serde_json::Value;
 
-use moot_present::link::{COMPUTER, Link, MOVES, STRENGTH, play_path};
+use crate::paths;
+use moot_present::link::{COMPUTER, Link, MOVES, STRENGTH};
 use moot_present::page_game::PageGame;
-use moot_present::view::capitalised;
+use moot_present::words::capitalised;
 
 use moot_ai::Strength;
 use moot_games::{Game, Seat, Status};
@@ -59,11 +60,11 @@ pub fn options_view<G: PageGame>(
     }
     OptionsView {
         game_name: G::NAME.to_owned(),
-        action: play_path(G::ID),
+        action: paths::play(G::ID),
         fields,
         hidden: vec![(MOVES.to_owned(), String::new())],
-        rules_href: format!("/rules/{}", G::ID),
-        friend_action: friends_offered.then(|| crate::paths::friend(G::ID)),
+        rules_href: paths::rules(G::ID),
+        friend_action: friends_offered.then(|| paths::friend(G::ID)),
     }
 }
 

@@ -1,0 +1,111 @@
+//! A kept table on the pages: the view data of a seat's page and of the spectators' page, and
+//! the words they say. The server keeps the tables; it hands each here as plain facts
+//! ([`KeptTable`]: its ply, standing, seats and clock), with the page's visitor and links
+//! ([`Visit`], [`TableLinks`]), and answers with the view data that comes back.
+//!
+//! - [`page`]: a table's page from its facts and its game's moves;
+//! - [`panel`]: who sits where, the clock, and the seat's actions outside the rules;
+//! - [`words`]: a seat's refusals over the board, an ending outside the rules, the time shown,
+//!   the new table's and the friend page's lines.
+
+pub mod page;
+pub mod panel;
+pub mod words;
+
+use moot_games::Seat;
+use moot_templates::play::Notice;
+
+use super::view::Seating;
+
+pub use page::{TablePage, table_page};
+
+/// A time as the server keeps it: milliseconds since the Unix epoch.
+pub type Millis = i64;
+
+/// The field of a seat's form holding the ply the page showed: a move sent from an older page
+/// is refused, not played on a position its player did not see.
+pub const PLY_FIELD: &str = "ply";
+
+/// A kept table as its pages show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptTable {
+    /// Moves played so far.
+    pub ply: u64,
+    /// How many changes the table has had (its ply, and one more for a resignation or a win
+    /// on time): the script reloads the page on any other.
+    pub seq: u64,
+    /// Who acts, or how it ended.
+    pub standing: Standing,
+    /// Both seats, with the name each player was given, if any.
+    pub seats: Vec<(Seat, Option<String>)>,
+    /// Days each move may take, if the table has a clock.
+    pub days_per_move: Option<u32>,
+    /// When the awaited move is due, if the table has a clock and goes on.
+    pub deadline: Option<Millis>,
+}
+
+/// Whether a table goes on, and if not, how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The game goes on; this seat acts.
+    Ongoing {
+        /// The seat whose move is awaited.
+        to_act: Seat,
+    },
+    /// The table is over.
+    Finished {
+        /// The winning seat; `None` for a draw.
+        winner: Option<Seat>,
+        /// How it ended.
+        ended_by: EndedBy,
+    },
+}
+
+/// How a finished table ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndedBy {
+    /// The game's rules ended it.
+    Rules,
+    /// A seat resigned.
+    Resignation,
+    /// The waiting seat claimed a win after the other's deadline passed.
+    Time,
+}
+
+/// Where a table's page links to: the server's paths, given whole.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableLinks {
+    /// This page: the seat's, or the spectators'. Its earlier positions add `?at=`.
+    pub here: String,
+    /// The spectators' page.
+    pub watch: String,
+    /// The table's record as a text file.
+    pub record: String,
+    /// The table's event stream, which the page's script follows.
+    pub events: String,
+    /// The game's "Play a friend" page: playing again opens it with the same options.
+    pub friend: String,
+    /// Where the seat's resignation is sent; `None` for spectators.
+    pub resign: Option<String>,
+    /// Where the seat's claim of a win on time is sent; `None` for spectators.
+    pub claim: Option<String>,
+}
+
+/// Whom a table's page is for, and what it says besides the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Visit {
+    /// A seat's player, or a spectator.
+    pub seating: Seating,
+    /// Why the seat's last action was refused, shown over the board.
+    pub notice: Option<Notice>,
+    /// The move typed (kept after a refusal).
+    pub typed: String,
+    /// The site's origin, for the link preview's absolute links.
+    pub origin: String,
+    /// The earlier position to show (`at`: after this many moves), to look at, as sent.
+    pub at: Option<String>,
+    /// The time of the visit: whether the awaited move is overdue.
+    pub now: Millis,
+    /// Where the page links to.
+    pub links: TableLinks,
+}

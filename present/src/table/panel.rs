@@ -1,0 +1,75 @@
+//! The table's panel beside the game: who sits where, the clock, and the seat's actions
+//! outside the rules (resigning, claiming a win on time).
+
+use moot_games::Seat;
+use moot_templates::play::TableView;
+
+use super::words::{seat_name, when};
+use super::{KeptTable, Millis, Standing, TableLinks};
+
+/// Who sits where, the clock, and the seat's actions outside the rules, for the seat `you`
+/// (`None` for a spectator) at the time `now`.
+pub fn table_view(
+    table: &KeptTable,
+    links: &TableLinks,
+    you: Option<Seat>,
+    now: Millis,
+) -> TableView {
+    let ongoing = match table.standing {
+        Standing::Ongoing { to_act } => Some(to_act),
+        Standing::Finished { .. } => None,
+    };
+    let mut lines = Vec::new();
+    lines.push(match you {
+        Some(seat) => format!(
+            "You sit in the {} seat; your opponent plays from their own link.",
+            seat_name(seat)
+        ),
+        None => "You are watching this game.".to_owned(),
+    });
+    let names: Vec<String> = table
+        .seats
+        .iter()
+        .filter_map(|(seat, name)| {
+            name.as_ref()
+                .map(|name| format!("{name} ({} seat)", seat_name(*seat)))
+        })
+        .collect();
+    if !names.is_empty() {
+        lines.push(format!("Players: {}.", names.join(", ")));
+    }
+    let overdue = match (table.days_per_move, table.deadline, ongoing) {
+        (Some(days), Some(deadline), Some(to_act)) => {
+            let whose = match you {
+                Some(you) if you == to_act => "your move".to_owned(),
+                Some(_) => "your opponent's move".to_owned(),
+                None => format!("the {} player's move", seat_name(to_act)),
+            };
+            lines.push(format!(
+                "{days} day{} per move: {whose} is due by {}.",
+                if days == 1 { "" } else { "s" },
+                when(deadline)
+            ));
+            now > deadline
+        }
+        (None, _, Some(_)) => {
+            lines.push("No clock: each of you moves when you like.".to_owned());
+            false
+        }
+        _ => false,
+    };
+    TableView {
+        lines,
+        // No fragment: a link to the page's own address and fragment would only scroll.
+        reload_href: ongoing.map(|_| links.here.clone()),
+        resign_action: ongoing.and_then(|_| links.resign.clone()),
+        claim_action: match (you, ongoing) {
+            (Some(you), Some(to_act)) if to_act != you && overdue => links.claim.clone(),
+            _ => None,
+        },
+        watch_href: Some(links.watch.clone()),
+        events_href: ongoing.map(|_| links.events.clone()),
+        seq: table.seq,
+        your_turn: ongoing.is_some() && ongoing == you,
+    }
+}

@@ -1,0 +1,201 @@
+//! What a table's pages say in words: a seat's refusals over the board, an ending outside the
+//! rules, the seats and the time as shown, and the lines of the pages that open a table.
+
+use moot_games::{Seat, Status};
+use moot_templates::options::{OptionField, OptionInput};
+use moot_templates::play::{Notice, StatusLine};
+
+use super::{EndedBy, Millis};
+use crate::submit::refused_move;
+use crate::words::capitalised;
+
+/// A refusal of a seat's action that its page says over the board (the server answers it
+/// with a status of its own choosing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatRefusal {
+    /// The form came from an older page: the opponent moved since.
+    StalePly,
+    /// The opponent is to move.
+    NotYourTurn,
+    /// The table is over.
+    Finished,
+    /// A claim on time by the seat whose move is awaited.
+    NotWaiting,
+    /// A claim before the deadline, or at a table with no clock: why, in a phrase.
+    TooEarly(String),
+    /// A move the engine refused.
+    Move {
+        /// The move as sent.
+        text: String,
+        /// The engine's reason.
+        why: String,
+    },
+    /// The form did not say which ply it was sent from.
+    NoPly,
+}
+
+/// The notice over the board that says `refusal`.
+pub fn notice(refusal: &SeatRefusal) -> Notice {
+    let (title, detail) = match refusal {
+        SeatRefusal::StalePly => (
+            "The table moved on",
+            "Your opponent moved after this page was shown: here is the table now.".to_owned(),
+        ),
+        SeatRefusal::NotYourTurn => (
+            "Not your turn",
+            "Your opponent is to move: reload to see whether they have.".to_owned(),
+        ),
+        SeatRefusal::Finished => (
+            "The game is over",
+            "Nothing more can be played at this table.".to_owned(),
+        ),
+        SeatRefusal::NotWaiting => (
+            "Your move is awaited",
+            "Only the player waiting for the other's move may claim the win.".to_owned(),
+        ),
+        SeatRefusal::TooEarly(why) => ("Too early to claim", format!("{}.", capitalised(why))),
+        SeatRefusal::Move { text, why } => return refused_move(text, why),
+        SeatRefusal::NoPly => (
+            "No ply",
+            "The form did not say which position it was sent from: reload the page and play again."
+                .to_owned(),
+        ),
+    };
+    Notice {
+        title: title.to_owned(),
+        detail,
+    }
+}
+
+/// The status line of a table that a resignation or a claim on time ended, for the seat `you`
+/// (`None` for a spectator).
+pub fn ended_outside_the_rules(
+    winner: Option<Seat>,
+    ended_by: EndedBy,
+    you: Option<Seat>,
+) -> StatusLine {
+    let seat_words = |seat: Seat| match seat {
+        Seat::First => "the first player",
+        Seat::Second => "the second player",
+    };
+    let Some(winner) = winner else {
+        return StatusLine {
+            headline: "Game over: a draw".to_owned(),
+            detail: String::new(),
+            finished: true,
+        };
+    };
+    let loser = winner.other();
+    let (headline, detail) = match (you, ended_by) {
+        (Some(you), EndedBy::Resignation) if you == winner => {
+            ("Game over: you won", "your opponent resigned".to_owned())
+        }
+        (Some(_), EndedBy::Resignation) => ("Game over: you lost", "you resigned".to_owned()),
+        (Some(you), _) if you == winner => (
+            "Game over: you won",
+            "your opponent's move was overdue and you claimed the win".to_owned(),
+        ),
+        (Some(_), _) => (
+            "Game over: you lost",
+            "your move was overdue and your opponent claimed the win".to_owned(),
+        ),
+        (None, EndedBy::Resignation) => (
+            "Game over",
+            format!("{} resigned; {} won", seat_words(loser), seat_words(winner)),
+        ),
+        (None, _) => (
+            "Game over",
+            format!(
+                "{}'s move was overdue; {} claimed the win",
+                capitalised(seat_words(loser)),
+                seat_words(winner)
+            ),
+        ),
+    };
+    StatusLine {
+        headline: headline.to_owned(),
+        detail: capitalised(&detail),
+        finished: true,
+    }
+}
+
+/// A seat as the pages name it: `first`, `second`.
+pub fn seat_name(seat: Seat) -> &'static str {
+    match seat {
+        Seat::First => "first",
+        Seat::Second => "second",
+    }
+}
+
+/// A time as the pages write it: `2026-12-05 15:00 UTC`.
+pub fn when(millis: Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .map(|t| {
+            format!(
+                "{}-{:02}-{:02} {:02}:{:02} UTC",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute()
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The new table's line for its creator, from the game's status at the start: the colour
+/// they play, who move first.
+pub fn opening_words(status: &Status) -> String {
+    match status {
+        Status::Ongoing { colour, .. } => {
+            format!("You play {} and move first", capitalised(colour))
+        }
+        Status::Finished { .. } => "The game is over before it began".to_owned(),
+    }
+}
+
+/// The options chosen on the options form, in words, one line each (`Board size: 5`): a
+/// choice by its words, a number or a text as it is.
+pub fn chosen_options(fields: Vec<OptionField>) -> Vec<String> {
+    fields
+        .into_iter()
+        .map(|field| {
+            let value = match field.input {
+                OptionInput::Choice { choices, selected } => choices
+                    .into_iter()
+                    .find(|(value, _)| *value == selected)
+                    .map_or(selected, |(_, words)| words),
+                OptionInput::Number { value, .. } | OptionInput::Text { value } => value,
+            };
+            format!("{}: {value}", field.label)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_is_written_in_utc_to_the_minute() {
+        // 2026-12-05 15:00:59.999 UTC: the seconds are not shown.
+        assert_eq!(when(1_796_482_859_999), "2026-12-05 15:00 UTC");
+        assert_eq!(when(0), "1970-01-01 00:00 UTC");
+    }
+
+    #[test]
+    fn a_spectator_reads_who_resigned_and_who_won() {
+        let line = ended_outside_the_rules(Some(Seat::First), EndedBy::Resignation, None);
+        assert_eq!(line.headline, "Game over");
+        assert_eq!(
+            line.detail,
+            "The second player resigned; the first player won"
+        );
+        let line = ended_outside_the_rules(Some(Seat::Second), EndedBy::Time, Some(Seat::First));
+        assert_eq!(line.headline, "Game over: you lost");
+        assert_eq!(
+            line.detail,
+            "Your move was overdue and your opponent claimed the win"
+        );
+    }
+}

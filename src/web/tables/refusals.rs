@@ -1,0 +1,83 @@
+//! A table's refusals on the pages: the ones that leave no table to show answer with a page of
+//! their own ([`page_error`], [`busy`]); a seat's action refused is said over the seat's board
+//! ([`notice`]), with the status chosen here and the words `moot-present`'s.
+
+use std::time::Duration;
+
+use actix_web::http::StatusCode;
+use moot_present::table::words::{self, SeatRefusal};
+use moot_templates::play::Notice;
+
+use crate::tables::TableError;
+use crate::web::error::PageError;
+
+/// A client over its share (of tables opened, of wrong seat links): it `what`, and may try
+/// again after `wait`.
+pub fn busy(what: &str, wait: Duration) -> PageError {
+    let seconds = wait.as_secs_f64().ceil() as u64;
+    let mut error = PageError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "Too many at once",
+        format!("This address {what}; try again in {seconds} s."),
+    );
+    error.retry_after = Some(seconds);
+    error
+}
+
+/// A table's refusal that is no notice over the board: a page of its own.
+pub fn page_error(error: TableError) -> PageError {
+    match error {
+        TableError::UnknownTable => PageError::new(
+            StatusCode::NOT_FOUND,
+            "No such table",
+            "No table has this link: it may be mistyped, or the table finished long ago and was cleared.",
+        ),
+        TableError::Full(_) => {
+            let mut error = PageError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "No room for another table",
+                "This server keeps as many open tables as it may; try again later.",
+            );
+            error.retry_after = Some(60);
+            error
+        }
+        error => {
+            tracing::error!(%error, "a table's page failed");
+            PageError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong in Moot",
+                format!("The table could not be read: {error}"),
+            )
+        }
+    }
+}
+
+/// A refusal of a seat's action, said over the board, with its status; `None` for one that
+/// needs its own page.
+pub fn notice(error: &TableError) -> Option<(StatusCode, Notice)> {
+    let refusal = match error {
+        TableError::StalePly { .. } => SeatRefusal::StalePly,
+        TableError::NotYourTurn => SeatRefusal::NotYourTurn,
+        TableError::Finished => SeatRefusal::Finished,
+        TableError::NotWaiting => SeatRefusal::NotWaiting,
+        TableError::TooEarly(why) => SeatRefusal::TooEarly(why.clone()),
+        TableError::Move { text, error } => SeatRefusal::Move {
+            text: text.clone(),
+            why: error.to_string(),
+        },
+        _ => return None,
+    };
+    Some(said(&refusal))
+}
+
+/// `refusal` over the board, with the status its page is answered with.
+pub fn said(refusal: &SeatRefusal) -> (StatusCode, Notice) {
+    let status = match refusal {
+        SeatRefusal::StalePly | SeatRefusal::TooEarly(_) => StatusCode::CONFLICT,
+        SeatRefusal::NotYourTurn | SeatRefusal::NotWaiting => StatusCode::FORBIDDEN,
+        SeatRefusal::Finished => StatusCode::GONE,
+        SeatRefusal::Move { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        SeatRefusal::NoPly => StatusCode::BAD_REQUEST,
+    };
+    (status, words::notice(refusal))
+}
