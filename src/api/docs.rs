@@ -54,11 +54,14 @@ pub fn document(routes: impl FnOnce(&mut ServiceConfig)) -> utoipa::openapi::Ope
     document
 }
 
+/// A body's schema name and its played example.
+type Played = (&'static str, fn() -> Value);
+
 /// The bodies whose example is played, with it: the first registered game's, as the generic
 /// document shows one game. Set on the document rather than on the types
 /// (`#[schema(example = …)]`): the examples are computed with the operations, which use the
 /// types.
-const PLAYED: [(&str, fn() -> Value); 15] = [
+const PLAYED: [Played; 15] = [
     ("GamesResponse", examples::games_response),
     ("NewGameRequest", examples::new_game_request),
     ("GameResponse", examples::game_response),
