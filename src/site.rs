@@ -204,7 +204,7 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
         crate::compute::tarpit::hold().await;
     }
     let path = request.path();
-    let mut allowed = crate::api::handlers::documented_methods(path);
+    let mut allowed = crate::api::documented::documented_methods(path);
     if allowed.is_empty() && request.resource_map().match_pattern(path).is_some() {
         // Every route outside the API's document is a GET (and so HEAD) route.
         allowed = vec!["GET".to_owned(), "HEAD".to_owned()];

@@ -68,6 +68,14 @@ impl Surface for Evaluator {
             flights: Flights::default(),
         }
     }
+
+    fn permits(&self) -> &Pool {
+        &self.pool
+    }
+
+    fn cache_counts(&self) -> (u64, u64) {
+        (self.cache_hits(), self.cache_misses())
+    }
 }
 
 impl Evaluator {

@@ -5,8 +5,6 @@ use actix_web::{HttpRequest, get, post, web, web::Json};
 use serde::de::DeserializeOwned;
 
 use super::body::{GameId, JsonBody};
-// Where the site's answer for what no route took looks it up.
-pub use super::documented::documented_methods;
 use super::evaluate::Evaluator;
 use super::ops;
 use super::problem::{ApiError, Problem, problem_on_panic};

@@ -28,9 +28,18 @@ pub use config::AiConfig;
 
 /// A part of the server that runs searches under its own policy (the API, the play pages),
 /// made from the server's limits.
-pub trait Surface {
+/// Made once and cloned into every worker; the metrics read its figures.
+pub trait Surface: Clone + Send + Sync + 'static {
     /// The surface's own governance (permits, client shares, flights…) within `config`.
     fn new(config: AiConfig) -> Self;
+
+    /// The surface's permits: how many of its searches run, were refused, were started.
+    fn permits(&self) -> &pool::Pool;
+
+    /// Answers found in, and missing from, the surface's cache of answers; none without one.
+    fn cache_counts(&self) -> (u64, u64) {
+        (0, 0)
+    }
 }
 
 /// The computer player's share of a server: its limits and each surface's governance. Made
@@ -87,6 +96,10 @@ mod tests {
     impl Surface for Pool {
         fn new(config: AiConfig) -> Self {
             Pool::new(config.max_evaluations)
+        }
+
+        fn permits(&self) -> &Pool {
+            self
         }
     }
 

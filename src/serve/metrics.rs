@@ -16,7 +16,7 @@ use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder,
 };
 
-use crate::Computer;
+use crate::compute::{Computer, Surface};
 use crate::tables::Feed;
 use crate::webhooks::DeliveryCounts;
 
@@ -43,7 +43,7 @@ impl std::fmt::Debug for Metrics {
 
 impl Metrics {
     /// A registry with the request metrics and `computer`'s search metrics.
-    pub fn new(computer: &Computer) -> Self {
+    pub fn new<Api: Surface, Pages: Surface>(computer: &Computer<Api, Pages>) -> Self {
         let registry =
             Registry::new_custom(Some("moot".to_owned()), None).expect("a constant, valid prefix");
         let requests = IntCounterVec::new(
@@ -154,8 +154,8 @@ pub async fn endpoint(metrics: web::Data<Metrics>) -> HttpResponse {
 }
 
 /// The computer player's numbers, read from its pools and the API's cache when scraped.
-struct Searches {
-    computer: Computer,
+struct Searches<Api, Pages> {
+    computer: Computer<Api, Pages>,
     descs: Vec<Desc>,
 }
 
@@ -203,8 +203,8 @@ const SEARCH_METRICS: [(&str, &str, MetricType); 8] = [
     ),
 ];
 
-impl Searches {
-    fn new(computer: Computer) -> Self {
+impl<Api: Surface, Pages: Surface> Searches<Api, Pages> {
+    fn new(computer: Computer<Api, Pages>) -> Self {
         let descs = SEARCH_METRICS
             .iter()
             .map(|(name, help, _)| {
@@ -225,11 +225,11 @@ impl Searches {
         let renders = self.computer.renders();
         // The API's searches running and refused; the pages' searches started.
         [
-            api.pool().running() as f64,
-            api.pool().refused() as f64,
-            api.cache_hits() as f64,
-            api.cache_misses() as f64,
-            pages.pool().started() as f64,
+            api.permits().running() as f64,
+            api.permits().refused() as f64,
+            api.cache_counts().0 as f64,
+            api.cache_counts().1 as f64,
+            pages.permits().started() as f64,
             renders.count() as f64,
             renders.pool().refused() as f64,
             renders.cache().hits() as f64,
@@ -237,7 +237,7 @@ impl Searches {
     }
 }
 
-impl Collector for Searches {
+impl<Api: Surface, Pages: Surface> Collector for Searches<Api, Pages> {
     fn desc(&self) -> Vec<&Desc> {
         self.descs.iter().collect()
     }

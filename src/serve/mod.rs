@@ -27,7 +27,7 @@ pub mod url_limit;
 pub use cors::Origins;
 pub use metrics::Metrics;
 
-use crate::Computer;
+use crate::compute::{Computer, Surface};
 
 /// The settings and shared parts of the middleware stack; clones share the metrics.
 #[derive(Clone, Debug)]
@@ -44,7 +44,10 @@ pub struct Middleware {
 
 impl Middleware {
     /// Settings for a server whose computer player is `computer` (its searches are counted).
-    pub fn new(origins: Origins, computer: &Computer) -> Self {
+    pub fn new<Api: Surface, Pages: Surface>(
+        origins: Origins,
+        computer: &Computer<Api, Pages>,
+    ) -> Self {
         Middleware {
             origins,
             metrics: Metrics::new(computer),

@@ -10,7 +10,7 @@ use super::answers::{html, see_other};
 use super::blocking::page_off_workers;
 use super::downloads::downloads;
 use super::error::{PageError, page_on_panic};
-use super::opponent::{self, Hinted, PageSearches};
+use super::opponent::{self, PageSearches};
 use super::options_form::options_view;
 use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, excerpt};
 use crate::paths;
@@ -69,7 +69,7 @@ enum Step<G: Game> {
     Earlier(Link<G>, Replayed<G>, usize),
 }
 
-async fn play_page<G: PageGame + Hinted>(
+async fn play_page<G: PageGame + moot_ai::Strategy>(
     query: Query,
     searches: &PageSearches,
     client: Option<std::net::IpAddr>,

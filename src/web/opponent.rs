@@ -48,6 +48,10 @@ impl Surface for PageSearches {
             hints: Hints::default(),
         }
     }
+
+    fn permits(&self) -> &Pool {
+        &self.pool
+    }
 }
 
 impl PageSearches {
@@ -80,12 +84,6 @@ type AnyThought = Arc<dyn Any + Send + Sync>;
 
 /// The hint searches in flight of every game, by game, budget and position.
 type Hints = Flights<Result<AnyThought, PageError>>;
-
-/// A game the pages give hints in: every game with a strategy. (Only a bound for the pages'
-/// handlers: the hints of every game share one map.)
-pub trait Hinted: Strategy {}
-
-impl<G: Strategy> Hinted for G {}
 
 /// The seed of a search: the number of moves played, so a reload gets the same move.
 fn seed<G: Game>(position: &Link<G>) -> u64 {
