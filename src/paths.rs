@@ -50,9 +50,14 @@ pub fn claim(id: &str, credential: &str) -> String {
     format!("{}/claim", seat(id, credential))
 }
 
+/// Table `id` in the API.
+pub fn table_api(id: &str) -> String {
+    format!("/api/v1/tables/{id}")
+}
+
 /// The API's stream of table `id`'s events, which its pages follow to reload.
 pub fn table_events(id: &str) -> String {
-    format!("/api/v1/tables/{id}/events")
+    format!("{}/events", table_api(id))
 }
 
 /// The API's operation that starts a game of `game`, linked from the home page.

@@ -198,7 +198,7 @@ pub fn listing<G: Game>() -> Result<GameListing, ApiError> {
         name: G::NAME.to_owned(),
         default_options,
         options,
-        rules_url: format!("/rules/{}", G::ID),
+        rules_url: crate::paths::rules(G::ID),
     })
 }
 

@@ -83,7 +83,7 @@ pub fn rule_url(rule: &str) -> Option<String> {
     let game = moot_games::game_of_rule(rule)?;
     let number = &rule[1..];
     (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| format!("/rules/{game}#{rule}"))
+        .then(|| format!("{}#{rule}", crate::paths::rules(game)))
 }
 
 /// The last rule id a reason cites in parentheses: `… in a row (F4)` → `F4`.

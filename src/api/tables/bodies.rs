@@ -13,7 +13,7 @@ use moot_games::{Seat, Status};
 
 /// A table's URL in the API.
 pub fn table_url(id: &str) -> String {
-    format!("/api/v1/tables/{id}")
+    crate::paths::table_api(id)
 }
 
 /// A time as RFC 3339 (UTC).
