@@ -1,6 +1,6 @@
 //! The Karve limit (H8): after a turn no space but a home holds more than one Karve.
 //!
-//! [I] A step is legal only if the turn can still end with the limit kept, by further steps
+//! \[I\] A step is legal only if the turn can still end with the limit kept, by further steps
 //! within the five, then the battles and a choice of entries. The look-ahead is a depth-first
 //! search that tries Karve moves first; from any position reached in play a repair is found
 //! within a step or two. A node budget bounds it on crafted states (a state whose turn cannot
@@ -218,7 +218,7 @@ pub(super) fn can_end_now_by_choices(pos: &Position) -> bool {
         .any(|c| limit_kept_after(pos, &won, c))
 }
 
-/// Whether the turn can still end with the limit kept, with the steps left (H8 [I]).
+/// Whether the turn can still end with the limit kept, with the steps left (H8 \[I\]).
 /// `None` when the budget ran out before an answer.
 pub fn can_finish(pos: &Position) -> Option<bool> {
     let nodes = Cell::new(0u32);
@@ -400,7 +400,8 @@ pub fn retain_steps_keeping_limit(pos: &Position, steps: &mut Vec<Move>, first: 
     retain_steps_told(pos, steps, first, no_pile_up(pos));
 }
 
-/// [`retain_steps_keeping_limit`], told whether `pos` has no pile-up (`no_pile_up`).
+/// Keeps, of the steps `steps[first..]`, those that keep the limit (H8), told whether `pos` has
+/// no pile-up (`no_pile_up`).
 pub fn retain_steps_told(pos: &Position, steps: &mut Vec<Move>, first: usize, calm: bool) {
     // Without a pile-up and with two steps left, `keeps_limit` keeps every step (see there):
     // the common case needs no look at the steps.
