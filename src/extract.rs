@@ -25,13 +25,6 @@ pub struct KeptTables<E> {
     refusal: PhantomData<fn() -> E>,
 }
 
-impl<E> KeptTables<E> {
-    /// The shared policy, to keep beyond the handler (in a stream or a spawned task).
-    pub fn shared(&self) -> Data<TablePolicy> {
-        self.policy.clone()
-    }
-}
-
 impl<E> Deref for KeptTables<E> {
     type Target = TablePolicy;
 

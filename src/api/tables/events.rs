@@ -18,7 +18,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::bodies::{TableMove, TableResponse};
-use super::refusals::problem;
+use super::refusals::{existing, problem};
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
@@ -239,11 +239,7 @@ pub async fn table_events(
 ) -> Result<HttpResponse, ApiError> {
     let tables = policy.tables().clone();
     let seen = last_event_id(&http)?;
-    let table = tables
-        .get(&id)
-        .await
-        .map_err(problem)?
-        .ok_or_else(|| problem(TableError::UnknownTable))?;
+    let table = existing(&tables, &id).await?;
     if let Some(seen) = seen {
         if seen > table.seq() {
             return Err(ApiError::new(
@@ -286,12 +282,7 @@ pub async fn table_events(
             changes.iter().for_each(|c| stream.push(c));
         }
         None => {
-            let table = stream
-                .tables
-                .get(&stream.id)
-                .await
-                .map_err(problem)?
-                .ok_or_else(|| problem(TableError::UnknownTable))?;
+            let table = existing(&stream.tables, &stream.id).await?;
             let snapshot = TableEvent {
                 kind: TableEventType::Table,
                 seq: table.seq(),

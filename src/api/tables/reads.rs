@@ -6,10 +6,9 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 
 use super::answer::{etag, not_modified, table_answer};
 use super::bodies::{TableHistory, TableMove, TableResponse};
-use super::refusals::problem;
+use super::refusals::{existing, problem};
 use crate::api::problem::{ApiError, Problem};
 use crate::extract::KeptTables;
-use crate::tables::TableError;
 
 /// A table as it stands. Its `ETag` changes with each move and at the end: send it back in
 /// `If-None-Match` to be answered 304 while nothing changed.
@@ -30,12 +29,7 @@ pub async fn get_table(
     policy: KeptTables<ApiError>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let table = policy
-        .tables()
-        .get(&id)
-        .await
-        .map_err(problem)?
-        .ok_or_else(|| problem(TableError::UnknownTable))?;
+    let table = existing(policy.tables(), &id).await?;
     let table = TableResponse::from(table);
     let tag = etag(&table);
     if not_modified(&http, &tag) {
@@ -61,12 +55,7 @@ pub async fn table_history(
     id: web::Path<String>,
     policy: KeptTables<ApiError>,
 ) -> Result<web::Json<TableHistory>, ApiError> {
-    let table = policy
-        .tables()
-        .get(&id)
-        .await
-        .map_err(problem)?
-        .ok_or_else(|| problem(TableError::UnknownTable))?;
+    let table = existing(policy.tables(), &id).await?;
     let history = policy.tables().history(&id).await.map_err(problem)?;
     Ok(web::Json(TableHistory {
         id: table.id,

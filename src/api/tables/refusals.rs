@@ -8,7 +8,7 @@ use std::time::Duration;
 use actix_web::HttpRequest;
 
 use crate::api::problem::{ApiError, ErrorCode};
-use crate::tables::{TableError, TablePolicy};
+use crate::tables::{Table, TableError, TablePolicy, Tables};
 
 /// 429 `rate_limited`: this client sent more `what` than its share; it may retry in `wait`.
 pub(super) fn rate_limited(what: &str, wait: Duration) -> ApiError {
@@ -64,4 +64,13 @@ pub(super) fn problem(error: TableError) -> ApiError {
         ErrorCode::StalePly => error.with_field("ply"),
         _ => error,
     }
+}
+
+/// Table `id` as it stands, or its refusal: 404 `unknown_table`, or the database's.
+pub(super) async fn existing(tables: &Tables, id: &str) -> Result<Table, ApiError> {
+    tables
+        .get(id)
+        .await
+        .map_err(problem)?
+        .ok_or_else(|| problem(TableError::UnknownTable))
 }
