@@ -24,6 +24,7 @@ pub type Computer = compute::Computer<Evaluator, PageSearches>;
 /// The routes described in the OpenAPI document.
 fn documented_routes(config: &mut ServiceConfig) {
     config.service(site::healthz);
+    config.service(site::readyz);
     api::configure(config);
 }
 

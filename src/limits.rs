@@ -12,6 +12,10 @@ pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 /// The longest answer for the request head (actix's default, set here deliberately).
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
 
+/// At a stop (SIGTERM, SIGINT), how long the requests under way may take to finish before
+/// their connections are closed.
+pub const GRACE: Duration = Duration::from_secs(10);
+
 /// Tables (`/api/v1/tables`): what one client may create, how many may be open in all, how
 /// many wrong seat credentials one client may send, how long finished tables are kept.
 pub mod tables {
@@ -32,6 +36,18 @@ pub mod tables {
     pub const KEEP_FINISHED_DAYS: u32 = 90;
     /// How often the sweep runs.
     pub const SWEEP_EVERY: Duration = Duration::from_secs(60 * 60);
+    /// How long a request waits for a database connection (PostgreSQL down, every
+    /// connection busy) before 503 `storage_unavailable`: short, so that a client hears of an
+    /// outage at once and retries, rather than holding a connection for half a minute.
+    pub const DATABASE_WAIT: Duration = Duration::from_secs(3);
+    /// What a refusal for storage asks the client to wait before retrying, in seconds.
+    pub const STORAGE_RETRY_AFTER: u64 = 5;
+    /// How often the database's file (SQLite) is checked for its identity, and a database
+    /// that failed is tried again, when no request does so.
+    pub const HEALTH_EVERY: Duration = Duration::from_secs(5);
+    /// How long a readiness probe's answer is reused: probes from many balancers cost one
+    /// write a second at most.
+    pub const PROBE_REUSED_FOR: Duration = Duration::from_secs(1);
     /// The longest clock a table may have, in days per move.
     pub const MAX_DAYS_PER_MOVE: u32 = 60;
     /// The longest name of a seat, in characters.

@@ -2,10 +2,12 @@
 //! research and load tools are binaries of their own (`moot-lab`, `moot-load`).
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::Parser;
 use moot::serve::logging::{self, LogFormat};
 use moot::serve::{Middleware, Origins};
+use tokio_util::sync::CancellationToken;
 
 /// A referee for Hirþ, The High Kings of Tara and Herfor, over HTTP.
 #[derive(Debug, Parser)]
@@ -58,13 +60,19 @@ struct Serve {
     /// (replicas may share it).
     #[arg(long, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
     database: String,
+    /// How long a request waits for a database connection, in milliseconds (PostgreSQL down,
+    /// every connection busy) before it is refused with 503 `storage_unavailable`.
+    #[arg(long, env = "MOOT_DATABASE_WAIT_MS", default_value_t = moot::limits::tables::DATABASE_WAIT.as_millis() as u64)]
+    database_wait_ms: u64,
     /// Days a finished table is kept before the hourly sweep deletes it.
     #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
     keep_finished_days: u32,
     /// Open (unfinished) tables kept at once; more are refused with 503 `tables_full`.
     #[arg(long, env = "MOOT_MAX_OPEN_TABLES", default_value_t = moot::limits::tables::MAX_OPEN)]
     max_open_tables: u64,
-    /// Tables' event streams open at once; more are refused with 503 `streams_full`.
+    /// Tables' event streams open at once; more are refused with 503 `streams_full`. Lowered
+    /// (with a warning) to what the limit of open files allows, less a reserve for everything
+    /// else.
     #[arg(long, env = "MOOT_MAX_EVENT_STREAMS", default_value_t = moot::limits::tables::MAX_STREAMS)]
     max_event_streams: usize,
     /// Let tables' webhooks post to loopback and private addresses (this machine, its
@@ -114,14 +122,20 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         trust_forwarded: flags.trust_forwarded,
     };
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, public_url = ?flags.public_url.as_ref().map(ToString::to_string), "Moot is serving: the home page at /, the API docs at /docs/");
-    let store = moot::tables::Store::connect(&flags.database)
-        .await
-        .map_err(std::io::Error::other)?;
+    let store = moot::tables::Store::connect_with(
+        &flags.database,
+        moot::tables::StoreLimits {
+            wait: Duration::from_millis(flags.database_wait_ms),
+        },
+    )
+    .await
+    .map_err(std::io::Error::other)?;
     // The URL's password stays out of the log: only the backend is named.
     tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
-    let tables = moot::tables::Tables::new(store, flags.max_open_tables)
+    let max_event_streams = streams_allowed(flags.max_event_streams);
+    let tables = moot::tables::Tables::new(store.clone(), flags.max_open_tables)
         .with_feed(moot::tables::FeedLimits {
-            in_all: flags.max_event_streams,
+            in_all: max_event_streams,
             ..Default::default()
         })
         .with_webhooks(moot::api::tables::events::TableEvent::webhook_body);
@@ -136,14 +150,23 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     )
     .map_err(std::io::Error::other)?;
     let delivery_counts = deliveries.counts();
-    actix_web::rt::spawn(deliveries.run());
-    // With PostgreSQL, the other replicas' moves reach this one's event streams.
-    actix_web::rt::spawn(tables.clone().listen(flags.database.clone()));
-    raise_open_files_limit();
-    actix_web::rt::spawn(moot::tables::sweep::sweep_forever(
-        tables.clone(),
-        flags.keep_finished_days,
-    ));
+    // Told at the stop: the tasks that must end cleanly (a delivery recorded, the listener's
+    // connection closed).
+    let stop = CancellationToken::new();
+    let finishing = [
+        actix_web::rt::spawn(deliveries.run(stop.clone())),
+        // With PostgreSQL, the other replicas' moves reach this one's event streams.
+        actix_web::rt::spawn(tables.clone().listen(flags.database.clone(), stop.clone())),
+    ];
+    // Chores that may be cut anywhere: a write cut short is undone.
+    let chores = [
+        actix_web::rt::spawn(moot::tables::sweep::sweep_forever(
+            tables.clone(),
+            flags.keep_finished_days,
+        )),
+        actix_web::rt::spawn(tables.clone().watch_health()),
+    ];
+    let feed = tables.feed().clone();
     let policy = moot::tables::TablePolicy::new(
         tables,
         moot::tables::TableLimits {
@@ -159,29 +182,104 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         .metrics
         .count_streams(policy.tables().feed().clone());
     middleware.metrics.count_webhooks(delivery_counts);
-    moot::serve::listen::server(flags.bind, move || {
+    middleware.metrics.count_database(store.health());
+    let server = moot::serve::listen::server(flags.bind, move || {
         moot::app_for(computer.clone(), middleware.clone(), Some(policy.clone()))
-    })?
-    .await
+    })?;
+    let handle = server.handle();
+    actix_web::rt::spawn(async move {
+        stop_signal().await;
+        tracing::info!(
+            grace_s = moot::limits::GRACE.as_secs(),
+            "stopping: the event streams end, the requests under way finish"
+        );
+        feed.close();
+        handle.stop(true).await;
+    });
+    server.await?;
+    stop.cancel();
+    for chore in chores {
+        chore.abort();
+        let _ = chore.await;
+    }
+    for task in finishing {
+        let _ = task.await;
+    }
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Waits for SIGTERM (a service manager's stop) or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    use actix_web::rt::signal;
+    #[cfg(unix)]
+    match signal::unix::signal(signal::unix::SignalKind::terminate()) {
+        Ok(mut terminate) => {
+            tokio::select! {
+                _ = terminate.recv() => {}
+                _ = signal::ctrl_c() => {}
+            }
+            return;
+        }
+        Err(error) => {
+            tracing::warn!(%error, "SIGTERM cannot be heard; only SIGINT stops the server")
+        }
+    }
+    let _ = signal::ctrl_c().await;
+}
+
+/// Open files kept for everything but event streams: the listening socket, the database's
+/// connections, the log, webhook deliveries, and the requests of players and probes while
+/// the streams are full.
+const FILES_KEPT: u64 = 512;
+
+/// The event streams the server may keep: `wanted`, or fewer if the limit of open files
+/// (raised first, see [`raise_open_files_limit`]) cannot hold them and [`FILES_KEPT`] more.
+/// Past it a stream is refused with 503 `streams_full`, while moves and `/healthz` still
+/// find a descriptor; without it `accept` fails for every connection alike.
+fn streams_allowed(wanted: usize) -> usize {
+    let Some(files) = raise_open_files_limit() else {
+        return wanted;
+    };
+    let allowed = usize::try_from(files.saturating_sub(FILES_KEPT)).unwrap_or(usize::MAX);
+    if wanted > allowed {
+        tracing::warn!(
+            wanted,
+            allowed,
+            open_files = files,
+            kept_for_the_rest = FILES_KEPT,
+            "--max-event-streams is more than the limit of open files allows; lowered (raise the hard limit, e.g. LimitNOFILE=, to keep more)"
+        );
+        return allowed;
+    }
+    wanted
 }
 
 /// Each open event stream holds a connection: the soft limit of open files (often 1,024) is
 /// raised to the hard one, so that the server can keep as many streams as it is allowed.
-fn raise_open_files_limit() {
+/// Returns the limit in force, if known.
+fn raise_open_files_limit() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         use rustix::process::{Resource, getrlimit, setrlimit};
         let limit = getrlimit(Resource::Nofile);
-        if limit.current < limit.maximum
-            && let Err(error) = setrlimit(
+        if let Some(hard) = limit.maximum
+            && limit.current < limit.maximum
+        {
+            match setrlimit(
                 Resource::Nofile,
                 rustix::process::Rlimit {
                     current: limit.maximum,
                     maximum: limit.maximum,
                 },
-            )
-        {
-            tracing::warn!(%error, "the limit of open files could not be raised");
+            ) {
+                Ok(()) => return Some(hard),
+                Err(error) => tracing::warn!(%error, "the limit of open files could not be raised"),
+            }
         }
+        limit.current
     }
+    #[cfg(not(target_os = "linux"))]
+    None
 }

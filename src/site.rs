@@ -3,12 +3,15 @@
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web::Json};
+use actix_web::web::{Data, Json};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, get};
 use moot_templates::home::{GameCard, HomeView, OptionLine};
 
-use crate::api::types::Health;
+use crate::api::problem::Problem;
+use crate::api::types::{Health, Readiness};
 use crate::api::{ApiError, ErrorCode};
 use crate::paths;
+use crate::tables::TablePolicy;
 use crate::web::PageGame;
 use crate::web::error::{PageError, page_on_panic};
 use moot_ai::Strength;
@@ -32,6 +35,32 @@ pub async fn healthz() -> Json<Health> {
     Json(Health {
         status: "ok".to_owned(),
     })
+}
+
+/// Whether this server can take requests that change tables: its database takes a write
+/// now (a probe row written, the answer reused for a second). Unlike `/healthz` (the process
+/// answers), this is for load balancers and orchestrators: a replica whose database is down,
+/// full, read-only or lost leaves the pool until it is back. A server without tables is ready
+/// whenever it answers.
+#[utoipa::path(
+    tag = "service",
+    responses(
+        (status = 200, description = "The server can keep tables' changes", body = Readiness),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot take writes now; `Retry-After` says when to look again", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(tables: Option<Data<TablePolicy>>) -> Result<Json<Readiness>, ApiError> {
+    if let Some(policy) = tables {
+        policy
+            .tables()
+            .ready()
+            .await
+            .map_err(|_| crate::api::tables::storage_unavailable())?;
+    }
+    Ok(Json(Readiness {
+        status: "ready".to_owned(),
+    }))
 }
 
 /// `GET /`: the home page, every game with its options and its links (play, rules, API).

@@ -25,11 +25,13 @@ pub const OPENAPI_PATH: &str = "/api-docs/openapi.json";
 #[openapi(
     info(
         title = "Moot",
-        description = "A stateless referee for Hirþ, The High Kings of Tara and Herfor. The client \
-holds the state: send it with each request and get back the legal moves, the position after a \
-move, the score, or a whole game replayed. Moves travel as notation strings, states as each \
-game's versioned JSON. Errors are `application/problem+json` (RFC 9457) with a stable `code`; \
-bodies are limited to 1 MiB.",
+        description = "A referee for Hirþ, The High Kings of Tara and Herfor. Its games API is \
+stateless: the client holds the state, sends it with each request and gets back the legal moves, \
+the position after a move, the score, or a whole game replayed. Its tables are kept: games \
+between two seats, stored durably (a change is answered 2xx only once it is committed; a \
+database that cannot take it is a 503 `storage_unavailable`). Moves travel as notation strings, \
+states as each game's versioned JSON. Errors are `application/problem+json` (RFC 9457) with a \
+stable `code`; bodies are limited to 1 MiB.",
         license(name = "MIT", identifier = "MIT"),
     ),
     tags(

@@ -77,11 +77,14 @@ pub enum ErrorCode {
     StreamsFull,
     /// 501: this server posts no webhooks.
     WebhooksOff,
+    /// 503: the tables' database cannot be used now (down, full, read-only, lost); nothing
+    /// was acknowledged; retry later.
+    StorageUnavailable,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -115,6 +118,7 @@ impl ErrorCode {
         ErrorCode::TablesFull,
         ErrorCode::StreamsFull,
         ErrorCode::WebhooksOff,
+        ErrorCode::StorageUnavailable,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -153,6 +157,7 @@ impl ErrorCode {
             ErrorCode::TablesFull => "tables_full",
             ErrorCode::StreamsFull => "streams_full",
             ErrorCode::WebhooksOff => "webhooks_off",
+            ErrorCode::StorageUnavailable => "storage_unavailable",
         }
     }
 
@@ -179,9 +184,10 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::EvaluateOff => StatusCode::NOT_IMPLEMENTED,
-            ErrorCode::Overloaded | ErrorCode::TablesFull | ErrorCode::StreamsFull => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ErrorCode::Overloaded
+            | ErrorCode::TablesFull
+            | ErrorCode::StreamsFull
+            | ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
@@ -229,6 +235,7 @@ impl ErrorCode {
             ErrorCode::TablesFull => "Too many open tables",
             ErrorCode::StreamsFull => "Too many open event streams",
             ErrorCode::WebhooksOff => "This server posts no webhooks",
+            ErrorCode::StorageUnavailable => "The tables' database is unavailable",
         }
     }
 }
@@ -274,6 +281,7 @@ mod tests {
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull
                 | ErrorCode::WebhooksOff
+                | ErrorCode::StorageUnavailable
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

@@ -304,6 +304,14 @@ pub struct MoveEvaluation {
     pub value: f64,
 }
 
+/// `GET /readyz`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ready"}))]
+pub struct Readiness {
+    /// `ready` while the server can keep tables' changes (or keeps no tables).
+    pub status: String,
+}
+
 /// `GET /healthz`.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "ok"}))]

@@ -25,7 +25,7 @@ use futures_util::future::Either;
 use super::socket::Socket;
 use crate::api::body::BODY_LIMIT;
 use crate::connection::{Connection, DRAIN_LIMIT};
-use crate::limits::HEAD_DEADLINE;
+use crate::limits::{GRACE, HEAD_DEADLINE};
 
 /// A server for `bind` that answers with a fresh `app()` on each worker (as `HttpServer::new`
 /// does). Its sockets set `TCP_NODELAY`: without it a compressed answer, whose body is written
@@ -42,7 +42,11 @@ where
     S::Service: 'static,
     B: MessageBody + 'static,
 {
-    let builder = actix_server::Server::build();
+    // The binary stops the server itself on SIGTERM and SIGINT (`crate::serve::stop`), after
+    // ending the event streams, which would otherwise hold the graceful stop to its timeout.
+    let builder = actix_server::Server::build()
+        .disable_signals()
+        .shutdown_timeout(GRACE.as_secs());
     let shutdown = builder.graceful_shutdown_signal();
     let server = builder.bind("moot", bind, move || {
         let shutdown = shutdown.clone();

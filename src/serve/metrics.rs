@@ -18,6 +18,7 @@ use prometheus::{
 
 use crate::compute::{Computer, Surface};
 use crate::tables::Feed;
+use crate::tables::health::StoreHealth;
 use crate::webhooks::DeliveryCounts;
 
 /// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
@@ -101,6 +102,30 @@ impl Metrics {
         };
         if let Err(error) = self.registry.register(Box::new(collector)) {
             tracing::warn!(%error, "the event streams are counted already");
+        }
+    }
+
+    /// Adds the tables' database: whether it takes writes, its writes by outcome and their
+    /// latency, from `health`.
+    pub fn count_database(&self, health: Arc<StoreHealth>) {
+        let ready = DatabaseReady {
+            desc: Desc::new(
+                "database_ready".to_owned(),
+                "1 while the tables' database takes writes, 0 since a write failed and until one succeeds".to_owned(),
+                vec![],
+                Default::default(),
+            )
+            .expect("constant, valid names"),
+            health: health.clone(),
+        };
+        for collector in [
+            Box::new(ready) as Box<dyn Collector>,
+            Box::new(health.writes.clone()),
+            Box::new(health.write_seconds.clone()),
+        ] {
+            if let Err(error) = self.registry.register(collector) {
+                tracing::warn!(%error, "the database is counted already");
+            }
         }
     }
 
@@ -289,6 +314,27 @@ impl Collector for Streams {
         family.set_field_type(MetricType::GAUGE);
         family.set_metric(vec![Metric::from_gauge(gauge)]);
         vec![family]
+    }
+}
+
+/// Whether the tables' database takes writes, read from its health when scraped.
+struct DatabaseReady {
+    health: Arc<StoreHealth>,
+    desc: Desc,
+}
+
+impl Collector for DatabaseReady {
+    fn desc(&self) -> Vec<&Desc> {
+        vec![&self.desc]
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        let ready = self.health.failure().is_none();
+        vec![family(
+            &self.desc,
+            MetricType::GAUGE,
+            vec![gauge(if ready { 1.0 } else { 0.0 })],
+        )]
     }
 }
 

@@ -2,9 +2,12 @@
 //! commit, and, with PostgreSQL, the other replicas' through a `NOTIFY` sent in the change's
 //! own transaction, which each replica hears on a `LISTEN` and passes to its own followers.
 
-use sqlx::{Any, Transaction};
+use sqlx::PgPool;
+use sqlx::postgres::{PgListener, PgPoolOptions};
+use tokio_util::sync::CancellationToken;
 
 use super::store::Backend;
+use super::write::Write;
 use super::{Committed, TableError, Tables};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
@@ -15,7 +18,7 @@ impl Tables {
     /// that table `id` reached change `seq`.
     pub(super) async fn notify(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Write,
         id: &str,
         seq: u64,
     ) -> Result<(), TableError> {
@@ -37,31 +40,66 @@ impl Tables {
         committed
     }
 
-    /// With PostgreSQL (`url`), for as long as the server runs: hears the other replicas'
+    /// With PostgreSQL (`url`), until `stop` is cancelled: hears the other replicas'
     /// changes and tells this process's followers of them. A notification lost while the
     /// connection was down is made good by the followers, who check the database now and
-    /// then. Spawned on the server's runtime; returns at once on SQLite (one process).
-    pub async fn listen(self, url: String) {
+    /// then. Spawned on the server's runtime; returns at once on SQLite (one process). Its
+    /// connection is closed before it returns.
+    pub async fn listen(self, url: String, stop: CancellationToken) {
         if self.store.backend != Backend::Postgres {
             return;
         }
+        // A pool of the listener's own, so that its connection can be closed at the stop
+        // (sqlx gives back a dropped listener's connection in a task of its own).
+        let pool = match PgPoolOptions::new().max_connections(1).connect_lazy(&url) {
+            Ok(pool) => pool,
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for other replicas' changes");
+                return;
+            }
+        };
+        tokio::select! {
+            () = stop.cancelled() => {}
+            () = self.hear(&pool) => {}
+        }
+        pool.close().await;
+    }
+
+    /// Hears the other replicas' changes on `pool`'s connection, for ever: reconnects after a
+    /// failure, said once per outage.
+    async fn hear(&self, pool: &PgPool) {
+        let mut failing = false;
         let mut listener = loop {
-            match sqlx::postgres::PgListener::connect(&url).await {
+            match PgListener::connect_with(pool).await {
                 Ok(mut listener) => match listener.listen(CHANGES_CHANNEL).await {
                     Ok(()) => break listener,
-                    Err(error) => {
-                        tracing::warn!(%error, "cannot listen for other replicas' changes")
+                    Err(error) if !failing => {
+                        failing = true;
+                        tracing::warn!(%error, "cannot listen for other replicas' changes; retrying every second")
                     }
+                    Err(_) => {}
                 },
-                Err(error) => tracing::warn!(%error, "cannot listen for other replicas' changes"),
+                Err(error) if !failing => {
+                    failing = true;
+                    tracing::warn!(%error, "cannot listen for other replicas' changes; retrying every second")
+                }
+                Err(_) => {}
             }
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         };
         loop {
             let notification = match listener.recv().await {
-                Ok(notification) => notification,
+                Ok(notification) => {
+                    if std::mem::take(&mut failing) {
+                        tracing::warn!("listening for other replicas' changes again");
+                    }
+                    notification
+                }
                 Err(error) => {
-                    tracing::warn!(%error, "listening for other replicas' changes failed; retrying");
+                    if !failing {
+                        failing = true;
+                        tracing::warn!(%error, "listening for other replicas' changes failed; retrying every second");
+                    }
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                     continue;
                 }

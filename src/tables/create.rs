@@ -31,36 +31,40 @@ impl Tables {
         let id = secret::table_id();
         let credentials = [secret::credential(), secret::credential()];
         let deadline = days_per_move.map(|days| now + i64::from(days) * DAY);
-        let (_guard, mut tx) = self.write().await?;
-        sqlx::query(
-            "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
+        let mut tx = self.write().await?;
+        let outcome = async {
+            sqlx::query(
+                "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
              days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
              VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
-        )
-        .bind(&id)
-        .bind(G::ID)
-        .bind(to_text(options)?)
-        .bind(to_text(state)?)
-        .bind(days_per_move.map(i64::from))
-        .bind(deadline)
-        .bind(now)
-        .bind(webhook.as_ref().map(|w| w.url.clone()))
-        .bind(webhook.map(|w| w.secret))
-        .execute(&mut *tx)
-        .await?;
-        for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
-            sqlx::query(
-                "INSERT INTO moot_seats (table_id, seat, name, credential_sha256) \
-                 VALUES ($1, $2, $3, $4)",
             )
             .bind(&id)
-            .bind(seat as i64)
-            .bind(name.clone())
-            .bind(secret::digest(credential))
+            .bind(G::ID)
+            .bind(to_text(options)?)
+            .bind(to_text(state)?)
+            .bind(days_per_move.map(i64::from))
+            .bind(deadline)
+            .bind(now)
+            .bind(webhook.as_ref().map(|w| w.url.clone()))
+            .bind(webhook.map(|w| w.secret))
             .execute(&mut *tx)
             .await?;
+            for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
+                sqlx::query(
+                    "INSERT INTO moot_seats (table_id, seat, name, credential_sha256) \
+                 VALUES ($1, $2, $3, $4)",
+                )
+                .bind(&id)
+                .bind(seat as i64)
+                .bind(name.clone())
+                .bind(secret::digest(credential))
+                .execute(&mut *tx)
+                .await?;
+            }
+            Ok(())
         }
-        tx.commit().await?;
+        .await;
+        tx.finish(outcome).await?;
         let table = self
             .get(&id)
             .await?

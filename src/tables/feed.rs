@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 use super::Committed;
 
@@ -54,6 +55,8 @@ pub struct Feed {
     channels: Arc<DashMap<String, broadcast::Sender<Arc<Committed>>>>,
     open: Arc<AtomicUsize>,
     limits: FeedLimits,
+    /// Cancelled when the server stops: every follower hears the end.
+    closing: CancellationToken,
 }
 
 /// One follower of one table: its changes as they are published. Leaving (dropping it) frees
@@ -83,6 +86,7 @@ impl Feed {
             channels: Arc::default(),
             open: Arc::default(),
             limits,
+            closing: CancellationToken::new(),
         }
     }
 
@@ -125,6 +129,11 @@ impl Feed {
         }
     }
 
+    /// Ends every follower's stream, now and from now on: the server is stopping.
+    pub fn close(&self) {
+        self.closing.cancel();
+    }
+
     /// Whether anyone in this process follows table `id`.
     pub fn is_followed(&self, id: &str) -> bool {
         self.channels.contains_key(id)
@@ -132,9 +141,15 @@ impl Feed {
 }
 
 impl Follower {
-    /// The next change published for the table; `None` once the feed is gone.
+    /// The next change published for the table; `None` once the feed is gone or closed.
     pub async fn next(&mut self) -> Option<Next> {
-        match self.receiver.as_mut()?.recv().await {
+        let receiver = self.receiver.as_mut()?;
+        let received = tokio::select! {
+            biased;
+            () = self.feed.closing.cancelled() => return None,
+            received = receiver.recv() => received,
+        };
+        match received {
             Ok(change) => Some(Next::Change(change)),
             Err(broadcast::error::RecvError::Lagged(_)) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Closed) => None,

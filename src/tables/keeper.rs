@@ -17,13 +17,12 @@
 //! [`Committed`]: super::Committed
 //! [`Event`]: super::Event
 
-use sqlx::{Any, Transaction};
-
 use super::TableError;
 use super::feed::{Feed, FeedLimits};
 use super::outbox::Outbox;
 use super::secret;
 use super::store::Store;
+use super::write::Write;
 
 /// The tables of one server: its database, the cap on open tables, and the feed of their
 /// changes. Cheap to clone.
@@ -72,21 +71,9 @@ impl Tables {
         &self.store
     }
 
-    /// A transaction for a change; on SQLite it waits for this process's other writers first
-    /// (see [`Store`]), and the guard must live as long as the transaction.
-    pub(super) async fn write(
-        &self,
-    ) -> Result<
-        (
-            Option<tokio::sync::OwnedMutexGuard<()>>,
-            Transaction<'static, Any>,
-        ),
-        TableError,
-    > {
-        let guard = match &self.store.sqlite_writer {
-            Some(lock) => Some(lock.clone().lock_owned().await),
-            None => None,
-        };
-        Ok((guard, self.store.pool.begin().await?))
+    /// A transaction for a change, ended by [`Write::finish`] with the change's outcome; on
+    /// SQLite it waits for this process's other writers first (see [`Store`]).
+    pub(super) async fn write(&self) -> Result<Write, TableError> {
+        Write::begin(&self.store).await
     }
 }

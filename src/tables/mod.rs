@@ -9,6 +9,9 @@
 //! - [`keeper`]: [`Tables`], the tables of one server, and the write transaction its
 //!   operations share (each change one transaction returning the [`Event`] it committed; how
 //!   races end);
+//! - [`write`]: a change's transaction, which commits durably, rolls back a refusal, and
+//!   discards a connection the database failed on;
+//! - [`health`]: whether the database takes writes (for `/readyz`, `/metrics` and the log);
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
 //!   and from the types below;
 //! - the operations, each an `impl Tables` of its own: [`create`] (a new table), [`read`] (a
@@ -24,6 +27,7 @@
 mod announce;
 mod create;
 pub mod feed;
+pub mod health;
 pub mod keeper;
 pub mod outbox;
 mod play;
@@ -33,12 +37,13 @@ mod rows;
 pub mod secret;
 pub mod store;
 pub mod sweep;
+mod write;
 
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody};
 pub use policy::{TableLimits, TablePolicy};
-pub use store::{Backend, Store, StoreError};
+pub use store::{Backend, Store, StoreError, StoreLimits};
 
 use serde_json::Value;
 
@@ -327,12 +332,37 @@ pub enum TableError {
     /// The stored table cannot be read (a bug, or a database edited by hand).
     #[error("the stored table cannot be read: {0}")]
     Corrupt(String),
-    /// The database failed.
+    /// The database failed (its driver's words, for the log, not for clients).
     #[error("the database failed: {0}")]
     Database(#[from] sqlx::Error),
+    /// The SQLite file opened is no longer at its path.
+    #[error("{0}")]
+    FileLost(String),
 }
 
 impl TableError {
+    /// Whether this is the database failing (down, full, read-only, lost, a connection or a
+    /// commit refused), not a refusal of the request: answered 503, retried later. A decoding
+    /// error is a bug, and a key taken first is a race lost: neither counts.
+    pub fn is_storage(&self) -> bool {
+        match self {
+            TableError::FileLost(_) => true,
+            TableError::Database(error) => {
+                !Self::is_unique_violation(error)
+                    && !matches!(
+                        error,
+                        sqlx::Error::ColumnNotFound(_)
+                            | sqlx::Error::ColumnIndexOutOfBounds { .. }
+                            | sqlx::Error::ColumnDecode { .. }
+                            | sqlx::Error::Decode(_)
+                            | sqlx::Error::TypeNotFound { .. }
+                            | sqlx::Error::RowNotFound
+                    )
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a database error is the key of a ply written by someone else first.
     fn is_unique_violation(error: &sqlx::Error) -> bool {
         matches!(error, sqlx::Error::Database(e) if e.is_unique_violation())

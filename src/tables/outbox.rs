@@ -11,10 +11,11 @@
 
 use std::sync::Arc;
 
-use sqlx::{Any, Row, Transaction};
+use sqlx::Row;
 use tokio::sync::Notify;
 
 use super::store::Backend;
+use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
 
 /// How a committed change becomes a webhook's body (the API's event JSON): given by whoever
@@ -114,7 +115,7 @@ impl Tables {
     /// In a change's transaction: writes its event to the outbox if the table has a webhook.
     pub(super) async fn enqueue(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Write,
         webhook: Option<&Webhook>,
         committed: &Committed,
         now: Millis,
@@ -164,7 +165,7 @@ impl Tables {
             // One process writes at a time, under the writer's lock.
             Backend::Sqlite => "",
         };
-        let (_guard, mut tx) = self.write().await?;
+        let mut tx = self.write().await?;
         let rows = sqlx::query(&format!(
             "UPDATE moot_outbox SET attempts = attempts + 1, next_attempt_ms = $1 \
              WHERE event_id IN (SELECT event_id FROM moot_outbox o \
@@ -178,8 +179,9 @@ impl Tables {
         .bind(now)
         .bind(limit as i64)
         .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        .await
+        .map_err(TableError::from);
+        let rows = tx.finish(rows).await?;
         rows.iter()
             .map(|row| {
                 Ok(Claimed {
@@ -199,24 +201,27 @@ impl Tables {
 
     /// Records that `event` was delivered; its table's webhook is healthy again.
     pub async fn event_delivered(&self, event: &Claimed, now: Millis) -> Result<(), TableError> {
-        let (_guard, mut tx) = self.write().await?;
-        sqlx::query(
-            "UPDATE moot_outbox SET status = 'delivered', done_ms = $1, last_error = NULL \
-             WHERE event_id = $2",
-        )
-        .bind(now)
-        .bind(&event.event_id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE moot_tables SET webhook_error = NULL \
-             WHERE id = $1 AND webhook_error IS NOT NULL",
-        )
-        .bind(&event.table_id)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        let mut tx = self.write().await?;
+        let outcome = async {
+            sqlx::query(
+                "UPDATE moot_outbox SET status = 'delivered', done_ms = $1, last_error = NULL \
+                 WHERE event_id = $2",
+            )
+            .bind(now)
+            .bind(&event.event_id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE moot_tables SET webhook_error = NULL \
+                 WHERE id = $1 AND webhook_error IS NOT NULL",
+            )
+            .bind(&event.table_id)
+            .execute(&mut *tx)
+            .await?;
+            Ok(())
+        }
+        .await;
+        tx.finish(outcome).await
     }
 
     /// Records that an attempt to deliver `event` failed with `error`: it is tried again at
@@ -228,43 +233,46 @@ impl Tables {
         retry_at: Option<Millis>,
         now: Millis,
     ) -> Result<(), TableError> {
-        let (_guard, mut tx) = self.write().await?;
-        match retry_at {
-            Some(at) => {
-                sqlx::query(
-                    "UPDATE moot_outbox SET next_attempt_ms = $1, last_error = $2 \
+        let mut tx = self.write().await?;
+        let outcome = async {
+            match retry_at {
+                Some(at) => {
+                    sqlx::query(
+                        "UPDATE moot_outbox SET next_attempt_ms = $1, last_error = $2 \
                      WHERE event_id = $3",
-                )
-                .bind(at)
-                .bind(error)
-                .bind(&event.event_id)
-                .execute(&mut *tx)
-                .await?;
-            }
-            None => {
-                sqlx::query(
-                    "UPDATE moot_outbox SET status = 'failed', done_ms = $1, last_error = $2 \
+                    )
+                    .bind(at)
+                    .bind(error)
+                    .bind(&event.event_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                None => {
+                    sqlx::query(
+                        "UPDATE moot_outbox SET status = 'failed', done_ms = $1, last_error = $2 \
                      WHERE event_id = $3",
-                )
-                .bind(now)
-                .bind(error)
-                .bind(&event.event_id)
-                .execute(&mut *tx)
-                .await?;
+                    )
+                    .bind(now)
+                    .bind(error)
+                    .bind(&event.event_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
             }
-        }
-        let failed = if retry_at.is_some() { 0 } else { 1 };
-        sqlx::query(
-            "UPDATE moot_tables SET webhook_error = $1, webhook_failed = webhook_failed + $2 \
+            let failed = if retry_at.is_some() { 0 } else { 1 };
+            sqlx::query(
+                "UPDATE moot_tables SET webhook_error = $1, webhook_failed = webhook_failed + $2 \
              WHERE id = $3",
-        )
-        .bind(error)
-        .bind(failed as i64)
-        .bind(&event.table_id)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+            )
+            .bind(error)
+            .bind(failed as i64)
+            .bind(&event.table_id)
+            .execute(&mut *tx)
+            .await?;
+            Ok(())
+        }
+        .await;
+        tx.finish(outcome).await
     }
 
     /// The events not yet delivered nor given up.

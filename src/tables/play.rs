@@ -3,9 +3,8 @@
 //! written (only where the table still has the ply it was loaded at), its event written to the
 //! outbox and announced, then committed.
 
-use sqlx::{Any, Transaction};
-
 use super::rows::{SELECT_TABLE, StoredTable, columns, parse_json, read_seat, to_text};
+use super::write::Write;
 use super::{
     Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, secret,
 };
@@ -15,7 +14,7 @@ use moot_games::{Game, Seat, Turn};
 impl Tables {
     /// Loads a table for a change in `tx` and finds the seat whose credential this is.
     async fn load_seated(
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Write,
         id: &str,
         credential: &str,
     ) -> Result<(StoredTable, Seat, Vec<SeatInfo>), TableError> {
@@ -54,22 +53,29 @@ impl Tables {
         text: &str,
         now: Millis,
     ) -> Result<Committed, TableError> {
-        let (_guard, mut tx) = self.write().await?;
-        let (row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
-        if row.ply != seen_ply {
-            return Err(TableError::StalePly {
-                seen: seen_ply,
-                current: row.ply,
-            });
+        let mut tx = self.write().await?;
+        let outcome = async {
+            let (row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+            if row.ply != seen_ply {
+                return Err(TableError::StalePly {
+                    seen: seen_ply,
+                    current: row.ply,
+                });
+            }
+            let webhook = row.webhook.clone();
+            let committed = with_game!(row.game, G => {
+                Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
+            }, else return Err(TableError::Corrupt(row.game.to_owned())));
+            self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+                .await?;
+            self.notify(&mut tx, id, committed.seq()).await?;
+            Ok((committed, webhook))
         }
-        let webhook = row.webhook.clone();
-        let committed = with_game!(row.game, G => {
-            Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
-        }, else return Err(TableError::Corrupt(row.game.to_owned())));
-        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
-            .await?;
-        self.notify(&mut tx, id, committed.seq()).await?;
-        tx.commit().await.map_err(|e| stale_if_taken(e, seen_ply))?;
+        .await;
+        let (committed, webhook) = tx.finish(outcome).await.map_err(|e| match e {
+            TableError::Database(e) => stale_if_taken(e, seen_ply),
+            e => e,
+        })?;
         self.ring(webhook.as_ref());
         Ok(self.told(committed))
     }
@@ -77,7 +83,7 @@ impl Tables {
     /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
     /// move's row, then the table's where it still has the ply it was loaded at.
     async fn play_in<G: Game>(
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Write,
         id: &str,
         mut row: StoredTable,
         seat: Seat,
@@ -206,7 +212,8 @@ impl Tables {
         now: Millis,
         decide: impl FnOnce(&StoredTable, Seat, Seat) -> Result<(Seat, EndedBy), TableError>,
     ) -> Result<Committed, TableError> {
-        let (_guard, mut tx) = self.write().await?;
+        let mut tx = self.write().await?;
+        let outcome = async {
         let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
         let webhook = row.webhook.clone();
         let committed = with_game!(row.game, G => {
@@ -243,7 +250,10 @@ impl Tables {
         self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
             .await?;
         self.notify(&mut tx, id, committed.seq()).await?;
-        tx.commit().await?;
+        Ok((committed, webhook))
+        }
+        .await;
+        let (committed, webhook) = tx.finish(outcome).await?;
         self.ring(webhook.as_ref());
         Ok(self.told(committed))
     }

@@ -1,12 +1,23 @@
 //! The database behind the tables: SQLite (one machine, the default) or PostgreSQL (replicas
 //! sharing it), both through sqlx's `Any` driver so that every query is written once. The
 //! migrations in `migrations/` are embedded in the binary and run at start.
+//!
+//! A change is acknowledged only once it is durable: SQLite commits with `synchronous = FULL`
+//! (the WAL is synced at every commit, so a commit survives a power cut, not only a crash of
+//! the process), and PostgreSQL with its default `synchronous_commit = on`. Changes go through
+//! [`super::write::Write`], which never hands back a connection whose transaction failed.
 
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, Executor};
+
+use super::health::StoreHealth;
+use crate::limits::tables as limits;
 
 /// The database used when none is named: a file in the working directory, created if missing.
 pub const DEFAULT_DATABASE: &str = "sqlite://moot.db";
@@ -26,15 +37,36 @@ pub enum Backend {
 /// A connected, migrated database.
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// The connections.
+    /// The connections that read.
     pub pool: AnyPool,
+    /// The connections that write. An SQLite file has one writer at a time: its changes take
+    /// turns on a pool of one connection of their own (a transaction that reads before it
+    /// writes would fail with `SQLITE_BUSY` beside another writer, rather than wait), and a
+    /// connection discarded after a failure is opened afresh, with whatever permissions the
+    /// file has by then. Elsewhere the same pool as `pool`.
+    pub(crate) writer: AnyPool,
     /// Which database it is.
     pub backend: Backend,
-    /// SQLite takes one writer at a time, and a transaction that reads before it writes fails
-    /// with `SQLITE_BUSY` (no waiting) when another wrote meanwhile: this process's writing
-    /// transactions take turns here instead. `None` on PostgreSQL, where the key of a ply
-    /// settles races between transactions and replicas.
-    pub(crate) sqlite_writer: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// The SQLite file as it was opened, to notice it removed or replaced.
+    pub(crate) file: Option<Arc<DatabaseFile>>,
+    /// Whether it takes writes, and how its writes went, for `/readyz` and `/metrics`.
+    pub(crate) health: Arc<StoreHealth>,
+}
+
+/// How a [`Store`] waits for its database.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreLimits {
+    /// How long a request waits for a connection (PostgreSQL down, or every connection busy)
+    /// before it is refused with 503 `storage_unavailable`.
+    pub wait: Duration,
+}
+
+impl Default for StoreLimits {
+    fn default() -> StoreLimits {
+        StoreLimits {
+            wait: limits::DATABASE_WAIT,
+        }
+    }
 }
 
 /// The database could not be opened or migrated.
@@ -55,6 +87,11 @@ impl Store {
     /// Connects to `url` (`sqlite://moot.db`, `sqlite:///abs/path.db`, `postgres://…`) and runs
     /// the migrations. An SQLite file is created if missing and put in WAL mode.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, StoreLimits::default()).await
+    }
+
+    /// [`Store::connect`], waiting for connections as `limits` say.
+    pub async fn connect_with(url: &str, limits: StoreLimits) -> Result<Store, StoreError> {
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -63,55 +100,144 @@ impl Store {
         } else {
             return Err(StoreError::Scheme(url.to_owned()));
         };
-        let pool = match backend {
+        let (pool, writer, file) = match backend {
             Backend::Sqlite => {
                 let url = with_create_mode(url);
-                let mut options = AnyPoolOptions::new().max_connections(8);
                 if is_in_memory(&url) {
                     // An in-memory database is its connection's own: one connection, kept for
-                    // as long as the server runs, else each would see an empty database.
-                    options = options
-                        .max_connections(1)
+                    // as long as the server runs, else each would see an empty database. It
+                    // reads and writes.
+                    let pool = sqlite_options(limits, 1)
                         .min_connections(1)
                         .idle_timeout(None)
-                        .max_lifetime(None);
+                        .max_lifetime(None)
+                        .connect(&url)
+                        .await
+                        .map_err(StoreError::Connect)?;
+                    (pool.clone(), pool, None)
+                } else {
+                    let writer = sqlite_options(limits, 1)
+                        .connect(&url)
+                        .await
+                        .map_err(StoreError::Connect)?;
+                    let pool = sqlite_options(limits, 8)
+                        .connect(&url)
+                        .await
+                        .map_err(StoreError::Connect)?;
+                    let path = SqliteConnectOptions::from_str(&url)
+                        .map_err(StoreError::Connect)?
+                        .get_filename()
+                        .to_owned();
+                    (pool, writer, Some(path))
                 }
-                options
-                    // A file's connection cannot drop: no ping (a round trip to the
-                    // connection's thread) before each use.
-                    .test_before_acquire(false)
-                    .after_connect(|connection, _| {
-                        Box::pin(async move {
-                            let busy = SQLITE_BUSY_TIMEOUT.as_millis();
-                            // WAL: readers do not wait for the writer; NORMAL sync is durable
-                            // across a crash of the process (not of the machine's power).
-                            connection
-                                .execute(&*format!(
-                                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                                     PRAGMA busy_timeout = {busy}; PRAGMA foreign_keys = ON;"
-                                ))
-                                .await?;
-                            Ok(())
-                        })
-                    })
-                    .connect(&url)
-                    .await
             }
-            Backend::Postgres => AnyPoolOptions::new().max_connections(16).connect(url).await,
-        }
-        .map_err(StoreError::Connect)?;
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(limits.wait)
+                    .connect(url)
+                    .await
+                    .map_err(StoreError::Connect)?;
+                (pool.clone(), pool, None)
+            }
+        };
         sqlx::migrate!("./migrations")
-            .run(&pool)
+            .run(&writer)
             .await
             .map_err(StoreError::Migrate)?;
-        let sqlite_writer =
-            (backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(())));
-        Ok(Store {
+        let file = match file {
+            Some(path) => Some(Arc::new(DatabaseFile::opened(path)?)),
+            None => None,
+        };
+        let store = Store {
             pool,
+            writer,
             backend,
-            sqlite_writer,
-        })
+            file,
+            health: Arc::default(),
+        };
+        Ok(store)
     }
+
+    /// How its writes go: for `/metrics`.
+    pub fn health(&self) -> Arc<StoreHealth> {
+        self.health.clone()
+    }
+
+    /// Closes every connection, waiting for those in use to come back: the last thing a
+    /// server does before it exits.
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.pool.close().await;
+    }
+}
+
+/// The pool options of an SQLite file: `connections` at most, each set up for Moot.
+fn sqlite_options(limits: StoreLimits, connections: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(connections)
+        .acquire_timeout(limits.wait)
+        // A file's connection cannot drop: no ping (a round trip to the connection's thread)
+        // before each use.
+        .test_before_acquire(false)
+        .after_connect(|connection, _| {
+            Box::pin(async move {
+                let busy = SQLITE_BUSY_TIMEOUT.as_millis();
+                // WAL: readers do not wait for the writer. FULL: the WAL is synced at each
+                // commit, so an acknowledged change survives a power cut too.
+                connection
+                    .execute(&*format!(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA busy_timeout = {busy}; PRAGMA foreign_keys = ON;"
+                    ))
+                    .await?;
+                Ok(())
+            })
+        })
+}
+
+/// An SQLite file as it was opened: its path and which file it was. A file removed (with its
+/// directory, say) or replaced while the server runs keeps its open connections writing to
+/// the old file, which nothing will read again: such writes are refused, not acknowledged.
+#[derive(Debug)]
+pub struct DatabaseFile {
+    path: PathBuf,
+    identity: (u64, u64),
+}
+
+impl DatabaseFile {
+    /// The file at `path`, as it is now.
+    fn opened(path: PathBuf) -> Result<DatabaseFile, StoreError> {
+        let identity = identity(&path).map_err(|error| {
+            StoreError::Connect(sqlx::Error::Io(std::io::Error::other(format!(
+                "the database file {} is not there after opening it: {error}",
+                path.display()
+            ))))
+        })?;
+        Ok(DatabaseFile { path, identity })
+    }
+
+    /// `Err` saying what happened when the path no longer names the file opened.
+    pub fn check(&self) -> Result<(), String> {
+        match identity(&self.path) {
+            Ok(identity) if identity == self.identity => Ok(()),
+            Ok(_) => Err(format!(
+                "the database file {} was replaced while the server ran; restart the server to open the new one",
+                self.path.display()
+            )),
+            Err(error) => Err(format!(
+                "the database file {} is gone ({error}); restore it and restart the server",
+                self.path.display()
+            )),
+        }
+    }
+}
+
+/// Which file `path` names: its device and inode.
+fn identity(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path)?;
+    Ok((meta.dev(), meta.ino()))
 }
 
 /// Whether an SQLite URL names a database in memory (`sqlite::memory:`, `mode=memory`).

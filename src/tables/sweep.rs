@@ -9,26 +9,35 @@ impl Tables {
     /// and the outbox's events delivered or given up as long ago; returns how many tables.
     pub async fn sweep(&self, now: Millis, keep_days: u32) -> Result<u64, TableError> {
         let before = now - i64::from(keep_days) * DAY;
-        let (_guard, mut tx) = self.write().await?;
-        let old = "SELECT id FROM moot_tables WHERE status = 'finished' AND updated_ms < $1";
-        for child in ["moot_moves", "moot_seats"] {
-            sqlx::query(&format!("DELETE FROM {child} WHERE table_id IN ({old})"))
+        let mut tx = self.write().await?;
+        let outcome = async {
+            let old = "SELECT id FROM moot_tables WHERE status = 'finished' AND updated_ms < $1";
+            for child in ["moot_moves", "moot_seats"] {
+                sqlx::query(&format!("DELETE FROM {child} WHERE table_id IN ({old})"))
+                    .bind(before)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let deleted = sqlx::query(
+                "DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1",
+            )
+            .bind(before)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
                 .bind(before)
                 .execute(&mut *tx)
                 .await?;
-        }
-        let deleted =
-            sqlx::query("DELETE FROM moot_tables WHERE status = 'finished' AND updated_ms < $1")
+            // Replicas that stopped long ago.
+            sqlx::query("DELETE FROM moot_probe WHERE at_ms < $1")
                 .bind(before)
                 .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
-            .bind(before)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(deleted)
+                .await?;
+            Ok(deleted)
+        }
+        .await;
+        tx.finish(outcome).await
     }
 }
 

@@ -12,6 +12,7 @@ use std::time::Duration;
 use rand::Rng;
 use reqwest::header::CONTENT_TYPE;
 use tokio::sync::{Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
 
 use super::{signature, target};
 use crate::limits::webhooks as limits;
@@ -122,8 +123,30 @@ impl Deliveries {
         self.counts.clone()
     }
 
-    /// Delivers for as long as the server runs (spawned on its runtime).
-    pub async fn run(self) {
+    /// Delivers until `stop` is cancelled (spawned on the server's runtime), then waits for
+    /// the deliveries under way to end (each bounded by its timeout) and claims no more: the
+    /// worker stops between deliveries, and an event claimed is recorded, not left to its
+    /// lease.
+    pub async fn run(self, stop: CancellationToken) {
+        tokio::select! {
+            () = stop.cancelled() => {}
+            () = self.deliver_forever() => {}
+        }
+        let all = u32::try_from(self.limits.concurrency.max(1)).unwrap_or(u32::MAX);
+        let ended = tokio::time::timeout(
+            self.limits.timeout + Duration::from_secs(5),
+            self.permits.acquire_many(all),
+        )
+        .await;
+        if ended.is_err() {
+            tracing::warn!(
+                "webhook deliveries still under way at the stop are left to their lease"
+            );
+        }
+    }
+
+    /// Claims and delivers events, for ever.
+    async fn deliver_forever(&self) {
         let mut looked_at = tokio::time::Instant::now();
         self.look_at_backlog().await;
         loop {

@@ -126,7 +126,7 @@ async fn create_for<G: Game>(
         (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
         (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`tables_full`: the server keeps as many open tables as it may", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`tables_full`: the server keeps as many open tables as it may; `storage_unavailable`: the tables' database cannot be used now, nothing was kept", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]

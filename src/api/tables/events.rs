@@ -227,7 +227,7 @@ fn full(refusal: FeedFull) -> ApiError {
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`streams_full`: the table or the server has as many open streams as it allows", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`streams_full`: the table or the server has as many open streams as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]

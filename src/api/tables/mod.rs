@@ -20,6 +20,8 @@ pub mod reads;
 mod refusals;
 pub mod seats;
 
+pub(crate) use refusals::storage_unavailable;
+
 /// Registers the tables' routes (within the API's scope).
 pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
     config

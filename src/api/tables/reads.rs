@@ -21,6 +21,8 @@ use crate::extract::KeptTables;
         (status = 304, description = "The table has not changed since the `ETag` sent in `If-None-Match`"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
 #[get("/tables/{id}")]
@@ -48,6 +50,8 @@ pub async fn get_table(
         (status = 200, description = "The history", body = TableHistory),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
 #[get("/tables/{id}/moves")]

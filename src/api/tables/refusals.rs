@@ -8,6 +8,7 @@ use std::time::Duration;
 use actix_web::HttpRequest;
 
 use crate::api::problem::{ApiError, ErrorCode};
+use crate::limits::tables::STORAGE_RETRY_AFTER;
 use crate::tables::{Table, TableError, TablePolicy, Tables};
 
 /// 429 `rate_limited`: this client sent more `what` than its share; it may retry in `wait`.
@@ -37,8 +38,13 @@ pub(super) fn strike(policy: &TablePolicy, client: Option<IpAddr>, detail: &str)
 }
 
 /// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
-/// stateless API answers it.
+/// stateless API answers it; the database's failure as 503 `storage_unavailable` (the
+/// driver's words go to the log, not to the client).
 pub(super) fn problem(error: TableError) -> ApiError {
+    if error.is_storage() {
+        tracing::debug!(%error, "a table request met the database's failure");
+        return storage_unavailable();
+    }
     let code = match &error {
         TableError::UnknownTable => ErrorCode::UnknownTable,
         TableError::BadCredential => ErrorCode::Unauthorized,
@@ -54,7 +60,7 @@ pub(super) fn problem(error: TableError) -> ApiError {
         TableError::Move { text, error } => {
             return ApiError::from_move_error(text, error.clone()).with_field("move");
         }
-        TableError::Corrupt(_) | TableError::Database(_) => {
+        TableError::Corrupt(_) | TableError::Database(_) | TableError::FileLost(_) => {
             tracing::error!(%error, "a table operation failed");
             return ApiError::internal(error.to_string());
         }
@@ -64,6 +70,19 @@ pub(super) fn problem(error: TableError) -> ApiError {
         ErrorCode::StalePly => error.with_field("ply"),
         _ => error,
     }
+}
+
+/// 503 `storage_unavailable`: the tables' database cannot be used now; nothing was kept.
+pub(crate) fn storage_unavailable() -> ApiError {
+    let wait = STORAGE_RETRY_AFTER;
+    ApiError::new(
+        ErrorCode::StorageUnavailable,
+        format!(
+            "the tables' database cannot be used now, so this request was not carried out; \
+             retry in {wait} s"
+        ),
+    )
+    .retry_after(wait)
 }
 
 /// Table `id` as it stands, or its refusal: 404 `unknown_table`, or the database's.

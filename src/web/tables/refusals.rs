@@ -8,6 +8,7 @@ use actix_web::http::StatusCode;
 use moot_present::table::words::{self, SeatRefusal};
 use moot_templates::play::Notice;
 
+use crate::limits::tables::STORAGE_RETRY_AFTER;
 use crate::tables::TableError;
 use crate::web::error::PageError;
 
@@ -40,6 +41,17 @@ pub fn page_error(error: TableError) -> PageError {
             );
             error.retry_after = Some(60);
             error
+        }
+        error if error.is_storage() => {
+            tracing::debug!(%error, "a table's page met the database's failure");
+            let mut page = PageError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The tables are unavailable",
+                "Moot cannot reach the place where it keeps tables just now, so nothing was \
+                 changed. Try again in a few seconds.",
+            );
+            page.retry_after = Some(STORAGE_RETRY_AFTER);
+            page
         }
         error => {
             tracing::error!(%error, "a table's page failed");

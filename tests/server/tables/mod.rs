@@ -14,12 +14,17 @@
 //! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
 //!   on SQLite and on PostgreSQL behind two server processes; a follower on one replica sees
 //!   the moves posted on the other (PostgreSQL);
+//! - `faults`: the real binary while its database fails: an SQLite file on a full tmpfs, its
+//!   directory removed, read-only; a private PostgreSQL stopped and started; `kill -9` and
+//!   SIGTERM mid-burst. No acknowledged move lost, every refusal a quick 503, recovery by
+//!   itself, exit 0 at SIGTERM;
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused.
 
 mod db;
 mod events;
+mod faults;
 mod games;
 mod pages;
 mod processes;

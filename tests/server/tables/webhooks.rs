@@ -40,7 +40,7 @@ fn deliver(tables: &Tables, limits: WebhookLimits) {
     tokio::spawn(
         Deliveries::new(tables.clone(), limits)
             .expect("a client")
-            .run(),
+            .run(tokio_util::sync::CancellationToken::new()),
     );
 }
 

@@ -1,0 +1,130 @@
+//! A change's transaction, on a writing connection of its own ([`Write`]). It ends one of
+//! three ways, and none hands back to the pool a connection still inside a transaction:
+//! committed; rolled back (a refusal: the rules, a stale ply); or, after a failure of the
+//! database (full disk, I/O error, read-only file, lost connection, a refused `COMMIT`),
+//! the connection is discarded, closing it undoes whatever it held, and the next change opens
+//! a fresh one. A failed `COMMIT` can leave SQLite inside the transaction: a connection kept
+//! after it would take later changes into a transaction that never commits, acknowledged
+//! and then lost.
+
+use std::ops::{Deref, DerefMut};
+use std::time::Instant;
+
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, Executor};
+
+use super::TableError;
+use super::store::{Backend, Store};
+
+/// A change's open transaction. Its queries run on `&mut *write`; [`Write::finish`] commits
+/// it or undoes it. Dropped unfinished (a request cancelled), its connection is discarded.
+pub(super) struct Write {
+    connection: Option<PoolConnection<Any>>,
+    store: Store,
+    started: Instant,
+}
+
+impl Write {
+    /// Opens a transaction on `store`'s writing connection. On SQLite, `BEGIN IMMEDIATE`
+    /// takes the file's write lock at once, so that a transaction that reads first cannot
+    /// fail for another process's write between its reads and its writes.
+    pub(super) async fn begin(store: &Store) -> Result<Write, TableError> {
+        store.check_file()?;
+        let mut connection = store
+            .writer
+            .acquire()
+            .await
+            .map_err(|error| store.failed(error.into()))?;
+        let begin = match store.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        };
+        if let Err(error) = connection.execute(begin).await {
+            discard(connection);
+            return Err(store.failed(error.into()));
+        }
+        Ok(Write {
+            connection: Some(connection),
+            store: store.clone(),
+            started: Instant::now(),
+        })
+    }
+
+    /// Ends the transaction with `outcome`, the change's work: commits it if `Ok` (and the
+    /// database's file is still the one opened), rolls it back if refused. `Ok` only once the
+    /// change is durably committed.
+    pub(super) async fn finish<T>(
+        mut self,
+        outcome: Result<T, TableError>,
+    ) -> Result<T, TableError> {
+        let mut connection = self
+            .connection
+            .take()
+            .expect("a write holds its connection until it ends");
+        match outcome {
+            Ok(value) => {
+                let committed = match self.store.check_file() {
+                    Ok(()) => connection
+                        .execute("COMMIT")
+                        .await
+                        .map(drop)
+                        .map_err(Into::into),
+                    Err(lost) => Err(lost),
+                };
+                match committed {
+                    Ok(()) => {
+                        self.store.health.committed(self.started.elapsed());
+                        Ok(value)
+                    }
+                    Err(error) => {
+                        discard(connection);
+                        Err(self.store.failed(error))
+                    }
+                }
+            }
+            Err(error) if error.is_storage() => {
+                discard(connection);
+                Err(self.store.failed(error))
+            }
+            Err(refusal) => {
+                if connection.execute("ROLLBACK").await.is_err() {
+                    discard(connection);
+                }
+                self.store.health.refused();
+                Err(refusal)
+            }
+        }
+    }
+}
+
+impl Deref for Write {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        self.connection
+            .as_deref()
+            .expect("a write holds its connection until it ends")
+    }
+}
+
+impl DerefMut for Write {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        self.connection
+            .as_deref_mut()
+            .expect("a write holds its connection until it ends")
+    }
+}
+
+impl Drop for Write {
+    fn drop(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            discard(connection);
+        }
+    }
+}
+
+/// Closes `connection` rather than return it to the pool: whatever transaction it held is
+/// undone by the database as it closes.
+fn discard(mut connection: PoolConnection<Any>) {
+    connection.close_on_drop();
+}
