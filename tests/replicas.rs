@@ -64,7 +64,7 @@ fn nginx(dir: &Path, port: u16, upstreams: &[u16]) -> Running {
     );
     let servers: String = upstreams
         .iter()
-        .map(|p| format!("    server 127.0.0.1:{p};\n"))
+        .map(|p| format!("    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n"))
         .collect();
     let d = dir.display();
     let block = documented_block();
@@ -206,6 +206,42 @@ fn a_game_through_nginx_alternates_replicas_and_gets_a_single_replicas_answers()
         upstreams.contains(&a_addr) && upstreams.contains(&b_addr),
         "{upstreams:?}"
     );
+}
+
+/// A replica whose database is gone answers 503 `storage_unavailable` (`/readyz` and every
+/// change); behind the documented block nginx sends that request to the other replica and
+/// leaves the failing one out of the pool: every request through nginx is answered 2xx, by the
+/// healthy replica.
+#[test]
+fn a_replica_whose_database_is_gone_leaves_nginxs_pool() {
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("moot-nginx-ready-{}", std::process::id())));
+    let lost = dir.0.join("lost");
+    std::fs::create_dir_all(&lost).expect("a temp dir");
+    let (a, b, proxy) = (free_port(), free_port(), free_port());
+    let b_database = format!("sqlite://{}/moot.db", lost.display());
+    let _replicas = (moot(a, &[]), moot(b, &["--database", &b_database]));
+    let _nginx = nginx(&dir.0, proxy, &[a, b]);
+
+    std::fs::remove_dir_all(&lost).expect("B's database removed");
+    let readyz = |port: u16| exchange(port, b"GET /readyz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    let (head, body) = readyz(b);
+    assert!(head[8..].starts_with(" 503"), "B's /readyz: {head}\n{body}");
+    assert!(body.contains("storage_unavailable"), "{body}");
+
+    let a_addr = format!("127.0.0.1:{a}");
+    for _ in 0..10 {
+        let (head, body) = readyz(proxy);
+        assert!(
+            head[8..].starts_with(" 200"),
+            "/readyz through nginx: {head}\n{body}"
+        );
+        let (upstream, created) = post(proxy, "/api/v1/tables", &json!({"game": "herfor"}));
+        assert!(created["table"]["id"].is_string(), "{created}");
+        // The answer's upstream ends with the replica that took it (nginx lists each tried).
+        let upstream = upstream.expect("nginx names the replicas tried");
+        assert!(upstream.ends_with(&a_addr), "answered by A: {upstream}");
+    }
 }
 
 #[test]
