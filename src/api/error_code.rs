@@ -80,11 +80,15 @@ pub enum ErrorCode {
     /// 503: the tables' database cannot be used now (down, full, read-only, lost); nothing
     /// was acknowledged; retry later.
     StorageUnavailable,
+    /// 422: this `Idempotency-Key` was used for another request.
+    IdempotencyKeyReused,
+    /// 409: another request with this `Idempotency-Key` is being carried out; retry.
+    IdempotencyKeyInUse,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 34] = [
+    pub const ALL: [ErrorCode; 36] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -119,6 +123,8 @@ impl ErrorCode {
         ErrorCode::StreamsFull,
         ErrorCode::WebhooksOff,
         ErrorCode::StorageUnavailable,
+        ErrorCode::IdempotencyKeyReused,
+        ErrorCode::IdempotencyKeyInUse,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -158,6 +164,8 @@ impl ErrorCode {
             ErrorCode::StreamsFull => "streams_full",
             ErrorCode::WebhooksOff => "webhooks_off",
             ErrorCode::StorageUnavailable => "storage_unavailable",
+            ErrorCode::IdempotencyKeyReused => "idempotency_key_reused",
+            ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
         }
     }
 
@@ -194,6 +202,8 @@ impl ErrorCode {
             ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
             ErrorCode::StalePly => StatusCode::CONFLICT,
             ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
+            ErrorCode::IdempotencyKeyInUse => StatusCode::CONFLICT,
+            ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished => StatusCode::GONE,
             ErrorCode::TablesOff | ErrorCode::WebhooksOff => StatusCode::NOT_IMPLEMENTED,
         }
@@ -236,6 +246,8 @@ impl ErrorCode {
             ErrorCode::StreamsFull => "Too many open event streams",
             ErrorCode::WebhooksOff => "This server posts no webhooks",
             ErrorCode::StorageUnavailable => "The tables' database is unavailable",
+            ErrorCode::IdempotencyKeyReused => "This Idempotency-Key was used for another request",
+            ErrorCode::IdempotencyKeyInUse => "A request with this Idempotency-Key is under way",
         }
     }
 }
@@ -282,6 +294,8 @@ mod tests {
                 | ErrorCode::StreamsFull
                 | ErrorCode::WebhooksOff
                 | ErrorCode::StorageUnavailable
+                | ErrorCode::IdempotencyKeyReused
+                | ErrorCode::IdempotencyKeyInUse
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

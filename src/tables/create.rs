@@ -1,6 +1,7 @@
 //! Creating a table: the cap on open tables checked, then the table and its seats written in
 //! one transaction, each seat with its credential's digest.
 
+use super::read::read_table;
 use super::rows::to_text;
 use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
 use moot_games::Game;
@@ -35,8 +36,8 @@ impl Tables {
         let outcome = async {
             sqlx::query(
                 "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
-             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
-             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
+                 days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
+                 VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
             )
             .bind(&id)
             .bind(G::ID)
@@ -52,7 +53,7 @@ impl Tables {
             for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
                 sqlx::query(
                     "INSERT INTO moot_seats (table_id, seat, name, credential_sha256) \
-                 VALUES ($1, $2, $3, $4)",
+                     VALUES ($1, $2, $3, $4)",
                 )
                 .bind(&id)
                 .bind(seat as i64)
@@ -61,14 +62,14 @@ impl Tables {
                 .execute(&mut *tx)
                 .await?;
             }
-            Ok(())
+            let table = read_table(&mut *tx, &id)
+                .await?
+                .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
+            let created = Created { table, credentials };
+            self.remember_creation(&mut tx, &created, now).await?;
+            Ok(created)
         }
         .await;
-        tx.finish(outcome).await?;
-        let table = self
-            .get(&id)
-            .await?
-            .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
-        Ok(Created { table, credentials })
+        tx.finish(outcome).await
     }
 }

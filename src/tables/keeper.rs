@@ -18,7 +18,10 @@
 //! [`Event`]: super::Event
 
 use super::TableError;
+use std::sync::Arc;
+
 use super::feed::{Feed, FeedLimits};
+use super::idempotency::Remembering;
 use super::outbox::Outbox;
 use super::secret;
 use super::store::Store;
@@ -39,6 +42,9 @@ pub struct Tables {
     pub(super) replica: String,
     /// Where the events of tables with a webhook are written; `None` refuses webhooks.
     pub(super) outbox: Option<Outbox>,
+    /// The key under which the next change's answer is remembered, if any (see
+    /// [`Tables::remembering`]).
+    pub(super) remembering: Option<Arc<Remembering>>,
 }
 
 impl Tables {
@@ -50,6 +56,7 @@ impl Tables {
             feed: Feed::new(FeedLimits::default()),
             replica: secret::table_id(),
             outbox: None,
+            remembering: None,
         }
     }
 

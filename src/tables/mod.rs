@@ -11,6 +11,8 @@
 //!   races end);
 //! - [`write`]: a change's transaction, which commits durably, rolls back a refusal, and
 //!   discards a connection the database failed on;
+//! - [`idempotency`]: the first answer of a change sent with an `Idempotency-Key`, remembered
+//!   in its transaction (sealed with the key) and given again for the same request;
 //! - [`health`]: whether the database takes writes (for `/readyz`, `/metrics` and the log);
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
 //!   and from the types below;
@@ -28,6 +30,7 @@ mod announce;
 mod create;
 pub mod feed;
 pub mod health;
+pub mod idempotency;
 pub mod keeper;
 pub mod outbox;
 mod play;
@@ -40,6 +43,7 @@ pub mod sweep;
 mod write;
 
 pub use feed::{Feed, FeedFull, FeedLimits};
+pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody};
 pub use policy::{TableLimits, TablePolicy};
@@ -335,6 +339,9 @@ pub enum TableError {
     /// The database failed (its driver's words, for the log, not for clients).
     #[error("the database failed: {0}")]
     Database(#[from] sqlx::Error),
+    /// Another request with the same `Idempotency-Key` made its change first.
+    #[error("another request with this Idempotency-Key was carried out meanwhile")]
+    KeyTaken,
     /// The SQLite file opened is no longer at its path.
     #[error("{0}")]
     FileLost(String),

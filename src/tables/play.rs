@@ -69,6 +69,7 @@ impl Tables {
             self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;
             self.notify(&mut tx, id, committed.seq()).await?;
+            self.remember_change(&mut tx, &committed, now).await?;
             Ok((committed, webhook))
         }
         .await;
@@ -250,6 +251,7 @@ impl Tables {
         self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
             .await?;
         self.notify(&mut tx, id, committed.seq()).await?;
+        self.remember_change(&mut tx, &committed, now).await?;
         Ok((committed, webhook))
         }
         .await;

@@ -14,25 +14,7 @@ use moot_games::{Game, Seat};
 impl Tables {
     /// The table with this id, if there is one.
     pub async fn get(&self, id: &str) -> Result<Option<Table>, TableError> {
-        if !secret::is_table_id(id) {
-            return Ok(None);
-        }
-        let rows = sqlx::query(SELECT_TABLE)
-            .bind(id)
-            .fetch_all(&self.store.pool)
-            .await?;
-        let Some(first) = rows.first() else {
-            return Ok(None);
-        };
-        let row = StoredTable::read(first)?;
-        let seats = rows
-            .iter()
-            .map(|r| read_seat(r).map(|(seat, _)| seat))
-            .collect::<Result<Vec<_>, TableError>>()?;
-        with_game!(row.game, G => {
-            let state: <G as Game>::State = parse_json(&row.state, "state")?;
-            row.table::<G>(id, &state, seats).map(Some)
-        }, else Err(TableError::Corrupt(row.game.to_owned())))
+        read_table(&self.store.pool, id).await
     }
 
     /// The moves of table `id` from ply `from` on, in order.
@@ -198,4 +180,31 @@ fn replayed<G: Game>(
         });
     }
     Ok(changes)
+}
+
+/// Table `id` as `executor` reads it (the pool, or a change's own transaction), if there is
+/// one.
+pub(super) async fn read_table<'e, E>(executor: E, id: &str) -> Result<Option<Table>, TableError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    if !secret::is_table_id(id) {
+        return Ok(None);
+    }
+    let rows = sqlx::query(SELECT_TABLE)
+        .bind(id)
+        .fetch_all(executor)
+        .await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let row = StoredTable::read(first)?;
+    let seats = rows
+        .iter()
+        .map(|r| read_seat(r).map(|(seat, _)| seat))
+        .collect::<Result<Vec<_>, TableError>>()?;
+    with_game!(row.game, G => {
+            let state: <G as Game>::State = parse_json(&row.state, "state")?;
+            row.table::<G>(id, &state, seats).map(Some)
+        }, else Err(TableError::Corrupt(row.game.to_owned())))
 }

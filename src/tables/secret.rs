@@ -18,7 +18,7 @@ fn random_hex<const N: usize>() -> String {
     hex(&bytes)
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -29,6 +29,11 @@ impl Tables {
                 .bind(before)
                 .execute(&mut *tx)
                 .await?;
+            // Answers remembered for idempotent requests, once kept long enough.
+            sqlx::query("DELETE FROM moot_idempotency WHERE created_ms < $1")
+                .bind(now - super::idempotency::KEEP)
+                .execute(&mut *tx)
+                .await?;
             // Replicas that stopped long ago.
             sqlx::query("DELETE FROM moot_probe WHERE at_ms < $1")
                 .bind(before)

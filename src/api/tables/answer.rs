@@ -4,7 +4,8 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 
-use super::bodies::{TableResponse, TableStatus};
+use super::bodies::{CreatedTable, TableResponse, TableStatus, table_url};
+use crate::tables::{Committed, Created, Remembered};
 
 /// The `ETag` of a table as it stands: its id, ply and status, and how its webhook fares.
 pub(super) fn etag(table: &TableResponse) -> String {
@@ -29,6 +30,38 @@ pub(super) fn table_answer(table: TableResponse) -> HttpResponse {
         .insert_header((header::ETAG, etag(&table)))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(table)
+}
+
+/// A seat's change as answered (and remembered, for its `Idempotency-Key`): the table after
+/// it, as [`table_answer`] answers it.
+pub(super) fn change_answer(committed: &Committed) -> Remembered {
+    let table = TableResponse::from(committed.table.clone());
+    Remembered {
+        status: 200,
+        headers: vec![
+            (header::ETAG.to_string(), etag(&table)),
+            (header::CACHE_CONTROL.to_string(), "no-cache".to_owned()),
+        ],
+        body: serde_json::to_string(&table).expect("a table is JSON"),
+    }
+}
+
+/// A new table as answered (and remembered, for its `Idempotency-Key`): 201, its URL, the
+/// table and each seat's credential, never stored by a cache.
+pub(super) fn creation_answer(created: &Created) -> Remembered {
+    let id = created.table.id.clone();
+    let answer = CreatedTable::new(
+        TableResponse::from(created.table.clone()),
+        created.credentials.clone(),
+    );
+    Remembered {
+        status: 201,
+        headers: vec![
+            (header::LOCATION.to_string(), table_url(&id)),
+            (header::CACHE_CONTROL.to_string(), "no-store".to_owned()),
+        ],
+        body: serde_json::to_string(&answer).expect("a new table is JSON"),
+    }
 }
 
 /// Whether `If-None-Match` names this `ETag` (or `*`).

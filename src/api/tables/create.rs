@@ -2,17 +2,18 @@
 //! the clock, the webhook's URL and secret, the game's options), the client kept to its share
 //! of creations, and each seat's credential answered once.
 
-use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, post};
 
-use super::bodies::{CreateTableRequest, CreatedTable, TableResponse, WebhookRequest, table_url};
+use super::answer::creation_answer;
+use super::bodies::{CreateTableRequest, CreatedTable, WebhookRequest};
+use super::idempotency::{at_most_once, key_of};
 use super::refusals::{client_of, problem, rate_limited};
 use crate::api::body::JsonBody;
 use crate::api::ops;
 use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
-use crate::tables::{self, Tables};
+use crate::tables::{self, Answering, Idempotent, Tables};
 use moot_games::with_game;
 use moot_games::{GAME_IDS, Game};
 
@@ -78,13 +79,15 @@ fn webhook(
     }))
 }
 
-/// Creates the table in the game `G`: the request's names, webhook and clock checked, then
-/// the game's options, the first position and the table committed.
+/// Creates the table in the game `G` and answers it: the request's names, webhook and clock
+/// checked, then the game's options, the first position and the table committed (at most once
+/// for an `Idempotency-Key`).
 async fn create_for<G: Game>(
     tables: &Tables,
     request: CreateTableRequest,
     allow_private_webhooks: bool,
-) -> Result<tables::Created, ApiError> {
+    idempotent: Option<Idempotent>,
+) -> Result<HttpResponse, ApiError> {
     let names = names(request.names)?;
     let webhook = webhook(request.webhook, allow_private_webhooks)?;
     if let Some(days) = request.days_per_move
@@ -100,17 +103,19 @@ async fn create_for<G: Game>(
         .with_field("days_per_move"));
     }
     let (options, state) = problem_on_panic(|| ops::start::<G>(request.options))?;
-    tables
-        .create::<G>(
-            &options,
-            &state,
-            request.days_per_move,
-            names,
-            webhook,
-            tables::now(),
-        )
-        .await
-        .map_err(problem)
+    let days = request.days_per_move;
+    at_most_once(
+        tables,
+        idempotent,
+        (creation_answer, Answering::Creation(creation_answer)),
+        |tables| async move {
+            tables
+                .create::<G>(&options, &state, days, names, webhook, tables::now())
+                .await
+        },
+        problem,
+    )
+    .await
 }
 
 /// Creates a table for two players: answers the table and one credential per seat, shown
@@ -118,13 +123,17 @@ async fn create_for<G: Game>(
 /// its player; the watch URLs to anyone.
 #[utoipa::path(
     tag = "tables",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID); for a creation it counts per client address that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
+    ),
     request_body(content = CreateTableRequest, content_type = "application/json"),
     responses(
         (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
             headers(("Location" = String, description = "The table's URL"))),
-        (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`; `idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
+        (status = 409, description = "`idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`tables_full`: the server keeps as many open tables as it may; `storage_unavailable`: the tables' database cannot be used now, nothing was kept", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
@@ -135,7 +144,10 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
     // The tables are taken once the body is read: a body's faults are answered first, and a
     // body is never left unread.
     let policy = KeptTables::<ApiError>::extract(&http).await?;
+    // What the creation asks, as read (keys in order): the fingerprint of its key.
+    let asked = body.0.to_string();
     let request: CreateTableRequest = ops::envelope(body.0)?;
+    let key = key_of(&http)?;
     let game = GAME_IDS
         .iter()
         .find(|id| **id == request.game)
@@ -150,15 +162,16 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
             )
             .with_field("game")
         })?;
-    if let Err(wait) = policy.may_create(client_of(&policy, &http)) {
+    let client = client_of(&policy, &http);
+    if let Err(wait) = policy.may_create(client) {
         return Err(rate_limited("new tables", wait));
     }
+    // A creation's key counts per client: its answer holds the seats' credentials.
+    let scope = format!(
+        "tables {}",
+        client.map_or_else(String::new, |c| c.to_string())
+    );
+    let idempotent = key.map(|key| Idempotent::new(&scope, &key, &[b"create", asked.as_bytes()]));
     let allow_private = policy.limits().allow_private_webhooks;
-    let created = with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private).await, else Err(ApiError::unknown_game(game)))?;
-    let id = created.table.id.clone();
-    let answer = CreatedTable::new(TableResponse::from(created.table), created.credentials);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, table_url(&id)))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(answer))
+    with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent).await, else Err(ApiError::unknown_game(game)))
 }

@@ -16,6 +16,7 @@ pub mod bodies;
 pub mod create;
 pub mod events;
 pub mod examples;
+mod idempotency;
 pub mod reads;
 mod refusals;
 pub mod seats;

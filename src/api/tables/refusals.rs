@@ -54,6 +54,7 @@ pub(super) fn problem(error: TableError) -> ApiError {
         TableError::NotWaiting => ErrorCode::NotWaiting,
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,
+        TableError::KeyTaken => ErrorCode::IdempotencyKeyInUse,
         TableError::Full(_) => {
             return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
         }

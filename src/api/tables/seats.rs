@@ -5,14 +5,15 @@
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, post, web};
 
-use super::answer::table_answer;
+use super::answer::change_answer;
 use super::bodies::{TableMoveRequest, TableResponse};
+use super::idempotency::{at_most_once, key_of};
 use super::refusals::{client_of, problem, rate_limited, strike};
 use crate::api::body::JsonBody;
 use crate::api::ops;
 use crate::api::problem::{ApiError, Problem};
 use crate::extract::KeptTables;
-use crate::tables::{self, Committed, TableError, TablePolicy};
+use crate::tables::{self, Answering, Committed, Idempotent, TableError, TablePolicy, Tables};
 
 /// The credential of `Authorization: Bearer <credential>`.
 fn bearer(http: &HttpRequest) -> Option<&str> {
@@ -22,21 +23,25 @@ fn bearer(http: &HttpRequest) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !credential.is_empty()).then_some(credential)
 }
 
-/// Runs a seat's change: the client not barred, its credential read, the change committed; a
-/// wrong credential counts against the client's share.
+/// Runs a seat's change: the client not barred, its credential read, the change committed
+/// (at most once for an `Idempotency-Key`, see [`at_most_once`]); a wrong credential counts
+/// against the client's share. `asked` is what the request asks (the operation and its body),
+/// for the key's fingerprint.
 async fn seated<F, Fut>(
     policy: &TablePolicy,
     http: &HttpRequest,
+    (id, asked): (&str, &[&[u8]]),
     change: F,
 ) -> Result<HttpResponse, ApiError>
 where
-    F: FnOnce(String) -> Fut,
+    F: FnOnce(Tables, String) -> Fut,
     Fut: Future<Output = Result<Committed, TableError>>,
 {
     let client = client_of(policy, http);
     policy
         .not_barred(client)
         .map_err(|wait| rate_limited("wrong seat credentials", wait))?;
+    let key = key_of(http)?;
     let Some(credential) = bearer(http) else {
         return Err(strike(
             policy,
@@ -44,15 +49,24 @@ where
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };
-    match change(credential.to_owned()).await {
-        Ok(committed) => Ok(table_answer(TableResponse::from(committed.table))),
-        Err(TableError::BadCredential) => Err(strike(
-            policy,
-            client,
-            "the credential is no seat's of this table",
-        )),
-        Err(error) => Err(problem(error)),
-    }
+    let idempotent = key.map(|key: String| {
+        let mut parts = vec![credential.as_bytes()];
+        parts.extend_from_slice(asked);
+        Idempotent::new(id, &key, &parts)
+    });
+    at_most_once(
+        policy.tables(),
+        idempotent,
+        (change_answer, Answering::Change(change_answer)),
+        |tables| change(tables, credential.to_owned()),
+        |error| match error {
+            TableError::BadCredential => {
+                strike(policy, client, "the credential is no seat's of this table")
+            }
+            error => problem(error),
+        },
+    )
+    .await
 }
 
 /// Plays a move for the seat whose credential is sent, if the table is still at the `ply` the
@@ -62,6 +76,7 @@ where
     params(
         ("id" = String, Path, description = "The table's id"),
         ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     request_body(content = TableMoveRequest, content_type = "application/json"),
     responses(
@@ -70,9 +85,9 @@ where
         (status = 401, description = "`unauthorized`: no credential, or no seat's of this table", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_your_turn`: the other seat must act", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`stale_ply`: a move was committed since the `ply` sent; read the table and try again", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed since the `ply` sent; read the table and try again; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`table_finished`: the table is over", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_request`, `unreadable_move`, `illegal_move` (with `rule`), as `apply` answers them", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`, `unreadable_move`, `illegal_move` (with `rule`), as `apply` answers them; `idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client sent too many wrong credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
@@ -89,13 +104,21 @@ pub async fn play_move(
     // The tables are taken once the body is read: a body's faults are answered first, and a
     // body is never left unread.
     let policy = KeptTables::<ApiError>::extract(&http).await?;
+    // What the move asks, as read (keys in order): the fingerprint of its key.
+    let asked = body.0.to_string();
     let request: TableMoveRequest = ops::envelope(body.0)?;
-    let tables = policy.tables().clone();
-    seated(&policy, &http, |credential| async move {
-        tables
-            .play(&id, &credential, request.ply, &request.mv, tables::now())
-            .await
-    })
+    let asked = [b"move".as_slice(), asked.as_bytes()];
+    let table = id.clone();
+    seated(
+        &policy,
+        &http,
+        (&table, &asked),
+        |tables, credential| async move {
+            tables
+                .play(&id, &credential, request.ply, &request.mv, tables::now())
+                .await
+        },
+    )
     .await
 }
 
@@ -105,15 +128,17 @@ pub async fn play_move(
     params(
         ("id" = String, Path, description = "The table's id"),
         ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     responses(
         (status = 200, description = "The table, finished", body = TableResponse),
         (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`stale_ply`: a move was committed meanwhile", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`stale_ply`: a move was committed meanwhile; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 422, description = "`idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
@@ -125,10 +150,13 @@ pub async fn resign(
     policy: KeptTables<ApiError>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let tables = policy.tables().clone();
-    seated(&policy, &http, |credential| async move {
-        tables.resign(&id, &credential, tables::now()).await
-    })
+    let table = id.clone();
+    seated(
+        &policy,
+        &http,
+        (&table, &[b"resign"]),
+        |tables, credential| async move { tables.resign(&id, &credential, tables::now()).await },
+    )
     .await
 }
 
@@ -139,16 +167,18 @@ pub async fn resign(
     params(
         ("id" = String, Path, description = "The table's id"),
         ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     responses(
         (status = 200, description = "The table, won on time", body = TableResponse),
         (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_waiting`: the claimant's own move is awaited", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `stale_ply`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `stale_ply`; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 422, description = "`idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
@@ -160,9 +190,12 @@ pub async fn claim(
     policy: KeptTables<ApiError>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let tables = policy.tables().clone();
-    seated(&policy, &http, |credential| async move {
-        tables.claim(&id, &credential, tables::now()).await
-    })
+    let table = id.clone();
+    seated(
+        &policy,
+        &http,
+        (&table, &[b"claim"]),
+        |tables, credential| async move { tables.claim(&id, &credential, tables::now()).await },
+    )
     .await
 }

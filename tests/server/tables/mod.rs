@@ -6,6 +6,8 @@
 //!
 //! - `games`: whole games of each game through two seats' credentials; the record replays to
 //!   the stored state;
+//! - `idempotency`: a change sent again with its `Idempotency-Key` answered as the first time
+//!   and made once (two at once too); the key reused for another request refused;
 //! - `pages`: "Play a friend", two seats playing a whole game from their links, spectators,
 //!   refusals said on the page;
 //! - `events`: a table's event stream: every move of whole games in order, reconnecting
@@ -26,6 +28,7 @@ mod db;
 mod events;
 mod faults;
 mod games;
+mod idempotency;
 mod pages;
 mod processes;
 mod refusals;

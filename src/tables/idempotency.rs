@@ -1,0 +1,279 @@
+//! Changes made at most once: a request sent with an `Idempotency-Key` has its first answer
+//! remembered in the change's own transaction, so that a client whose answer was lost (a cut
+//! connection, a crash after the commit) sends it again and gets that answer, and the change
+//! is not made twice. The same key with another request is refused. Keys are kept a day at
+//! least (the sweep deletes them after [`KEEP`]).
+//!
+//! The key is the client's secret: a remembered answer is kept under the key's digest and
+//! sealed with a cipher keyed by it (ChaCha20-Poly1305), so that the database never holds the
+//! seat credentials a creation answers, readable, though a table's credentials are otherwise
+//! kept only as digests.
+
+use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+
+use super::write::Write;
+use super::{Committed, Created, DAY, Millis, TableError, Tables};
+
+/// How long a remembered answer is kept, at least.
+pub const KEEP: Millis = DAY;
+
+/// A change asked with an `Idempotency-Key`: where the key counts (`tables` for a creation,
+/// the table's id for a seat's change), the key, and the digest of what was asked.
+#[derive(Clone, Debug)]
+pub struct Idempotent {
+    scope: String,
+    key: String,
+    fingerprint: String,
+}
+
+impl Idempotent {
+    /// The request `asked` (its parts: the operation, the credential, the body as read) with
+    /// `key`, in `scope`.
+    pub fn new(scope: &str, key: &str, asked: &[&[u8]]) -> Idempotent {
+        let mut digest = Sha256::new();
+        for part in asked {
+            // Each part's length first, so that parts cannot run into one another.
+            digest.update((part.len() as u64).to_be_bytes());
+            digest.update(part);
+        }
+        Idempotent {
+            scope: scope.to_owned(),
+            key: key.to_owned(),
+            fingerprint: super::secret::hex(&digest.finalize()),
+        }
+    }
+
+    /// Where the answer is kept: a digest of scope and key.
+    fn id(&self) -> String {
+        super::secret::hex(&self.derived(b"moot idempotency id"))
+    }
+
+    /// The cipher's key: another digest of scope and key.
+    fn cipher(&self) -> LessSafeKey {
+        let key = UnboundKey::new(&CHACHA20_POLY1305, &self.derived(b"moot idempotency seal"))
+            .expect("a 32-byte key is ChaCha20-Poly1305's");
+        LessSafeKey::new(key)
+    }
+
+    fn derived(&self, purpose: &[u8]) -> [u8; 32] {
+        let mut digest = Sha256::new();
+        for part in [purpose, self.scope.as_bytes(), self.key.as_bytes()] {
+            digest.update((part.len() as u64).to_be_bytes());
+            digest.update(part);
+        }
+        digest.finalize().into()
+    }
+
+    /// `answer`, sealed: a random nonce and the ciphertext, in hex.
+    fn seal(&self, answer: &Remembered) -> Result<String, TableError> {
+        let mut text =
+            serde_json::to_vec(answer).map_err(|e| TableError::Corrupt(e.to_string()))?;
+        let mut nonce = [0u8; NONCE_LEN];
+        getrandom::fill(&mut nonce).expect("the operating system gives random bytes");
+        self.cipher()
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::empty(), &mut text)
+            .map_err(|_| TableError::Corrupt("an answer could not be sealed".into()))?;
+        Ok(format!(
+            "{}{}",
+            super::secret::hex(&nonce),
+            super::secret::hex(&text)
+        ))
+    }
+
+    /// The answer `sealed` holds.
+    fn open(&self, sealed: &str) -> Result<Remembered, TableError> {
+        let unreadable = || TableError::Corrupt("a remembered answer cannot be opened".into());
+        let mut bytes = unhex(sealed).ok_or_else(unreadable)?;
+        if bytes.len() < NONCE_LEN {
+            return Err(unreadable());
+        }
+        let text = bytes.split_off(NONCE_LEN);
+        let nonce = Nonce::try_assume_unique_for_key(&bytes).map_err(|_| unreadable())?;
+        let mut text = text;
+        let plain = self
+            .cipher()
+            .open_in_place(nonce, Aad::empty(), &mut text)
+            .map_err(|_| unreadable())?;
+        serde_json::from_slice(plain).map_err(|_| unreadable())
+    }
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// An answer as first given: its status, the headers that matter, and its body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Remembered {
+    /// The HTTP status.
+    pub status: u16,
+    /// `ETag`, `Location`, `Cache-Control`, as first sent.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body.
+    pub body: String,
+}
+
+/// What the database knows of a key.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Recall {
+    /// Nothing: the change is made now.
+    New,
+    /// The same request was answered: this answer, again.
+    Same(Remembered),
+    /// Another request took this key.
+    Different,
+}
+
+/// How a change's answer is made, to be remembered in its transaction.
+#[derive(Clone, Copy, Debug)]
+pub enum Answering {
+    /// A seat's change: a move, a resignation, a claim.
+    Change(fn(&Committed) -> Remembered),
+    /// A table created.
+    Creation(fn(&Created) -> Remembered),
+}
+
+/// A key and how its answer is made, carried by the [`Tables`] that makes the change.
+#[derive(Clone, Debug)]
+pub(super) struct Remembering {
+    pub(super) idempotent: Idempotent,
+    pub(super) answering: Answering,
+}
+
+impl Tables {
+    /// The same tables, remembering the answer of the next change they make under
+    /// `idempotent`'s key.
+    pub fn remembering(&self, idempotent: Idempotent, answering: Answering) -> Tables {
+        Tables {
+            remembering: Some(std::sync::Arc::new(Remembering {
+                idempotent,
+                answering,
+            })),
+            ..self.clone()
+        }
+    }
+
+    /// What the database knows of `idempotent`'s key.
+    pub async fn recall(&self, idempotent: &Idempotent) -> Result<Recall, TableError> {
+        let row = sqlx::query("SELECT fingerprint, answer FROM moot_idempotency WHERE id = $1")
+            .bind(idempotent.id())
+            .fetch_optional(&self.store.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(Recall::New);
+        };
+        let fingerprint: String = row.try_get("fingerprint")?;
+        if fingerprint != idempotent.fingerprint {
+            return Ok(Recall::Different);
+        }
+        let sealed: String = row.try_get("answer")?;
+        Ok(Recall::Same(idempotent.open(&sealed)?))
+    }
+
+    /// In a seat's change's transaction: remembers its answer, if asked to.
+    pub(super) async fn remember_change(
+        &self,
+        tx: &mut Write,
+        committed: &Committed,
+        now: Millis,
+    ) -> Result<(), TableError> {
+        match self.remembering.as_deref() {
+            Some(Remembering {
+                idempotent,
+                answering: Answering::Change(answer),
+            }) => remember(tx, idempotent, &answer(committed), now).await,
+            _ => Ok(()),
+        }
+    }
+
+    /// In a creation's transaction: remembers its answer, if asked to.
+    pub(super) async fn remember_creation(
+        &self,
+        tx: &mut Write,
+        created: &Created,
+        now: Millis,
+    ) -> Result<(), TableError> {
+        match self.remembering.as_deref() {
+            Some(Remembering {
+                idempotent,
+                answering: Answering::Creation(answer),
+            }) => remember(tx, idempotent, &answer(created), now).await,
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Writes `answer` under `idempotent`'s key in `tx`. A key written first by another request
+/// (a race of two with one key) is [`TableError::KeyTaken`]: the change is undone.
+async fn remember(
+    tx: &mut Write,
+    idempotent: &Idempotent,
+    answer: &Remembered,
+    now: Millis,
+) -> Result<(), TableError> {
+    sqlx::query(
+        "INSERT INTO moot_idempotency (id, fingerprint, answer, created_ms) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(idempotent.id())
+    .bind(&idempotent.fingerprint)
+    .bind(idempotent.seal(answer)?)
+    .bind(now)
+    .execute(&mut **tx)
+    .await
+    .map_err(|error| {
+        if TableError::is_unique_violation(&error) {
+            TableError::KeyTaken
+        } else {
+            TableError::Database(error)
+        }
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer() -> Remembered {
+        Remembered {
+            status: 201,
+            headers: vec![("Location".into(), "/api/v1/tables/x".into())],
+            body: r#"{"credential":"secret"}"#.into(),
+        }
+    }
+
+    #[test]
+    fn a_sealed_answer_opens_with_its_key_only() {
+        let first = Idempotent::new("tables", "key-1", &[b"create", b"{}"]);
+        let sealed = first.seal(&answer()).unwrap();
+        assert!(
+            !sealed.contains("secret"),
+            "the body is not readable in the database"
+        );
+        assert_eq!(first.open(&sealed).unwrap(), answer());
+        let other = Idempotent::new("tables", "key-2", &[b"create", b"{}"]);
+        assert!(other.open(&sealed).is_err(), "another key opens nothing");
+        assert_ne!(first.id(), other.id());
+    }
+
+    #[test]
+    fn the_fingerprint_tells_requests_apart_and_parts_cannot_run_together() {
+        let a = Idempotent::new("t", "k", &[b"ab", b"c"]);
+        let b = Idempotent::new("t", "k", &[b"a", b"bc"]);
+        assert_ne!(a.fingerprint, b.fingerprint);
+        assert_eq!(
+            a.fingerprint,
+            Idempotent::new("t", "k", &[b"ab", b"c"]).fingerprint
+        );
+        assert_eq!(a.id(), b.id(), "one key, one place");
+    }
+}

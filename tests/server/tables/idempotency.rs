@@ -1,0 +1,178 @@
+//! `Idempotency-Key` on the tables' changes: the same request sent again with its key is
+//! answered as the first time and made once (a move, a resignation, a creation; two sent at
+//! once too); the same key with another request is 422 `idempotency_key_reused`; a malformed
+//! key is refused; a creation's remembered answer is not readable in the database; keys are
+//! forgotten by the sweep after a day.
+
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::test::TestRequest;
+use moot::games::herfor::Herfor;
+use moot::tables::DAY;
+use serde_json::{Value, json};
+
+use crate::both;
+use crate::common::{Answer, answer_of};
+use crate::tables::db::{self, act, app, create, get, play, roomy, seats, tables, to_act};
+
+/// `request` with `key` as its `Idempotency-Key`, sent to `app`: whether the answer says it
+/// was replayed, and the answer.
+async fn keyed<S, B>(app: &S, request: TestRequest, key: &str) -> (bool, Answer)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: actix_web::body::MessageBody,
+{
+    let response = app
+        .call(request.insert_header(("Idempotency-Key", key)).to_request())
+        .await
+        .expect("the app answers");
+    let replayed = response
+        .headers()
+        .get("idempotent-replayed")
+        .is_some_and(|v| v == "true");
+    (replayed, answer_of(response).await)
+}
+
+const KEY: &str = "5f0c6a0e-8c1d-4b6e-9a43-0d9c1f2e7b10";
+
+fn herfor() -> Value {
+    json!({"game": "herfor", "options": {"size": 5}})
+}
+
+both!(
+    a_move_sent_twice_with_one_key_is_played_once,
+    |url: String| async move {
+        let app = app(tables(&url, 100).await, roomy()).await;
+        let created = db::call(&app, create(herfor())).await;
+        let (id, credentials) = seats(&created.body);
+        let table = created.body["table"].clone();
+        let mv = db::random_move::<Herfor>(&table, &mut rand::rng());
+        let seat = &credentials[to_act(&table)];
+
+        let (replayed, first) = keyed(&app, play(&id, seat, &mv, 0), KEY).await;
+        assert!(!replayed);
+        assert_eq!(first.ok()["ply"], 1);
+        let (replayed, again) = keyed(&app, play(&id, seat, &mv, 0), KEY).await;
+        assert!(replayed, "the second answer is the first, given again");
+        assert_eq!(again.ok(), first.ok());
+        assert_eq!(
+            db::call(&app, get(&id)).await.ok()["ply"],
+            1,
+            "one move made"
+        );
+
+        // Without the key the same move is a stale ply; with the key and another move, refused.
+        db::call(&app, play(&id, seat, &mv, 0))
+            .await
+            .problem(409, "stale_ply");
+        let (_, other) = keyed(&app, play(&id, seat, &mv, 1), KEY).await;
+        other.unprocessable("idempotency_key_reused", "Idempotency-Key");
+    }
+);
+
+both!(
+    a_resignation_sent_twice_with_one_key_ends_the_table_once,
+    |url: String| async move {
+        let app = app(tables(&url, 100).await, roomy()).await;
+        let created = db::call(&app, create(herfor())).await;
+        let (id, credentials) = seats(&created.body);
+        let (_, first) = keyed(&app, act(&id, &credentials[0], "resign"), KEY).await;
+        assert_eq!(first.ok()["status"], "finished");
+        let (replayed, again) = keyed(&app, act(&id, &credentials[0], "resign"), KEY).await;
+        assert!(replayed);
+        assert_eq!(again.ok(), first.ok());
+        // The other seat's credential with the key is another request.
+        let (_, other) = keyed(&app, act(&id, &credentials[1], "resign"), KEY).await;
+        other.unprocessable("idempotency_key_reused", "Idempotency-Key");
+        db::call(&app, act(&id, &credentials[0], "resign"))
+            .await
+            .problem(410, "table_finished");
+    }
+);
+
+both!(
+    a_creation_sent_twice_with_one_key_makes_one_table,
+    |url: String| async move {
+        let tables = tables(&url, 100).await;
+        let pool = tables.store().pool.clone();
+        let app = app(tables, roomy()).await;
+        let (replayed, first) = keyed(&app, create(herfor()), KEY).await;
+        assert!(!replayed);
+        assert_eq!(first.status, 201);
+        let (replayed, again) = keyed(&app, create(herfor()), KEY).await;
+        assert!(replayed);
+        assert_eq!((again.status, &again.body), (first.status, &first.body));
+        assert_eq!(again.location, first.location);
+        let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(open, 1, "one table made");
+
+        // The remembered answer holds the credentials, sealed: not readable in the database.
+        let (_, credentials) = seats(&first.body);
+        let kept: Vec<String> = sqlx::query_scalar("SELECT answer FROM moot_idempotency")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(kept.len(), 1);
+        assert!(
+            kept.iter()
+                .all(|k| !k.contains(&credentials[0]) && !k.contains("credential"))
+        );
+
+        let (_, other) = keyed(&app, create(json!({"game": "tara"})), KEY).await;
+        other.unprocessable("idempotency_key_reused", "Idempotency-Key");
+    }
+);
+
+both!(
+    two_moves_sent_at_once_with_one_key_make_one_move,
+    |url: String| async move {
+        let app = app(tables(&url, 100).await, roomy()).await;
+        let created = db::call(&app, create(herfor())).await;
+        let (id, credentials) = seats(&created.body);
+        let table = created.body["table"].clone();
+        let mv = db::random_move::<Herfor>(&table, &mut rand::rng());
+        let seat = &credentials[to_act(&table)];
+        let ((_, a), (_, b)) = tokio::join!(
+            keyed(&app, play(&id, seat, &mv, 0), KEY),
+            keyed(&app, play(&id, seat, &mv, 0), KEY)
+        );
+        assert_eq!(a.ok(), b.ok(), "both told of the one move");
+        assert_eq!(db::call(&app, get(&id)).await.ok()["ply"], 1);
+    }
+);
+
+both!(a_malformed_key_is_refused, |url: String| async move {
+    let app = app(tables(&url, 100).await, roomy()).await;
+    for key in ["short", &"k".repeat(256), "with space inside it"] {
+        let (_, refused) = keyed(&app, create(herfor()), key).await;
+        refused.unprocessable("invalid_request", "Idempotency-Key");
+    }
+    // A structured-field string (quoted) is the same key.
+    let (_, first) = keyed(&app, create(herfor()), &format!("\"{KEY}\"")).await;
+    let (replayed, _) = keyed(&app, create(herfor()), KEY).await;
+    assert_eq!(first.status, 201);
+    assert!(replayed);
+});
+
+both!(
+    keys_are_forgotten_by_the_sweep_after_a_day,
+    |url: String| async move {
+        let tables = tables(&url, 100).await;
+        let app = app(tables.clone(), roomy()).await;
+        let (_, first) = keyed(&app, create(herfor()), KEY).await;
+        assert_eq!(first.status, 201);
+        let kept = || async {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM moot_idempotency")
+                .fetch_one(&tables.store().pool)
+                .await
+                .unwrap()
+        };
+        let now = moot::tables::now();
+        tables.sweep(now + DAY - 60_000, 90).await.unwrap();
+        assert_eq!(kept().await, 1, "kept for a day");
+        tables.sweep(now + DAY + 60_000, 90).await.unwrap();
+        assert_eq!(kept().await, 0, "forgotten after");
+    }
+);
