@@ -58,7 +58,7 @@ struct Serve {
     /// Where tables are kept: `sqlite://FILE` (created if missing; one server process),
     /// `sqlite::memory:` (gone when the server stops) or `postgres://USER:PASSWORD@HOST/DB`
     /// (replicas may share it).
-    #[arg(long, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
+    #[arg(long, global = true, env = "MOOT_DATABASE_URL", default_value = moot::tables::store::DEFAULT_DATABASE)]
     database: String,
     /// How long a request waits for a database connection, in milliseconds (PostgreSQL down,
     /// every connection busy) before it is refused with 503 `storage_unavailable`.
@@ -85,6 +85,21 @@ struct Serve {
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
+    /// Instead of serving: a task on the database.
+    #[command(subcommand)]
+    task: Option<Task>,
+}
+
+/// What the binary may do instead of serving.
+#[derive(Debug, clap::Subcommand)]
+enum Task {
+    /// Writes a consistent copy of the SQLite database (--database) to a new file, while a
+    /// server runs on it or not; a server opens the copy as it is. PostgreSQL: use pg_dump.
+    Backup {
+        /// The new file.
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
 }
 
 /// jemalloc, not glibc's allocator. Measured with `moot-attack` and `wrk`
@@ -103,8 +118,51 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[unsafe(export_name = "_rjem_malloc_conf")]
 pub static malloc_conf: &[u8] = b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0";
 
-fn main() -> std::io::Result<()> {
-    serve(Serve::parse())
+fn main() -> std::process::ExitCode {
+    let flags = Serve::parse();
+    let done = match &flags.task {
+        Some(Task::Backup { to }) => backup(&flags.database, to),
+        None => serve(flags),
+    };
+    match done {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            // Said in words (not the error's debug form), after whatever the log holds.
+            eprintln!("moot: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `moot backup --to FILE`: the database at `url` copied to `to`, said on standard output;
+/// a failure said on standard error, with exit status 1.
+fn backup(url: &str, to: &std::path::Path) -> std::io::Result<()> {
+    // Opening a missing SQLite file would make an empty database, and back that up.
+    if url.starts_with("sqlite:")
+        && !url.contains(":memory:")
+        && let Ok(file) = moot::tables::store::sqlite_file(url)
+        && !file.exists()
+    {
+        eprintln!("moot backup: {} does not exist", file.display());
+        std::process::exit(1);
+    }
+    actix_web::rt::System::new().block_on(async {
+        let store = moot::tables::Store::connect(url)
+            .await
+            .map_err(std::io::Error::other)?;
+        let copied = store.backup(to).await;
+        store.close().await;
+        match copied {
+            Ok(bytes) => {
+                println!("backed up to {} ({bytes} bytes)", to.display());
+                Ok(())
+            }
+            Err(error) => {
+                eprintln!("moot backup: {error}");
+                std::process::exit(1);
+            }
+        }
+    })
 }
 
 #[actix_web::main]

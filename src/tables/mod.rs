@@ -13,6 +13,7 @@
 //!   discards a connection the database failed on;
 //! - [`idempotency`]: the first answer of a change sent with an `Idempotency-Key`, remembered
 //!   in its transaction (sealed with the key) and given again for the same request;
+//! - [`backup`]: a consistent copy of an SQLite database, taken while the server runs;
 //! - [`health`]: whether the database takes writes (for `/readyz`, `/metrics` and the log);
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
 //!   and from the types below;
@@ -27,6 +28,7 @@
 //!   and claimed from there by the delivery worker (`crate::webhooks`).
 
 mod announce;
+pub mod backup;
 mod create;
 pub mod feed;
 pub mod health;

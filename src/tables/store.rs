@@ -124,10 +124,7 @@ impl Store {
                         .connect(&url)
                         .await
                         .map_err(StoreError::Connect)?;
-                    let path = SqliteConnectOptions::from_str(&url)
-                        .map_err(StoreError::Connect)?
-                        .get_filename()
-                        .to_owned();
+                    let path = sqlite_file(&url).map_err(StoreError::Connect)?;
                     (pool, writer, Some(path))
                 }
             }
@@ -238,6 +235,13 @@ fn identity(path: &Path) -> std::io::Result<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(path)?;
     Ok((meta.dev(), meta.ino()))
+}
+
+/// The file an SQLite URL names.
+pub fn sqlite_file(url: &str) -> Result<PathBuf, sqlx::Error> {
+    Ok(SqliteConnectOptions::from_str(url)?
+        .get_filename()
+        .to_owned())
 }
 
 /// Whether an SQLite URL names a database in memory (`sqlite::memory:`, `mode=memory`).

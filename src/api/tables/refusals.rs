@@ -80,7 +80,7 @@ pub(crate) fn storage_unavailable() -> ApiError {
         ErrorCode::StorageUnavailable,
         format!(
             "the tables' database cannot be used now, so this request was not carried out; \
-             retry in {wait} s"
+             retry in {wait} s (sent with an Idempotency-Key, a change is made at most once)"
         ),
     )
     .retry_after(wait)

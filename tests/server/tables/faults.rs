@@ -5,6 +5,9 @@
 //! is stored that was refused, each refusal is a 503 `storage_unavailable` with
 //! `Retry-After` within 5 s of the fault, the server takes moves again by itself when the
 //! database is back, and it stops on SIGTERM with exit 0 and no panic.
+//!
+//! Besides: past the limit of open files, streams are refused while moves answer; a backup
+//! taken mid-burst (`moot backup`) restores to a working database.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -945,4 +948,88 @@ fn forwarded(port: u16, client: &str, method: &str, path: &str, body: &str) -> S
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     answer.replacen("HTTP/1.0", "HTTP/1.1", 1)
+}
+
+/// `moot backup` with `args`: its exit status and what it said.
+fn backup(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_moot"))
+        .arg("backup")
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("moot backup runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+#[test]
+fn a_backup_taken_mid_burst_restores_to_a_working_database() {
+    let dir = scratch("backup");
+    let live = format!("sqlite://{}/moot.db", dir.display());
+    let copy = dir.join("copy.db");
+    let server = Server::start(&live, &dir.join("first.log"));
+    let port = server.port;
+    let mut player = Player::new(port, 4);
+    player.play(port, 40);
+    let before = player.acked.clone();
+    let (done, thread) = burst(port, player);
+    std::thread::sleep(Duration::from_millis(300));
+    let (backed_up, said) = backup(&["--database", &live, "--to", &copy.display().to_string()]);
+    assert!(backed_up, "moot backup: {said}");
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let player = thread.join().expect("a player");
+    server.stop();
+
+    // Restored: a server on the copy has every table, each at a ply between what was
+    // acknowledged before the backup and after it, with its whole history, and plays on.
+    let restored = Server::start(
+        &format!("sqlite://{}", copy.display()),
+        &dir.join("second.log"),
+    );
+    for (id, first) in &before {
+        let table = call(
+            restored.port,
+            "GET",
+            &format!("/api/v1/tables/{id}"),
+            None,
+            None,
+        );
+        assert_eq!(table.status, 200, "table {id} in the copy");
+        let ply = table.body["ply"].as_u64().unwrap();
+        assert!(
+            (*first..=player.acked[id]).contains(&ply),
+            "table {id}: ply {ply} in the copy, {first} acknowledged before the backup, {} after",
+            player.acked[id]
+        );
+        let history = call(
+            restored.port,
+            "GET",
+            &format!("/api/v1/tables/{id}/moves"),
+            None,
+            None,
+        );
+        assert_eq!(history.body["moves"].as_array().unwrap().len() as u64, ply);
+    }
+    let mut next = Player::new(restored.port, 1);
+    next.play(restored.port, 5);
+    restored.stop();
+
+    let (again, said) = backup(&["--database", &live, "--to", &copy.display().to_string()]);
+    assert!(!again && said.contains("exists already"), "{said}");
+    let missing = format!("sqlite://{}/none.db", dir.display());
+    let (taken, said) = backup(&["--database", &missing, "--to", "/tmp/never.db"]);
+    assert!(!taken && said.contains("does not exist"), "{said}");
+    assert!(!dir.join("none.db").exists(), "no empty database was made");
+    let (taken, said) = backup(&[
+        "--database",
+        "postgres://nobody@127.0.0.1:1/none",
+        "--to",
+        "x",
+    ]);
+    assert!(!taken && said.contains("cannot connect"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
