@@ -52,6 +52,18 @@ fn call(
     credential: Option<&str>,
     body: Option<&Value>,
 ) -> Answer {
+    call_keyed(port, method, path, credential, body, None)
+}
+
+/// [`call`] with an `Idempotency-Key`, if given.
+fn call_keyed(
+    port: u16,
+    method: &str,
+    path: &str,
+    credential: Option<&str>,
+    body: Option<&Value>,
+    key: Option<&str>,
+) -> Answer {
     let started = Instant::now();
     let unanswered = || Answer {
         status: 0,
@@ -60,9 +72,12 @@ fn call(
         took: started.elapsed(),
     };
     let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = credential
+    let mut auth = credential
         .map(|c| format!("Authorization: Bearer {c}\r\n"))
         .unwrap_or_default();
+    if let Some(key) = key {
+        auth.push_str(&format!("Idempotency-Key: {key}\r\n"));
+    }
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
         return unanswered();
     };
@@ -186,6 +201,8 @@ struct Player {
     acked: BTreeMap<String, u64>,
     /// Every answer that was not 200/201, with when it came.
     refused: Vec<(Instant, Answer)>,
+    /// The last move sent and not answered 200: its table, credential, body and key.
+    unanswered: Option<(String, String, Value, String)>,
 }
 
 impl Player {
@@ -233,15 +250,28 @@ impl Player {
             serde_json::from_value(seated.table["state"].clone()).unwrap();
         let mv = Herfor::format_move(&state, &Herfor::legal_moves(&state)[0]);
         let seat = crate::tables::db::to_act(&seated.table);
-        let answer = call(
+        // Each move is sent with a key of its own (the table and the ply it is played at), so
+        // that one whose answer was lost can be sent again safely.
+        let body = json!({"move": mv, "ply": seated.table["ply"]});
+        let key = format!("{}-{}", seated.id, seated.table["ply"]);
+        let credential = seated.credentials[seat].clone();
+        self.unanswered = Some((
+            seated.id.clone(),
+            credential.clone(),
+            body.clone(),
+            key.clone(),
+        ));
+        let answer = call_keyed(
             port,
             "POST",
             &format!("/api/v1/tables/{}/moves", seated.id),
-            Some(&seated.credentials[seat]),
-            Some(&json!({"move": mv, "ply": seated.table["ply"]})),
+            Some(&credential),
+            Some(&body),
+            Some(&key),
         );
         let status = answer.status;
         if status == 200 {
+            self.unanswered = None;
             self.acked
                 .insert(seated.id.clone(), answer.body["ply"].as_u64().unwrap());
             self.tables[self.next].table = answer.body;
@@ -775,6 +805,34 @@ both!(
                     "table {id}: acknowledged {acked}, stored {stored}"
                 );
             }
+            // That move sent again with its key: its first answer if it was committed (made
+            // once), else it is made now.
+            let Some((id, credential, body, key)) = &player.unanswered else {
+                continue;
+            };
+            let table = call(
+                again.port,
+                "GET",
+                &format!("/api/v1/tables/{id}"),
+                None,
+                None,
+            );
+            let committed_before = table.body["ply"].as_u64() == Some(player.acked[id] + 1);
+            let resent = call_keyed(
+                again.port,
+                "POST",
+                &format!("/api/v1/tables/{id}/moves"),
+                Some(credential),
+                Some(body),
+                Some(key),
+            );
+            assert_eq!(resent.status, 200, "{:#}", resent.body);
+            assert_eq!(
+                resent.head.contains("idempotent-replayed: true"),
+                committed_before,
+                "replayed exactly when the kill came after the commit"
+            );
+            assert_eq!(resent.body["ply"], player.acked[id] + 1);
         }
         again.stop();
         let _ = std::fs::remove_dir_all(&dir);
