@@ -11,6 +11,7 @@ Every request and answer is a generated type; a problem answer stops the program
 """
 
 import sys
+import uuid
 from typing import TypeVar
 
 from moot_client import Client
@@ -151,7 +152,8 @@ def play_hirth(client: Client, turns: int) -> None:
 
 def play_table(client: Client) -> None:
     """A Herfor size-3 table to its end: each seat, when the table awaits it, plays the first
-    legal move with its own credential and the ply it saw."""
+    legal move with its own credential and the ply it saw, each with an Idempotency-Key so that a
+    move whose answer is lost can be sent again (the first is, to show it made once)."""
     created = answer(
         create_table.sync(
             client=client,
@@ -169,15 +171,20 @@ def play_table(client: Client) -> None:
         moves = answer(
             herfor_legal_moves.sync(client=client, body=HerforStateRequest(state=table.state))
         ).moves
-        moved = answer(
-            play_move.sync(
-                table.id,
-                client=client,
-                body=TableMoveRequest(move=moves[0], ply=table.ply),
-                authorization=f"Bearer {credentials[table.to_act]}",
+        key = str(uuid.uuid4())
+        sends = 2 if plies == 0 else 1
+        for _ in range(sends):
+            moved = answer(
+                play_move.sync(
+                    table.id,
+                    client=client,
+                    body=TableMoveRequest(move=moves[0], ply=table.ply),
+                    authorization=f"Bearer {credentials[table.to_act]}",
+                    idempotency_key=key,
+                )
             )
-        )
-        assert isinstance(moved, HerforTableResponse), "the same table"
+            assert isinstance(moved, HerforTableResponse), "the same table"
+            assert moved.ply == plies + 1, "sent twice with one key, the move is made once"
         table = moved
         plies += 1
         assert plies < MAX_PLIES, "the table never ended"

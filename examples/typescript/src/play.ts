@@ -149,7 +149,15 @@ async function playTable(): Promise<void> {
     table = herforTable(
       answer(
         await client.POST("/api/v1/tables/{id}/moves", {
-          params: { path: { id: table.id }, header: { Authorization: `Bearer ${credential}` } },
+          params: {
+            path: { id: table.id },
+            // A key of its own for each move (the table and its ply): a move whose answer was
+            // lost is sent again with it and made once.
+            header: {
+              Authorization: `Bearer ${credential}`,
+              "Idempotency-Key": `${table.id}-${table.ply}`,
+            },
+          },
           body: { move, ply: table.ply },
         }),
       ),
