@@ -7,7 +7,8 @@
 //! database is back, and it stops on SIGTERM with exit 0 and no panic.
 //!
 //! Besides: past the limit of open files, streams are refused while moves answer; a backup
-//! taken mid-burst (`moot backup`) restores to a working database.
+//! taken mid-burst (`moot backup` on SQLite, `pg_dump` on PostgreSQL) restores to a working
+//! database.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -1103,5 +1104,79 @@ fn a_backup_taken_mid_burst_restores_to_a_working_database() {
         "x",
     ]);
     assert!(!taken && said.contains("cannot connect"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_postgres_dump_taken_mid_burst_restores_to_a_working_database() {
+    let dir = scratch("pgdump");
+    let Some(postgres) = PrivatePostgres::start(&dir) else {
+        return;
+    };
+    let server = Server::start(&postgres.url(), &dir.join("first.log"));
+    let port = server.port;
+    let mut player = Player::new(port, 3);
+    player.play(port, 30);
+    let before = player.acked.clone();
+    let (done, thread) = burst(port, player);
+    std::thread::sleep(Duration::from_millis(300));
+    // As docs/deploy.md says: pg_dump while the server runs, pg_restore into an empty database.
+    let dump = dir.join("moot.dump").display().to_string();
+    let server_address = ["-h", "127.0.0.1", "-U", "moot"];
+    let port_text = postgres.port.to_string();
+    let mut dump_args = vec!["-Fc", "-f", &dump, "-p", &port_text];
+    dump_args.extend(server_address);
+    dump_args.push("moot");
+    postgres.run("pg_dump", &dump_args);
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let player = thread.join().expect("a player");
+    server.stop();
+    postgres.run(
+        "createdb",
+        &[
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port_text,
+            "-U",
+            "moot",
+            "restored",
+        ],
+    );
+    let mut restore_args = vec!["-d", "restored", "-p", &port_text];
+    restore_args.extend(server_address);
+    restore_args.push(&dump);
+    postgres.run("pg_restore", &restore_args);
+
+    let restored_url = format!("postgres://moot@127.0.0.1:{}/restored", postgres.port);
+    let restored = Server::start(&restored_url, &dir.join("second.log"));
+    for (id, first) in &before {
+        let table = call(
+            restored.port,
+            "GET",
+            &format!("/api/v1/tables/{id}"),
+            None,
+            None,
+        );
+        assert_eq!(table.status, 200, "table {id} restored");
+        let ply = table.body["ply"].as_u64().unwrap();
+        assert!(
+            (*first..=player.acked[id]).contains(&ply),
+            "table {id}: ply {ply} restored, {first} acknowledged before the dump, {} after",
+            player.acked[id]
+        );
+        let history = call(
+            restored.port,
+            "GET",
+            &format!("/api/v1/tables/{id}/moves"),
+            None,
+            None,
+        );
+        assert_eq!(history.body["moves"].as_array().unwrap().len() as u64, ply);
+    }
+    let mut next = Player::new(restored.port, 1);
+    next.play(restored.port, 5);
+    restored.stop();
+    drop(postgres);
     let _ = std::fs::remove_dir_all(&dir);
 }
