@@ -67,6 +67,12 @@ struct Serve {
     /// Days a finished table is kept before the hourly sweep deletes it.
     #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
     keep_finished_days: u32,
+    /// Tables one client (address) may create in a burst (429 `rate_limited` past its share).
+    #[arg(long, env = "MOOT_TABLE_BURST", default_value_t = moot::limits::tables::CREATE_BURST)]
+    table_burst: u32,
+    /// …and one more every this many milliseconds (0: no limit, for a site's own backend).
+    #[arg(long, env = "MOOT_TABLE_EVERY_MS", default_value_t = moot::limits::tables::CREATE_EVERY.as_millis() as u64)]
+    table_every_ms: u64,
     /// Open (unfinished) tables kept at once; more are refused with 503 `tables_full`.
     #[arg(long, env = "MOOT_MAX_OPEN_TABLES", default_value_t = moot::limits::tables::MAX_OPEN)]
     max_open_tables: u64,
@@ -228,6 +234,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let policy = moot::tables::TablePolicy::new(
         tables,
         moot::tables::TableLimits {
+            create_burst: flags.table_burst,
+            create_every: Duration::from_millis(flags.table_every_ms),
             trust_forwarded: flags.trust_forwarded,
             allow_private_webhooks: flags.allow_private_webhooks,
             ..Default::default()

@@ -1,12 +1,16 @@
 //! What a server allows each client of its tables, whether it asks through the API or the
-//! pages: tables created at a rate, and wrong seat credentials at a rate, past which the client
-//! is barred for a while (a credential cannot be guessed by trying).
+//! pages: tables created at a rate, and wrong seat credentials at a rate at each table, past
+//! which the client is barred from that table for a while. A 256-bit credential cannot be
+//! guessed: the bar only slows scanning, and never refuses the right credential (a site
+//! relaying all its players' moves from one address is not stalled by one player's mistakes).
 
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
+use governor::clock::{Clock, DefaultClock};
+use governor::{Quota, RateLimiter};
 
 use super::Tables;
 use crate::compute::shares::{Clients, Share, Wait};
@@ -19,7 +23,8 @@ pub struct TableLimits {
     pub create_burst: u32,
     /// See `create_burst`.
     pub create_every: Duration,
-    /// Wrong credentials one client may send in a burst, and one more every `guess_every`.
+    /// Wrong credentials one client may send at one table in a burst, and one more every
+    /// `guess_every`.
     pub guess_burst: u32,
     /// See `guess_burst`.
     pub guess_every: Duration,
@@ -42,15 +47,30 @@ impl Default for TableLimits {
     }
 }
 
+/// A client guessing at a table: the table's id and the client's address.
+type Guesser = (String, Option<IpAddr>);
+
+/// Wrong credentials by table and client (`governor`'s keyed GCRA).
+type Guesses = RateLimiter<
+    Guesser,
+    governor::state::keyed::DashMapStateStore<Guesser>,
+    DefaultClock,
+    governor::middleware::NoOpMiddleware,
+>;
+
+/// Guessers counted before the forgotten ones are pruned.
+const PRUNE_GUESSERS_AT: usize = 10_000;
+
 /// The tables of a server under its limits; made once, cloned into every worker.
 #[derive(Clone)]
 pub struct TablePolicy {
     tables: Tables,
     limits: TableLimits,
     creations: Clients,
-    guesses: Clients,
-    /// Clients past their share of wrong credentials, and until when.
-    barred: Arc<DashMap<Option<IpAddr>, Instant>>,
+    /// `None` when wrong credentials are not limited (`guess_every` of zero).
+    guesses: Option<Arc<Guesses>>,
+    /// Clients past their share of wrong credentials at a table, and until when.
+    barred: Arc<DashMap<Guesser, Instant>>,
 }
 
 impl std::fmt::Debug for TablePolicy {
@@ -74,7 +94,7 @@ impl TablePolicy {
     pub fn new(tables: Tables, limits: TableLimits) -> Self {
         TablePolicy {
             creations: Clients::new(share(limits.create_burst, limits.create_every)),
-            guesses: Clients::new(share(limits.guess_burst, limits.guess_every)),
+            guesses: guess_quota(limits).map(|quota| Arc::new(RateLimiter::dashmap(quota))),
             barred: Default::default(),
             tables,
             limits,
@@ -100,34 +120,40 @@ impl TablePolicy {
         }
     }
 
-    /// `Err(wait)` while `client` is barred for wrong credentials; checked before a credential
-    /// is read.
-    pub fn not_barred(&self, client: Option<IpAddr>) -> Result<(), Duration> {
+    /// `Some(wait)` while `client` is barred at table `id` for wrong credentials: then only
+    /// the right credential may pass, checked by a read rather than a change.
+    pub fn barred(&self, id: &str, client: Option<IpAddr>) -> Option<Duration> {
+        let guesser = (id.to_owned(), client);
         // Copied out first: the map's guard must be gone before `remove` takes its shard.
-        let barred = self.barred.get(&client).map(|until| *until);
-        if let Some(until) = barred {
-            let now = Instant::now();
-            if until > now {
-                return Err(until - now);
-            }
-            self.barred.remove(&client);
+        let until = self.barred.get(&guesser).map(|until| *until)?;
+        let now = Instant::now();
+        if until > now {
+            return Some(until - now);
         }
-        Ok(())
+        self.barred.remove(&guesser);
+        None
     }
 
-    /// Counts a wrong or missing credential of `client`: `Some(wait)` when that put the client
-    /// past its share, and it is now barred for `wait`.
-    pub fn strike(&self, client: Option<IpAddr>) -> Option<Duration> {
-        match self.guesses.check_rate(client) {
-            Ok(()) => None,
-            Err(wait) => {
-                let wait = match wait {
-                    Wait::Rate(wait) => wait,
-                    Wait::Running => self.limits.guess_every,
-                };
-                self.barred.insert(client, Instant::now() + wait);
-                Some(wait)
-            }
+    /// Counts a wrong or missing credential of `client` at table `id`: `Some(wait)` when that
+    /// put the client past its share there, and it is now barred from the table for `wait`.
+    pub fn strike(&self, id: &str, client: Option<IpAddr>) -> Option<Duration> {
+        let guesses = self.guesses.as_ref()?;
+        if guesses.len() >= PRUNE_GUESSERS_AT {
+            guesses.retain_recent();
+            let now = Instant::now();
+            self.barred.retain(|_, until| *until > now);
         }
+        let guesser = (id.to_owned(), client);
+        let not_until = guesses.check_key(&guesser).err()?;
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        self.barred.insert(guesser, Instant::now() + wait);
+        Some(wait)
     }
+}
+
+/// The quota of wrong credentials at one table; `None` for no limit.
+fn guess_quota(limits: TableLimits) -> Option<Quota> {
+    let every = (!limits.guess_every.is_zero()).then_some(limits.guess_every)?;
+    let burst = std::num::NonZeroU32::new(limits.guess_burst.max(1))?;
+    Some(Quota::with_period(every)?.allow_burst(burst))
 }

@@ -28,10 +28,14 @@ pub(super) fn client_of(policy: &TablePolicy, http: &HttpRequest) -> Option<IpAd
     crate::client::client_of(http, policy.limits().trust_forwarded)
 }
 
-/// A wrong or missing credential: 401 saying `detail`, or 429 once the client is past its
-/// share (and then barred).
-pub(super) fn strike(policy: &TablePolicy, client: Option<IpAddr>, detail: &str) -> ApiError {
-    match policy.strike(client) {
+/// A wrong or missing credential at table `id`: 401 saying `detail`, or 429 once the client
+/// is past its share there (and then barred from it).
+pub(super) fn strike(
+    policy: &TablePolicy,
+    (id, client): (&str, Option<IpAddr>),
+    detail: &str,
+) -> ApiError {
+    match policy.strike(id, client) {
         None => ApiError::new(ErrorCode::Unauthorized, detail),
         Some(wait) => rate_limited("wrong seat credentials", wait),
     }

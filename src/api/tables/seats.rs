@@ -38,17 +38,25 @@ where
     Fut: Future<Output = Result<Committed, TableError>>,
 {
     let client = client_of(policy, http);
-    policy
-        .not_barred(client)
-        .map_err(|wait| rate_limited("wrong seat credentials", wait))?;
     let key = key_of(http)?;
     let Some(credential) = bearer(http) else {
         return Err(strike(
             policy,
-            client,
+            (id, client),
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };
+    if let Some(wait) = policy.barred(id, client) {
+        // Barred at this table for wrong credentials: a guess costs a read, not a change, and
+        // the right credential still passes.
+        match policy.tables().seat(id, credential).await {
+            Ok(_) => {}
+            Err(TableError::BadCredential) => {
+                return Err(rate_limited("wrong seat credentials", wait));
+            }
+            Err(error) => return Err(problem(error)),
+        }
+    }
     let idempotent = key.map(|key: String| {
         let mut parts = vec![credential.as_bytes()];
         parts.extend_from_slice(asked);
@@ -60,9 +68,11 @@ where
         (change_answer, Answering::Change(change_answer)),
         |tables| change(tables, credential.to_owned()),
         |error| match error {
-            TableError::BadCredential => {
-                strike(policy, client, "the credential is no seat's of this table")
-            }
+            TableError::BadCredential => strike(
+                policy,
+                (id, client),
+                "the credential is no seat's of this table",
+            ),
             error => problem(error),
         },
     )

@@ -24,8 +24,8 @@ use crate::web::answers::{html, private, see_other};
 use crate::web::blocking::page_off_workers;
 use crate::web::error::PageError;
 
-/// Finds the seat of `credential` at table `id`: a client past its share of wrong credentials
-/// is refused before the credential is read, and a wrong one counts against its share.
+/// Finds the seat of `credential` at table `id`: a wrong one counts against the client's share
+/// at this table, past which it is told to wait; the right one is never refused.
 async fn seat_of(
     policy: &TablePolicy,
     http: &HttpRequest,
@@ -33,12 +33,9 @@ async fn seat_of(
     credential: &str,
 ) -> Result<Seat, PageError> {
     let client = crate::client::client_of(http, policy.limits().trust_forwarded);
-    policy
-        .not_barred(client)
-        .map_err(|wait| busy("tried too many wrong seat links", wait))?;
     match policy.tables().seat(id, credential).await {
         Ok(seat) => Ok(seat),
-        Err(TableError::BadCredential) => Err(match policy.strike(client) {
+        Err(TableError::BadCredential) => Err(match policy.strike(id, client) {
             Some(wait) => busy("tried too many wrong seat links", wait),
             None => PageError::new(
                 StatusCode::FORBIDDEN,

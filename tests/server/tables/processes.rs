@@ -1,7 +1,8 @@
 //! The real binary on a real database: a table survives `kill -9` between moves, and so does
 //! an event in its webhook's outbox (delivered after the restart); 20 clients racing for one
 //! ply get exactly one 200 and 19 409s, with no gap or duplicate in the history — on SQLite
-//! (one server) and on PostgreSQL (two servers sharing it).
+//! (one server) and on PostgreSQL (two servers sharing it); the creation limit follows the
+//! binary's flags.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -396,4 +397,23 @@ fn the_readmes_receiver_checks_a_real_delivery() {
     let mut line = String::new();
     std::io::BufRead::read_line(&mut printed, &mut line).expect("a line");
     assert_eq!(line.trim(), format!("{}-1 move ongoing", ids[1]));
+}
+
+/// The creation limit is the binary's to set: `--table-burst 2` refuses a third table at once,
+/// and `--table-every-ms 0` (a site's own backend) lifts the limit.
+#[test]
+fn the_table_creation_limit_follows_its_flags() {
+    let herfor = json!({"game": "herfor", "options": {"size": 3}});
+    let port = free_port();
+    let _strict = moot(port, &["--table-burst", "2", "--table-every-ms", "3600000"]);
+    for status in [201, 201, 429] {
+        let (answered, body) = request(port, "POST", "/api/v1/tables", None, Some(&herfor));
+        assert_eq!(answered, status, "{body:#}");
+    }
+    let port = free_port();
+    let _open = moot(port, &["--table-burst", "1", "--table-every-ms", "0"]);
+    for _ in 0..30 {
+        let (answered, body) = request(port, "POST", "/api/v1/tables", None, Some(&herfor));
+        assert_eq!(answered, 201, "{body:#}");
+    }
 }

@@ -274,7 +274,7 @@ both!(
 );
 
 both!(
-    guessing_credentials_is_429_even_for_the_right_one,
+    guessing_credentials_is_429_at_that_table_but_never_for_the_right_one,
     |url: String| async move {
         let limits = TableLimits {
             guess_burst: 3,
@@ -283,19 +283,35 @@ both!(
         };
         let app = db::app(db::tables(&url, 100).await, limits).await;
         let created = call(&app, create(json!({"game": "herfor"}))).await;
-        let (id, [first, _]) = seats(&created.body);
+        let (id, credentials) = seats(&created.body);
+        let wrong = "f".repeat(64);
         for _ in 0..3 {
-            call(&app, play(&id, &"f".repeat(64), "c3", 0))
+            call(&app, play(&id, &wrong, "c3", 0))
                 .await
                 .problem(401, "unauthorized");
         }
-        call(&app, play(&id, &"f".repeat(64), "c3", 0))
+        let barred = call(&app, play(&id, &wrong, "c3", 0)).await;
+        barred.problem(429, "rate_limited");
+        assert!(barred.retry_after.is_some());
+        // Missing credentials count too.
+        call(
+            &app,
+            TestRequest::post().uri(&format!("/api/v1/tables/{id}/resign")),
+        )
+        .await
+        .problem(429, "rate_limited");
+        // Barred, the right credential still plays: a site relaying its players' moves from one
+        // address is not stalled by one player's mistakes.
+        let table = call(&app, db::get(&id)).await.body;
+        let mv = db::random_move::<moot::games::herfor::Herfor>(&table, &mut rand::rng());
+        let seat = &credentials[db::to_act(&table)];
+        call(&app, play(&id, seat, &mv, 0)).await.ok();
+        // Another table from the same address: its own share.
+        let other = call(&app, create(json!({"game": "herfor"}))).await;
+        let (other, _) = seats(&other.body);
+        call(&app, play(&other, &wrong, "c3", 0))
             .await
-            .problem(429, "rate_limited");
-        // Barred: not even the right credential is checked now.
-        call(&app, play(&id, &first, "c3", 0))
-            .await
-            .problem(429, "rate_limited");
+            .problem(401, "unauthorized");
     }
 );
 
