@@ -53,9 +53,49 @@ pub fn excerpt(text: &str, max: usize) -> String {
     }
 }
 
+/// Whether `c` changes how text around it is shown without being seen itself: the
+/// bidirectional controls (a right-to-left override turns "(second seat)" around) and the
+/// zero-width characters (two names that look alike).
+pub fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// `text` with its control and hidden characters (see [`is_hidden`]) written as escapes
+/// (`\u{1b}`): what a client sent, safe to show in an error's detail or a log line.
+pub fn readable(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control() || is_hidden(c)) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() || is_hidden(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn readable_escapes_controls_and_hidden_characters_only() {
+        assert_eq!(readable("c3 é"), "c3 é");
+        assert_eq!(readable("a\u{1b}[2Jb\0"), "a\\u{1b}[2Jb\\u{0}");
+        assert_eq!(readable("\u{202E}Bob"), "\\u{202e}Bob");
+        assert!(is_hidden('\u{200B}') && is_hidden('\u{2067}') && !is_hidden('é'));
+    }
 
     #[test]
     fn excerpt_keeps_short_text_and_cuts_long_text_to_max_chars() {

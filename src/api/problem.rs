@@ -16,7 +16,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 pub use super::error_code::ErrorCode;
-use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, MAX_MOVES, excerpt};
+use crate::limits::{DETAIL_CHARS, EXCERPT_CHARS, MAX_MOVES, excerpt, readable};
 use moot_games::{InvalidOptions, InvalidState, MoveError, RecordError};
 
 /// The media type of every error body.
@@ -105,13 +105,13 @@ pub struct ApiError(pub Box<Problem>);
 
 impl ApiError {
     /// A problem of `code`, its status, title and type filled in; `detail` is cut to an excerpt
-    /// of [`DETAIL_CHARS`].
+    /// of [`DETAIL_CHARS`], its control and hidden characters escaped (it may echo a client).
     pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
         ApiError(Box::new(Problem {
             problem_type: format!("urn:moot:problem:{}", code.as_str()),
             title: code.title().to_owned(),
             status: code.status().as_u16(),
-            detail: excerpt(&detail.into(), DETAIL_CHARS),
+            detail: excerpt(&readable(&detail.into()), DETAIL_CHARS),
             code,
             field: None,
             rule: None,

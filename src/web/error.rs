@@ -8,7 +8,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use moot_templates::error::{ErrorView, page};
 
-use crate::limits::{DETAIL_CHARS, excerpt};
+use crate::limits::{DETAIL_CHARS, excerpt, readable};
 use moot_games::InvalidOptions;
 use moot_present::link::LinkError;
 
@@ -33,7 +33,8 @@ impl PageError {
         PageError {
             status,
             title: title.into(),
-            detail: excerpt(&detail.into(), DETAIL_CHARS),
+            // It may echo a client: control and hidden characters escaped.
+            detail: excerpt(&readable(&detail.into()), DETAIL_CHARS),
             links: Vec::new(),
             retry_after: None,
         }

@@ -110,7 +110,8 @@ impl Resolve for PublicOnly {
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let public: Vec<SocketAddr> = found.into_iter().filter(|a| is_public(a.ip())).collect();
             if public.is_empty() {
-                return Err(format!("{host} resolves to no public address").into());
+                // Said without the host: a table's readers see its webhook's last error.
+                return Err("the name resolves to no public address".into());
             }
             Ok(Box::new(public.into_iter()) as Addrs)
         })

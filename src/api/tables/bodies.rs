@@ -41,7 +41,8 @@ pub struct CreateTableRequest {
     /// when left out.
     #[schema(minimum = 1, maximum = 60)]
     pub days_per_move: Option<u32>,
-    /// The players' names, the first seat's first (at most 40 characters each).
+    /// The players' names, the first seat's first (at most 40 characters each; no control
+    /// characters, bidirectional controls nor zero-width characters).
     pub names: Option<Vec<String>>,
     /// Where to post each of the table's events, signed with the secret.
     pub webhook: Option<WebhookRequest>,

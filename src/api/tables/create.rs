@@ -12,13 +12,15 @@ use crate::api::body::JsonBody;
 use crate::api::ops;
 use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
 use crate::extract::KeptTables;
+use crate::limits::is_hidden;
 use crate::limits::tables as limits;
 use crate::tables::{self, Answering, Idempotent, Tables};
 use moot_games::with_game;
 use moot_games::{GAME_IDS, Game};
 
 /// The players' names, the first seat's first: at most two, each within its length and
-/// without control characters; a blank name is none.
+/// without control or hidden characters (a right-to-left override, a zero-width space); a
+/// blank name is none.
 fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
     let names = names.unwrap_or_default();
     if names.len() > 2 {
@@ -31,12 +33,13 @@ fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
     let mut seats = [None, None];
     for (index, name) in names.into_iter().enumerate() {
         let chars = name.chars().count();
-        if chars > limits::NAME_CHARS || name.chars().any(char::is_control) {
+        if chars > limits::NAME_CHARS || name.chars().any(|c| c.is_control() || is_hidden(c)) {
             let field = format!("names[{index}]");
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
                 format!(
-                    "{field}: a name has at most {} characters and no control characters",
+                    "{field}: a name has at most {} characters, and no control characters nor \
+                     hidden ones (bidirectional controls, zero-width characters)",
                     limits::NAME_CHARS
                 ),
             )

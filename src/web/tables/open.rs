@@ -12,7 +12,7 @@ use moot_templates::table::{CreatedView, FriendView, created_page, friend_page};
 
 use super::refusals::{busy, page_error};
 use crate::extract::KeptTables;
-use crate::limits::{EXCERPT_CHARS, excerpt, tables as limits};
+use crate::limits::{EXCERPT_CHARS, excerpt, is_hidden, tables as limits};
 use crate::paths;
 use crate::tables::{self, TablePolicy};
 use crate::web::answers::{html, private};
@@ -124,15 +124,18 @@ async fn open<G: PageGame>(
 }
 
 /// A player's name from the friend form: trimmed, `None` when left empty; at most
-/// [`limits::NAME_CHARS`] characters (as the API), none of them a control character.
+/// [`limits::NAME_CHARS`] characters (as the API), none of them a control character nor a
+/// hidden one (a right-to-left override, a zero-width space).
 fn player_name(text: Option<&str>) -> Result<Option<String>, PageError> {
     let name = text.unwrap_or_default().trim();
-    if name.chars().count() > limits::NAME_CHARS || name.chars().any(char::is_control) {
+    if name.chars().count() > limits::NAME_CHARS
+        || name.chars().any(|c| c.is_control() || is_hidden(c))
+    {
         return Err(PageError::new(
             StatusCode::BAD_REQUEST,
-            "Name too long",
+            "Name not accepted",
             format!(
-                "{:?}: a name has at most {} characters and no control characters",
+                "{:?}: a name has at most {} characters, and no control characters nor hidden ones",
                 excerpt(name, EXCERPT_CHARS),
                 limits::NAME_CHARS
             ),

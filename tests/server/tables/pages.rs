@@ -158,7 +158,25 @@ where
     )
     .await;
     assert_eq!(too_long.status, 400, "{}", too_long.body);
-    assert!(too_long.body.contains("Name too long"), "{}", too_long.body);
+    assert!(
+        too_long.body.contains("Name not accepted"),
+        "{}",
+        too_long.body
+    );
+    // A right-to-left override would turn the page's words around it.
+    let reversing = get(
+        app,
+        form(
+            "/play/herfor/friend",
+            "size=3&pie=false&simple=false&moves=&days=3&name=%E2%80%AEBob",
+        ),
+    )
+    .await;
+    assert_eq!(reversing.status, 400, "{}", reversing.body);
+    assert!(
+        !reversing.body.contains('\u{202E}'),
+        "the override is not echoed raw"
+    );
     let created = get(
         app,
         form(

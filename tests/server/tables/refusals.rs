@@ -39,6 +39,12 @@ both!(
         )
         .await
         .unprocessable("invalid_request", "names[1]");
+        // Hidden characters: a right-to-left override, a zero-width space, a BOM.
+        for name in ["\u{202E}Bob", "An\u{200B}n", "\u{FEFF}Ann"] {
+            call(&app, create(json!({"game": "herfor", "names": [name]})))
+                .await
+                .unprocessable("invalid_request", "names[0]");
+        }
         call(&app, create(json!({"game": "herfor", "colour": "red"})))
             .await
             .unprocessable("invalid_request", "colour");
@@ -103,6 +109,12 @@ both!(every_refusal_of_a_move, |url: String| async move {
     let unreadable = call(&app, play(&id, &first, "zz9", 0)).await;
     unreadable.unprocessable("unreadable_move", "move");
     assert_eq!(unreadable.body["move"], "zz9");
+    // Raw escape and NUL characters from a request are escaped in the detail.
+    let raw = call(&app, play(&id, &first, "z\u{1b}[2J\u{0}", 0)).await;
+    raw.unprocessable("unreadable_move", "move");
+    let detail = raw.body["detail"].as_str().unwrap();
+    assert!(!detail.chars().any(char::is_control), "{detail:?}");
+    assert!(detail.contains("\\u{1b}"), "{detail:?}");
     call(&app, play(&id, &first, "a1", 1))
         .await
         .problem(409, "stale_ply");
