@@ -5,62 +5,74 @@
 //! at every delivery ([`PublicOnly`]), so a name that later points inside is refused then.
 //! `--allow-private-webhooks` lifts the address checks (a site on the same network; tests).
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
+use ipnet::{IpNet, Ipv6Net};
 use reqwest::Url;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
 /// The longest webhook URL taken, in bytes.
 pub const MAX_URL_BYTES: usize = 2048;
 
-/// Whether an address is on the public internet: not loopback, unspecified, private,
-/// link-local, shared (carrier NAT), multicast, broadcast, documentation or reserved.
+/// Whether an address is on the public internet: not in any block of IANA's special-purpose
+/// address registries that is not globally reachable, nor one that leads back into IPv4 space
+/// (6to4, Teredo, NAT64, IPv4-mapped), nor multicast; for IPv6, within the global unicast space
+/// (2000::/3) at all. Blocks the registries mark globally reachable but that no webhook
+/// receiver sits in (anycast services inside 192.0.0.0/24) are refused with their block.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
-        IpAddr::V4(v4) => is_public_v4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_public_v4(v4),
-            None => is_public_v6(v6),
-        },
+        IpAddr::V4(v4) => !v4.is_multicast() && !in_blocks(IpAddr::V4(v4), SPECIAL_V4),
+        IpAddr::V6(v6) => GLOBAL_UNICAST_V6.contains(&v6) && !in_blocks(IpAddr::V6(v6), SPECIAL_V6),
     }
 }
 
-fn is_public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, c, _] = ip.octets();
-    !(ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || ip.is_multicast()
-        || ip.is_documentation()
-        || a == 0
-        // shared address space (carrier-grade NAT), 100.64.0.0/10
-        || (a == 100 && (64..128).contains(&b))
-        // IETF protocol assignments, 192.0.0.0/24
-        || (a == 192 && b == 0 && c == 0)
-        // benchmarking, 198.18.0.0/15
-        || (a == 198 && (18..20).contains(&b))
-        // reserved, 240.0.0.0/4
-        || a >= 240)
+fn in_blocks(ip: IpAddr, blocks: &[(&str, &str)]) -> bool {
+    blocks.iter().any(|(block, _)| {
+        block
+            .parse::<IpNet>()
+            .is_ok_and(|network| network.contains(&ip))
+    })
 }
 
-fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    !(ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        // unique local, fc00::/7
-        || (first & 0xfe00) == 0xfc00
-        // link-local, fe80::/10
-        || (first & 0xffc0) == 0xfe80
-        // documentation, 2001:db8::/32
-        || (first == 0x2001 && ip.segments()[1] == 0x0db8)
-        // NAT64 (64:ff9b::/96) and IPv4-compatible addresses reach IPv4 space: refused
-        // rather than decoded
-        || first == 0x0064
-        || first == 0)
-}
+/// IPv6's global unicast space: every other block (loopback, unspecified, IPv4-mapped and
+/// -compatible, NAT64 `64:ff9b::/96`, discard-only `100::/64`, segment routing `5f00::/16`,
+/// unique local `fc00::/7`, link-local `fe80::/10`, site-local `fec0::/10`, multicast) is not
+/// the internet.
+const GLOBAL_UNICAST_V6: Ipv6Net =
+    Ipv6Net::new_assert(Ipv6Addr::new(0x2000, 0, 0, 0, 0, 0, 0, 0), 3);
+
+/// IANA's IPv4 special-purpose address registry: the blocks not globally reachable, and
+/// those that are but hold no receiver (`192.0.0.0/24`'s anycast services, `192.88.99.0/24`'s
+/// deprecated 6to4 relays).
+pub const SPECIAL_V4: &[(&str, &str)] = &[
+    ("0.0.0.0/8", "this network"),
+    ("10.0.0.0/8", "private use"),
+    ("100.64.0.0/10", "shared address space (carrier-grade NAT)"),
+    ("127.0.0.0/8", "loopback"),
+    ("169.254.0.0/16", "link local"),
+    ("172.16.0.0/12", "private use"),
+    ("192.0.0.0/24", "IETF protocol assignments"),
+    ("192.0.2.0/24", "documentation (TEST-NET-1)"),
+    ("192.88.99.0/24", "6to4 relay anycast (deprecated)"),
+    ("192.168.0.0/16", "private use"),
+    ("198.18.0.0/15", "benchmarking"),
+    ("198.51.100.0/24", "documentation (TEST-NET-2)"),
+    ("203.0.113.0/24", "documentation (TEST-NET-3)"),
+    ("240.0.0.0/4", "reserved"),
+    ("255.255.255.255/32", "limited broadcast"),
+];
+
+/// IANA's IPv6 special-purpose address registry, the blocks within the global unicast space
+/// (2000::/3) that are not globally reachable or that lead into IPv4 space.
+pub const SPECIAL_V6: &[(&str, &str)] = &[
+    (
+        "2001::/23",
+        "IETF protocol assignments (Teredo 2001::/32 among them)",
+    ),
+    ("2001:db8::/32", "documentation"),
+    ("2002::/16", "6to4"),
+    ("3fff::/20", "documentation"),
+];
 
 /// Checks a webhook URL: answers it parsed, or says what is wrong with it. With
 /// `allow_private`, addresses on this machine and private networks are allowed.
@@ -144,6 +156,43 @@ mod tests {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
         }
         for ip in ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111"] {
+            assert!(is_public(ip.parse().unwrap()), "{ip}");
+        }
+    }
+
+    /// Each block of the registries, at its first and last address, and the IPv6 blocks
+    /// outside the global unicast space: refused; their neighbours on the internet taken.
+    #[test]
+    fn every_special_purpose_block_is_refused_at_both_ends() {
+        for (block, name) in SPECIAL_V4.iter().chain(SPECIAL_V6) {
+            let network: IpNet = block.parse().expect("a block");
+            for ip in [network.network(), network.broadcast()] {
+                assert!(!is_public(ip), "{ip} ({name}, {block}) is refused");
+            }
+        }
+        for ip in [
+            "fec0::1",
+            "2002:7f00:1::",
+            "2001:0:7f00:1::",
+            "100::1",
+            "192.88.99.1",
+            "64:ff9b:1::1",
+            "5f00::1",
+            "3fff::1",
+            "224.0.0.1",
+            "ff02::1",
+            "::ffff:8.8.8.8",
+            "::8.8.8.8",
+        ] {
+            assert!(!is_public(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in [
+            "8.8.8.8",
+            "192.31.196.1",
+            "11.0.0.1",
+            "2a00:1450:4001::1",
+            "2001:4860::1",
+        ] {
             assert!(is_public(ip.parse().unwrap()), "{ip}");
         }
     }
