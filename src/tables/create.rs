@@ -1,10 +1,17 @@
-//! Creating a table: the cap on open tables checked, then the table and its seats written in
-//! one transaction, each seat with its credential's digest.
+//! Creating a table: the cap on open tables checked, then the table and its seats written, in
+//! one transaction, each seat with its credential's digest. The cap is counted inside the
+//! transaction, creations taking turns (SQLite's one writer; PostgreSQL's advisory lock, held
+//! to the commit, across replicas), so that racing creations never open more than the cap.
 
 use super::read::read_table;
 use super::rows::to_text;
+use super::store::Backend;
 use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
 use moot_games::Game;
+
+/// The PostgreSQL advisory lock creations take turns on (any number shared by the replicas
+/// and used for nothing else: "moot" in ASCII).
+const CREATIONS_LOCK: i64 = 0x6d6f_6f74;
 
 impl Tables {
     /// Creates a table of game `G` at its start `state` (from `options`), with a clock of
@@ -22,18 +29,24 @@ impl Tables {
         if webhook.is_some() && self.outbox.is_none() {
             return Err(TableError::WebhooksOff);
         }
-        let open: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
-                .fetch_one(&self.store.pool)
-                .await?;
-        if open as u64 >= self.max_open {
-            return Err(TableError::Full(open as u64));
-        }
         let id = secret::table_id();
         let credentials = [secret::credential(), secret::credential()];
         let deadline = days_per_move.map(|days| now + i64::from(days) * DAY);
         let mut tx = self.write().await?;
         let outcome = async {
+            if self.store.backend == Backend::Postgres {
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(CREATIONS_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let open: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if open as u64 >= self.max_open {
+                return Err(TableError::Full(open as u64));
+            }
             sqlx::query(
                 "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
                  days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \

@@ -265,6 +265,44 @@ both!(open_tables_are_capped_with_503, |url: String| async move {
 });
 
 both!(
+    racing_creations_never_open_more_than_the_cap,
+    |url: String| async move {
+        // Two servers' worth of tables on one database, 24 creations at once, a cap of 5.
+        let (a, b) = (db::tables(&url, 5).await, db::tables(&url, 5).await);
+        let options = moot::games::herfor::HerforOptions::default();
+        let start = <moot::games::herfor::Herfor as moot::games::Game>::new_game(&options).unwrap();
+        let creations = (0..24).map(|i| {
+            let tables = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let (options, start) = (options.clone(), start.clone());
+            async move {
+                tables
+                    .create::<moot::games::herfor::Herfor>(
+                        &options,
+                        &start,
+                        None,
+                        [None, None],
+                        None,
+                        moot::tables::now(),
+                    )
+                    .await
+            }
+        });
+        let outcomes = futures_util::future::join_all(creations).await;
+        let made = outcomes.iter().filter(|o| o.is_ok()).count();
+        let full = outcomes
+            .iter()
+            .filter(|o| matches!(o, Err(moot::tables::TableError::Full(_))))
+            .count();
+        assert_eq!((made, full), (5, 19), "{outcomes:?}");
+        let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables")
+            .fetch_one(&a.store().pool)
+            .await
+            .unwrap();
+        assert_eq!(open, 5);
+    }
+);
+
+both!(
     a_client_creating_past_its_share_is_429,
     |url: String| async move {
         let limits = TableLimits {
