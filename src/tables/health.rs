@@ -1,16 +1,12 @@
-//! Whether the tables' database takes writes, as its writes and a probe tell: for `/readyz`
-//! (a load balancer leaves a replica that cannot keep a move), for `/metrics` (writes by
-//! outcome, their latency), and for the log (one line when writes start failing, one when they
-//! work again, not one per request).
+//! How the writes of the tables' database went: for `/readyz` (with the probe of
+//! [`super::ready`]), for `/metrics` (writes by outcome, their latency), and for the log (one
+//! line when writes start failing, one when they work again, not one per request).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use prometheus::{Histogram, HistogramOpts, IntCounterVec, Opts};
 
-use super::store::Store;
-use super::write::Write;
-use super::{TableError, Tables};
 use crate::limits::tables as limits;
 
 /// Latency buckets of a write, in seconds: a commit syncs the disk (a millisecond or so),
@@ -25,8 +21,8 @@ pub struct StoreHealth {
     /// Why the database cannot take writes, and when a write last failed; `None` while it
     /// can.
     failure: Mutex<Option<(String, Instant)>>,
-    /// The last readiness probe: when, and what it found.
-    probe: tokio::sync::Mutex<Option<(Instant, Result<(), String>)>>,
+    /// The last readiness probe: when, and what it found (see [`super::ready`]).
+    pub(super) probe: tokio::sync::Mutex<Option<(Instant, Result<(), String>)>>,
     /// Writes by outcome: `committed`, `refused` (rolled back: a rule, a stale ply),
     /// `failed` (the database's failure).
     pub writes: IntCounterVec,
@@ -88,81 +84,12 @@ impl StoreHealth {
     }
 
     /// A write or a connection failed for `why`.
-    fn failed(&self, why: String) {
+    pub(super) fn failed(&self, why: String) {
         self.writes.with_label_values(&["failed"]).inc();
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
         if failure.is_none() {
             tracing::error!(error = %why, "the tables' database cannot take writes; changes are refused with 503 storage_unavailable until it can");
         }
         *failure = Some((why, Instant::now()));
-    }
-}
-
-impl Store {
-    /// `Err` when the SQLite file opened is no longer at its path (removed, replaced).
-    pub(super) fn check_file(&self) -> Result<(), TableError> {
-        match &self.file {
-            Some(file) => file.check().map_err(TableError::FileLost),
-            None => Ok(()),
-        }
-    }
-
-    /// `error`, noted first if it is the database's failure.
-    pub(super) fn failed(&self, error: TableError) -> TableError {
-        if error.is_storage() {
-            self.health.failed(error.to_string());
-        }
-        error
-    }
-}
-
-impl Tables {
-    /// Whether the database takes writes now: a write of one row, its answer reused for
-    /// [`limits::PROBE_REUSED_FOR`] (and shared by the probes waiting for it).
-    pub async fn ready(&self) -> Result<(), String> {
-        let mut last = self.store.health.probe.lock().await;
-        if let Some((at, outcome)) = &*last
-            && at.elapsed() < limits::PROBE_REUSED_FOR
-        {
-            return outcome.clone();
-        }
-        // A probe that commits between failures does not make the database ready.
-        let outcome = match self.probe().await {
-            Ok(()) => self.store.health.failure().map_or(Ok(()), Err),
-            Err(error) => Err(error.to_string()),
-        };
-        *last = Some((Instant::now(), outcome.clone()));
-        outcome
-    }
-
-    /// Writes this replica's probe row.
-    async fn probe(&self) -> Result<(), TableError> {
-        let mut write = Write::begin(&self.store).await?;
-        let outcome = sqlx::query(
-            "INSERT INTO moot_probe (replica, at_ms) VALUES ($1, $2) \
-             ON CONFLICT (replica) DO UPDATE SET at_ms = excluded.at_ms",
-        )
-        .bind(&self.replica)
-        .bind(super::now())
-        .execute(&mut *write)
-        .await
-        .map(drop)
-        .map_err(TableError::from);
-        write.finish(outcome).await
-    }
-
-    /// For as long as the server runs: every [`limits::HEALTH_EVERY`], checks the database's
-    /// file, and while writes fail, probes, so that the log and `/readyz` tell of an outage
-    /// and of its end when no request comes (spawned on the server's runtime).
-    pub async fn watch_health(self) {
-        let mut every = tokio::time::interval(limits::HEALTH_EVERY);
-        loop {
-            every.tick().await;
-            if let Err(lost) = self.store.check_file() {
-                self.store.failed(lost);
-            } else if self.store.health.failure().is_some() {
-                let _ = self.ready().await;
-            }
-        }
     }
 }

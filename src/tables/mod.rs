@@ -14,7 +14,8 @@
 //! - [`idempotency`]: the first answer of a change sent with an `Idempotency-Key`, remembered
 //!   in its transaction (sealed with the key) and given again for the same request;
 //! - [`backup`]: a consistent copy of an SQLite database, taken while the server runs;
-//! - [`health`]: whether the database takes writes (for `/readyz`, `/metrics` and the log);
+//! - [`health`]: how the database's writes went (for `/readyz`, `/metrics` and the log), and
+//!   [`ready`], whether it takes a write now (the probe of `/readyz`);
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
 //!   and from the types below;
 //! - the operations, each an `impl Tables` of its own: [`create`] (a new table), [`read`] (a
@@ -38,6 +39,7 @@ pub mod outbox;
 mod play;
 pub mod policy;
 mod read;
+mod ready;
 mod rows;
 pub mod secret;
 pub mod store;

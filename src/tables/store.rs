@@ -16,6 +16,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, Executor};
 
+use super::TableError;
 use super::health::StoreHealth;
 use crate::limits::tables as limits;
 
@@ -166,6 +167,24 @@ impl Store {
     pub async fn close(&self) {
         self.writer.close().await;
         self.pool.close().await;
+    }
+}
+
+impl Store {
+    /// `Err` when the SQLite file opened is no longer at its path (removed, replaced).
+    pub(super) fn check_file(&self) -> Result<(), TableError> {
+        match &self.file {
+            Some(file) => file.check().map_err(TableError::FileLost),
+            None => Ok(()),
+        }
+    }
+
+    /// `error`, noted first if it is the database's failure.
+    pub(super) fn failed(&self, error: TableError) -> TableError {
+        if error.is_storage() {
+            self.health.failed(error.to_string());
+        }
+        error
     }
 }
 

@@ -273,7 +273,7 @@ both!(
         let start = <moot::games::herfor::Herfor as moot::games::Game>::new_game(&options).unwrap();
         let creations = (0..24).map(|i| {
             let tables = if i % 2 == 0 { a.clone() } else { b.clone() };
-            let (options, start) = (options.clone(), start.clone());
+            let start = start.clone();
             async move {
                 tables
                     .create::<moot::games::herfor::Herfor>(
