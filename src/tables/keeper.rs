@@ -1,9 +1,11 @@
 //! The tables of one server ([`Tables`]) and what their operations share: the write
-//! transaction. The operations are `impl Tables` blocks of their own, one job a file
+//! transaction (its start here, its end in [`super::write`]). The operations are `impl Tables` blocks of their own, one job a file
 //! ([`super::create`], [`super::read`], [`super::play`], [`super::sweep`], [`super::outbox`];
 //! [`super::announce`] tells each change to its followers), generic over the game and over the
 //! database (one code path for SQLite and PostgreSQL). Each change is one transaction: load,
-//! check, apply with the engine, write; it returns the [`Committed`] change with its [`Event`].
+//! check, apply with the engine, write; it returns the [`Committed`] change with its [`Event`]
+//! once the commit is durable. A change sent with an `Idempotency-Key` has its answer written
+//! in the same transaction (see [`super::idempotency`]).
 //!
 //! Each committed change is told to the table's followers (see [`super::feed`]): in this
 //! process directly, and with PostgreSQL to the other replicas by a `NOTIFY` sent in the
@@ -17,9 +19,9 @@
 //! [`Committed`]: super::Committed
 //! [`Event`]: super::Event
 
-use super::TableError;
 use std::sync::Arc;
 
+use super::TableError;
 use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
 use super::outbox::Outbox;
