@@ -1,5 +1,5 @@
-//! The command lines of `moot-load` and `moot-attack`: a run is bounded, and says when no
-//! server answers or none can be started.
+//! The command lines of `moot-load`, `moot-attack` and `moot-tables`: a run is bounded, and
+//! says when no server answers or none can be started.
 
 use std::process::{Command, Output};
 
@@ -46,4 +46,15 @@ fn attack_refuses_more_than_300_seconds_before_starting_anything() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--seconds"), "{stderr}");
     assert!(!stderr.contains("could not be started"), "{stderr}");
+}
+
+#[test]
+fn tables_is_bounded_and_says_when_no_server_answers() {
+    let tables = env!("CARGO_BIN_EXE_moot-tables");
+    let output = run(tables, &["--seconds", "301"]);
+    assert!(!output.status.success(), "an unbounded run was accepted");
+    let output = run(tables, &["--base", "http://127.0.0.1:9", "--seconds", "1"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("is Moot serving there"), "{stderr}");
 }

@@ -1,0 +1,211 @@
+//! `moot-tables`: tables Moot keeps, played through the HTTP API at once, as many players at a
+//! site would: `--tables` Herfor tables, each played by a task of its own over its own
+//! kept-alive connection, each move a random legal one (chosen here with `moot-games`, so that
+//! the server does only the table's work: read, check, apply, commit), posted with the ply it
+//! was seen at and the seat's credential. A finished table is replaced by a new one. Prints the
+//! moves committed per second and a move's p50 and p99, transport included, with the load
+//! average: the figure to set beside the database's own (`pgbench`).
+//!
+//! The server must let one address create tables freely: `moot --table-every-ms 0`.
+//!
+//! `moot-tables --base http://127.0.0.1:8080 --tables 50 --seconds 10`
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use moot_games::Game;
+use moot_games::herfor::Herfor;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use serde_json::{Value, json};
+
+#[derive(Parser)]
+#[command(
+    about = "Plays tables Moot keeps through its HTTP API, many at once, and times the moves."
+)]
+struct Args {
+    /// The running Moot (started with `--table-every-ms 0`).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    base: String,
+    /// Tables played at once.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    tables: u32,
+    /// How long, in seconds.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    seconds: u64,
+    /// The Herfor board's size.
+    #[arg(long, default_value_t = 7)]
+    size: u32,
+}
+
+/// One table's player: its connection, the table as last answered, its seats' credentials.
+struct Seated {
+    client: reqwest::Client,
+    base: String,
+    size: u32,
+    table: Value,
+    credentials: [String; 2],
+}
+
+/// What one player did: each committed move's time, and the moves refused.
+#[derive(Default)]
+struct Played {
+    times: Vec<Duration>,
+    refused: u64,
+}
+
+impl Seated {
+    /// A new table on a connection of its own.
+    async fn open(base: &str, size: u32) -> Result<Seated, String> {
+        let client = reqwest::Client::new();
+        let mut seated = Seated {
+            client,
+            base: base.to_owned(),
+            size,
+            table: Value::Null,
+            credentials: Default::default(),
+        };
+        seated.new_table().await?;
+        Ok(seated)
+    }
+
+    /// Replaces the table with a new one.
+    async fn new_table(&mut self) -> Result<(), String> {
+        let url = format!("{}/api/v1/tables", self.base);
+        let body = json!({"game": "herfor", "options": {"size": self.size}});
+        let (status, mut created) = self.send(self.client.post(&url).json(&body)).await?;
+        if status == 429 {
+            return Err(format!(
+                "{url}: 429: start the server with --table-every-ms 0 ({created})"
+            ));
+        }
+        if status != 201 {
+            return Err(format!("{url}: {status}: {created}"));
+        }
+        let credential = |i: usize| {
+            created["seats"][i]["credential"]
+                .as_str()
+                .map(str::to_owned)
+        };
+        let (Some(first), Some(second)) = (credential(0), credential(1)) else {
+            return Err(format!("{url}: no credentials in {created}"));
+        };
+        self.credentials = [first, second];
+        self.table = created["table"].take();
+        Ok(())
+    }
+
+    /// Sends `request`: the status and the JSON answer.
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Value), String> {
+        let answer = request
+            .send()
+            .await
+            .map_err(|e| format!("{}: no answer ({e}); is Moot serving there?", self.base))?;
+        let status = answer.status().as_u16();
+        let text = answer
+            .text()
+            .await
+            .map_err(|e| format!("{}: the answer broke off ({e})", self.base))?;
+        Ok((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
+    }
+
+    /// Plays until `until`, a new table after each one that ends.
+    async fn play(mut self, until: Instant, seed: u64) -> Result<Played, String> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut played = Played::default();
+        while Instant::now() < until {
+            if self.table["status"] != "ongoing" {
+                self.new_table().await?;
+                continue;
+            }
+            let state: <Herfor as Game>::State =
+                serde_json::from_value(self.table["state"].clone())
+                    .map_err(|e| format!("a table's state does not read: {e}"))?;
+            let legal = Herfor::legal_moves(&state);
+            let Some(chosen) = legal.choose(&mut rng) else {
+                return Err("an ongoing table without a legal move".into());
+            };
+            let seat = match self.table["to_act"].as_str() {
+                Some("first") => 0,
+                _ => 1,
+            };
+            let id = self.table["id"].as_str().unwrap_or_default().to_owned();
+            let body =
+                json!({"move": Herfor::format_move(&state, chosen), "ply": self.table["ply"]});
+            let request = self
+                .client
+                .post(format!("{}/api/v1/tables/{id}/moves", self.base))
+                .bearer_auth(&self.credentials[seat])
+                .json(&body);
+            let started = Instant::now();
+            let (status, answer) = self.send(request).await?;
+            if status == 200 {
+                played.times.push(started.elapsed());
+                self.table = answer;
+            } else {
+                played.refused += 1;
+                let url = format!("{}/api/v1/tables/{id}", self.base);
+                self.table = self.send(self.client.get(&url)).await?.1;
+            }
+        }
+        Ok(played)
+    }
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    if let Err(message) = run(Args::parse()).await {
+        eprintln!("moot-tables: {message}");
+        std::process::exit(2);
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let base = args.base.trim_end_matches('/').to_owned();
+    let mut players = Vec::new();
+    for _ in 0..args.tables {
+        players.push(Seated::open(&base, args.size).await?);
+    }
+    let started = Instant::now();
+    let until = started + Duration::from_secs(args.seconds);
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, player)| tokio::spawn(player.play(until, i as u64)))
+        .collect();
+    let mut times = Vec::new();
+    let mut refused = 0;
+    for task in tasks {
+        let played = task.await.map_err(|e| format!("a player failed: {e}"))??;
+        times.extend(played.times);
+        refused += played.refused;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    times.sort();
+    if times.is_empty() {
+        return Err("no move was committed".into());
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "{} tables at {base} over HTTP: {} moves in {elapsed:.1} s: {:.0} moves/s; a move p50 {}, p99 {}; {refused} refused (load average: {})",
+        args.tables,
+        times.len(),
+        times.len() as f64 / elapsed,
+        ms(percentile(&times, 50)),
+        ms(percentile(&times, 99)),
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(())
+}
