@@ -195,10 +195,8 @@ fn last_event_id(http: &HttpRequest) -> Result<Option<u64>, ApiError> {
     let Some(value) = http.headers().get("last-event-id") else {
         return Ok(None);
     };
+    // Browsers send it only with an id (never empty): an empty one is a client's mistake.
     let text = value.to_str().unwrap_or_default().trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
     text.parse().map(Some).map_err(|_| {
         ApiError::new(
             ErrorCode::InvalidRequest,

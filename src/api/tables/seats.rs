@@ -38,7 +38,6 @@ where
     Fut: Future<Output = Result<Committed, TableError>>,
 {
     let client = client_of(policy, http);
-    let key = key_of(http)?;
     let Some(credential) = bearer(http) else {
         return Err(strike(
             policy,
@@ -46,6 +45,8 @@ where
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };
+    // After the credential: a request without one is 401 whatever else it holds.
+    let key = key_of(http)?;
     if let Some(wait) = policy.barred(id, client) {
         // Barred at this table for wrong credentials: a guess costs a read, not a change, and
         // the right credential still passes.

@@ -284,6 +284,13 @@ both!(
         )
         .await;
         bad.problem(422, "invalid_request");
+        // Browsers never send it empty.
+        call(
+            &app,
+            events_request(&id, None).insert_header(("Last-Event-ID", "")),
+        )
+        .await
+        .problem(422, "invalid_request");
         let future = call(&app, events_request(&id, Some(3))).await;
         future.problem(422, "invalid_request");
 
