@@ -33,16 +33,10 @@ impl Idempotent {
     /// The request `asked` (its parts: the operation, the credential, the body as read) with
     /// `key`, in `scope`.
     pub fn new(scope: &str, key: &str, asked: &[&[u8]]) -> Idempotent {
-        let mut digest = Sha256::new();
-        for part in asked {
-            // Each part's length first, so that parts cannot run into one another.
-            digest.update((part.len() as u64).to_be_bytes());
-            digest.update(part);
-        }
         Idempotent {
             scope: scope.to_owned(),
             key: key.to_owned(),
-            fingerprint: super::secret::hex(&digest.finalize()),
+            fingerprint: super::secret::hex(&digest(asked)),
         }
     }
 
@@ -59,12 +53,7 @@ impl Idempotent {
     }
 
     fn derived(&self, purpose: &[u8]) -> [u8; 32] {
-        let mut digest = Sha256::new();
-        for part in [purpose, self.scope.as_bytes(), self.key.as_bytes()] {
-            digest.update((part.len() as u64).to_be_bytes());
-            digest.update(part);
-        }
-        digest.finalize().into()
+        digest(&[purpose, self.scope.as_bytes(), self.key.as_bytes()])
     }
 
     /// `answer`, sealed: a random nonce and the ciphertext, in hex.
@@ -99,6 +88,17 @@ impl Idempotent {
             .map_err(|_| unreadable())?;
         serde_json::from_slice(plain).map_err(|_| unreadable())
     }
+}
+
+/// The SHA-256 of `parts`, each preceded by its length, so that parts cannot run into one
+/// another.
+fn digest(parts: &[&[u8]]) -> [u8; 32] {
+    let mut digest = Sha256::new();
+    for part in parts {
+        digest.update((part.len() as u64).to_be_bytes());
+        digest.update(part);
+    }
+    digest.finalize().into()
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {

@@ -6,7 +6,8 @@
 use super::rows::{SELECT_TABLE, StoredTable, columns, parse_json, read_seat, to_text};
 use super::write::Write;
 use super::{
-    Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, secret,
+    Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables,
+    Webhook, secret,
 };
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};
@@ -43,6 +44,27 @@ impl Tables {
         Ok((row, seat, seats))
     }
 
+    /// In a seat's change's transaction, once the change is written: what is written beside
+    /// it (its event in the outbox, its `NOTIFY`, its answer for an `Idempotency-Key`).
+    async fn beside(
+        &self,
+        tx: &mut Write,
+        webhook: Option<&Webhook>,
+        committed: &Committed,
+        now: Millis,
+    ) -> Result<(), TableError> {
+        self.enqueue(tx, webhook, committed, now).await?;
+        self.notify(tx, &committed.table.id, committed.seq())
+            .await?;
+        self.remember_change(tx, committed, now).await
+    }
+
+    /// After the commit: the delivery worker's bell rung, this process's followers told.
+    fn announced(&self, webhook: Option<&Webhook>, committed: Committed) -> Committed {
+        self.ring(webhook);
+        self.told(committed)
+    }
+
     /// Plays `text` at table `id` for the seat holding `credential`, if the table is still at
     /// `seen_ply`.
     pub async fn play(
@@ -66,10 +88,8 @@ impl Tables {
             let committed = with_game!(row.game, G => {
                 Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
-            self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+            self.beside(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;
-            self.notify(&mut tx, id, committed.seq()).await?;
-            self.remember_change(&mut tx, &committed, now).await?;
             Ok((committed, webhook))
         }
         .await;
@@ -77,8 +97,7 @@ impl Tables {
             TableError::Database(e) => stale_if_taken(e, seen_ply),
             e => e,
         })?;
-        self.ring(webhook.as_ref());
-        Ok(self.told(committed))
+        Ok(self.announced(webhook.as_ref(), committed))
     }
 
     /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
@@ -215,49 +234,46 @@ impl Tables {
     ) -> Result<Committed, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
-        let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
-        let webhook = row.webhook.clone();
-        let committed = with_game!(row.game, G => {
-            let state: <G as Game>::State = parse_json(&row.state, "state")?;
-            let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
-                return Err(TableError::Finished);
-            };
-            let (winner, ended_by) = decide(&row, to_act, seat)?;
-            let updated = sqlx::query(
-                "UPDATE moot_tables SET status = 'finished', winner = $1, ended_by = $2, \
-                 deadline_ms = NULL, updated_ms = $3 WHERE id = $4 AND status = 'ongoing' AND ply = $5",
-            )
-            .bind(winner.index() as i64)
-            .bind(ended_by.as_str())
-            .bind(now)
-            .bind(id)
-            .bind(row.ply as i64)
-            .execute(&mut *tx)
-            .await?;
-            if updated.rows_affected() != 1 {
-                return Err(TableError::StalePly { seen: row.ply, current: row.ply + 1 });
-            }
-            row.status = "finished".to_owned();
-            row.winner = Some(winner.index() as i64);
-            row.ended_by = Some(ended_by.as_str().to_owned());
-            row.deadline = None;
-            row.updated = now;
-            let event = match ended_by {
-                EndedBy::Time => Event::TimeClaimed { seat },
-                _ => Event::Resigned { seat },
-            };
-            Committed { table: row.table::<G>(id, &state, seats)?, event }
-        }, else return Err(TableError::Corrupt(row.game.to_owned())));
-        self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
-            .await?;
-        self.notify(&mut tx, id, committed.seq()).await?;
-        self.remember_change(&mut tx, &committed, now).await?;
-        Ok((committed, webhook))
+            let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+            let webhook = row.webhook.clone();
+            let committed = with_game!(row.game, G => {
+                let state: <G as Game>::State = parse_json(&row.state, "state")?;
+                let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
+                    return Err(TableError::Finished);
+                };
+                let (winner, ended_by) = decide(&row, to_act, seat)?;
+                let updated = sqlx::query(
+                    "UPDATE moot_tables SET status = 'finished', winner = $1, ended_by = $2, \
+                     deadline_ms = NULL, updated_ms = $3 WHERE id = $4 AND status = 'ongoing' AND ply = $5",
+                )
+                .bind(winner.index() as i64)
+                .bind(ended_by.as_str())
+                .bind(now)
+                .bind(id)
+                .bind(row.ply as i64)
+                .execute(&mut *tx)
+                .await?;
+                if updated.rows_affected() != 1 {
+                    return Err(TableError::StalePly { seen: row.ply, current: row.ply + 1 });
+                }
+                row.status = "finished".to_owned();
+                row.winner = Some(winner.index() as i64);
+                row.ended_by = Some(ended_by.as_str().to_owned());
+                row.deadline = None;
+                row.updated = now;
+                let event = match ended_by {
+                    EndedBy::Time => Event::TimeClaimed { seat },
+                    _ => Event::Resigned { seat },
+                };
+                Committed { table: row.table::<G>(id, &state, seats)?, event }
+            }, else return Err(TableError::Corrupt(row.game.to_owned())));
+            self.beside(&mut tx, webhook.as_ref(), &committed, now)
+                .await?;
+            Ok((committed, webhook))
         }
         .await;
         let (committed, webhook) = tx.finish(outcome).await?;
-        self.ring(webhook.as_ref());
-        Ok(self.told(committed))
+        Ok(self.announced(webhook.as_ref(), committed))
     }
 }
 

@@ -1039,6 +1039,31 @@ fn backup(args: &[&str]) -> (bool, String) {
     (out.status.success(), said)
 }
 
+/// A server on a restored copy (at `port`) has every table, each at a ply between what was
+/// acknowledged `before` the copy and `after` it, with its whole history, and plays on.
+fn restored_whole(port: u16, before: &BTreeMap<String, u64>, after: &BTreeMap<String, u64>) {
+    for (id, first) in before {
+        let table = call(port, "GET", &format!("/api/v1/tables/{id}"), None, None);
+        assert_eq!(table.status, 200, "table {id} restored");
+        let ply = table.body["ply"].as_u64().unwrap();
+        assert!(
+            (*first..=after[id]).contains(&ply),
+            "table {id}: ply {ply} restored, {first} acknowledged before the copy, {} after",
+            after[id]
+        );
+        let history = call(
+            port,
+            "GET",
+            &format!("/api/v1/tables/{id}/moves"),
+            None,
+            None,
+        );
+        assert_eq!(history.body["moves"].as_array().unwrap().len() as u64, ply);
+    }
+    let mut next = Player::new(port, 1);
+    next.play(port, 5);
+}
+
 #[test]
 fn a_backup_taken_mid_burst_restores_to_a_working_database() {
     let dir = scratch("backup");
@@ -1057,38 +1082,11 @@ fn a_backup_taken_mid_burst_restores_to_a_working_database() {
     let player = thread.join().expect("a player");
     server.stop();
 
-    // Restored: a server on the copy has every table, each at a ply between what was
-    // acknowledged before the backup and after it, with its whole history, and plays on.
     let restored = Server::start(
         &format!("sqlite://{}", copy.display()),
         &dir.join("second.log"),
     );
-    for (id, first) in &before {
-        let table = call(
-            restored.port,
-            "GET",
-            &format!("/api/v1/tables/{id}"),
-            None,
-            None,
-        );
-        assert_eq!(table.status, 200, "table {id} in the copy");
-        let ply = table.body["ply"].as_u64().unwrap();
-        assert!(
-            (*first..=player.acked[id]).contains(&ply),
-            "table {id}: ply {ply} in the copy, {first} acknowledged before the backup, {} after",
-            player.acked[id]
-        );
-        let history = call(
-            restored.port,
-            "GET",
-            &format!("/api/v1/tables/{id}/moves"),
-            None,
-            None,
-        );
-        assert_eq!(history.body["moves"].as_array().unwrap().len() as u64, ply);
-    }
-    let mut next = Player::new(restored.port, 1);
-    next.play(restored.port, 5);
+    restored_whole(restored.port, &before, &player.acked);
     restored.stop();
 
     let (again, said) = backup(&["--database", &live, "--to", &copy.display().to_string()]);
@@ -1150,32 +1148,7 @@ fn a_postgres_dump_taken_mid_burst_restores_to_a_working_database() {
 
     let restored_url = format!("postgres://moot@127.0.0.1:{}/restored", postgres.port);
     let restored = Server::start(&restored_url, &dir.join("second.log"));
-    for (id, first) in &before {
-        let table = call(
-            restored.port,
-            "GET",
-            &format!("/api/v1/tables/{id}"),
-            None,
-            None,
-        );
-        assert_eq!(table.status, 200, "table {id} restored");
-        let ply = table.body["ply"].as_u64().unwrap();
-        assert!(
-            (*first..=player.acked[id]).contains(&ply),
-            "table {id}: ply {ply} restored, {first} acknowledged before the dump, {} after",
-            player.acked[id]
-        );
-        let history = call(
-            restored.port,
-            "GET",
-            &format!("/api/v1/tables/{id}/moves"),
-            None,
-            None,
-        );
-        assert_eq!(history.body["moves"].as_array().unwrap().len() as u64, ply);
-    }
-    let mut next = Player::new(restored.port, 1);
-    next.play(restored.port, 5);
+    restored_whole(restored.port, &before, &player.acked);
     restored.stop();
     drop(postgres);
     let _ = std::fs::remove_dir_all(&dir);

@@ -32,6 +32,19 @@ where
     (replayed, answer_of(response).await)
 }
 
+/// A new Herfor table on `app`: its id, the credential of the seat to act, and a legal move.
+async fn first_move<S, B>(app: &S) -> (String, String, String)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: actix_web::body::MessageBody,
+{
+    let created = db::call(app, create(herfor())).await;
+    let (id, credentials) = seats(&created.body);
+    let table = &created.body["table"];
+    let mv = db::random_move::<Herfor>(table, &mut rand::rng());
+    (id, credentials[to_act(table)].clone(), mv)
+}
+
 const KEY: &str = "5f0c6a0e-8c1d-4b6e-9a43-0d9c1f2e7b10";
 
 fn herfor() -> Value {
@@ -42,11 +55,8 @@ both!(
     a_move_sent_twice_with_one_key_is_played_once,
     |url: String| async move {
         let app = app(tables(&url, 100).await, roomy()).await;
-        let created = db::call(&app, create(herfor())).await;
-        let (id, credentials) = seats(&created.body);
-        let table = created.body["table"].clone();
-        let mv = db::random_move::<Herfor>(&table, &mut rand::rng());
-        let seat = &credentials[to_act(&table)];
+        let (id, seat, mv) = first_move(&app).await;
+        let seat = &seat;
 
         let (replayed, first) = keyed(&app, play(&id, seat, &mv, 0), KEY).await;
         assert!(!replayed);
@@ -129,11 +139,8 @@ both!(
     two_moves_sent_at_once_with_one_key_make_one_move,
     |url: String| async move {
         let app = app(tables(&url, 100).await, roomy()).await;
-        let created = db::call(&app, create(herfor())).await;
-        let (id, credentials) = seats(&created.body);
-        let table = created.body["table"].clone();
-        let mv = db::random_move::<Herfor>(&table, &mut rand::rng());
-        let seat = &credentials[to_act(&table)];
+        let (id, seat, mv) = first_move(&app).await;
+        let seat = &seat;
         let ((_, a), (_, b)) = tokio::join!(
             keyed(&app, play(&id, seat, &mv, 0), KEY),
             keyed(&app, play(&id, seat, &mv, 0), KEY)

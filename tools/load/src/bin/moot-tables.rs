@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use moot_games::Game;
 use moot_games::herfor::Herfor;
+use moot_load::stats::{ms, percentile};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
@@ -153,14 +154,6 @@ impl Seated {
     }
 }
 
-fn percentile(sorted: &[Duration], p: usize) -> Duration {
-    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     if let Err(message) = run(Args::parse()).await {
@@ -190,7 +183,6 @@ async fn run(args: Args) -> Result<(), String> {
         refused += played.refused;
     }
     let elapsed = started.elapsed().as_secs_f64();
-    times.sort();
     if times.is_empty() {
         return Err("no move was committed".into());
     }
