@@ -54,15 +54,30 @@ pub mod tables {
     pub const NAME_CHARS: usize = 40;
     /// A webhook's secret, in characters: long enough not to be guessed, short enough to keep.
     pub const WEBHOOK_SECRET_CHARS: std::ops::RangeInclusive<usize> = 16..=256;
-    /// Event streams open on one table at once (two seats, each in a few tabs, and watchers);
-    /// more are refused with 503.
+    /// Watchers' event streams open on one table at once; more are refused with 503. The
+    /// seats' own streams are counted apart.
     pub const STREAMS_PER_TABLE: usize = 32;
+    /// Event streams one seat's player may have open at once (tabs and devices).
+    pub const STREAMS_PER_SEAT: usize = 4;
+    /// Watchers' event streams open from one address (an IPv6 address's /64) at once, of
+    /// every table.
+    pub const STREAMS_PER_ADDRESS: usize = 64;
     /// Event streams open on the server at once; more are refused with 503. An idle stream
     /// costs a few kilobytes.
     pub const MAX_STREAMS: usize = 20_000;
     /// How often an idle event stream gets a comment line (so that proxies keep it open), and
     /// with PostgreSQL checks the database for a change it was not told of.
     pub const STREAM_HEARTBEAT: Duration = Duration::from_secs(25);
+    /// A follower more changes behind than this is sent the table as it stands (one `reset`
+    /// event) rather than each change it missed.
+    pub const RESET_AFTER_CHANGES: u64 = 200;
+    /// Changes a follower catching up reads from the database at a time.
+    pub const CATCH_UP_PAGE: usize = 50;
+    /// Followers reading the database to catch up at once: a few of the readers' connections,
+    /// so that catching up never keeps moves and table reads waiting.
+    pub const CATCH_UP_READS: usize = 2;
+    /// Moves a page of a table's history holds at most, and when the client names no limit.
+    pub const HISTORY_PAGE: u64 = 1_000;
 }
 
 /// What webhooks' deliveries may take.

@@ -81,6 +81,14 @@ struct Serve {
     /// else.
     #[arg(long, env = "MOOT_MAX_EVENT_STREAMS", default_value_t = moot::limits::tables::MAX_STREAMS)]
     max_event_streams: usize,
+    /// Watchers' event streams one table may have open at once (its seats' streams are
+    /// counted apart, at most 4 a seat).
+    #[arg(long, env = "MOOT_EVENT_STREAMS_PER_TABLE", default_value_t = moot::limits::tables::STREAMS_PER_TABLE)]
+    event_streams_per_table: usize,
+    /// Watchers' event streams one address (an IPv6 address's /64) may have open at once: raise
+    /// it where many watchers share an address (a proxy that does not forward theirs).
+    #[arg(long, env = "MOOT_EVENT_STREAMS_PER_ADDRESS", default_value_t = moot::limits::tables::STREAMS_PER_ADDRESS)]
+    event_streams_per_address: usize,
     /// Let tables' webhooks post to loopback and private addresses (this machine, its
     /// networks): only where every client that may create a table is trusted.
     #[arg(long, env = "MOOT_ALLOW_PRIVATE_WEBHOOKS")]
@@ -200,6 +208,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let tables = moot::tables::Tables::new(store.clone(), flags.max_open_tables)
         .with_feed(moot::tables::FeedLimits {
             in_all: max_event_streams,
+            per_table: flags.event_streams_per_table,
+            per_address: flags.event_streams_per_address,
             ..Default::default()
         })
         .with_webhooks(moot::api::tables::events::TableEvent::webhook_body);

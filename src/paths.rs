@@ -55,9 +55,13 @@ pub fn table_api(id: &str) -> String {
     format!("/api/v1/tables/{id}")
 }
 
-/// The API's stream of table `id`'s events, which its pages follow to reload.
-pub fn table_events(id: &str) -> String {
-    format!("{}/events", table_api(id))
+/// The API's stream of table `id`'s events, which its pages follow to reload: a seat's page
+/// follows it with its `credential`, for the places kept for the seat's player.
+pub fn table_events(id: &str, credential: Option<&str>) -> String {
+    match credential {
+        Some(credential) => format!("{}/events?credential={credential}", table_api(id)),
+        None => format!("{}/events", table_api(id)),
+    }
 }
 
 /// The API's operation that starts a game of `game`, linked from the home page.

@@ -630,7 +630,7 @@
     if (leaving || document.body.classList.contains("waiting")) return;
     window.location.replace(seats.getAttribute("data-reload"));
   }
-  ["table", "move", "resign", "claim"].forEach(function (type) {
+  ["table", "reset", "move", "resign", "claim"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
   window.addEventListener("pagehide", function () { source.close(); });

@@ -307,7 +307,7 @@ fn behind_the_documented_block_links_name_the_public_host_and_moot_answers_its_o
 
 /// The events of table `id` read from `first` (a port), then through `again` until the
 /// table's last one, reconnecting with `Last-Event-ID` whenever a stream ends early (its
-/// replica died): each event's `id` and `table`, sent to `events` as they come. Returns how
+/// replica died): each event's `id` and data, sent to `events` as they come. Returns how
 /// many times it connected.
 fn follow(
     first: u16,
@@ -346,8 +346,8 @@ fn follow(
             } else if let (Some(value), Some(id)) = (line.strip_prefix("data: "), seq) {
                 let event: Value = serde_json::from_str(value.trim()).expect("JSON data");
                 last = Some(id);
-                let finished = event["table"]["status"] == "finished";
-                if events.send((id, event["table"].clone())).is_err() || finished {
+                let finished = event["status"] == "finished";
+                if events.send((id, event)).is_err() || finished {
                     return connections;
                 }
             }
@@ -457,9 +457,11 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
         (0..answered.len() as u64).collect::<Vec<_>>(),
         "every event once, in order"
     );
-    for (seq, ((id, table), answer)) in seen.iter().zip(&answered).enumerate() {
+    for (seq, ((id, event), answer)) in seen.iter().zip(&answered).enumerate() {
         assert_eq!(*id, seq as u64, "every event once, in order");
-        assert_eq!(table, answer, "the table after change {seq}");
+        for field in ["ply", "status", "to_act", "result", "deadline"] {
+            assert_eq!(event[field], answer[field], "{field} after change {seq}");
+        }
     }
     let moves = answered.len() - 1;
     let got = receiver.wait_until(std::time::Duration::from_secs(20), |got| got.len() >= moves);
@@ -470,7 +472,7 @@ fn a_follower_through_nginx_sees_every_move_though_a_replica_is_killed() {
     for (seq, delivery) in (1..).zip(&got) {
         assert!(delivery.signed, "event {seq} is signed");
         assert_eq!(delivery.event_id, format!("{id}-{seq}"), "in order");
-        assert_eq!(delivery.body["table"]["ply"], seq);
+        assert_eq!(delivery.body["ply"], seq);
     }
     drop(replica_a);
 }

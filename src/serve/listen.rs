@@ -59,6 +59,10 @@ where
             // 408); the body's deadline is the extractor's (`crate::limits::BODY_DEADLINE`).
             .client_request_timeout(HEAD_DEADLINE)
             .client_disconnect_timeout(std::time::Duration::from_secs(1))
+            // A client that closes its side is gone: the connection is closed at once, and an
+            // answer still being written (an event stream) is dropped with it, freeing its
+            // place, rather than at its next write. HTTP clients do not half-close and wait.
+            .h1_allow_half_closed(false)
             .on_connect_ext(|socket: &Socket, data| {
                 data.insert(socket.connection().clone());
             })

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::store::Backend;
 use super::write::Write;
-use super::{Committed, TableError, Tables};
+use super::{CatchUp, Committed, TableError, Tables};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
 const CHANGES_CHANNEL: &str = "moot_table_changes";
@@ -35,7 +35,7 @@ impl Tables {
     /// Tells this process's followers of the table of a committed change.
     pub(super) fn told(&self, committed: Committed) -> Committed {
         if self.feed.is_followed(&committed.table.id) {
-            self.feed.publish(committed.clone());
+            self.feed.publish(committed.change());
         }
         committed
     }
@@ -115,8 +115,12 @@ impl Tables {
             if replica == self.replica || !self.feed.is_followed(id) {
                 continue;
             }
-            match self.changes_since(id, seq.saturating_sub(1), 1).await {
-                Ok(changes) => changes.into_iter().for_each(|c| self.feed.publish(c)),
+            // One change, read lightly; a follower that sees a gap reads the rest itself.
+            match self.catch_up(id, seq.saturating_sub(1), 1).await {
+                Ok(CatchUp::Changes(changes)) => {
+                    changes.into_iter().for_each(|c| self.feed.publish(c))
+                }
+                Ok(CatchUp::Reset(_)) => {}
                 Err(error) => tracing::warn!(%error, "cannot read another replica's change"),
             }
         }

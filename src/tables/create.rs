@@ -4,7 +4,7 @@
 //! to the commit, across replicas), so that racing creations never open more than the cap.
 
 use super::read::read_table;
-use super::rows::to_text;
+use super::rows::{awaited, to_text};
 use super::store::Backend;
 use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
 use moot_games::Game;
@@ -49,8 +49,8 @@ impl Tables {
             }
             sqlx::query(
                 "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
-                 days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret) \
-                 VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9)",
+                 days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act) \
+                 VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10)",
             )
             .bind(&id)
             .bind(G::ID)
@@ -61,6 +61,7 @@ impl Tables {
             .bind(now)
             .bind(webhook.as_ref().map(|w| w.url.clone()))
             .bind(webhook.map(|w| w.secret))
+            .bind(awaited::<G>(state))
             .execute(&mut *tx)
             .await?;
             for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {

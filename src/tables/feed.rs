@@ -5,9 +5,15 @@
 //! [`super::Tables::listen`], in [`super::announce`]) and are published here too.
 //!
 //! A follower may still miss a change (it lagged behind its channel, or a notification was lost
-//! while the listener reconnected): each change carries its [`Committed::seq`], so a follower
+//! while the listener reconnected): each change carries its [`Change::seq`], so a follower
 //! that sees a gap reads what it missed from the database.
+//!
+//! Places are kept for the people at the table: a seat's followers (who presented its
+//! credential) are counted apart from watchers, so that watchers filling a table's places never
+//! shut its players out, and watchers may take at most nine tenths of the server's places and a
+//! share of them per address.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -15,7 +21,8 @@ use dashmap::DashMap;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use super::Committed;
+use super::Change;
+use moot_games::Seat;
 
 /// Changes a follower may fall behind by before it must read the database to catch up.
 const CHANNEL_DEPTH: usize = 16;
@@ -23,37 +30,85 @@ const CHANNEL_DEPTH: usize = 16;
 /// How many followers the feed takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeedLimits {
-    /// Followers of one table at once.
+    /// Watchers of one table at once.
     pub per_table: usize,
+    /// Followers of one seat at once (its player's tabs and devices).
+    pub per_seat: usize,
+    /// Watchers from one address (an IPv6 address's /64) at once, of every table.
+    pub per_address: usize,
     /// Followers of all tables at once.
     pub in_all: usize,
 }
 
 impl Default for FeedLimits {
     fn default() -> Self {
+        use crate::limits::tables as limits;
         FeedLimits {
-            per_table: crate::limits::tables::STREAMS_PER_TABLE,
-            in_all: crate::limits::tables::MAX_STREAMS,
+            per_table: limits::STREAMS_PER_TABLE,
+            per_seat: limits::STREAMS_PER_SEAT,
+            per_address: limits::STREAMS_PER_ADDRESS,
+            in_all: limits::MAX_STREAMS,
         }
     }
+}
+
+impl FeedLimits {
+    /// The most watchers of all tables at once: a tenth of the places is kept for seats.
+    fn watchers_in_all(&self) -> usize {
+        self.in_all - self.in_all / 10
+    }
+}
+
+/// Who follows a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// A seat's player (its credential was presented).
+    Seat(Seat),
+    /// Anyone with the table's id, from this address (an IPv6 address's /64), if known.
+    Watcher(Option<IpAddr>),
 }
 
 /// Why a follower was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FeedFull {
-    /// The table has as many followers as one table may.
-    #[error("this table has {0} followers: the most one table may have")]
+    /// The table has as many watchers as one table may.
+    #[error(
+        "this table has {0} watchers: the most one table may have (its seats still may follow it)"
+    )]
     Table(usize),
+    /// The seat has as many followers as one seat may.
+    #[error("this seat has {0} event streams open: the most one seat may have")]
+    Seat(usize),
+    /// The address watches as many tables as one address may.
+    #[error("{0} event streams are open from this address: the most one address may have")]
+    Address(usize),
     /// The server has as many followers as it takes.
     #[error("this server has {0} event streams open: the most it keeps")]
     Server(usize),
 }
 
+/// One followed table: its channel and who follows it.
+#[derive(Debug)]
+struct Followed {
+    sender: broadcast::Sender<Arc<Change>>,
+    watchers: usize,
+    seats: [usize; 2],
+}
+
+impl Followed {
+    fn is_empty(&self) -> bool {
+        self.watchers == 0 && self.seats == [0, 0]
+    }
+}
+
 /// The followed tables of this process. Cheap to clone: clones share the channels.
 #[derive(Clone, Debug)]
 pub struct Feed {
-    channels: Arc<DashMap<String, broadcast::Sender<Arc<Committed>>>>,
+    channels: Arc<DashMap<String, Followed>>,
+    /// Watchers by address.
+    addresses: Arc<DashMap<IpAddr, usize>>,
     open: Arc<AtomicUsize>,
+    watching: Arc<AtomicUsize>,
     limits: FeedLimits,
     /// Cancelled when the server stops: every follower hears the end.
     closing: CancellationToken,
@@ -63,10 +118,9 @@ pub struct Feed {
 /// its place, and the table's channel once nobody follows it.
 #[derive(Debug)]
 pub struct Follower {
-    /// Taken when the follower leaves, so that the count of the channel's receivers is right
-    /// when the channel is removed.
-    receiver: Option<broadcast::Receiver<Arc<Committed>>>,
+    receiver: broadcast::Receiver<Arc<Change>>,
     id: String,
+    who: Who,
     feed: Feed,
 }
 
@@ -74,9 +128,18 @@ pub struct Follower {
 #[derive(Debug)]
 pub enum Next {
     /// A change, as committed.
-    Change(Arc<Committed>),
+    Change(Arc<Change>),
     /// Changes were dropped while this follower lagged: read them from the database.
     Missed,
+}
+
+/// Takes one of `limit` places counted by `count`, or says how many are taken.
+fn take(count: &AtomicUsize, limit: usize) -> Result<(), usize> {
+    count
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < limit).then_some(n + 1)
+        })
+        .map(drop)
 }
 
 impl Feed {
@@ -84,48 +147,84 @@ impl Feed {
     pub fn new(limits: FeedLimits) -> Feed {
         Feed {
             channels: Arc::default(),
+            addresses: Arc::default(),
             open: Arc::default(),
+            watching: Arc::default(),
             limits,
             closing: CancellationToken::new(),
         }
     }
 
-    /// Followers of every table now.
+    /// Followers of every table now (each a live stream: a stream's follower leaves when its
+    /// client goes).
     pub fn open(&self) -> usize {
         self.open.load(Ordering::Relaxed)
     }
 
-    /// Follows table `id` from now on, if the limits allow one more follower.
-    pub fn follow(&self, id: &str) -> Result<Follower, FeedFull> {
-        let open = self.open.fetch_add(1, Ordering::AcqRel);
-        if open >= self.limits.in_all {
-            self.open.fetch_sub(1, Ordering::AcqRel);
-            return Err(FeedFull::Server(open));
+    /// Follows table `id` from now on as `who`, if the limits allow one more follower.
+    pub fn follow(&self, id: &str, who: Who) -> Result<Follower, FeedFull> {
+        take(&self.open, self.limits.in_all).map_err(FeedFull::Server)?;
+        let mut taken = Taken {
+            feed: self,
+            watcher: None,
+            armed: true,
+        };
+        if let Who::Watcher(address) = who {
+            take(&self.watching, self.limits.watchers_in_all()).map_err(FeedFull::Server)?;
+            taken.watcher = Some(None);
+            if let Some(address) = address {
+                let mut count = self.addresses.entry(address).or_insert(0);
+                if *count >= self.limits.per_address {
+                    return Err(FeedFull::Address(*count));
+                }
+                *count += 1;
+                taken.watcher = Some(Some(address));
+            }
         }
-        let channel = self
-            .channels
-            .entry(id.to_owned())
-            .or_insert_with(|| broadcast::channel(CHANNEL_DEPTH).0);
-        let followers = channel.receiver_count();
-        if followers >= self.limits.per_table {
-            drop(channel);
-            self.open.fetch_sub(1, Ordering::AcqRel);
-            return Err(FeedFull::Table(followers));
-        }
-        let receiver = channel.subscribe();
-        drop(channel);
-        Ok(Follower {
-            receiver: Some(receiver),
-            id: id.to_owned(),
-            feed: self.clone(),
-        })
+        let refusal = {
+            let mut followed = self
+                .channels
+                .entry(id.to_owned())
+                .or_insert_with(|| Followed {
+                    sender: broadcast::channel(CHANNEL_DEPTH).0,
+                    watchers: 0,
+                    seats: [0, 0],
+                });
+            let (count, limit, refusal): (_, _, fn(usize) -> FeedFull) = match who {
+                Who::Seat(seat) => (
+                    &mut followed.seats[seat.index()],
+                    self.limits.per_seat,
+                    FeedFull::Seat,
+                ),
+                Who::Watcher(_) => (
+                    &mut followed.watchers,
+                    self.limits.per_table,
+                    FeedFull::Table,
+                ),
+            };
+            if *count < limit {
+                *count += 1;
+                let receiver = followed.sender.subscribe();
+                taken.armed = false;
+                return Ok(Follower {
+                    receiver,
+                    id: id.to_owned(),
+                    who,
+                    feed: self.clone(),
+                });
+            }
+            refusal(*count)
+        };
+        // The channel may have been made for this follower alone.
+        self.channels.remove_if(id, |_, f| f.is_empty());
+        Err(refusal)
     }
 
     /// Tells the table's followers in this process of a change (nobody, if nobody follows it).
-    pub fn publish(&self, change: Committed) {
-        if let Some(channel) = self.channels.get(&change.table.id) {
+    pub fn publish(&self, change: Change) {
+        if let Some(followed) = self.channels.get(&change.table_id) {
             // An error means every follower left meanwhile: nobody to tell.
-            let _ = channel.send(Arc::new(change));
+            let _ = followed.sender.send(Arc::new(change));
         }
     }
 
@@ -138,16 +237,48 @@ impl Feed {
     pub fn is_followed(&self, id: &str) -> bool {
         self.channels.contains_key(id)
     }
+
+    /// Gives back the places of a follower that leaves, or was refused part way: the
+    /// server's, and a watcher's (`Some`, with its address's if it has one).
+    fn release(&self, watcher: Option<Option<IpAddr>>) {
+        self.open.fetch_sub(1, Ordering::AcqRel);
+        let Some(address) = watcher else {
+            return;
+        };
+        self.watching.fetch_sub(1, Ordering::AcqRel);
+        if let Some(address) = address {
+            if let Some(mut count) = self.addresses.get_mut(&address) {
+                *count = count.saturating_sub(1);
+            }
+            self.addresses.remove_if(&address, |_, count| *count == 0);
+        }
+    }
+}
+
+/// The places a follower took while it is being let in, given back if it is refused: the
+/// server's, and a watcher's (`Some`, with its address's if it has one).
+struct Taken<'a> {
+    feed: &'a Feed,
+    watcher: Option<Option<IpAddr>>,
+    /// Cleared once the follower is in: then the [`Follower`] gives them back.
+    armed: bool,
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.feed.release(self.watcher);
+        }
+    }
 }
 
 impl Follower {
-    /// The next change published for the table; `None` once the feed is gone or closed.
+    /// The next change published for the table; `None` once the feed is closed.
     pub async fn next(&mut self) -> Option<Next> {
-        let receiver = self.receiver.as_mut()?;
         let received = tokio::select! {
             biased;
             () = self.feed.closing.cancelled() => return None,
-            received = receiver.recv() => received,
+            received = self.receiver.recv() => received,
         };
         match received {
             Ok(change) => Some(Next::Change(change)),
@@ -159,59 +290,63 @@ impl Follower {
 
 impl Drop for Follower {
     fn drop(&mut self) {
-        self.feed.open.fetch_sub(1, Ordering::AcqRel);
-        drop(self.receiver.take());
-        // Under the map's lock, where a new follower subscribes: the channel goes only when
+        self.feed.release(match self.who {
+            Who::Watcher(address) => Some(address),
+            Who::Seat(_) => None,
+        });
+        // Under the map's lock, where a new follower is counted in: the channel goes only when
         // nobody follows it.
-        self.feed
-            .channels
-            .remove_if(&self.id, |_, channel| channel.receiver_count() == 0);
+        if let Some(mut followed) = self.feed.channels.get_mut(&self.id) {
+            match self.who {
+                Who::Seat(seat) => followed.seats[seat.index()] -= 1,
+                Who::Watcher(_) => followed.watchers -= 1,
+            }
+        }
+        self.feed.channels.remove_if(&self.id, |_, f| f.is_empty());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{Event, Standing, Table};
-    use moot_games::Game;
-    use moot_games::Seat;
-    use moot_games::herfor::Herfor;
+    use crate::tables::{After, Event, Standing};
 
-    fn change(id: &str, ply: u64) -> Committed {
-        Committed {
-            table: Table {
-                id: id.to_owned(),
-                game: "herfor",
-                options: serde_json::Value::Null,
-                state: serde_json::Value::Null,
+    fn change(id: &str, ply: u64) -> Change {
+        Change {
+            table_id: id.to_owned(),
+            seq: ply + 1,
+            event: Event::Resigned { seat: Seat::First },
+            after: After {
                 ply,
                 standing: Standing::Ongoing {
                     to_act: Seat::First,
                 },
-                game_status: Herfor::status(&Herfor::new_game(&Default::default()).unwrap()),
-                seats: vec![],
-                days_per_move: None,
                 deadline: None,
-                created: 0,
                 updated: 0,
-                webhook: None,
             },
-            event: Event::Resigned { seat: Seat::First },
         }
     }
 
+    fn limits() -> FeedLimits {
+        FeedLimits {
+            per_table: 2,
+            per_seat: 1,
+            per_address: 3,
+            in_all: 4,
+        }
+    }
+
+    const ANYONE: Who = Who::Watcher(None);
+
     #[tokio::test]
     async fn followers_hear_their_table_only_and_leave_no_channel_behind() {
-        let feed = Feed::new(FeedLimits {
-            per_table: 2,
-            in_all: 3,
-        });
-        let mut a = feed.follow("a").unwrap();
-        let b = feed.follow("b").unwrap();
+        let feed = Feed::new(limits());
+        let mut a = feed.follow("a", ANYONE).unwrap();
+        let b = feed.follow("b", ANYONE).unwrap();
         feed.publish(change("b", 1));
         feed.publish(change("a", 2));
         match a.next().await {
-            Some(Next::Change(c)) => assert_eq!(c.table.ply, 2),
+            Some(Next::Change(c)) => assert_eq!(c.after.ply, 2),
             other => panic!("{other:?}"),
         }
         drop(b);
@@ -223,14 +358,65 @@ mod tests {
     #[test]
     fn followers_are_bounded_per_table_and_in_all() {
         let feed = Feed::new(FeedLimits {
-            per_table: 2,
             in_all: 3,
+            ..limits()
         });
-        let _a1 = feed.follow("a").unwrap();
-        let _a2 = feed.follow("a").unwrap();
-        assert_eq!(feed.follow("a").unwrap_err(), FeedFull::Table(2));
-        let _b = feed.follow("b").unwrap();
-        assert_eq!(feed.follow("c").unwrap_err(), FeedFull::Server(3));
+        let _a1 = feed.follow("a", ANYONE).unwrap();
+        let _a2 = feed.follow("a", ANYONE).unwrap();
+        assert_eq!(feed.follow("a", ANYONE).unwrap_err(), FeedFull::Table(2));
+        let _b = feed.follow("b", ANYONE).unwrap();
+        assert_eq!(feed.follow("c", ANYONE).unwrap_err(), FeedFull::Server(3));
+        assert!(
+            !feed.is_followed("c"),
+            "a refused follower leaves no channel"
+        );
+        assert_eq!(feed.open(), 3);
+    }
+
+    #[test]
+    fn a_seat_follows_its_table_when_watchers_took_every_place_of_it() {
+        let feed = Feed::new(FeedLimits {
+            in_all: 10,
+            ..limits()
+        });
+        let _w1 = feed.follow("a", ANYONE).unwrap();
+        let _w2 = feed.follow("a", ANYONE).unwrap();
+        let first = feed.follow("a", Who::Seat(Seat::First)).unwrap();
+        assert_eq!(
+            feed.follow("a", Who::Seat(Seat::First)).unwrap_err(),
+            FeedFull::Seat(1),
+            "a seat's own places are bounded too"
+        );
+        drop(first);
+        // Watchers take at most nine tenths of the server's ten places…
+        let mut watchers = Vec::new();
+        for table in ["b", "b", "c", "c", "d", "d", "e"] {
+            watchers.push(feed.follow(table, ANYONE).unwrap());
+        }
+        assert_eq!(feed.follow("f", ANYONE).unwrap_err(), FeedFull::Server(9));
+        // …and the tenth is a seat's.
+        let _first = feed.follow("a", Who::Seat(Seat::First)).unwrap();
+        assert_eq!(
+            feed.follow("a", Who::Seat(Seat::Second)).unwrap_err(),
+            FeedFull::Server(10)
+        );
+        assert_eq!(feed.open(), 10);
+    }
+
+    #[test]
+    fn watchers_from_one_address_have_a_share_given_back_as_they_leave() {
+        let feed = Feed::new(FeedLimits {
+            per_address: 2,
+            ..limits()
+        });
+        let here = Who::Watcher(Some("192.0.2.1".parse().unwrap()));
+        let there = Who::Watcher(Some("192.0.2.2".parse().unwrap()));
+        let first = feed.follow("a", here).unwrap();
+        let _second = feed.follow("b", here).unwrap();
+        assert_eq!(feed.follow("c", here).unwrap_err(), FeedFull::Address(2));
+        let _other = feed.follow("c", there).unwrap();
+        drop(first);
+        let _again = feed.follow("c", here).unwrap();
         assert_eq!(feed.open(), 3);
     }
 }

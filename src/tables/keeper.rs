@@ -21,6 +21,8 @@
 
 use std::sync::Arc;
 
+use tokio::sync::Semaphore;
+
 use super::TableError;
 use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
@@ -28,6 +30,7 @@ use super::outbox::Outbox;
 use super::secret;
 use super::store::Store;
 use super::write::Write;
+use crate::limits::tables as limits;
 
 /// The tables of one server: its database, the cap on open tables, and the feed of their
 /// changes. Cheap to clone.
@@ -47,6 +50,8 @@ pub struct Tables {
     /// The key under which the next change's answer is remembered, if any (see
     /// [`Tables::remembering`]).
     pub(super) remembering: Option<Arc<Remembering>>,
+    /// Turns taken by the followers reading the database to catch up (see [`super::changes`]).
+    pub(super) catching_up: Arc<Semaphore>,
 }
 
 impl Tables {
@@ -59,6 +64,7 @@ impl Tables {
             replica: secret::table_id(),
             outbox: None,
             remembering: None,
+            catching_up: Arc::new(Semaphore::new(limits::CATCH_UP_READS)),
         }
     }
 

@@ -19,8 +19,9 @@
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
 //!   and from the types below;
 //! - the operations, each an `impl Tables` of its own: [`create`] (a new table), [`read`] (a
-//!   table, its history, the changes since one, the seat of a credential), [`play`] (a seat's
-//!   move, resignation or claim), [`sweep`] (finished tables deleted once old);
+//!   table, a page of its history, the seat of a credential), [`changes`] (where a table
+//!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
+//!   claim), [`sweep`] (finished tables deleted once old);
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
@@ -30,6 +31,7 @@
 
 mod announce;
 pub mod backup;
+pub mod changes;
 mod create;
 pub mod feed;
 pub mod health;
@@ -46,6 +48,7 @@ pub mod store;
 pub mod sweep;
 mod write;
 
+pub use changes::{After, CatchUp, Change, Head};
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
@@ -248,6 +251,15 @@ pub struct History {
     pub moves: Vec<Played>,
     /// The record (Hirþ's own format; the moves in notation for the others).
     pub record: String,
+}
+
+/// A page of a table's history: some of its moves, and the record when they are all of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryPage {
+    /// The moves, in order.
+    pub moves: Vec<Played>,
+    /// The record, when the page holds the whole history.
+    pub record: Option<String>,
 }
 
 /// What a committed change did: the hook for whatever follows a commit.

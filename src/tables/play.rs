@@ -3,7 +3,7 @@
 //! written (only where the table still has the ply it was loaded at), its event written to the
 //! outbox and announced, then committed.
 
-use super::rows::{SELECT_TABLE, StoredTable, columns, parse_json, read_seat, to_text};
+use super::rows::{SELECT_TABLE, StoredTable, awaited, columns, parse_json, read_seat, to_text};
 use super::write::Write;
 use super::{
     Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables,
@@ -147,7 +147,8 @@ impl Tables {
         row.state = to_text(&state)?;
         let updated = sqlx::query(
             "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-             ended_by = $5, deadline_ms = $6, updated_ms = $7 WHERE id = $8 AND ply = $9",
+             ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
+             WHERE id = $9 AND ply = $10",
         )
         .bind(&row.state)
         .bind(ply as i64)
@@ -156,6 +157,7 @@ impl Tables {
         .bind(ended_by)
         .bind(deadline)
         .bind(now)
+        .bind(awaited::<G>(&state))
         .bind(id)
         .bind(seen as i64)
         .execute(&mut **tx)

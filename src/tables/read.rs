@@ -1,13 +1,10 @@
-//! Reading tables: a table as it stands, its history and record, the changes a follower
-//! missed (the last one as stored, earlier ones replayed by the engine), and the seat of a
-//! credential. Reads take no write transaction.
+//! Reading tables: a table as it stands, its history (whole, or a page) and record, and the
+//! seat of a credential. Reads take no write transaction.
 
 use sqlx::Row;
 
 use super::rows::{SELECT_TABLE, StoredTable, parse_json, read_played, read_seat, seat_of};
-use super::{
-    Committed, DAY, EndedBy, Event, History, Played, Standing, Table, TableError, Tables, secret,
-};
+use super::{History, HistoryPage, Played, Table, TableError, Tables, secret};
 use moot_games::with_game;
 use moot_games::{Game, Seat};
 
@@ -17,14 +14,15 @@ impl Tables {
         read_table(&self.store.pool, id).await
     }
 
-    /// The moves of table `id` from ply `from` on, in order.
-    async fn moves_from(&self, id: &str, from: u64) -> Result<Vec<Played>, TableError> {
+    /// At most `limit` moves of table `id` from ply `from` on, in order.
+    async fn moves_from(&self, id: &str, from: u64, limit: u64) -> Result<Vec<Played>, TableError> {
         sqlx::query(
             "SELECT ply, seat, notation, played_ms FROM moot_moves \
-             WHERE table_id = $1 AND ply >= $2 ORDER BY ply",
+             WHERE table_id = $1 AND ply >= $2 ORDER BY ply LIMIT $3",
         )
         .bind(id)
         .bind(from as i64)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.store.pool)
         .await?
         .iter()
@@ -32,82 +30,32 @@ impl Tables {
         .collect()
     }
 
-    /// A table's history and record.
+    /// A table's whole history and record.
     pub async fn history(&self, id: &str) -> Result<History, TableError> {
         let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
-        let moves = self.moves_from(id, 1).await?;
-        let record = with_game!(table.game, G => {
-            let state: <G as Game>::State = serde_json::from_value(table.state.clone())
-                .map_err(|e| TableError::Corrupt(e.to_string()))?;
-            G::write_record(&state)
-        }, else None)
-        .unwrap_or_else(|| {
-            moves
-                .iter()
-                .map(|m| m.notation.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        });
+        let moves = self.moves_from(id, 1, u64::MAX).await?;
+        let record = record_of(&table, &moves)?;
         Ok(History { moves, record })
     }
 
-    /// The changes of table `id` after its change `seq` (see [`Table::seq`]), in order, at
-    /// most `limit` of them, each with the table as it stood after it: what a follower who saw
-    /// change `seq` missed (asked again from the last one, until none is left). The last
-    /// change's table is the one stored; earlier ones are replayed by the engine from the
-    /// start. (`limit` bounds the memory: a Hirþ state holds its match's record, so a long
-    /// match's tables grow with it.)
-    pub async fn changes_since(
+    /// At most `limit` moves of table `id` (at `ply`) from ply `from` on, and the game's
+    /// record when they are the whole history: a page costs what it holds.
+    pub async fn history_page(
         &self,
         id: &str,
-        seq: u64,
-        limit: usize,
-    ) -> Result<Vec<Committed>, TableError> {
-        let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
-        if seq >= table.seq() {
-            return Ok(Vec::new());
-        }
-        let ending = match table.standing {
-            Standing::Finished {
-                winner: Some(winner),
-                ended_by: EndedBy::Resignation,
-            } => Some(Event::Resigned {
-                seat: winner.other(),
-            }),
-            Standing::Finished {
-                winner: Some(winner),
-                ended_by: EndedBy::Time,
-            } => Some(Event::TimeClaimed { seat: winner }),
-            _ => None,
+        ply: u64,
+        from: u64,
+        limit: u64,
+    ) -> Result<HistoryPage, TableError> {
+        let moves = self.moves_from(id, from, limit).await?;
+        let whole = from <= 1 && moves.len() as u64 == ply;
+        let record = if whole {
+            let table = self.get(id).await?.ok_or(TableError::UnknownTable)?;
+            Some(record_of(&table, &moves)?)
+        } else {
+            None
         };
-        let mut changes = Vec::new();
-        if seq < table.ply {
-            let last_only = ending.is_none() && seq + 1 == table.ply;
-            let moves = self
-                .moves_from(id, if last_only { table.ply } else { 1 })
-                .await?;
-            if last_only {
-                let played = moves
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| TableError::Corrupt(format!("ply {} has no move", table.ply)))?;
-                changes.push(Committed {
-                    table: table.clone(),
-                    event: Event::Moved(played),
-                });
-            } else {
-                changes = with_game!(table.game, G => replayed::<G>(&table, moves, seq, limit)?,
-                    else return Err(TableError::Corrupt(table.game.to_owned())));
-            }
-        }
-        let moves_told = changes.last().is_none_or(|c| c.table.ply == table.ply);
-        if let Some(event) = ending
-            && moves_told
-            && changes.len() < limit
-        {
-            changes.push(Committed { table, event });
-        }
-        Ok(changes)
+        Ok(HistoryPage { moves, record })
     }
 
     /// The seat of table `id` whose credential this is (a seat's page, finished or not).
@@ -135,51 +83,21 @@ impl Tables {
     }
 }
 
-/// The changes of `table` after change `seq` (at most `limit`), by replaying its `moves` (all
-/// of them, from the first) from the start of its game: each move's change with the table
-/// after it.
-fn replayed<G: Game>(
-    table: &Table,
-    moves: Vec<Played>,
-    seq: u64,
-    limit: usize,
-) -> Result<Vec<Committed>, TableError> {
-    let corrupt = |what: String| TableError::Corrupt(what);
-    let options: G::Options = serde_json::from_value(table.options.clone())
-        .map_err(|e| corrupt(format!("options: {e}")))?;
-    let mut state = G::new_game(&options).map_err(|e| corrupt(format!("options: {e}")))?;
-    let mut changes = Vec::new();
-    for played in moves {
-        if changes.len() == limit {
-            break;
-        }
-        let mv = G::parse_move(&state, &played.notation)
-            .map_err(|e| corrupt(format!("ply {}: {e}", played.ply)))?;
-        G::apply(&mut state, &mv).map_err(|e| corrupt(format!("ply {}: {e}", played.ply)))?;
-        if played.ply <= seq {
-            continue;
-        }
-        let standing = Standing::after::<G>(&state);
-        let then = Table {
-            state: serde_json::to_value(&state).map_err(|e| corrupt(e.to_string()))?,
-            ply: played.ply,
-            game_status: G::status(&state),
-            deadline: match standing {
-                Standing::Ongoing { .. } => table
-                    .days_per_move
-                    .map(|days| played.time + i64::from(days) * DAY),
-                Standing::Finished { .. } => None,
-            },
-            standing,
-            updated: played.time,
-            ..table.clone()
-        };
-        changes.push(Committed {
-            table: then,
-            event: Event::Moved(played),
-        });
-    }
-    Ok(changes)
+/// The game's record of `table`, whose `moves` are all its moves: the game's own format where
+/// it has one (Hirþ), else the moves in notation.
+fn record_of(table: &Table, moves: &[Played]) -> Result<String, TableError> {
+    let own = with_game!(table.game, G => {
+        let state: <G as Game>::State = serde_json::from_value(table.state.clone())
+            .map_err(|e| TableError::Corrupt(e.to_string()))?;
+        G::write_record(&state)
+    }, else None);
+    Ok(own.unwrap_or_else(|| {
+        moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }))
 }
 
 /// Table `id` as `executor` reads it (the pool, or a change's own transaction), if there is

@@ -86,15 +86,7 @@ impl StoredTable {
     /// Where the table stands, its `state` being the stored one parsed.
     pub(super) fn standing<G: Game>(&self, state: &G::State) -> Result<Standing, TableError> {
         if self.status == "finished" {
-            let ended_by = self
-                .ended_by
-                .as_deref()
-                .and_then(EndedBy::parse)
-                .ok_or_else(|| TableError::Corrupt("a finished table says not how".into()))?;
-            return Ok(Standing::Finished {
-                winner: self.winner.map(seat_of).transpose()?,
-                ended_by,
-            });
+            return StoredTable::finished(self.winner, self.ended_by.as_deref());
         }
         match G::turn(state) {
             Turn::ToAct(seat) => Ok(Standing::Ongoing { to_act: seat }),
@@ -102,6 +94,20 @@ impl StoredTable {
                 "an ongoing table whose game is over".into(),
             )),
         }
+    }
+
+    /// How a finished table ended, from its `winner` and `ended_by` columns.
+    pub(super) fn finished(
+        winner: Option<i64>,
+        ended_by: Option<&str>,
+    ) -> Result<Standing, TableError> {
+        let ended_by = ended_by
+            .and_then(EndedBy::parse)
+            .ok_or_else(|| TableError::Corrupt("a finished table says not how".into()))?;
+        Ok(Standing::Finished {
+            winner: winner.map(seat_of).transpose()?,
+            ended_by,
+        })
     }
 
     /// The table `id` as the layer gives it, at `state` (the stored one parsed, or the one
@@ -178,6 +184,14 @@ pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
 /// A value as a JSON column's text.
 pub(super) fn to_text<T: serde::Serialize>(value: &T) -> Result<String, TableError> {
     serde_json::to_string(value).map_err(|e| TableError::Corrupt(e.to_string()))
+}
+
+/// The `to_act` column of a position: the seat it awaits, if any.
+pub(super) fn awaited<G: Game>(state: &G::State) -> Option<i64> {
+    match G::turn(state) {
+        Turn::ToAct(seat) => Some(seat.index() as i64),
+        Turn::Won(_) | Turn::Drawn => None,
+    }
 }
 
 /// The stored form of a standing: status, winner, how it ended.

@@ -198,23 +198,28 @@ pub struct TableResponse {
     pub webhook: Option<TableWebhook>,
 }
 
+/// A standing as the API writes it: the status, the seat awaited, the result.
+pub fn standing_fields(standing: &Standing) -> (TableStatus, Option<Seat>, Option<TableResult>) {
+    match *standing {
+        Standing::Ongoing { to_act } => (TableStatus::Ongoing, Some(to_act), None),
+        Standing::Finished { winner, ended_by } => (
+            TableStatus::Finished,
+            None,
+            Some(TableResult {
+                winner,
+                ended_by: match ended_by {
+                    EndedBy::Rules => TableEnding::Rules,
+                    EndedBy::Resignation => TableEnding::Resignation,
+                    EndedBy::Time => TableEnding::Time,
+                },
+            }),
+        ),
+    }
+}
+
 impl From<tables::Table> for TableResponse {
     fn from(table: tables::Table) -> Self {
-        let (status, to_act, result) = match table.standing {
-            Standing::Ongoing { to_act } => (TableStatus::Ongoing, Some(to_act), None),
-            Standing::Finished { winner, ended_by } => (
-                TableStatus::Finished,
-                None,
-                Some(TableResult {
-                    winner,
-                    ended_by: match ended_by {
-                        EndedBy::Rules => TableEnding::Rules,
-                        EndedBy::Resignation => TableEnding::Resignation,
-                        EndedBy::Time => TableEnding::Time,
-                    },
-                }),
-            ),
-        };
+        let (status, to_act, result) = standing_fields(&table.standing);
         TableResponse {
             id: table.id,
             game: table.game.to_owned(),
@@ -342,16 +347,23 @@ impl From<tables::Played> for TableMove {
     }
 }
 
-/// A table's history.
+/// A page of a table's history.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TableHistory {
     /// The table's id.
     pub id: String,
     /// The game's id.
     pub game: String,
-    /// Every move, in order.
+    /// Moves played so far at the table.
+    pub ply: u64,
+    /// The page's moves, in order.
     pub moves: Vec<TableMove>,
     /// The game's record (`replay` reads it back): Hirþ's own format, the moves in notation for
-    /// the other games.
-    pub record: String,
+    /// the other games. Given with a page that holds the whole history.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+    /// The next page, while there are more moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub next: Option<String>,
 }

@@ -3,27 +3,36 @@
 //! Each event's `id` is the table's change number ([`crate::tables::Table::seq`]: the ply, and
 //! one more for a resignation or a win on time), so a client that reconnects with
 //! `Last-Event-ID` (as the browser's `EventSource` does by itself) is sent exactly what it
-//! missed. Without it, the stream opens with the table as it stands (`table`). Then each move
-//! (`move`), resignation (`resign`) or win on time (`claim`), with the table after it; the
-//! stream ends after the table's last event. Every [`limits::STREAM_HEARTBEAT`] an idle stream
-//! gets a comment line, so that proxies keep it open, and with PostgreSQL checks the database
-//! for a change it was not told of.
+//! missed, read a page at a time from where it is; one that missed more than
+//! [`limits::RESET_AFTER_CHANGES`] is sent the table as it stands instead (`reset`). Without
+//! it, the stream opens with the table as it stands (`table`). Then each move (`move`),
+//! resignation (`resign`) or win on time (`claim`), with where the table stands after it (not
+//! its position: a stream costs what the changes are, however big the table); the stream ends
+//! after the table's last event. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
+//! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
+//! change it was not told of. A client that goes away frees its place at once (the server
+//! closes a connection its client closed: see `crate::serve::listen`).
 
 use std::collections::VecDeque;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;
-use serde::Serialize;
-use utoipa::ToSchema;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
-use super::bodies::{TableMove, TableResponse};
-use super::refusals::{existing, problem};
+use super::bodies::{
+    TableMove, TableResponse, TableResult, TableStatus, rfc3339, standing_fields, table_url,
+};
+use super::refusals::{client_of, problem, rate_limited, strike};
+use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
-use crate::tables::feed::{Follower, Next};
-use crate::tables::{Backend, Committed, Event, FeedFull, TableError, Tables};
+use crate::tables::feed::{Follower, Next, Who};
+use crate::tables::{
+    Backend, CatchUp, Change, Committed, Event, FeedFull, Table, TableError, TablePolicy, Tables,
+};
 use moot_games::Seat;
 
 /// What happened at a table.
@@ -32,6 +41,8 @@ use moot_games::Seat;
 pub enum TableEventType {
     /// The table as it stands: the first event of a stream opened without `Last-Event-ID`.
     Table,
+    /// The table as it stands, in place of the many events a follower far behind missed.
+    Reset,
     /// A move was played.
     Move,
     /// A seat resigned.
@@ -41,7 +52,9 @@ pub enum TableEventType {
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
-/// and whose `id` is `seq`).
+/// and whose `id` is `seq`), and the body of a webhook's post. An event says what changed and
+/// where the table stands after it; the whole table (its position included) comes only with
+/// `table` and `reset`: read it at `url` when a move's event is not enough.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TableEvent {
     /// What happened.
@@ -50,18 +63,42 @@ pub struct TableEvent {
     /// The table's change number after it: its ply, and one more for a resignation or a win
     /// on time. Also the event's `id`.
     pub seq: u64,
+    /// The table's id.
+    pub table_id: String,
+    /// The table in the API.
+    #[schema(format = "uri-reference")]
+    pub url: String,
     /// The move, for a `move`.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<TableMove>,
     /// The seat that resigned (`resign`) or claimed (`claim`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
-    /// The table after it.
-    pub table: TableResponse,
+    /// Moves played after it.
+    pub ply: u64,
+    /// Whether the table goes on after it.
+    pub status: TableStatus,
+    /// The seat whose move is awaited after it, while the table goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    /// How the table ended, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+    /// When the awaited move is due (RFC 3339), if the table has a clock and goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub deadline: Option<String>,
+    /// When it happened (RFC 3339).
+    #[schema(format = DateTime)]
+    pub time: String,
+    /// The whole table, for `table` and `reset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableResponse>,
 }
 
 impl TableEvent {
-    fn of(change: &Committed) -> TableEvent {
+    /// A change's event.
+    pub fn of(change: &Change) -> TableEvent {
         let (kind, mv, seat) = match &change.event {
             Event::Moved(played) => (
                 TableEventType::Move,
@@ -71,24 +108,55 @@ impl TableEvent {
             Event::Resigned { seat } => (TableEventType::Resign, None, Some(*seat)),
             Event::TimeClaimed { seat } => (TableEventType::Claim, None, Some(*seat)),
         };
+        let (status, to_act, result) = standing_fields(&change.after.standing);
         TableEvent {
             kind,
-            seq: change.seq(),
+            seq: change.seq,
+            table_id: change.table_id.clone(),
+            url: table_url(&change.table_id),
             mv,
             seat,
-            table: TableResponse::from(change.table.clone()),
+            ply: change.after.ply,
+            status,
+            to_act,
+            result,
+            deadline: change.after.deadline.map(rfc3339),
+            time: rfc3339(change.after.updated),
+            table: None,
+        }
+    }
+
+    /// The table as it stands, as a `table` or `reset` event.
+    fn whole(kind: TableEventType, table: Table) -> TableEvent {
+        let seq = table.seq();
+        let table = TableResponse::from(table);
+        TableEvent {
+            kind,
+            seq,
+            table_id: table.id.clone(),
+            url: table_url(&table.id),
+            mv: None,
+            seat: None,
+            ply: table.ply,
+            status: table.status,
+            to_act: table.to_act,
+            result: table.result.clone(),
+            deadline: table.deadline.clone(),
+            time: table.updated.clone(),
+            table: Some(table),
         }
     }
 
     /// The event as a webhook posts it: the stream's `data`.
     pub fn webhook_body(change: &Committed) -> String {
-        serde_json::to_string(&TableEvent::of(change)).unwrap_or_default()
+        serde_json::to_string(&TableEvent::of(&change.change())).unwrap_or_default()
     }
 
     /// The event as the stream sends it.
     fn frame(&self) -> Bytes {
         let kind = match self.kind {
             TableEventType::Table => "table",
+            TableEventType::Reset => "reset",
             TableEventType::Move => "move",
             TableEventType::Resign => "resign",
             TableEventType::Claim => "claim",
@@ -111,34 +179,43 @@ struct Stream {
     heartbeat: tokio::time::Interval,
     /// The table's last event is in `ready`: the stream ends once they are sent.
     ending: bool,
-    /// The last catch-up was a full batch: more may follow.
+    /// The last catch-up was a full page: more may follow.
     behind: bool,
 }
 
-/// Changes read from the database at a time when a stream catches up (each holds a table).
-const CATCH_UP_BATCH: usize = 32;
-
 impl Stream {
-    fn push(&mut self, change: &Committed) {
-        if change.seq() <= self.sent {
+    fn push(&mut self, change: &Change) {
+        if change.seq <= self.sent {
             return;
         }
-        self.sent = change.seq();
-        self.ending = change.table.is_finished();
+        self.sent = change.seq;
+        self.ending = change.is_last();
         self.ready.push_back(TableEvent::of(change).frame());
     }
 
-    /// Reads what this stream missed from the database, a batch at a time; `false` if it
-    /// cannot.
+    /// The table as it stands, sent as a `kind` event in place of what came before it.
+    fn push_whole(&mut self, kind: TableEventType, table: Table) {
+        self.sent = table.seq();
+        self.ending = table.is_finished();
+        self.ready.push_back(TableEvent::whole(kind, table).frame());
+    }
+
+    /// Reads what this stream missed from the database, a page at a time (or the table, when
+    /// it is far behind); `false` if it cannot.
     async fn catch_up(&mut self) -> bool {
         match self
             .tables
-            .changes_since(&self.id, self.sent, CATCH_UP_BATCH)
+            .catch_up(&self.id, self.sent, limits::CATCH_UP_PAGE)
             .await
         {
-            Ok(changes) => {
-                self.behind = changes.len() == CATCH_UP_BATCH;
+            Ok(CatchUp::Changes(changes)) => {
+                self.behind = changes.len() == limits::CATCH_UP_PAGE;
                 changes.iter().for_each(|c| self.push(c));
+                true
+            }
+            Ok(CatchUp::Reset(table)) => {
+                self.behind = false;
+                self.push_whole(TableEventType::Reset, *table);
                 true
             }
             Err(TableError::UnknownTable) => false,
@@ -166,8 +243,8 @@ impl Stream {
             }
             tokio::select! {
                 next = self.follower.next() => match next {
-                    Some(Next::Change(change)) if change.seq() == self.sent + 1 => self.push(&change),
-                    Some(Next::Change(change)) if change.seq() <= self.sent => {}
+                    Some(Next::Change(change)) if change.seq == self.sent + 1 => self.push(&change),
+                    Some(Next::Change(change)) if change.seq <= self.sent => {}
                     Some(_) => {
                         if !self.catch_up().await {
                             return None;
@@ -205,27 +282,67 @@ fn last_event_id(http: &HttpRequest) -> Result<Option<u64>, ApiError> {
     })
 }
 
+/// A seat's credential in the query of a stream: a browser's `EventSource` sends no headers.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// A seat's credential, as `Authorization: Bearer` would send it (for a browser's
+    /// `EventSource`, which cannot send headers).
+    credential: Option<String>,
+}
+
 fn full(refusal: FeedFull) -> ApiError {
     ApiError::new(ErrorCode::StreamsFull, refusal.to_string()).retry_after(30)
 }
 
+/// Who opens a stream: the seat whose credential is sent (`Authorization: Bearer`), or a
+/// watcher from the client's address. A wrong credential counts as one at a move does.
+async fn who_follows(policy: &TablePolicy, http: &HttpRequest, id: &str) -> Result<Who, ApiError> {
+    let client = client_of(policy, http);
+    let query = web::Query::<StreamQuery>::from_query(http.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or_default();
+    let Some(credential) = bearer(http).or(query.credential.as_deref()) else {
+        return Ok(Who::Watcher(client.map(crate::client::share_key)));
+    };
+    match policy.tables().seat(id, credential).await {
+        Ok(seat) => Ok(Who::Seat(seat)),
+        Err(TableError::BadCredential) => match policy.barred(id, client) {
+            Some(wait) => Err(rate_limited("wrong seat credentials", wait)),
+            None => Err(strike(
+                policy,
+                (id, client),
+                "the credential is no seat's of this table",
+            )),
+        },
+        Err(error) => Err(problem(error)),
+    }
+}
+
 /// Streams a table's events as they happen (server-sent events). Without `Last-Event-ID` the
-/// stream opens with the table as it stands; with it, with every event after that one. Each
-/// event's `id` is its `seq`; the stream ends after the table's last event, and answers 204 to
-/// a client that has seen it.
+/// stream opens with the table as it stands (`table`); with it, with every event after that
+/// one, or with the table as it stands (`reset`) when more than 200 were missed. Each event's
+/// `id` is its `seq`; the stream ends after the table's last event, and answers 204 to a client
+/// that has seen it. A seat's player sends its credential: its streams are counted apart from
+/// watchers', so that watchers never take them.
 #[utoipa::path(
     tag = "tables",
     params(
         ("id" = String, Path, description = "The table's id"),
-        ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it"),
+        ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it (or a `reset` when more than 200 were missed)"),
+        ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: a seat's credential, for a place kept for the seat's player (at most 4 streams a seat); without it, the stream is a watcher's (at most 32 a table, and a share per address)"),
+        StreamQuery,
     ),
     responses(
         (status = 200, description = "The events, as `text/event-stream`: each `data` is one `TableEvent`, its `event` the event's `type` and its `id` its `seq`", body = TableEvent, content_type = "text/event-stream"),
         (status = 204, description = "The table is over and `Last-Event-ID` is its last event: nothing more will come"),
+        (status = 401, description = "`unauthorized`: the credential sent is no seat's of this table", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number, or is past the table's last event", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`streams_full`: the table or the server has as many open streams as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`streams_full`: the table, the seat, this address or the server has as many open streams as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -235,29 +352,44 @@ pub async fn table_events(
     policy: KeptTables<ApiError>,
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let tables = policy.tables().clone();
     let seen = last_event_id(&http)?;
-    let table = existing(&tables, &id).await?;
+    let who = who_follows(&policy, &http, &id).await?;
+    stream(policy.tables().clone(), id.into_inner(), seen, who).await
+}
+
+/// Table `id`'s events from after `seen` (or from the table as it stands) to `who`: the answer
+/// of [`table_events`], and of the seat's page's own stream.
+pub(crate) async fn stream(
+    tables: Tables,
+    id: String,
+    seen: Option<u64>,
+    who: Who,
+) -> Result<HttpResponse, ApiError> {
+    let head = tables
+        .head(&id)
+        .await
+        .map_err(problem)?
+        .ok_or_else(|| problem(TableError::UnknownTable))?;
     if let Some(seen) = seen {
-        if seen > table.seq() {
+        if seen > head.seq() {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
                 format!(
                     "Last-Event-ID: {seen} is past the table's last event ({})",
-                    table.seq()
+                    head.seq()
                 ),
             ));
         }
-        if table.is_finished() && seen == table.seq() {
+        if head.is_finished() && seen == head.seq() {
             return Ok(HttpResponse::NoContent().finish());
         }
     }
     // Followed before the table is read again, so that no change falls between the two.
-    let follower = tables.feed().follow(&id).map_err(full)?;
+    let follower = tables.feed().follow(&id, who).map_err(full)?;
     let start = tokio::time::Instant::now() + limits::STREAM_HEARTBEAT;
     let mut stream = Stream {
         tables,
-        id: id.into_inner(),
+        id,
         follower,
         sent: seen.unwrap_or(0),
         ready: VecDeque::new(),
@@ -271,26 +403,27 @@ pub async fn table_events(
         .push_back(Bytes::from_static(b"retry: 2000\n\n"));
     match seen {
         Some(_) => {
-            let changes = stream
+            let caught_up = stream
                 .tables
-                .changes_since(&stream.id, stream.sent, CATCH_UP_BATCH)
+                .catch_up(&stream.id, stream.sent, limits::CATCH_UP_PAGE)
                 .await
                 .map_err(problem)?;
-            stream.behind = changes.len() == CATCH_UP_BATCH;
-            changes.iter().for_each(|c| stream.push(c));
+            match caught_up {
+                CatchUp::Changes(changes) => {
+                    stream.behind = changes.len() == limits::CATCH_UP_PAGE;
+                    changes.iter().for_each(|c| stream.push(c));
+                }
+                CatchUp::Reset(table) => stream.push_whole(TableEventType::Reset, *table),
+            }
         }
         None => {
-            let table = existing(&stream.tables, &stream.id).await?;
-            let snapshot = TableEvent {
-                kind: TableEventType::Table,
-                seq: table.seq(),
-                mv: None,
-                seat: None,
-                table: TableResponse::from(table.clone()),
-            };
-            stream.sent = table.seq();
-            stream.ending = table.is_finished();
-            stream.ready.push_back(snapshot.frame());
+            let table = stream
+                .tables
+                .get(&stream.id)
+                .await
+                .map_err(problem)?
+                .ok_or_else(|| problem(TableError::UnknownTable))?;
+            stream.push_whole(TableEventType::Table, table);
         }
     }
     let body = futures_util::stream::unfold(stream, |mut stream| async move {

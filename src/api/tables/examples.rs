@@ -81,8 +81,10 @@ impl TableExamples {
         let history = TableHistory {
             id: TABLE_ID.to_owned(),
             game: G::ID.to_owned(),
+            ply: moves.len() as u64,
             moves,
-            record,
+            record: Some(record),
+            next: None,
         };
         let created = CreatedTable::new(fresh, ["3b9f", "c41e"].map(|stem| stem.repeat(16)));
         Some(TableExamples {

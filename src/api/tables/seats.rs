@@ -16,7 +16,7 @@ use crate::extract::KeptTables;
 use crate::tables::{self, Answering, Committed, Idempotent, TableError, TablePolicy, Tables};
 
 /// The credential of `Authorization: Bearer <credential>`.
-fn bearer(http: &HttpRequest) -> Option<&str> {
+pub(super) fn bearer(http: &HttpRequest) -> Option<&str> {
     let value = http.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, credential) = value.trim().split_once(' ')?;
     let credential = credential.trim();

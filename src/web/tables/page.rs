@@ -113,7 +113,7 @@ fn links(table: &Table, credential: Option<&str>) -> TableLinks {
         here: credential.map_or_else(|| paths::watch(id), |c| paths::seat(id, c)),
         watch: paths::watch(id),
         record: paths::table_record(id),
-        events: paths::table_events(id),
+        events: paths::table_events(id, credential),
         friend: paths::friend(table.game),
         resign: credential.map(|c| paths::resign(id, c)),
         claim: credential.map(|c| paths::claim(id, c)),

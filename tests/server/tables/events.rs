@@ -1,7 +1,9 @@
 //! A table's event stream (`GET /api/v1/tables/{id}/events`, server-sent events): a follower
-//! sees every change of a whole game in order, each with the table its change answered; one
-//! that reconnects with `Last-Event-ID` misses nothing and gets nothing twice; the stream ends
-//! after the table's last event; streams are bounded per table.
+//! sees every change of a whole game in order, each telling where the table its change answered
+//! stands; one that reconnects with `Last-Event-ID` misses nothing and gets nothing twice, and
+//! one far behind gets the table once (`reset`); the stream ends after the table's last event;
+//! streams are bounded per table, per seat and per address, and a seat's player always has a
+//! place.
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -133,9 +135,10 @@ async fn whole_game_followed<G: Game>(
         let answer = call(&app, play(&id, &credentials[to_act(&table)], &text, ply)).await;
         table = answer.ok().clone();
         answered.push(table.clone());
-        // Read along every third move: between reads the channel may drop what the follower
-        // did not take, and the follower reads it back from the database.
-        if ply % 3 == 2 {
+        // Read along but for every third move: the follower falls behind by a third of the
+        // game (less than a reset's worth), the channel drops what it did not take, and the
+        // follower reads it back from the database.
+        if ply % 3 != 2 {
             seen.push(follower.next().await.expect("an event"));
         }
     }
@@ -143,8 +146,35 @@ async fn whole_game_followed<G: Game>(
     (answered, seen)
 }
 
+/// That `event` tells where `table` (a move's or a creation's answer) stands: its ply, status,
+/// awaited seat, result, deadline and time; the whole table only in a `table` or `reset` event.
+#[track_caller]
+fn assert_tells(event: &Sse, table: &Value) {
+    for field in ["ply", "status", "to_act", "result", "deadline"] {
+        assert_eq!(
+            event.data[field], table[field],
+            "{field} of event {}",
+            event.id
+        );
+    }
+    assert_eq!(event.data["time"], table["updated"]);
+    assert_eq!(event.data["table_id"], table["id"]);
+    assert_eq!(
+        event.data["url"],
+        format!("/api/v1/tables/{}", table["id"].as_str().unwrap())
+    );
+    match event.kind.as_str() {
+        "table" | "reset" => assert_eq!(&event.data["table"], table, "the whole table"),
+        _ => assert!(
+            event.data.get("table").is_none(),
+            "a change's event holds no table"
+        ),
+    }
+}
+
 /// The events of a whole game seen by a follower from its start: the table, then one `move`
-/// per ply in order, each with the very table that move's 200 answered; then the stream ends.
+/// per ply in order, each telling where the table that move's 200 answered stands; then the
+/// stream ends.
 fn assert_whole_game(answered: &[Value], seen: &[Sse]) {
     assert_eq!(
         seen.len(),
@@ -157,7 +187,7 @@ fn assert_whole_game(answered: &[Value], seen: &[Sse]) {
         let kind = if seq == 0 { "table" } else { "move" };
         assert_eq!(event.kind, kind);
         assert_eq!(event.data["type"], kind);
-        assert_eq!(&event.data["table"], table, "the table after change {seq}");
+        assert_tells(event, table);
         if seq > 0 {
             assert_eq!(event.data["move"]["ply"], seq as u64);
         }
@@ -222,16 +252,13 @@ both!(
         for seq in 5..=10 {
             let event = follower.next().await.expect("a missed event");
             assert_eq!(event.id, seq);
-            assert_eq!(
-                event.data["table"], answered[seq as usize],
-                "replayed as answered"
-            );
+            assert_tells(&event, &answered[seq as usize]);
         }
         play_some(&mut table, &mut answered, 5).await;
         for seq in 11..=15 {
             let event = follower.next().await.expect("a new event");
             assert_eq!(event.id, seq);
-            assert_eq!(event.data["table"], answered[seq as usize]);
+            assert_tells(&event, &answered[seq as usize]);
         }
         drop(follower);
 
@@ -243,7 +270,7 @@ both!(
         assert_eq!(events.len(), 1, "{events:?}");
         assert_eq!((events[0].id, events[0].kind.as_str()), (16, "resign"));
         assert_eq!(events[0].data["seat"], "first");
-        assert_eq!(events[0].data["table"], finished);
+        assert_tells(&events[0], &finished);
 
         // Reconnecting after the last event: 204, nothing more will come (EventSource stops).
         let done = app
@@ -256,13 +283,16 @@ both!(
         let events = rest(&mut late).await;
         let ids: Vec<u64> = events.iter().map(|e| e.id).collect();
         assert_eq!(ids, [15, 16]);
-        assert_eq!(events[0].data["table"], answered[15]);
+        assert_tells(&events[0], &answered[15]);
+        // The move before the resignation left the game going, with its seat awaited.
+        assert_eq!(events[0].data["status"], "ongoing");
+        assert_tells(&events[1], &finished);
         // Without Last-Event-ID: the finished table as it stands, and the end.
         let mut fresh = open(&app, &id, None).await;
         let events = rest(&mut fresh).await;
         assert_eq!(events.len(), 1);
         assert_eq!((events[0].id, events[0].kind.as_str()), (16, "table"));
-        assert_eq!(events[0].data["table"], finished);
+        assert_tells(&events[0], &finished);
     }
 );
 
@@ -271,13 +301,15 @@ both!(
     |url: String| async move {
         let tables = db::tables(&url, 100).await.with_feed(FeedLimits {
             per_table: 2,
-            in_all: 3,
+            per_seat: 1,
+            per_address: 100,
+            in_all: 10,
         });
         let app = db::app(tables, roomy()).await;
         let unknown = call(&app, events_request(&"0".repeat(32), None)).await;
         unknown.problem(404, "unknown_table");
         let created = call(&app, create(json!({"game": "herfor"}))).await;
-        let (id, _) = seats(&created.body);
+        let (id, credentials) = seats(&created.body);
         let bad = call(
             &app,
             events_request(&id, None).insert_header(("Last-Event-ID", "seven")),
@@ -293,17 +325,154 @@ both!(
         .problem(422, "invalid_request");
         let future = call(&app, events_request(&id, Some(3))).await;
         future.problem(422, "invalid_request");
+        call(
+            &app,
+            events_request(&id, None).insert_header(("Authorization", "Bearer wrong")),
+        )
+        .await
+        .problem(401, "unauthorized");
 
         let _a = open(&app, &id, None).await;
         let _b = open(&app, &id, None).await;
         let third = call(&app, events_request(&id, None)).await;
         third.problem(503, "streams_full");
-        let created = call(&app, create(json!({"game": "herfor"}))).await;
-        let (other, _) = seats(&created.body);
-        let _c = open(&app, &other, None).await;
-        let fourth = call(&app, events_request(&other, None)).await;
-        fourth.problem(503, "streams_full");
+        // Watchers took the table's places: its seats still follow it, each within its own.
+        let first = open_as(&app, &id, &credentials[0]).await;
+        let _second = open_as(&app, &id, &credentials[1]).await;
+        call(&app, seat_events(&id, &credentials[0]))
+            .await
+            .problem(503, "streams_full");
+        drop(first);
+        let _first = open_as(&app, &id, &credentials[0]).await;
         drop(_a);
         let _again = open(&app, &id, None).await;
+    }
+);
+
+/// Table `id`'s stream as the seat holding `credential` asks for it (as its page does: in the
+/// query, which a browser's `EventSource` can send).
+fn seat_events(id: &str, credential: &str) -> TestRequest {
+    TestRequest::get().uri(&format!(
+        "/api/v1/tables/{id}/events?credential={credential}"
+    ))
+}
+
+/// Opens table `id`'s stream as the seat holding `credential`.
+async fn open_as<S, B>(app: &S, id: &str, credential: &str) -> Stream
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody + 'static,
+{
+    let response = app
+        .call(seat_events(id, credential).to_request())
+        .await
+        .expect("the app answers");
+    assert_eq!(response.status(), 200);
+    Stream {
+        body: response.map_into_boxed_body().into_body(),
+        buffer: String::new(),
+    }
+}
+
+both!(
+    watchers_from_one_address_have_a_share_of_the_servers_streams,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await.with_feed(FeedLimits {
+            per_table: 32,
+            per_seat: 4,
+            per_address: 3,
+            in_all: 100,
+        });
+        let app = db::app(tables, roomy()).await;
+        let from = |address: &'static str| {
+            move |id: &str| {
+                events_request(id, None).peer_addr(format!("{address}:40000").parse().unwrap())
+            }
+        };
+        let (here, there) = (from("192.0.2.7"), from("198.51.100.7"));
+        let mut ids = Vec::new();
+        for _ in 0..4 {
+            let created = call(&app, create(json!({"game": "tara"}))).await;
+            ids.push(seats(&created.body));
+        }
+        let mut streams = Vec::new();
+        for (id, _) in &ids[..3] {
+            let response = app.call(here(id).to_request()).await.unwrap();
+            assert_eq!(response.status(), 200);
+            streams.push(response);
+        }
+        let (fourth, credentials) = &ids[3];
+        let refused = call(&app, here(fourth)).await;
+        refused.problem(503, "streams_full");
+        assert!(
+            refused.body["detail"]
+                .as_str()
+                .unwrap()
+                .contains("this address"),
+            "{}",
+            refused.body
+        );
+        // Another address, and the seat's own player from this one, still follow it.
+        assert_eq!(
+            app.call(there(fourth).to_request()).await.unwrap().status(),
+            200
+        );
+        let _seat = open_as(&app, fourth, &credentials[0]).await;
+        // A watcher that leaves gives its place back.
+        streams.pop();
+        assert_eq!(
+            app.call(here(fourth).to_request()).await.unwrap().status(),
+            200
+        );
+    }
+);
+
+/// Plays seeded random Hirþ moves at a new table until it has at least `plies` (the match
+/// long enough); returns the table's id and every table answered (the new one first).
+async fn long_hirth_table<S, B>(app: &S, plies: u64) -> (String, Vec<Value>)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody + 'static,
+{
+    let created = call(
+        app,
+        create(json!({"game": "hirth", "options": {"target": 21}})),
+    )
+    .await;
+    let (id, credentials) = seats(&created.body);
+    let mut table = created.body["table"].clone();
+    let mut answered = vec![table.clone()];
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+    while table["ply"].as_u64().unwrap() < plies {
+        assert_eq!(table["status"], "ongoing", "the match ended too soon");
+        let text = random_move::<Hirth>(&table, &mut rng);
+        let ply = table["ply"].as_u64().unwrap();
+        table = call(app, play(&id, &credentials[to_act(&table)], &text, ply))
+            .await
+            .ok()
+            .clone();
+        answered.push(table.clone());
+    }
+    (id, answered)
+}
+
+both!(
+    a_follower_far_behind_gets_the_table_once_and_a_near_one_every_change,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (id, answered) = long_hirth_table(&app, 260).await;
+        let now = answered.last().unwrap();
+        // 259 changes behind (more than 200): the table as it stands, once, then live.
+        let mut far = open(&app, &id, Some(1)).await;
+        let reset = far.next().await.expect("a reset");
+        assert_eq!((reset.id, reset.kind.as_str()), (260, "reset"));
+        assert_tells(&reset, now);
+        // 180 behind: each change, read a page at a time, in order.
+        let mut near = open(&app, &id, Some(80)).await;
+        for (seq, table) in answered.iter().enumerate().skip(81) {
+            let event = near.next().await.expect("a missed change");
+            assert_eq!((event.id, event.kind.as_str()), (seq as u64, "move"));
+            assert_tells(&event, table);
+        }
     }
 );

@@ -918,7 +918,17 @@ fn streams_past_the_open_files_limit_are_refused_while_moves_still_answer() {
         format!("--nofile={files}:{files}"),
         "--".to_owned(),
     ];
-    let server = Server::start_with(&url, &dir.join("moot.log"), &["--trust-forwarded"], &prefix);
+    // Every stream comes from this one address: its share lifted.
+    let server = Server::start_with(
+        &url,
+        &dir.join("moot.log"),
+        &[
+            "--trust-forwarded",
+            "--event-streams-per-address",
+            "1000000",
+        ],
+        &prefix,
+    );
     let port = server.port;
     // 30 streams a table (under the per-table cap), a quarter more attempts than the server's
     // whole limit of open files; the tables made from as many addresses as their shares take.
@@ -968,12 +978,31 @@ fn streams_past_the_open_files_limit_are_refused_while_moves_still_answer() {
             }
         }
     }
-    let allowed = (files - FILES_KEPT) as usize;
+    // Watchers take nine tenths of the streams the open files leave: the rest are the seats'.
+    let streams = (files - FILES_KEPT) as usize;
+    let allowed = streams - streams / 10;
     assert_eq!(
         accepted, allowed,
-        "streams kept: the limit of open files less what is kept"
+        "watchers' streams kept: nine tenths of the limit of open files less what is kept"
     );
     assert_eq!(refused, attempts - allowed);
+    // A seat's player still follows its table.
+    let (id, credentials) = &tables[0];
+    let mut seat = TcpStream::connect(("127.0.0.1", port)).expect("a connection");
+    seat.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        seat,
+        "GET /api/v1/tables/{id}/events?credential={} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        credentials[0]
+    )
+    .unwrap();
+    let mut head = [0u8; 12];
+    seat.read_exact(&mut head).expect("an answer");
+    assert_eq!(
+        &head[9..12],
+        b"200",
+        "a seat's stream beside the full watchers"
+    );
 
     let health = call(port, "GET", "/healthz", None, None);
     assert_eq!(health.status, 200);

@@ -10,6 +10,7 @@
 //!   and made once (two at once too); the key reused for another request refused;
 //! - `pages`: "Play a friend", two seats playing a whole game from their links, spectators,
 //!   refusals said on the page;
+//! - `history`: a table's history a page at a time, revalidated with its `ETag`;
 //! - `events`: a table's event stream: every move of whole games in order, reconnecting
 //!   with `Last-Event-ID`, the end, the bounds;
 //! - `refusals`: every refusal code of the tables' routes;
@@ -28,6 +29,7 @@ mod db;
 mod events;
 mod faults;
 mod games;
+mod history;
 mod idempotency;
 mod pages;
 mod processes;

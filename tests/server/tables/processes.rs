@@ -251,8 +251,8 @@ impl Following {
     }
 }
 
-/// Moves posted on replica B reach a follower on replica A, in order, each with the table B
-/// answered; the follower on B sees them too. PostgreSQL's `NOTIFY` carries them across.
+/// Moves posted on replica B reach a follower on replica A, in order, each telling where the
+/// table B answered stands; the follower on B sees them too. PostgreSQL's `NOTIFY` carries them across.
 #[actix_web::test]
 async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
     let Some(url) = crate::tables::db::postgres_url().await else {
@@ -274,7 +274,9 @@ async fn a_follower_on_one_replica_sees_the_moves_posted_on_the_other() {
             started.elapsed()
         );
         assert_eq!(seq, ply);
-        assert_eq!(event["table"], answered, "the table B answered");
+        for field in ["ply", "status", "to_act", "deadline"] {
+            assert_eq!(event[field], answered[field], "{field}: as B answered");
+        }
         assert_eq!(on_b.next().0, ply);
     }
 }
@@ -415,5 +417,49 @@ fn the_table_creation_limit_follows_its_flags() {
     for _ in 0..30 {
         let (answered, body) = request(port, "POST", "/api/v1/tables", None, Some(&herfor));
         assert_eq!(answered, 201, "{body:#}");
+    }
+}
+
+/// A stream whose client goes away gives its place back at once, not at its next heartbeat: two
+/// watchers take a table's two places and hang up, and a third is let in straight after; the
+/// gauge counts only live streams.
+#[test]
+fn a_stream_its_client_closed_frees_its_place_at_once() {
+    let port = free_port();
+    let _server = moot(port, &["--event-streams-per-table", "2"]);
+    let (id, _) = new_table(port);
+    let open_streams = || {
+        let (_, metrics) = request_text(port, "GET", "/metrics", None, None);
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("moot_event_streams_open "))
+            .map(|n| n.trim().parse::<u64>().unwrap())
+            .expect("the gauge")
+    };
+    for _ in 0..3 {
+        let mut watchers = [Following::open(port, &id), Following::open(port, &id)];
+        for watcher in &mut watchers {
+            assert_eq!(watcher.next().0, 0, "the table as it stands");
+        }
+        assert_eq!(open_streams(), 2);
+        let (status, body) = request(
+            port,
+            "GET",
+            &format!("/api/v1/tables/{id}/events"),
+            None,
+            None,
+        );
+        assert_eq!((status, body["code"].as_str()), (503, Some("streams_full")));
+        drop(watchers);
+        // The heartbeat comes every 25 s: the places must be back long before.
+        let hung_up = std::time::Instant::now();
+        while open_streams() > 0 {
+            assert!(
+                hung_up.elapsed() < std::time::Duration::from_secs(3),
+                "the closed streams still hold their places"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        eprintln!("places back after {:?}", hung_up.elapsed());
     }
 }
