@@ -78,6 +78,10 @@ impl Tables {
                 winner: Some(winner),
                 ended_by: EndedBy::Time,
             } => Some(Event::TimeClaimed { seat: winner }),
+            Standing::Finished {
+                ended_by: EndedBy::Abandoned,
+                ..
+            } => Some(Event::Abandoned),
             _ => None,
         };
         let mut changes = Vec::new();
@@ -158,6 +162,15 @@ fn replayed<G: Game>(
         G::apply(&mut state, &mv).map_err(|e| corrupt(format!("ply {}: {e}", played.ply)))?;
         if played.ply <= seq {
             continue;
+        }
+        if played.ply == table.ply && table.seq() == table.ply {
+            // The last move's table is the one stored: it may have ended the table outside
+            // the rules (the ply cap), which the engine does not know of.
+            changes.push(Committed {
+                table: table.clone(),
+                event: Event::Moved(played),
+            });
+            break;
         }
         let standing = Standing::after::<G>(&state);
         let then = Table {
