@@ -369,3 +369,57 @@ both!(
         assert_eq!(taken.status, 201, "{taken:#?}");
     }
 );
+
+both!(
+    a_move_racing_the_closing_either_plays_or_finds_the_table_closed,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let sweeper = db::tables(&url, 100).await;
+        let options = HerforOptions::default();
+        let start = Herfor::new_game(&options).unwrap();
+        let now = T0 + 31 * DAY;
+        for _ in 0..10 {
+            let created = tables
+                .create::<Herfor>(&options, &start, None, [None, None], webhook(), T0)
+                .await
+                .unwrap();
+            let id = created.table.id.clone();
+            let first = tables
+                .play(&id, &created.credentials[0], 0, &first_move(&start), T0)
+                .await
+                .unwrap();
+            let state: <Herfor as Game>::State =
+                serde_json::from_value(first.table.state.clone()).unwrap();
+            let second = first_move(&state);
+            let (moved, closed) = tokio::join!(
+                tables.play(&id, &created.credentials[1], 1, &second, now),
+                sweeper.abandon(now, Abandonment::default()),
+            );
+            let table = tables.get(&id).await.unwrap().unwrap();
+            let kinds: Vec<String> = outbox(&tables, &id)
+                .await
+                .into_iter()
+                .map(|(_, k)| k)
+                .collect();
+            match (moved, closed.unwrap()) {
+                (Ok(_), 0) => {
+                    assert_eq!(table.ply, 2);
+                    assert!(!table.is_finished());
+                    assert_eq!(kinds, ["move", "move"]);
+                }
+                (Err(TableError::Finished), 1) => {
+                    assert_eq!(table.ply, 1);
+                    assert_eq!(
+                        table.standing,
+                        Standing::Finished {
+                            winner: None,
+                            ended_by: EndedBy::Abandoned
+                        }
+                    );
+                    assert_eq!(kinds, ["move", "abandoned"]);
+                }
+                (moved, closed) => panic!("a move {moved:?} and {closed} closed: {table:?}"),
+            }
+        }
+    }
+);
