@@ -69,11 +69,11 @@ struct Serve {
     keep_finished_days: u32,
     /// Days a table is kept open without a move once someone has moved (past its deadline if
     /// it has a clock); then the hourly sweep closes it as abandoned (finished, no winner).
-    #[arg(long, env = "MOOT_ABANDON_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_AFTER_DAYS)]
+    #[arg(long, env = "MOOT_ABANDON_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_AFTER_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
     abandon_after_days: u32,
     /// Days a table where no one has moved is kept open (past its first deadline if it has a
     /// clock); then the hourly sweep closes it as abandoned.
-    #[arg(long, env = "MOOT_ABANDON_UNSTARTED_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_UNSTARTED_AFTER_DAYS)]
+    #[arg(long, env = "MOOT_ABANDON_UNSTARTED_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_UNSTARTED_AFTER_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
     abandon_unstarted_after_days: u32,
     /// The most plies (moves) a table may have: the move that reaches it ends the table,
     /// drawn (`ended_by: "ply_limit"`).

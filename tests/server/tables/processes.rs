@@ -419,7 +419,8 @@ fn the_table_creation_limit_follows_its_flags() {
 }
 
 /// The ply cap is the binary's to set: with `--max-table-plies 2` the second move ends the
-/// table, drawn, and a third is refused; a cap of 0 is refused at start.
+/// table, drawn, and a third is refused. A cap of 0, or 0 days before a table is abandoned,
+/// is refused at start.
 #[test]
 fn the_ply_cap_follows_its_flag() {
     let port = free_port();
@@ -438,13 +439,19 @@ fn the_ply_cap_follows_its_flag() {
         Some(&body),
     );
     assert_eq!(status, 410, "{refused:#}");
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_moot"))
-        .args(["--max-table-plies", "0"])
-        .output()
-        .expect("the binary runs");
-    assert!(!refused.status.success());
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("--max-table-plies"),
-        "{refused:?}"
-    );
+    for flag in [
+        "--max-table-plies",
+        "--abandon-after-days",
+        "--abandon-unstarted-after-days",
+    ] {
+        let refused = std::process::Command::new(env!("CARGO_BIN_EXE_moot"))
+            .args([flag, "0"])
+            .output()
+            .expect("the binary runs");
+        assert!(!refused.status.success());
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains(flag),
+            "{refused:?}"
+        );
+    }
 }
