@@ -34,6 +34,20 @@ pub mod tables {
     pub const GUESS_EVERY: Duration = Duration::from_secs(5);
     /// Days a finished table is kept before the sweep deletes it.
     pub const KEEP_FINISHED_DAYS: u32 = 90;
+    /// The most plies (moves) one table may have: the move that reaches it ends the table,
+    /// drawn (`ended_by: "ply_limit"`). It bounds what one table may grow to (its moves' rows,
+    /// and a Hirþ state, which holds its match's record) and leaves room for a long match: a
+    /// match to Hirþ's largest target ([`moot_games::hirth::MAX_TARGET`] points) is at most 41
+    /// games, which leaves each about 240 plies (a Hirþ turn is up to six: five steps and
+    /// `end`).
+    pub const MAX_PLIES: u64 = 10_000;
+    /// Days a table with no clock is kept open after its last move; then the sweep closes it
+    /// as abandoned (finished, no winner). A table with a clock waits this long past its
+    /// deadline (its waiting seat may claim the win until then).
+    pub const ABANDON_AFTER_DAYS: u32 = 30;
+    /// Days a table where no one moved yet is kept open after it was created (with a clock,
+    /// after its first deadline); then the sweep closes it as abandoned.
+    pub const ABANDON_UNSTARTED_AFTER_DAYS: u32 = 7;
     /// How often the sweep runs.
     pub const SWEEP_EVERY: Duration = Duration::from_secs(60 * 60);
     /// How long a request waits for a database connection (PostgreSQL down, every

@@ -67,6 +67,18 @@ struct Serve {
     /// Days a finished table is kept before the hourly sweep deletes it.
     #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
     keep_finished_days: u32,
+    /// Days a table is kept open without a move once someone has moved (past its deadline if
+    /// it has a clock); then the hourly sweep closes it as abandoned (finished, no winner).
+    #[arg(long, env = "MOOT_ABANDON_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_AFTER_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
+    abandon_after_days: u32,
+    /// Days a table where no one has moved is kept open (past its first deadline if it has a
+    /// clock); then the hourly sweep closes it as abandoned.
+    #[arg(long, env = "MOOT_ABANDON_UNSTARTED_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_UNSTARTED_AFTER_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
+    abandon_unstarted_after_days: u32,
+    /// The most plies (moves) a table may have: the move that reaches it ends the table,
+    /// drawn (`ended_by: "ply_limit"`).
+    #[arg(long, env = "MOOT_MAX_TABLE_PLIES", default_value_t = moot::limits::tables::MAX_PLIES, value_parser = clap::value_parser!(u64).range(1..))]
+    max_table_plies: u64,
     /// Tables one client (address) may create in a burst (429 `rate_limited` past its share).
     #[arg(long, env = "MOOT_TABLE_BURST", default_value_t = moot::limits::tables::CREATE_BURST)]
     table_burst: u32,
@@ -203,9 +215,17 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     .await
     .map_err(std::io::Error::other)?;
     // The URL's password stays out of the log: only the backend is named.
-    tracing::info!(backend = ?store.backend, keep_finished_days = flags.keep_finished_days, "tables are kept");
+    tracing::info!(
+        backend = ?store.backend,
+        keep_finished_days = flags.keep_finished_days,
+        abandon_after_days = flags.abandon_after_days,
+        abandon_unstarted_after_days = flags.abandon_unstarted_after_days,
+        max_table_plies = flags.max_table_plies,
+        "tables are kept"
+    );
     let max_event_streams = streams_allowed(flags.max_event_streams);
     let tables = moot::tables::Tables::new(store.clone(), flags.max_open_tables)
+        .with_ply_cap(flags.max_table_plies)
         .with_feed(moot::tables::FeedLimits {
             in_all: max_event_streams,
             per_table: flags.event_streams_per_table,
@@ -237,6 +257,10 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         actix_web::rt::spawn(moot::tables::sweep::sweep_forever(
             tables.clone(),
             flags.keep_finished_days,
+            moot::tables::Abandonment::days(
+                flags.abandon_after_days,
+                flags.abandon_unstarted_after_days,
+            ),
         )),
         actix_web::rt::spawn(tables.clone().watch_health()),
     ];

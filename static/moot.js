@@ -613,8 +613,9 @@
 })();
 
 // A kept table's page follows the table: when its event stream (server-sent events) tells of
-// a change the page does not show (the opponent's move, a resignation), the page is loaded
-// again. Without the script, or without EventSource, the reload link does it.
+// a change the page does not show (the opponent's move, a resignation, the table closed as
+// abandoned), the page is loaded again. Without the script, or without EventSource, the reload
+// link does it.
 (function () {
   "use strict";
   var seats = document.querySelector("[data-events][data-reload]");
@@ -630,7 +631,7 @@
     if (leaving || document.body.classList.contains("waiting")) return;
     window.location.replace(seats.getAttribute("data-reload"));
   }
-  ["table", "reset", "move", "resign", "claim"].forEach(function (type) {
+  ["table", "reset", "move", "resign", "claim", "abandoned"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
   window.addEventListener("pagehide", function () { source.close(); });

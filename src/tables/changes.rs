@@ -96,7 +96,7 @@ impl Head {
     pub fn seq(&self) -> u64 {
         match self.standing {
             Standing::Finished {
-                ended_by: EndedBy::Resignation | EndedBy::Time,
+                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
                 ..
             } => self.ply + 1,
             _ => self.ply,
@@ -108,7 +108,8 @@ impl Head {
         matches!(self.standing, Standing::Finished { .. })
     }
 
-    /// The change that ended the table after its last move, if a seat resigned or won on time.
+    /// The change that ended the table after its last move, if a seat resigned or won on time,
+    /// or the table was closed as abandoned.
     fn ending(&self) -> Option<Event> {
         match self.standing {
             Standing::Finished {
@@ -121,6 +122,10 @@ impl Head {
                 winner: Some(winner),
                 ended_by: EndedBy::Time,
             } => Some(Event::TimeClaimed { seat: winner }),
+            Standing::Finished {
+                ended_by: EndedBy::Abandoned,
+                ..
+            } => Some(Event::Abandoned),
             _ => None,
         }
     }
@@ -234,7 +239,8 @@ impl Tables {
                         )));
                     }
                     None => match (head.ending(), head.awaited) {
-                        // The move before a resignation or a win on time left the game going.
+                        // The move before a resignation, a win on time or the closing of an
+                        // abandoned table left the game going.
                         (Some(_), Some(to_act)) => Standing::Ongoing { to_act },
                         _ => head.standing.clone(),
                     },

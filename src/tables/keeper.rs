@@ -40,6 +40,8 @@ pub struct Tables {
     pub(super) store: Store,
     /// The most tables kept ongoing at once.
     pub(super) max_open: u64,
+    /// The most plies a table may have: the move that reaches it ends the table, drawn.
+    pub(super) ply_cap: u64,
     /// Whoever follows a table in this process.
     pub(super) feed: Feed,
     /// This process among the replicas: its own notifications come back to it, and are
@@ -60,11 +62,21 @@ impl Tables {
         Tables {
             store,
             max_open,
+            ply_cap: crate::limits::tables::MAX_PLIES,
             feed: Feed::new(FeedLimits::default()),
             replica: secret::table_id(),
             outbox: None,
             remembering: None,
             catching_up: Arc::new(Semaphore::new(limits::CATCH_UP_READS)),
+        }
+    }
+
+    /// The same tables, each ended (drawn, `ply_limit`) by the move that brings it to
+    /// `plies` (at least 1).
+    pub fn with_ply_cap(self, plies: u64) -> Tables {
+        Tables {
+            ply_cap: plies.max(1),
+            ..self
         }
     }
 

@@ -21,7 +21,8 @@
 //! - the operations, each an `impl Tables` of its own: [`create`] (a new table), [`read`] (a
 //!   table, a page of its history, the seat of a credential), [`changes`] (where a table
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
-//!   claim), [`sweep`] (finished tables deleted once old);
+//!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
+//!   deleted once old);
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
@@ -29,6 +30,7 @@
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
 //!   and claimed from there by the delivery worker (`crate::webhooks`).
 
+mod abandon;
 mod announce;
 pub mod backup;
 pub mod changes;
@@ -48,6 +50,7 @@ pub mod store;
 pub mod sweep;
 mod write;
 
+pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
@@ -82,6 +85,12 @@ pub enum EndedBy {
     Resignation,
     /// The waiting seat claimed a win after the other's deadline passed.
     Time,
+    /// A move brought the table to the most plies a table may have (`Tables::with_ply_cap`):
+    /// drawn, whatever the position.
+    PlyLimit,
+    /// No one moved for as long as a table is kept waiting (see [`Abandonment`]): closed by
+    /// the sweep, with no winner.
+    Abandoned,
 }
 
 impl EndedBy {
@@ -91,13 +100,21 @@ impl EndedBy {
             EndedBy::Rules => "rules",
             EndedBy::Resignation => "resignation",
             EndedBy::Time => "time",
+            EndedBy::PlyLimit => "ply_limit",
+            EndedBy::Abandoned => "abandoned",
         }
     }
 
     fn parse(text: &str) -> Option<EndedBy> {
-        [EndedBy::Rules, EndedBy::Resignation, EndedBy::Time]
-            .into_iter()
-            .find(|e| e.as_str() == text)
+        [
+            EndedBy::Rules,
+            EndedBy::Resignation,
+            EndedBy::Time,
+            EndedBy::PlyLimit,
+            EndedBy::Abandoned,
+        ]
+        .into_iter()
+        .find(|e| e.as_str() == text)
     }
 }
 
@@ -205,11 +222,12 @@ pub struct Table {
 
 impl Table {
     /// How many changes the table has had: its ply, and one more once a seat resigned or won
-    /// on time (no move follows those). Each change's number is the id of its event.
+    /// on time, or the table was closed as abandoned (no move follows those). Each change's
+    /// number is the id of its event.
     pub fn seq(&self) -> u64 {
         match self.standing {
             Standing::Finished {
-                ended_by: EndedBy::Resignation | EndedBy::Time,
+                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
                 ..
             } => self.ply + 1,
             _ => self.ply,
@@ -277,6 +295,8 @@ pub enum Event {
         /// The seat that claimed.
         seat: Seat,
     },
+    /// The sweep closed the table: no one moved for too long.
+    Abandoned,
 }
 
 /// A change committed: the table after it, and what happened.
@@ -296,12 +316,14 @@ impl Committed {
 }
 
 impl Event {
-    /// The event's name, as streams and webhooks give it: `move`, `resign` or `claim`.
+    /// The event's name, as streams and webhooks give it: `move`, `resign`, `claim` or
+    /// `abandoned`.
     pub fn name(&self) -> &'static str {
         match self {
             Event::Moved(_) => "move",
             Event::Resigned { .. } => "resign",
             Event::TimeClaimed { .. } => "claim",
+            Event::Abandoned => "abandoned",
         }
     }
 }

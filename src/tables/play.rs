@@ -85,8 +85,9 @@ impl Tables {
                 });
             }
             let webhook = row.webhook.clone();
+            let cap = self.ply_cap;
             let committed = with_game!(row.game, G => {
-                Self::play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
+                Self::play_in::<G>(&mut tx, id, row, seat, seats, text, cap, now).await?
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
             self.beside(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;
@@ -101,7 +102,9 @@ impl Tables {
     }
 
     /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
-    /// move's row, then the table's where it still has the ply it was loaded at.
+    /// move's row, then the table's where it still has the ply it was loaded at. A move that
+    /// brings the table to `ply_cap` plies ends it, drawn, if the rules did not.
+    #[allow(clippy::too_many_arguments)]
     async fn play_in<G: Game>(
         tx: &mut Write,
         id: &str,
@@ -109,6 +112,7 @@ impl Tables {
         seat: Seat,
         seats: Vec<SeatInfo>,
         text: &str,
+        ply_cap: u64,
         now: Millis,
     ) -> Result<Committed, TableError> {
         let mut state: G::State = parse_json(&row.state, "state")?;
@@ -138,7 +142,13 @@ impl Tables {
         .execute(&mut **tx)
         .await
         .map_err(|e| stale_if_taken(e, seen))?;
-        let standing = Standing::after::<G>(&state);
+        let standing = match Standing::after::<G>(&state) {
+            Standing::Ongoing { .. } if ply >= ply_cap => Standing::Finished {
+                winner: None,
+                ended_by: EndedBy::PlyLimit,
+            },
+            standing => standing,
+        };
         let (status, winner, ended_by) = columns(&standing);
         let deadline = match standing {
             Standing::Ongoing { .. } => row.days_per_move.map(|days| now + days * DAY),
@@ -148,7 +158,7 @@ impl Tables {
         let updated = sqlx::query(
             "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
              ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
-             WHERE id = $9 AND ply = $10",
+             WHERE id = $9 AND ply = $10 AND status = 'ongoing'",
         )
         .bind(&row.state)
         .bind(ply as i64)
@@ -164,10 +174,7 @@ impl Tables {
         .await
         .map_err(|e| stale_if_taken(e, seen))?;
         if updated.rows_affected() != 1 {
-            return Err(TableError::StalePly {
-                seen,
-                current: seen + 1,
-            });
+            return Err(lost_race(tx, id, seen).await);
         }
         row.ply = ply;
         row.status = status.to_owned();
@@ -256,7 +263,7 @@ impl Tables {
                 .execute(&mut *tx)
                 .await?;
                 if updated.rows_affected() != 1 {
-                    return Err(TableError::StalePly { seen: row.ply, current: row.ply + 1 });
+                    return Err(lost_race(&mut tx, id, row.ply).await);
                 }
                 row.status = "finished".to_owned();
                 row.winner = Some(winner.index() as i64);
@@ -276,6 +283,28 @@ impl Tables {
         .await;
         let (committed, webhook) = tx.finish(outcome).await?;
         Ok(self.announced(webhook.as_ref(), committed))
+    }
+}
+
+/// Why a change of table `id` loaded at ply `seen` found it changed when it wrote (another
+/// change committed meanwhile, which PostgreSQL's replicas allow): `Finished` if a
+/// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
+/// move).
+async fn lost_race(tx: &mut Write, id: &str, seen: u64) -> TableError {
+    let finished = sqlx::query_scalar::<_, String>(
+        "SELECT status FROM moot_tables WHERE id = $1 AND ply = $2",
+    )
+    .bind(id)
+    .bind(seen as i64)
+    .fetch_optional(&mut **tx)
+    .await;
+    match finished {
+        Ok(Some(status)) if status == "finished" => TableError::Finished,
+        Ok(_) => TableError::StalePly {
+            seen,
+            current: seen + 1,
+        },
+        Err(error) => TableError::Database(error),
     }
 }
 

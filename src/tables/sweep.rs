@@ -1,7 +1,8 @@
 //! Finished tables are deleted once they are older than the server keeps them: the sweep's
-//! one transaction, and the loop that runs it for as long as the server runs.
+//! one transaction, and the loop that runs it for as long as the server runs (which first
+//! closes the tables left without a move, see [`super::abandon`]).
 
-use super::{DAY, Millis, TableError, Tables};
+use super::{Abandonment, DAY, Millis, TableError, Tables};
 use crate::limits::tables as limits;
 
 impl Tables {
@@ -46,12 +47,18 @@ impl Tables {
     }
 }
 
-/// Deletes the finished tables older than `keep_days` every [`limits::SWEEP_EVERY`], for as
-/// long as the server runs (spawned on its runtime).
-pub async fn sweep_forever(tables: Tables, keep_days: u32) {
+/// Every [`limits::SWEEP_EVERY`], for as long as the server runs (spawned on its runtime):
+/// closes the tables that waited for a move longer than `abandonment` allows, then deletes the
+/// finished tables older than `keep_days`.
+pub async fn sweep_forever(tables: Tables, keep_days: u32, abandonment: Abandonment) {
     let mut every = tokio::time::interval(limits::SWEEP_EVERY);
     loop {
         every.tick().await;
+        match tables.abandon(super::now(), abandonment).await {
+            Ok(0) => {}
+            Ok(closed) => tracing::info!(closed, "tables left without a move closed as abandoned"),
+            Err(error) => tracing::warn!(%error, "closing abandoned tables failed"),
+        }
         match tables.sweep(super::now(), keep_days).await {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, keep_days, "finished tables swept"),

@@ -1083,14 +1083,13 @@ async fn f4_a_hint_on_the_solved_size_3_board_says_it_is_proven() {
 #[actix_web::test]
 async fn the_page_of_a_5000_move_game_stays_under_180_kb() {
     use moot::games::hirth::{Hirth, HirthOptions};
-    let moves =
-        moot::games::fixtures::random_game::<Hirth>(&HirthOptions { target: 1000 }, 5000, 3);
+    let moves = moot::games::fixtures::random_game::<Hirth>(&HirthOptions { target: 21 }, 5000, 3);
     assert_eq!(moves.len(), 5000, "the match goes on");
     let joined = moves.join(".");
     let link = format!(
         "/play/hirth?{}",
         form_urlencoded::Serializer::new(String::new())
-            .append_pair("target", "1000")
+            .append_pair("target", "21")
             .append_pair("moves", &joined)
             .finish()
     );
@@ -1314,7 +1313,7 @@ async fn tara_options_carry_the_colours_for_the_script_and_words_true_without_it
 #[actix_web::test]
 async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_change() {
     use moot::games::hirth::{Event, Hirth, HirthOptions};
-    let options = HirthOptions { target: 50 };
+    let options = HirthOptions { target: 21 };
     // The moves of a random match up to the one that ends the first game and begins the
     // second, and who won it.
     let first_game = |seed: u64| {
@@ -1338,7 +1337,7 @@ async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_ch
     // The computer plays the first seat: Gull in game 1, Silfr in game 2, where the player
     // (Gull) moves first.
     let link = form_urlencoded::Serializer::new(String::new())
-        .append_pair("target", "50")
+        .append_pair("target", "21")
         .append_pair("computer", "first")
         .append_pair("moves", &first_game.join("."))
         .finish();

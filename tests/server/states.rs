@@ -61,17 +61,37 @@ async fn hirth_second_game() -> Value {
 
 #[actix_web::test]
 async fn h11_target_out_of_range_refused() {
-    accepted("hirth", &hirth_state(1000).await).await;
-    for target in [0u64, 1001, 4_294_967_295] {
+    accepted("hirth", &hirth_state(21).await).await;
+    for target in [0u64, 22, 1000, 4_294_967_295] {
         let state = with(hirth_state(5).await, "/options/target", json!(target));
         refused("hirth", &state, "state.options.target").await;
     }
     let new = post_json(
         &endpoint("hirth", "new"),
-        &json!({"options": {"target": 1001}}),
+        &json!({"options": {"target": 22}}),
     )
     .await;
     new.unprocessable("invalid_options", "options.target");
+}
+
+/// H11: a match to more than 21 points is refused at `new` with 422 `invalid_options`, its
+/// detail naming the option and its range; 21 is taken.
+#[actix_web::test]
+async fn hirth_target_above_21_is_refused() {
+    hirth_state(21).await;
+    let answer = post_json(
+        &endpoint("hirth", "new"),
+        &json!({"options": {"target": 22}}),
+    )
+    .await;
+    let problem = answer.unprocessable("invalid_options", "options.target");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the match target is 1 to 21 points"),
+        "{problem}"
+    );
 }
 
 #[actix_web::test]

@@ -66,8 +66,8 @@ pub use board::{Colour, Space};
 pub use moves::{Move, Stay, Unit};
 pub use rules::Event;
 pub use state::{
-    Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Karves, Line, Lines, Phase,
-    Position, Reserve, STEPS_PER_TURN, Victory,
+    Cell, Coin, GameResult, Group, HirthOptions, HirthState, Karve, Karves, Line, Lines,
+    MAX_TARGET, Phase, Position, Reserve, STEPS_PER_TURN, Victory,
 };
 
 use serde::Serialize;

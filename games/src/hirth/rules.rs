@@ -512,7 +512,7 @@ fn end_game(
     let seat = state.seat_of(winner);
     let factor = state.coin.factor;
     let points = victory.points(factor);
-    // Points stay under the target (at most 1000, validate) until this game: no wrapping.
+    // Points stay under the target (at most `MAX_TARGET`, validate) until this game: no wrapping.
     state.points[seat.index()] = state.points[seat.index()].saturating_add(points);
     state.results.push(GameResult {
         winner: seat,

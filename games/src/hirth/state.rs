@@ -17,8 +17,10 @@ pub const HIRTH_PER_PLAYER: u8 = 15;
 pub const KARVES_PER_PLAYER: u8 = 3;
 /// H3: steps per movement phase.
 pub const STEPS_PER_TURN: u8 = 5;
-/// H11: the largest match target `new` takes (and a received state may have).
-pub const MAX_TARGET: u32 = 1000;
+/// H11: the largest match target `new` takes (and a received state may have). The rules leave
+/// the target to the players (default 5); 21 is the longest match played in practice, and a
+/// bound keeps a match, and the state that holds its record, small.
+pub const MAX_TARGET: u32 = 21;
 /// The largest round a state may have: far more than any game plays, and small enough that
 /// counting on never wraps (and that JavaScript clients read it exactly as an int32).
 pub const MAX_ROUND: u32 = i32::MAX as u32;
@@ -619,7 +621,7 @@ pub struct GameResult {
 pub struct HirthOptions {
     /// Points that win the match; 1 plays a single game.
     #[serde(default = "default_target")]
-    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 1000))]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 21))]
     pub target: u32,
 }
 

@@ -70,6 +70,10 @@ pub enum EndedBy {
     Resignation,
     /// The waiting seat claimed a win after the other's deadline passed.
     Time,
+    /// A move brought the table to the most plies a table may have: drawn.
+    PlyLimit,
+    /// No one moved for too long: closed with no winner.
+    Abandoned,
 }
 
 /// Where a table's page links to: the server's paths, given whole.

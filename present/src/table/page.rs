@@ -103,10 +103,11 @@ pub fn table_page<G: PageGame>(
         .then(|| format!("{}?{}", links.friend, encode(position.option_pairs())));
     if let Standing::Finished {
         winner,
-        ended_by: ended_by @ (EndedBy::Resignation | EndedBy::Time),
+        ended_by:
+            ended_by @ (EndedBy::Resignation | EndedBy::Time | EndedBy::PlyLimit | EndedBy::Abandoned),
     } = table.standing
     {
-        view.status = ended_outside_the_rules(winner, ended_by, you);
+        view.status = ended_outside_the_rules(winner, ended_by, you, table.ply);
     } else if let (Some(you), Standing::Ongoing { to_act }) = (you, &table.standing)
         && *to_act != you
     {

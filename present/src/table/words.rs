@@ -67,17 +67,38 @@ pub fn notice(refusal: &SeatRefusal) -> Notice {
     }
 }
 
-/// The status line of a table that a resignation or a claim on time ended, for the seat `you`
-/// (`None` for a spectator).
+/// The status line of a table that ended outside the rules (a resignation, a claim on time,
+/// the ply cap, abandoned) after `plies` moves, for the seat `you` (`None` for a spectator).
 pub fn ended_outside_the_rules(
     winner: Option<Seat>,
     ended_by: EndedBy,
     you: Option<Seat>,
+    plies: u64,
 ) -> StatusLine {
     let seat_words = |seat: Seat| match seat {
         Seat::First => "the first player",
         Seat::Second => "the second player",
     };
+    let closed = |headline: &str, detail: String| StatusLine {
+        headline: headline.to_owned(),
+        detail,
+        finished: true,
+    };
+    match ended_by {
+        EndedBy::PlyLimit => {
+            return closed(
+                "Game over: a draw",
+                format!("The table reached {plies} moves, the most a table may have"),
+            );
+        }
+        EndedBy::Abandoned => {
+            return closed(
+                "Table closed: abandoned",
+                "No one moved for too long, so the table ended with no winner".to_owned(),
+            );
+        }
+        EndedBy::Rules | EndedBy::Resignation | EndedBy::Time => {}
+    }
     let Some(winner) = winner else {
         return StatusLine {
             headline: "Game over: a draw".to_owned(),
@@ -185,17 +206,37 @@ mod tests {
 
     #[test]
     fn a_spectator_reads_who_resigned_and_who_won() {
-        let line = ended_outside_the_rules(Some(Seat::First), EndedBy::Resignation, None);
+        let line = ended_outside_the_rules(Some(Seat::First), EndedBy::Resignation, None, 12);
         assert_eq!(line.headline, "Game over");
         assert_eq!(
             line.detail,
             "The second player resigned; the first player won"
         );
-        let line = ended_outside_the_rules(Some(Seat::Second), EndedBy::Time, Some(Seat::First));
+        let line =
+            ended_outside_the_rules(Some(Seat::Second), EndedBy::Time, Some(Seat::First), 12);
         assert_eq!(line.headline, "Game over: you lost");
         assert_eq!(
             line.detail,
             "Your move was overdue and your opponent claimed the win"
         );
+    }
+
+    #[test]
+    fn a_table_at_its_ply_cap_or_abandoned_says_so_to_seats_and_spectators() {
+        for you in [Some(Seat::First), None] {
+            let line = ended_outside_the_rules(None, EndedBy::PlyLimit, you, 10_000);
+            assert_eq!(line.headline, "Game over: a draw");
+            assert_eq!(
+                line.detail,
+                "The table reached 10000 moves, the most a table may have"
+            );
+            let line = ended_outside_the_rules(None, EndedBy::Abandoned, you, 3);
+            assert_eq!(line.headline, "Table closed: abandoned");
+            assert_eq!(
+                line.detail,
+                "No one moved for too long, so the table ended with no winner"
+            );
+            assert!(line.finished);
+        }
     }
 }

@@ -48,10 +48,10 @@ pub struct CreateTableRequest {
     pub webhook: Option<WebhookRequest>,
 }
 
-/// A table's webhook: each event (move, resignation, win on time) is posted to `url` as the
-/// event stream's JSON, with `Moot-Signature: t=<unix time>,v1=<hex HMAC-SHA-256 of
-/// "<t>.<body>" keyed with the secret>`, `Moot-Event-Id` and `Moot-Event`; retried for a day
-/// until a 2xx answer.
+/// A table's webhook: each event (move, resignation, win on time, closing as abandoned) is
+/// posted to `url` as the event stream's JSON, with `Moot-Signature: t=<unix time>,v1=<hex
+/// HMAC-SHA-256 of "<t>.<body>" keyed with the secret>`, `Moot-Event-Id` and `Moot-Event`;
+/// retried for a day until a 2xx answer.
 #[derive(Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookRequest {
@@ -130,6 +130,13 @@ pub enum TableEnding {
     Resignation,
     /// The waiting seat claimed a win after the deadline passed.
     Time,
+    /// A move brought the table to the most plies a table may have (10,000 by default): drawn,
+    /// whatever the position.
+    PlyLimit,
+    /// No one moved for as long as the server keeps a table waiting (by default 30 days, or 7
+    /// while no one has moved; from the deadline for a table with a clock): closed with no
+    /// winner.
+    Abandoned,
 }
 
 /// The result of a finished table.
@@ -211,6 +218,8 @@ pub fn standing_fields(standing: &Standing) -> (TableStatus, Option<Seat>, Optio
                     EndedBy::Rules => TableEnding::Rules,
                     EndedBy::Resignation => TableEnding::Resignation,
                     EndedBy::Time => TableEnding::Time,
+                    EndedBy::PlyLimit => TableEnding::PlyLimit,
+                    EndedBy::Abandoned => TableEnding::Abandoned,
                 },
             }),
         ),

@@ -49,6 +49,8 @@ pub enum TableEventType {
     Resign,
     /// The waiting seat won on time.
     Claim,
+    /// The table was closed as abandoned: no one moved for too long.
+    Abandoned,
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
@@ -107,6 +109,7 @@ impl TableEvent {
             ),
             Event::Resigned { seat } => (TableEventType::Resign, None, Some(*seat)),
             Event::TimeClaimed { seat } => (TableEventType::Claim, None, Some(*seat)),
+            Event::Abandoned => (TableEventType::Abandoned, None, None),
         };
         let (status, to_act, result) = standing_fields(&change.after.standing);
         TableEvent {
@@ -160,6 +163,7 @@ impl TableEvent {
             TableEventType::Move => "move",
             TableEventType::Resign => "resign",
             TableEventType::Claim => "claim",
+            TableEventType::Abandoned => "abandoned",
         };
         // serde_json writes no newline, so the data is one line.
         let data = serde_json::to_string(self).unwrap_or_default();

@@ -93,6 +93,8 @@ fn kept(table: &Table) -> KeptTable {
                     EndedBy::Rules => shown::EndedBy::Rules,
                     EndedBy::Resignation => shown::EndedBy::Resignation,
                     EndedBy::Time => shown::EndedBy::Time,
+                    EndedBy::PlyLimit => shown::EndedBy::PlyLimit,
+                    EndedBy::Abandoned => shown::EndedBy::Abandoned,
                 },
             },
         },

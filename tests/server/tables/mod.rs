@@ -22,10 +22,14 @@
 //!   SIGTERM mid-burst. No acknowledged move lost, every refusal a quick 503, recovery by
 //!   itself, exit 0 at SIGTERM;
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
+//! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
+//!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
+//!   racing the closing either plays or finds the table closed, never both;
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused.
 
 mod db;
+mod ends;
 mod events;
 mod faults;
 mod games;

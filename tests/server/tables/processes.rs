@@ -2,7 +2,7 @@
 //! an event in its webhook's outbox (delivered after the restart); 20 clients racing for one
 //! ply get exactly one 200 and 19 409s, with no gap or duplicate in the history — on SQLite
 //! (one server) and on PostgreSQL (two servers sharing it); the creation limit follows the
-//! binary's flags.
+//! binary's flags, and so does the ply cap.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -461,5 +461,43 @@ fn a_stream_its_client_closed_frees_its_place_at_once() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         eprintln!("places back after {:?}", hung_up.elapsed());
+    }
+}
+
+/// The ply cap is the binary's to set: with `--max-table-plies 2` the second move ends the
+/// table, drawn, and a third is refused. A cap of 0, or 0 days before a table is abandoned,
+/// is refused at start.
+#[test]
+fn the_ply_cap_follows_its_flag() {
+    let port = free_port();
+    let _capped = moot(port, &["--max-table-plies", "2"]);
+    let (id, credentials) = new_table(port);
+    assert_eq!(play_one(port, &id, &credentials)["status"], "ongoing");
+    let ended = play_one(port, &id, &credentials);
+    assert_eq!(ended["status"], "finished", "{ended:#}");
+    assert_eq!(ended["result"], json!({"ended_by": "ply_limit"}));
+    let body = json!({"move": first_legal(&ended), "ply": 2});
+    let (status, refused) = request(
+        port,
+        "POST",
+        &format!("/api/v1/tables/{id}/moves"),
+        Some(&credentials[0]),
+        Some(&body),
+    );
+    assert_eq!(status, 410, "{refused:#}");
+    for flag in [
+        "--max-table-plies",
+        "--abandon-after-days",
+        "--abandon-unstarted-after-days",
+    ] {
+        let refused = std::process::Command::new(env!("CARGO_BIN_EXE_moot"))
+            .args([flag, "0"])
+            .output()
+            .expect("the binary runs");
+        assert!(!refused.status.success());
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains(flag),
+            "{refused:?}"
+        );
     }
 }

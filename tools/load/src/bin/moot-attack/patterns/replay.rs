@@ -1,7 +1,8 @@
 //! Long replays: 32 clients looping `POST /api/v1/games/hirth/replay` with the moves of one
 //! legal Hirþ game of up to 5,000 moves (the most a request may hold), played at random through
-//! the API beforehand. The game is a match to 1,000 points: random play refuses the doubling
-//! coin often, and a match to the default 5 points ends within a few hundred moves.
+//! the API beforehand. The game is a match to 21 points, the most the game allows: random play
+//! refuses the doubling coin often, and a match to the default 5 points ends within a few
+//! hundred moves (a match to 21 may end before 5,000 moves: the longest of a few is kept).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,7 +23,7 @@ const MOVES: usize = 5_000;
 /// Games tried when a game ends before [`MOVES`]: the longest is replayed.
 const GAMES: u64 = 3;
 /// The match's target, in points (the most the game allows).
-const TARGET: u32 = 1_000;
+const TARGET: u32 = moot_games::hirth::MAX_TARGET;
 
 /// Plays the game and prepares the replays.
 pub fn load(addr: SocketAddr) -> Result<Load, String> {
