@@ -49,7 +49,7 @@ mod write;
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
-pub use outbox::{Claimed, EventBody};
+pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError, StoreLimits};
 

@@ -22,7 +22,9 @@
 //!   itself, exit 0 at SIGTERM;
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
-//!   failure, given up after its time (and shown on the table); URLs and secrets refused.
+//!   failure, given up after its time (and shown on the table); URLs and secrets refused; a
+//!   receiver that never answers delays only its own tables; one failing in a row is left alone
+//!   until a trial; claims take each receiver's share.
 
 mod db;
 mod events;
