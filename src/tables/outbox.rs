@@ -13,7 +13,8 @@
 //! most a share of each receiver's due events ([`HostShares`]), the receivers' first events
 //! before their second ones: a receiver with thousands of due events does not fill the claim
 //! and starve the others. An event claimed but not posted (its receiver's breaker opened) is
-//! put back without counting the attempt ([`Tables::event_released`]).
+//! put back without counting the attempt ([`Tables::event_released`]), and a receiver whose
+//! breaker opens has its due events held back until its trial ([`Tables::hold_receiver`]).
 
 use std::sync::Arc;
 
@@ -290,6 +291,24 @@ impl Tables {
         .execute(&mut *tx)
         .await
         .map(drop)
+        .map_err(TableError::from);
+        tx.finish(outcome).await
+    }
+
+    /// Holds back the pending events of the receiver `host` due before `until` (its breaker is
+    /// open): due at `until`, their attempts unchanged. Other replicas then leave them too,
+    /// rather than each scanning them at every claim; answers how many.
+    pub async fn hold_receiver(&self, host: &str, until: Millis) -> Result<u64, TableError> {
+        let mut tx = self.write().await?;
+        let outcome = sqlx::query(
+            "UPDATE moot_outbox SET next_attempt_ms = $1 \
+             WHERE host = $2 AND status = 'pending' AND next_attempt_ms < $1",
+        )
+        .bind(until)
+        .bind(host)
+        .execute(&mut *tx)
+        .await
+        .map(|done| done.rows_affected())
         .map_err(TableError::from);
         tx.finish(outcome).await
     }

@@ -86,20 +86,25 @@ impl Breaker {
 
     /// A delivery to the host failed at `now` (`trial`: it was the trial): opens the breaker
     /// after `limits.failures` in a row, and again, for twice as long, after a failed trial.
-    pub fn failed(&mut self, trial: bool, now: Instant, limits: &BreakerLimits) {
+    /// Answers until when, if this failure opened it.
+    pub fn failed(&mut self, trial: bool, now: Instant, limits: &BreakerLimits) -> Option<Instant> {
         self.failures = self.failures.saturating_add(1);
         if trial {
             self.trying = false;
-            self.open(now, (self.last_wait * 2).min(limits.wait_cap), limits);
+            Some(self.open(now, (self.last_wait * 2).min(limits.wait_cap), limits))
         } else if self.open_until.is_none() && self.failures >= limits.failures.max(1) {
-            self.open(now, limits.wait, limits);
+            Some(self.open(now, limits.wait, limits))
+        } else {
+            None
         }
     }
 
-    fn open(&mut self, now: Instant, wait: Duration, limits: &BreakerLimits) {
+    fn open(&mut self, now: Instant, wait: Duration, limits: &BreakerLimits) -> Instant {
         let wait = wait.max(limits.wait).min(limits.wait_cap.max(limits.wait));
         self.last_wait = wait;
-        self.open_until = Some(now + wait);
+        let until = now + wait;
+        self.open_until = Some(until);
+        until
     }
 }
 

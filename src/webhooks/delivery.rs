@@ -242,9 +242,13 @@ impl Deliveries {
             let worker = self.clone();
             tokio::spawn(async move {
                 let outcome = worker.deliver(&event).await;
-                worker
-                    .hosts
-                    .ended(&event.host, started, outcome, std::time::Instant::now());
+                let opened =
+                    worker
+                        .hosts
+                        .ended(&event.host, started, outcome, std::time::Instant::now());
+                if let Some(until) = opened {
+                    worker.hold(&event.host, until).await;
+                }
                 worker
                     .counts
                     .breakers_open
@@ -255,16 +259,28 @@ impl Deliveries {
         }
     }
 
+    /// Holds back the due events of `host`, whose breaker just opened, until `until`: they are
+    /// not scanned at every claim meanwhile (their attempts stay as they are).
+    async fn hold(&self, host: &str, until: std::time::Instant) {
+        let wait = until.saturating_duration_since(std::time::Instant::now());
+        tracing::info!(
+            host,
+            wait_ms = wait.as_millis() as u64,
+            "a webhook receiver failed in a row: left alone until a trial"
+        );
+        if let Err(error) = self.tables.hold_receiver(host, millis_at(until)).await {
+            // Its events stay due; claims pass them over while the breaker is open.
+            tracing::warn!(%error, "cannot hold back a webhook receiver's events");
+        }
+    }
+
     /// Puts back `event`, claimed but not started: due again when its receiver may take it, its
     /// attempt not counted (a breaker never brings an event closer to being given up).
     async fn put_back(&self, event: &Claimed, not_now: NotNow) {
         let now = tables::now();
         let at = match not_now {
             NotNow::Full => now,
-            NotNow::OpenUntil(until) => {
-                let wait = until.saturating_duration_since(std::time::Instant::now());
-                now + wait.as_millis() as Millis
-            }
+            NotNow::OpenUntil(until) => millis_at(until),
         };
         if let Err(error) = self.tables.event_released(event, at).await {
             // The lease runs out and the event is claimed again, its attempt counted.
@@ -375,6 +391,12 @@ impl Deliveries {
             Err(error) => tracing::warn!(%error, "cannot read the webhook outbox"),
         }
     }
+}
+
+/// The outbox's clock (milliseconds since the epoch) at the instant `at`.
+fn millis_at(at: std::time::Instant) -> Millis {
+    let wait = at.saturating_duration_since(std::time::Instant::now());
+    tables::now() + wait.as_millis() as Millis
 }
 
 #[cfg(test)]

@@ -138,22 +138,34 @@ impl Hosts {
         })
     }
 
-    /// A delivery to `host` ended at `now` with `outcome`.
-    pub fn ended(&self, host: &str, started: Started, outcome: Outcome, now: Instant) {
+    /// A delivery to `host` ended at `now` with `outcome`; answers until when its breaker is
+    /// open, if this ending opened it.
+    pub fn ended(
+        &self,
+        host: &str,
+        started: Started,
+        outcome: Outcome,
+        now: Instant,
+    ) -> Option<Instant> {
         let mut hosts = self.lock();
-        let Some(entry) = hosts.get_mut(host) else {
-            return;
-        };
+        let entry = hosts.get_mut(host)?;
         entry.under_way = entry.under_way.saturating_sub(1);
         entry.last_ended = now;
-        match outcome {
-            Outcome::Taken => entry.breaker.succeeded(),
+        let opened = match outcome {
+            Outcome::Taken => {
+                entry.breaker.succeeded();
+                None
+            }
             Outcome::Failed => entry.breaker.failed(started.trial, now, &self.breaker),
-            Outcome::NotPosted => entry.breaker.not_posted(started.trial),
-        }
+            Outcome::NotPosted => {
+                entry.breaker.not_posted(started.trial);
+                None
+            }
+        };
         if entry.under_way == 0 && entry.breaker.is_clear() {
             hosts.remove(host);
         }
+        opened
     }
 
     /// How many receivers' breakers are open.
@@ -197,10 +209,14 @@ mod tests {
     fn an_open_breaker_admits_nothing_until_its_trial() {
         let hosts = Hosts::new(2, BREAKER);
         let now = Instant::now();
-        for _ in 0..2 {
-            let started = hosts.start("dead:80", now).unwrap();
-            hosts.ended("dead:80", started, Outcome::Failed, now);
-        }
+        let first = hosts.start("dead:80", now).unwrap();
+        assert_eq!(hosts.ended("dead:80", first, Outcome::Failed, now), None);
+        let second = hosts.start("dead:80", now).unwrap();
+        assert_eq!(
+            hosts.ended("dead:80", second, Outcome::Failed, now),
+            Some(now + BREAKER.wait),
+            "opened by the second failure in a row"
+        );
         assert_eq!(hosts.open(), 1);
         assert_eq!(
             hosts.start("dead:80", now),

@@ -470,8 +470,21 @@ both!(
         assert_eq!(more[0].host, "127.0.0.1:9");
         // Put back unposted, it is due again at once, its attempt not counted.
         tables.event_released(&more[0], now).await.unwrap();
+        // Held back (its breaker opened), none of the receiver's events is due until then.
+        let held = tables
+            .hold_receiver("127.0.0.1:9", now + 5_000)
+            .await
+            .unwrap();
+        assert_eq!(held, 4);
+        assert!(
+            tables
+                .claim_events(now + 4_999, 60_000, 10, &HostShares::even(10))
+                .await
+                .unwrap()
+                .is_empty()
+        );
         let rest = tables
-            .claim_events(now, 60_000, 10, &HostShares::even(10))
+            .claim_events(now + 5_000, 60_000, 10, &HostShares::even(10))
             .await
             .unwrap();
         assert_eq!(rest.len(), 4, "the crowded receiver's other events");
