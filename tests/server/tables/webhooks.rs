@@ -594,3 +594,42 @@ both!(
         assert_eq!(receiver.deliveries().len(), 7, "each event once");
     }
 );
+
+both!(
+    a_receiver_with_more_due_events_than_a_claim_looks_at_does_not_starve_another,
+    |url: String| async move {
+        let tables = db::tables(&url, 1000).await;
+        let app = db::app(tables.clone(), private_allowed()).await;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for webhook in std::iter::repeat_n(
+            "http://127.0.0.1:9/a",
+            moot::tables::outbox::CLAIM_WINDOW + 10,
+        )
+        .chain(["http://127.0.0.1:10/b"])
+        {
+            let created = call(&app, create(with_webhook(webhook))).await;
+            let (id, credentials) = seats(&created.body);
+            let text = random_move::<Herfor>(&created.body["table"], &mut rng);
+            call(&app, play(&id, &credentials[0], &text, 0)).await.ok();
+        }
+        let now = moot::tables::now();
+        let first = tables
+            .claim_events(now, 60_000, 16, &HostShares::even(2))
+            .await
+            .unwrap();
+        let hosts: Vec<&str> = first.iter().map(|c| c.host.as_str()).collect();
+        assert_eq!(
+            hosts,
+            ["127.0.0.1:9", "127.0.0.1:9"],
+            "the crowded receiver's share"
+        );
+        // The next claim, with that receiver full, reaches the other.
+        let full = HostShares {
+            per_host: 2,
+            fewer: vec![("127.0.0.1:9".to_owned(), 0)],
+        };
+        let next = tables.claim_events(now, 60_000, 16, &full).await.unwrap();
+        let hosts: Vec<&str> = next.iter().map(|c| c.host.as_str()).collect();
+        assert_eq!(hosts, ["127.0.0.1:10"]);
+    }
+);
