@@ -98,8 +98,17 @@ pub mod tables {
 pub mod webhooks {
     use std::time::Duration;
 
-    /// Deliveries one server process makes at once.
+    /// Deliveries one server process makes at once…
     pub const CONCURRENCY: usize = 16;
+    /// …and to one receiver (a URL's host and port): a slow receiver holds this many, not all.
+    pub const PER_HOST: usize = 2;
+    /// Failed deliveries in a row to one receiver that open its circuit breaker: nothing more
+    /// is posted to it until a trial…
+    pub const BREAKER_FAILURES: u32 = 5;
+    /// …after this long; each failed trial doubles the wait…
+    pub const BREAKER_WAIT: Duration = Duration::from_secs(30);
+    /// …up to this.
+    pub const BREAKER_WAIT_CAP: Duration = Duration::from_secs(5 * 60);
     /// The longest a delivery may take, connection included, before it counts as failed.
     pub const TIMEOUT: Duration = Duration::from_secs(10);
     /// The wait before the first retry; each retry waits twice as long as the one before…

@@ -105,9 +105,21 @@ struct Serve {
     /// networks): only where every client that may create a table is trusted.
     #[arg(long, env = "MOOT_ALLOW_PRIVATE_WEBHOOKS")]
     allow_private_webhooks: bool,
-    /// Webhook deliveries this process makes at once.
+    /// Webhook deliveries this process makes at once…
     #[arg(long, env = "MOOT_WEBHOOK_DELIVERIES", default_value_t = moot::limits::webhooks::CONCURRENCY)]
     webhook_deliveries: usize,
+    /// …and to one receiver (a webhook URL's host and port), so that a slow receiver delays
+    /// only its own tables.
+    #[arg(long, env = "MOOT_WEBHOOK_PER_HOST", default_value_t = moot::limits::webhooks::PER_HOST)]
+    webhook_per_host: usize,
+    /// Failed deliveries in a row to one receiver after which it is left alone (its circuit
+    /// breaker opens) until a trial delivery.
+    #[arg(long, env = "MOOT_WEBHOOK_BREAKER_FAILURES", default_value_t = moot::limits::webhooks::BREAKER_FAILURES)]
+    webhook_breaker_failures: u32,
+    /// How long, in milliseconds, a receiver is left alone before its trial; doubled after each
+    /// failed trial, up to ten times this or five minutes, whichever is longer.
+    #[arg(long, env = "MOOT_WEBHOOK_BREAKER_WAIT_MS", default_value_t = moot::limits::webhooks::BREAKER_WAIT.as_millis() as u64)]
+    webhook_breaker_wait_ms: u64,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -238,6 +250,11 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         tables.clone(),
         moot::webhooks::WebhookLimits {
             concurrency: flags.webhook_deliveries,
+            per_host: flags.webhook_per_host,
+            breaker_failures: flags.webhook_breaker_failures,
+            breaker_wait: Duration::from_millis(flags.webhook_breaker_wait_ms),
+            breaker_wait_cap: moot::limits::webhooks::BREAKER_WAIT_CAP
+                .max(Duration::from_millis(flags.webhook_breaker_wait_ms).saturating_mul(10)),
             allow_private: flags.allow_private_webhooks,
             ..Default::default()
         },

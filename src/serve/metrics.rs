@@ -129,7 +129,8 @@ impl Metrics {
         }
     }
 
-    /// Adds the webhooks' deliveries by outcome and the outbox's backlog, from `counts`.
+    /// Adds the webhooks' deliveries by outcome, the outbox's backlog and the receivers whose
+    /// breaker is open, from `counts`.
     pub fn count_webhooks(&self, counts: Arc<DeliveryCounts>) {
         let desc = |name: &str, help: &str, labels: Vec<String>| {
             Desc::new(name.to_owned(), help.to_owned(), labels, Default::default())
@@ -150,6 +151,11 @@ impl Metrics {
                 desc(
                     "webhook_outbox_oldest_seconds",
                     "Age of the oldest webhook event not yet delivered nor given up (0: none)",
+                    vec![],
+                ),
+                desc(
+                    "webhook_breakers_open",
+                    "Webhook receivers (hosts) this process leaves alone until a trial: their circuit breaker is open",
                     vec![],
                 ),
             ],
@@ -346,7 +352,7 @@ pub fn data(metrics: &Metrics) -> web::Data<Metrics> {
 /// The webhooks' deliveries and outbox, read from the delivery worker's counts when scraped.
 struct Webhooks {
     counts: Arc<DeliveryCounts>,
-    descs: [Desc; 3],
+    descs: [Desc; 4],
 }
 
 fn family(desc: &Desc, kind: MetricType, metrics: Vec<Metric>) -> MetricFamily {
@@ -404,6 +410,11 @@ impl Collector for Webhooks {
                 vec![gauge(counts.pending.load(Relaxed) as f64)],
             ),
             family(&self.descs[2], MetricType::GAUGE, vec![gauge(age)]),
+            family(
+                &self.descs[3],
+                MetricType::GAUGE,
+                vec![gauge(counts.breakers_open.load(Relaxed) as f64)],
+            ),
         ]
     }
 }

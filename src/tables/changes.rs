@@ -10,6 +10,7 @@ use sqlx::Row;
 
 use super::read::read_table;
 use super::rows::{StoredTable, read_played, seat_of};
+use super::store::Backend;
 use super::{Committed, DAY, EndedBy, Event, Millis, Standing, Table, TableError, Tables};
 use crate::limits::tables as limits;
 
@@ -138,10 +139,17 @@ impl Tables {
         if !super::secret::is_table_id(id) {
             return Ok(None);
         }
-        let Some(row) = sqlx::query(
+        // SQLite would take the primary key's index and read the row, the state's overflow
+        // pages included: the index that holds the head is named (PostgreSQL keeps a large
+        // state out of the row by itself).
+        let tables = match self.store.backend {
+            Backend::Sqlite => "moot_tables INDEXED BY moot_tables_heads",
+            Backend::Postgres => "moot_tables",
+        };
+        let Some(row) = sqlx::query(&format!(
             "SELECT game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act \
-             FROM moot_tables WHERE id = $1",
-        )
+             FROM {tables} WHERE id = $1"
+        ))
         .bind(id)
         .fetch_optional(&self.store.pool)
         .await?

@@ -55,7 +55,7 @@ pub use changes::{After, CatchUp, Change, Head};
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
-pub use outbox::{Claimed, EventBody};
+pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError, StoreLimits};
 

@@ -3,8 +3,8 @@
 
 use sqlx::Row;
 
-use super::rows::{SELECT_TABLE, StoredTable, parse_json, read_played, read_seat, seat_of};
-use super::{History, HistoryPage, Played, Table, TableError, Tables, secret};
+use super::rows::{SELECT_TABLE_ONCE, StoredTable, parse_json, read_played, seat_of};
+use super::{History, HistoryPage, Played, SeatInfo, Table, TableError, Tables, secret};
 use moot_games::with_game;
 use moot_games::{Game, Seat};
 
@@ -109,18 +109,24 @@ where
     if !secret::is_table_id(id) {
         return Ok(None);
     }
-    let rows = sqlx::query(SELECT_TABLE)
+    let Some(found) = sqlx::query(SELECT_TABLE_ONCE)
         .bind(id)
-        .fetch_all(executor)
-        .await?;
-    let Some(first) = rows.first() else {
+        .fetch_optional(executor)
+        .await?
+    else {
         return Ok(None);
     };
-    let row = StoredTable::read(first)?;
-    let seats = rows
-        .iter()
-        .map(|r| read_seat(r).map(|(seat, _)| seat))
-        .collect::<Result<Vec<_>, TableError>>()?;
+    let row = StoredTable::read(&found)?;
+    let seats = vec![
+        SeatInfo {
+            seat: Seat::First,
+            name: found.try_get("first_name")?,
+        },
+        SeatInfo {
+            seat: Seat::Second,
+            name: found.try_get("second_name")?,
+        },
+    ];
     with_game!(row.game, G => {
             let state: <G as Game>::State = parse_json(&row.state, "state")?;
             row.table::<G>(id, &state, seats).map(Some)

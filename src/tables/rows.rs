@@ -19,6 +19,15 @@ pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply,
      t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id WHERE t.id = $1 ORDER BY s.seat";
 
+/// A table with its seats' names in one row, for reading (no credential): the state is read
+/// once, where [`SELECT_TABLE`]'s row per seat reads it with each.
+pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, \
+     t.winner, t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, \
+     t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, \
+     (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 0) AS first_name, \
+     (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 1) AS second_name \
+     FROM moot_tables t WHERE t.id = $1";
+
 /// A table's row as stored: its columns, the JSON ones still text.
 pub(super) struct StoredTable {
     /// The game's id, one of [`GAME_IDS`].

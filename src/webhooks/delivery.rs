@@ -3,7 +3,10 @@
 //! process commits an event, and every [`limits::POLL`] otherwise (retries that fall due,
 //! other replicas' events), and when a delivery ends (its table's next event may go).
 //! Deliveries run at most [`WebhookLimits::concurrency`] at once, each bounded by
-//! [`WebhookLimits::timeout`].
+//! [`WebhookLimits::timeout`], and at most [`WebhookLimits::per_host`] at once to one receiver
+//! (a URL's host and port), whose circuit breaker may hold its events back a while
+//! ([`super::hosts`]). Claims take each receiver's share of due events, receivers in turn, so a
+//! slow or dead receiver delays only its own tables' events.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -14,15 +17,25 @@ use reqwest::header::CONTENT_TYPE;
 use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
+use super::breaker::BreakerLimits;
+use super::hosts::{Hosts, NotNow, Outcome};
 use super::{signature, target};
 use crate::limits::webhooks as limits;
-use crate::tables::{self, Claimed, Millis, Tables};
+use crate::tables::{self, Claimed, HostShares, Millis, Tables};
 
 /// What deliveries may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WebhookLimits {
-    /// Deliveries at once.
+    /// Deliveries at once…
     pub concurrency: usize,
+    /// …and to one receiver (a URL's host and port).
+    pub per_host: usize,
+    /// Failed deliveries in a row that open a receiver's circuit breaker.
+    pub breaker_failures: u32,
+    /// How long a breaker stays open before its trial, doubled at each failed trial…
+    pub breaker_wait: Duration,
+    /// …up to this.
+    pub breaker_wait_cap: Duration,
     /// The longest one delivery may take.
     pub timeout: Duration,
     /// The wait before the first retry, doubled at each retry…
@@ -41,6 +54,10 @@ impl Default for WebhookLimits {
     fn default() -> Self {
         WebhookLimits {
             concurrency: limits::CONCURRENCY,
+            per_host: limits::PER_HOST,
+            breaker_failures: limits::BREAKER_FAILURES,
+            breaker_wait: limits::BREAKER_WAIT,
+            breaker_wait_cap: limits::BREAKER_WAIT_CAP,
             timeout: limits::TIMEOUT,
             retry_base: limits::RETRY_BASE,
             retry_cap: limits::RETRY_CAP,
@@ -80,6 +97,8 @@ pub struct DeliveryCounts {
     pub pending: AtomicU64,
     /// When the oldest of them was committed (0: none).
     pub oldest_pending: AtomicI64,
+    /// Receivers whose circuit breaker is open in this process.
+    pub breakers_open: AtomicU64,
 }
 
 /// The delivery worker of one server process.
@@ -89,6 +108,8 @@ pub struct Deliveries {
     limits: WebhookLimits,
     client: reqwest::Client,
     permits: Arc<Semaphore>,
+    /// Deliveries under way and breakers, by receiver.
+    hosts: Arc<Hosts>,
     /// Rung when a delivery ends.
     ended: Arc<Notify>,
     counts: Arc<DeliveryCounts>,
@@ -113,6 +134,14 @@ impl Deliveries {
             limits,
             client: client.build()?,
             permits: Arc::new(Semaphore::new(limits.concurrency.max(1))),
+            hosts: Arc::new(Hosts::new(
+                limits.per_host,
+                BreakerLimits {
+                    failures: limits.breaker_failures,
+                    wait: limits.breaker_wait,
+                    wait_cap: limits.breaker_wait_cap,
+                },
+            )),
             ended: Arc::default(),
             counts: Arc::default(),
         })
@@ -149,6 +178,11 @@ impl Deliveries {
     async fn deliver_forever(&self) {
         let mut looked_at = tokio::time::Instant::now();
         self.look_at_backlog().await;
+        match self.tables.fill_event_hosts().await {
+            Ok(0) => {}
+            Ok(filled) => tracing::info!(filled, "webhook events were given their receiver"),
+            Err(error) => tracing::warn!(%error, "cannot give webhook events their receiver"),
+        }
         loop {
             // The backlog's figures stay fresh while events keep the worker busy.
             if looked_at.elapsed() >= limits::POLL {
@@ -161,9 +195,18 @@ impl Deliveries {
                 drop(self.permits.acquire().await);
                 continue;
             }
+            let shares = HostShares {
+                per_host: self.hosts.per_host(),
+                fewer: self.hosts.fewer(std::time::Instant::now()),
+            };
             let claimed = self
                 .tables
-                .claim_events(tables::now(), self.limits.lease.as_millis() as Millis, free)
+                .claim_events(
+                    tables::now(),
+                    self.limits.lease.as_millis() as Millis,
+                    free,
+                    &shares,
+                )
                 .await;
             match claimed {
                 Ok(events) if !events.is_empty() => {
@@ -181,32 +224,92 @@ impl Deliveries {
         }
     }
 
-    /// Starts delivering `events`, each with a permit.
+    /// Starts delivering `events`, each with a permit and a place in its receiver's share; puts
+    /// back those whose receiver has no room (its breaker opened since the claim).
     async fn start(&self, events: Vec<Claimed>) {
         for event in events {
             let Ok(permit) = self.permits.clone().acquire_owned().await else {
                 return;
             };
+            let started = match self.hosts.start(&event.host, std::time::Instant::now()) {
+                Ok(started) => started,
+                Err(not_now) => {
+                    drop(permit);
+                    self.put_back(&event, not_now).await;
+                    continue;
+                }
+            };
             let worker = self.clone();
             tokio::spawn(async move {
-                worker.deliver(event).await;
+                let outcome = worker.deliver(&event).await;
+                let opened =
+                    worker
+                        .hosts
+                        .ended(&event.host, started, outcome, std::time::Instant::now());
+                if let Some(until) = opened {
+                    worker.hold(&event.host, until).await;
+                }
+                worker
+                    .counts
+                    .breakers_open
+                    .store(worker.hosts.open() as u64, Ordering::Relaxed);
                 drop(permit);
                 worker.ended.notify_one();
             });
         }
     }
 
-    /// One attempt to deliver `event`, recorded.
-    async fn deliver(&self, event: Claimed) {
-        let outcome = match target::check(&event.url, self.limits.allow_private) {
-            Ok(url) => self.post(url, &event).await,
-            Err(refused) => Err(format!("the URL is refused: {refused}")),
+    /// Holds back the due events of `host`, whose breaker just opened, until `until`: they are
+    /// not scanned at every claim meanwhile (their attempts stay as they are).
+    async fn hold(&self, host: &str, until: std::time::Instant) {
+        let wait = until.saturating_duration_since(std::time::Instant::now());
+        tracing::info!(
+            host,
+            wait_ms = wait.as_millis() as u64,
+            "a webhook receiver failed in a row: left alone until a trial"
+        );
+        if let Err(error) = self.tables.hold_receiver(host, millis_at(until)).await {
+            // Its events stay due; claims pass them over while the breaker is open.
+            tracing::warn!(%error, "cannot hold back a webhook receiver's events");
+        }
+    }
+
+    /// Puts back `event`, claimed but not started: due again when its receiver may take it, its
+    /// attempt not counted (a breaker never brings an event closer to being given up).
+    async fn put_back(&self, event: &Claimed, not_now: NotNow) {
+        let now = tables::now();
+        let at = match not_now {
+            NotNow::Full => now,
+            NotNow::OpenUntil(until) => millis_at(until),
+        };
+        if let Err(error) = self.tables.event_released(event, at).await {
+            // The lease runs out and the event is claimed again, its attempt counted.
+            tracing::warn!(event = %event.event_id, %error, "cannot put back a webhook event");
+        }
+    }
+
+    /// One attempt to deliver `event`, recorded; answers how it went for its receiver.
+    async fn deliver(&self, event: &Claimed) -> Outcome {
+        let (outcome, for_receiver) = match target::check(&event.url, self.limits.allow_private) {
+            Ok(url) => {
+                let posted = self.post(url, event).await;
+                let how = if posted.is_ok() {
+                    Outcome::Taken
+                } else {
+                    Outcome::Failed
+                };
+                (posted, how)
+            }
+            Err(refused) => (
+                Err(format!("the URL is refused: {refused}")),
+                Outcome::NotPosted,
+            ),
         };
         let now = tables::now();
         let recorded = match outcome {
             Ok(()) => {
                 self.counts.delivered.fetch_add(1, Ordering::Relaxed);
-                self.tables.event_delivered(&event, now).await
+                self.tables.event_delivered(event, now).await
             }
             Err(error) => {
                 let retry_at = self.limits.retry_at(event.attempts, event.created, now);
@@ -217,15 +320,14 @@ impl Deliveries {
                     self.counts.given_up.fetch_add(1, Ordering::Relaxed);
                     tracing::warn!(event = %event.event_id, attempts = event.attempts, %error, "a webhook event is given up");
                 }
-                self.tables
-                    .event_failed(&event, &error, retry_at, now)
-                    .await
+                self.tables.event_failed(event, &error, retry_at, now).await
             }
         };
         if let Err(error) = recorded {
             // The lease runs out and the event is claimed again: delivered twice at worst.
             tracing::warn!(event = %event.event_id, %error, "cannot record a webhook delivery");
         }
+        for_receiver
     }
 
     /// Posts `event` to `url`, signed; `Err` says why it was not taken.
@@ -289,6 +391,12 @@ impl Deliveries {
             Err(error) => tracing::warn!(%error, "cannot read the webhook outbox"),
         }
     }
+}
+
+/// The outbox's clock (milliseconds since the epoch) at the instant `at`.
+fn millis_at(at: std::time::Instant) -> Millis {
+    let wait = at.saturating_duration_since(std::time::Instant::now());
+    tables::now() + wait.as_millis() as Millis
 }
 
 #[cfg(test)]

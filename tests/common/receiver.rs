@@ -229,3 +229,38 @@ fn serve(stream: TcpStream, state: &State) {
         "HTTP/1.1 {answered} Told\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     );
 }
+
+/// A receiver that takes connections and never answers (a hung site): each delivery to it
+/// waits for its timeout. It holds its connections until the test process ends.
+#[derive(Clone)]
+pub struct Silent {
+    /// Where it listens: `http://127.0.0.1:<port>/hooks/moot`.
+    pub url: String,
+    accepted: Arc<Mutex<usize>>,
+}
+
+impl Silent {
+    /// A silent receiver on a free port.
+    pub fn start() -> Silent {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let accepted = Arc::new(Mutex::new(0));
+        let counted = accepted.clone();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for stream in listener.incoming().flatten() {
+                held.push(stream);
+                *counted.lock().unwrap() += 1;
+            }
+        });
+        Silent {
+            url: format!("http://127.0.0.1:{port}/hooks/moot"),
+            accepted,
+        }
+    }
+
+    /// Connections taken so far.
+    pub fn accepted(&self) -> usize {
+        *self.accepted.lock().unwrap()
+    }
+}

@@ -26,7 +26,9 @@
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
 //!   racing the closing either plays or finds the table closed, never both;
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
-//!   failure, given up after its time (and shown on the table); URLs and secrets refused.
+//!   failure, given up after its time (and shown on the table); URLs and secrets refused; a
+//!   receiver that never answers delays only its own tables; one failing in a row is left alone
+//!   until a trial; claims take each receiver's share.
 
 mod db;
 mod ends;

@@ -2,18 +2,20 @@
 //! secret, once (a receiver that counts gets every event of a whole game exactly once, in
 //! order); a receiver that fails twice gets the third attempt; an event that cannot be
 //! delivered in its time is given up and shown on the table; URLs the server must not post
-//! to, and weak secrets, are refused at creation, and the secret is never shown.
+//! to, and weak secrets, are refused at creation, and the secret is never shown. Receivers
+//! (host and port) are served fairly: one that never answers holds its share of deliveries and
+//! delays no other's, and one that fails in a row is left alone until a trial.
 
 use std::time::Duration;
 
 use moot::games::herfor::Herfor;
-use moot::tables::Tables;
-use moot::webhooks::{Deliveries, WebhookLimits};
+use moot::tables::{HostShares, Tables};
+use moot::webhooks::{Deliveries, DeliveryCounts, WebhookLimits};
 use rand::SeedableRng;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::common::receiver::Receiver;
+use crate::common::receiver::{Receiver, Silent};
 use crate::tables::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
 
 const SECRET: &str = "a-long-random-secret-kept-by-the-site";
@@ -35,13 +37,12 @@ fn quick() -> WebhookLimits {
     }
 }
 
-/// Starts the delivery worker of `tables` on the test's runtime.
-fn deliver(tables: &Tables, limits: WebhookLimits) {
-    tokio::spawn(
-        Deliveries::new(tables.clone(), limits)
-            .expect("a client")
-            .run(tokio_util::sync::CancellationToken::new()),
-    );
+/// Starts the delivery worker of `tables` on the test's runtime; answers its counts.
+fn deliver(tables: &Tables, limits: WebhookLimits) -> std::sync::Arc<DeliveryCounts> {
+    let worker = Deliveries::new(tables.clone(), limits).expect("a client");
+    let counts = worker.counts();
+    tokio::spawn(worker.run(tokio_util::sync::CancellationToken::new()));
+    counts
 }
 
 fn with_webhook(url: &str) -> Value {
@@ -326,8 +327,14 @@ both!(
 
 /// A table with a webhook where `moves` moves were played; its id.
 async fn table_with_events(tables: &Tables, moves: usize) -> String {
+    table_with_events_to(tables, "http://127.0.0.1:9/hooks", moves).await
+}
+
+/// A table with a webhook to `url` where `moves` moves were played; its id.
+async fn table_with_events_to(tables: &Tables, url: &str, moves: usize) -> String {
     let app = db::app(tables.clone(), private_allowed()).await;
-    let created = call(&app, create(with_webhook("http://127.0.0.1:9/hooks"))).await;
+    let created = call(&app, create(with_webhook(url))).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
     let (id, credentials) = seats(&created.body);
     let mut table = created.body["table"].clone();
     let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
@@ -347,20 +354,26 @@ both!(
         let tables = db::tables(&url, 100).await;
         let id = table_with_events(&tables, 3).await;
         let now = moot::tables::now();
-        let claimed = tables.claim_events(now, 1_000, 10).await.unwrap();
+        let claimed = tables
+            .claim_events(now, 1_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
         let ids: Vec<&str> = claimed.iter().map(|c| c.event_id.as_str()).collect();
         assert_eq!(ids, [format!("{id}-1")], "only the table's first event");
         assert_eq!(claimed[0].attempts, 1);
         assert!(
             tables
-                .claim_events(now + 500, 1_000, 10)
+                .claim_events(now + 500, 1_000, 10, &HostShares::even(10))
                 .await
                 .unwrap()
                 .is_empty(),
             "nothing while the first is out: the second waits for it"
         );
         // Its worker died: once the lease runs out, the event is claimed again.
-        let again = tables.claim_events(now + 1_001, 1_000, 10).await.unwrap();
+        let again = tables
+            .claim_events(now + 1_001, 1_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].event_id, format!("{id}-1"));
         assert_eq!(again[0].attempts, 2);
@@ -368,7 +381,10 @@ both!(
             .event_delivered(&again[0], now + 1_100)
             .await
             .unwrap();
-        let next = tables.claim_events(now + 1_100, 1_000, 10).await.unwrap();
+        let next = tables
+            .claim_events(now + 1_100, 1_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
         assert_eq!(next.len(), 1);
         assert_eq!(
             next[0].event_id,
@@ -393,10 +409,11 @@ both!(
         }
         let now = moot::tables::now();
         let mut claims = Vec::new();
+        let shares = HostShares::even(10);
         for round in 0..6 {
             let (a, b) = tokio::join!(
-                first.claim_events(now + round, 60_000, 2),
-                second.claim_events(now + round, 60_000, 2)
+                first.claim_events(now + round, 60_000, 2, &shares),
+                second.claim_events(now + round, 60_000, 2, &shares)
             );
             claims.extend(a.unwrap());
             claims.extend(b.unwrap());
@@ -406,5 +423,219 @@ both!(
         let mut expected: Vec<String> = ids.iter().map(|id| format!("{id}-1")).collect();
         expected.sort();
         assert_eq!(claimed, expected, "every event claimed, none twice");
+    }
+);
+
+both!(
+    a_claim_takes_each_receivers_share_receivers_in_turn,
+    |url: String| async move {
+        let tables = db::tables(&url, 1000).await;
+        let mut crowded = Vec::new();
+        for _ in 0..6 {
+            crowded.push(table_with_events_to(&tables, "http://127.0.0.1:9/a", 1).await);
+        }
+        // Another port is another receiver; the crowded one's events are all older.
+        let alone = table_with_events_to(&tables, "http://127.0.0.1:10/b", 1).await;
+        let now = moot::tables::now();
+        let claimed = tables
+            .claim_events(now, 60_000, 3, &HostShares::even(2))
+            .await
+            .unwrap();
+        let hosts: Vec<&str> = claimed.iter().map(|c| c.host.as_str()).collect();
+        assert_eq!(claimed.len(), 3, "{hosts:?}");
+        assert_eq!(
+            hosts.iter().filter(|h| **h == "127.0.0.1:9").count(),
+            2,
+            "the crowded receiver's share: {hosts:?}"
+        );
+        assert!(
+            claimed.iter().any(|c| c.event_id == format!("{alone}-1")),
+            "the other receiver's event is not starved: {hosts:?}"
+        );
+        // A receiver with no room (its share under way, or its breaker open) gets nothing.
+        let full = HostShares {
+            per_host: 2,
+            fewer: vec![("127.0.0.1:9".to_owned(), 0)],
+        };
+        assert!(
+            tables
+                .claim_events(now, 60_000, 10, &full)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let one_more = HostShares {
+            per_host: 2,
+            fewer: vec![("127.0.0.1:9".to_owned(), 1)],
+        };
+        let more = tables
+            .claim_events(now, 60_000, 10, &one_more)
+            .await
+            .unwrap();
+        assert_eq!(more.len(), 1);
+        assert_eq!(more[0].host, "127.0.0.1:9");
+        // Put back unposted, it is due again at once, its attempt not counted.
+        tables.event_released(&more[0], now).await.unwrap();
+        // Held back (its breaker opened), none of the receiver's events is due until then.
+        let held = tables
+            .hold_receiver("127.0.0.1:9", now + 5_000)
+            .await
+            .unwrap();
+        assert_eq!(held, 4);
+        assert!(
+            tables
+                .claim_events(now + 4_999, 60_000, 10, &HostShares::even(10))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let rest = tables
+            .claim_events(now + 5_000, 60_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
+        assert_eq!(rest.len(), 4, "the crowded receiver's other events");
+        let again = rest
+            .iter()
+            .find(|c| c.event_id == more[0].event_id)
+            .expect("the event put back");
+        assert_eq!(again.attempts, 1, "the put-back attempt was not counted");
+        assert_eq!(crowded.len(), 6);
+    }
+);
+
+both!(
+    a_receiver_that_never_answers_delays_only_its_own_tables,
+    |url: String| async move {
+        let tables = db::tables(&url, 1000).await;
+        deliver(&tables, quick());
+        let silent = Silent::start();
+        for _ in 0..48 {
+            table_with_events_to(&tables, &silent.url, 1).await;
+        }
+        let app = db::app(tables.clone(), private_allowed()).await;
+        let receiver = Receiver::start(SECRET, &[]);
+        let created = call(&app, create(with_webhook(&receiver.url))).await;
+        let (id, credentials) = seats(&created.body);
+        let text = random_move::<Herfor>(&created.body["table"], &mut rand::rng());
+        call(&app, play(&id, &credentials[0], &text, 0)).await.ok();
+        let moved = std::time::Instant::now();
+        let got = receiver
+            .until(Duration::from_secs(9), |got| !got.is_empty())
+            .await;
+        let late = got[0].at.saturating_duration_since(moved);
+        eprintln!("the other receiver's delivery came {late:?} after the move");
+        assert!(
+            late <= Duration::from_secs(5),
+            "delayed by the silent receiver: {late:?}"
+        );
+        assert!(
+            silent.accepted() <= WebhookLimits::default().per_host,
+            "the silent receiver holds its share of deliveries, no more: {}",
+            silent.accepted()
+        );
+    }
+);
+
+both!(
+    a_receiver_failing_in_a_row_is_left_alone_until_a_trial,
+    |url: String| async move {
+        let tables = db::tables(&url, 1000).await;
+        let wait = Duration::from_millis(1500);
+        let counts = deliver(
+            &tables,
+            WebhookLimits {
+                breaker_failures: 5,
+                breaker_wait: wait,
+                ..quick()
+            },
+        );
+        let receiver = Receiver::start(SECRET, &[500; 5]);
+        let first = table_with_events_to(&tables, &receiver.url, 1).await;
+        let failed = receiver
+            .until(Duration::from_secs(10), |got| got.len() >= 5)
+            .await;
+        let opened = failed[4].at;
+        // Another table's event to the same receiver waits too.
+        let second = table_with_events_to(&tables, &receiver.url, 1).await;
+        tokio::time::sleep(
+            (opened + wait - Duration::from_millis(400))
+                .saturating_duration_since(std::time::Instant::now()),
+        )
+        .await;
+        assert_eq!(
+            receiver.deliveries().len(),
+            5,
+            "nothing is posted while the breaker is open"
+        );
+        assert_eq!(
+            counts
+                .breakers_open
+                .load(std::sync::atomic::Ordering::Relaxed),
+            1
+        );
+        let got = receiver
+            .until(Duration::from_secs(10), |got| got.len() >= 7)
+            .await;
+        // The trial (either table's event: both are due), then the other once it closed.
+        let trial = &got[5];
+        assert!(
+            trial.at.duration_since(opened) >= wait - Duration::from_millis(100),
+            "the trial waited for the breaker: {:?}",
+            trial.at.duration_since(opened)
+        );
+        let mut after: Vec<&str> = got[5..].iter().map(|d| d.event_id.as_str()).collect();
+        after.sort_unstable();
+        let mut expected = [format!("{first}-1"), format!("{second}-1")];
+        expected.sort_unstable();
+        assert_eq!(after, expected);
+        assert!(got[5..].iter().all(|d| d.answered == 200 && d.signed));
+        assert_eq!(
+            counts
+                .breakers_open
+                .load(std::sync::atomic::Ordering::Relaxed),
+            0,
+            "closed by the trial"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(receiver.deliveries().len(), 7, "each event once");
+    }
+);
+
+both!(
+    a_receiver_with_more_due_events_than_a_claim_looks_at_does_not_starve_another,
+    |url: String| async move {
+        let tables = db::tables(&url, 1000).await;
+        let app = db::app(tables.clone(), private_allowed()).await;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for webhook in std::iter::repeat_n(
+            "http://127.0.0.1:9/a",
+            moot::tables::outbox::CLAIM_WINDOW + 10,
+        )
+        .chain(["http://127.0.0.1:10/b"])
+        {
+            let created = call(&app, create(with_webhook(webhook))).await;
+            let (id, credentials) = seats(&created.body);
+            let text = random_move::<Herfor>(&created.body["table"], &mut rng);
+            call(&app, play(&id, &credentials[0], &text, 0)).await.ok();
+        }
+        let now = moot::tables::now();
+        let first = tables
+            .claim_events(now, 60_000, 16, &HostShares::even(2))
+            .await
+            .unwrap();
+        let hosts: Vec<&str> = first.iter().map(|c| c.host.as_str()).collect();
+        assert_eq!(
+            hosts,
+            ["127.0.0.1:9", "127.0.0.1:9"],
+            "the crowded receiver's share"
+        );
+        // The next claim, with that receiver full, reaches the other.
+        let full = HostShares {
+            per_host: 2,
+            fewer: vec![("127.0.0.1:9".to_owned(), 0)],
+        };
+        let next = tables.claim_events(now, 60_000, 16, &full).await.unwrap();
+        let hosts: Vec<&str> = next.iter().map(|c| c.host.as_str()).collect();
+        assert_eq!(hosts, ["127.0.0.1:10"]);
     }
 );

@@ -17,6 +17,7 @@ use clap::Parser;
 use moot_games::Game;
 use moot_games::herfor::Herfor;
 use moot_games::hirth::Hirth;
+use moot_load::abusers::Abusers;
 use moot_load::stats::{ms, percentile};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -45,6 +46,9 @@ struct Args {
     /// The player's moves timed while the server is idle.
     #[arg(long, default_value_t = 200)]
     idle_moves: usize,
+    /// The streams' priority: `idle` (SCHED_IDLE, as if on other machines) or `normal`.
+    #[arg(long, value_enum, default_value_t = Abusers::Idle)]
+    abusers: Abusers,
     /// The server's process id, to read its I/O and CPU time (Linux, same machine).
     #[arg(long)]
     pid: Option<u32>,
@@ -162,6 +166,7 @@ struct Received {
     resets: u64,
     last: u64,
     replays: u64,
+    refused: u64,
 }
 
 /// Reads table `id`'s stream from `Last-Event-ID: from` until it has change `seq`, or
@@ -178,10 +183,16 @@ async fn replay(
         .send()
         .await
         .map_err(|e| format!("a stream was not opened ({e})"))?;
+    let mut received = Received::default();
+    if answer.status() == 503 {
+        // Every place taken for now (the last stream's place not yet given back): again soon.
+        received.refused = 1;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        return Ok(received);
+    }
     if answer.status() != 200 {
         return Err(format!("a stream was refused: {}", answer.status()));
     }
-    let mut received = Received::default();
     let mut line = Vec::new();
     let mut framed: Option<u64> = None;
     while received.last < seq && Instant::now() < deadline {
@@ -215,6 +226,25 @@ async fn replay(
         }
     }
     Ok(received)
+}
+
+/// One stream replaying table `table` again and again until `deadline`: all it received.
+async fn replaying(
+    base: String,
+    table: (String, u64, u64),
+    seq: u64,
+    deadline: Instant,
+) -> Result<Received, String> {
+    let mut all = Received::default();
+    while Instant::now() < deadline {
+        let one = replay(base.clone(), table.clone(), deadline).await?;
+        all.bytes += one.bytes;
+        all.events += one.events;
+        all.resets += one.resets;
+        all.replays += u64::from(one.last >= seq);
+        all.refused += one.refused;
+    }
+    Ok(all)
 }
 
 /// The server's bytes read and written (`rchar`, `wchar`) and CPU seconds, if `pid` is given.
@@ -287,28 +317,31 @@ async fn main() -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let replays_started = Instant::now();
     // Each stream replays the table again as soon as it has it, until the deadline: an
-    // attacker's loop, or followers reconnecting.
-    let streams: Vec<_> = (0..args.streams)
-        .map(|_| {
-            let table = (long.id(), args.last_event_id.min(seq), seq);
-            let base = args.base.clone();
-            tokio::spawn(async move {
-                let mut all = Received::default();
-                while Instant::now() < deadline {
-                    let one = replay(base.clone(), table.clone(), deadline).await?;
-                    all.bytes += one.bytes;
-                    all.events += one.events;
-                    all.resets += one.resets;
-                    all.replays += u64::from(one.last >= seq);
-                }
-                Ok::<_, String>(all)
-            })
+    // attacker's loop, or followers reconnecting. The streams run on a thread of their own,
+    // lowered as asked (by default as if they ran on other machines).
+    let table = (long.id(), args.last_event_id.min(seq), seq);
+    let (base, abusers, count) = (args.base.clone(), args.abusers, args.streams);
+    let streams = std::thread::spawn(move || {
+        abusers.lower_this_thread()?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime.block_on(async move {
+            let tasks: Vec<_> = (0..count)
+                .map(|_| tokio::spawn(replaying(base.clone(), table.clone(), seq, deadline)))
+                .collect();
+            let mut received = Vec::new();
+            for task in tasks {
+                received.push(task.await.map_err(|e| e.to_string())??);
+            }
+            Ok::<_, String>(received)
         })
-        .collect();
-    let mut received = Vec::new();
-    for stream in streams {
-        received.push(stream.await.map_err(|e| e.to_string())??);
-    }
+    });
+    let received = tokio::task::spawn_blocking(move || streams.join())
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|_| "the streams' thread panicked".to_owned())??;
     let replays_took = replays_started.elapsed();
     let _ = done.send(true);
     let during = beside.await.map_err(|e| e.to_string())??;
@@ -317,10 +350,11 @@ async fn main() -> Result<(), String> {
     let bytes: u64 = received.iter().map(|r| r.bytes).sum();
     let replays: u64 = received.iter().map(|r| r.replays).sum();
     println!(
-        "{} streams replaying from Last-Event-ID: {} for {:.1} s: {replays} whole replays, {} events and {} resets in all, {:.1} MB received ({:.1} KB a replay)",
+        "{} streams replaying from Last-Event-ID: {} for {:.1} s: {replays} whole replays ({} refused 503), {} events and {} resets in all, {:.1} MB received ({:.1} KB a replay)",
         received.len(),
         args.last_event_id.min(seq),
         replays_took.as_secs_f64(),
+        received.iter().map(|r| r.refused).sum::<u64>(),
         received.iter().map(|r| r.events).sum::<u64>(),
         received.iter().map(|r| r.resets).sum::<u64>(),
         bytes as f64 / 1e6,
