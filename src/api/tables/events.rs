@@ -1,12 +1,13 @@
 //! A table's events as they happen, as server-sent events: `GET /api/v1/tables/{id}/events`.
 //!
 //! Each event's `id` is the table's change number ([`crate::tables::Table::seq`]: the ply, and
-//! one more for a resignation or a win on time), so a client that reconnects with
+//! one more for a resignation, a win on time or an abandoned table), so a client that reconnects with
 //! `Last-Event-ID` (as the browser's `EventSource` does by itself) is sent exactly what it
 //! missed, read a page at a time from where it is; one that missed more than
 //! [`limits::RESET_AFTER_CHANGES`] is sent the table as it stands instead (`reset`). Without
 //! it, the stream opens with the table as it stands (`table`). Then each move (`move`),
-//! resignation (`resign`) or win on time (`claim`), with where the table stands after it (not
+//! resignation (`resign`), win on time (`claim`) or closing of an abandoned table
+//! (`abandoned`), with where the table stands after it (not
 //! its position: a stream costs what the changes are, however big the table); the stream ends
 //! after the table's last event. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
 //! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
@@ -62,8 +63,8 @@ pub struct TableEvent {
     /// What happened.
     #[serde(rename = "type")]
     pub kind: TableEventType,
-    /// The table's change number after it: its ply, and one more for a resignation or a win
-    /// on time. Also the event's `id`.
+    /// The table's change number after it: its ply, and one more for a resignation, a win on
+    /// time or an abandoned table. Also the event's `id`.
     pub seq: u64,
     /// The table's id.
     pub table_id: String,
