@@ -25,6 +25,21 @@ pub struct TablePage<G: Game> {
     pub shown: Link<G>,
 }
 
+/// The player a seat waits for, as its page names them: by the name their seat was given, with
+/// their colour (`Bob (Black)`), else as the game page does (`mover`: `Opponent (Black)`).
+fn waited_for(mover: &str, seat: moot_games::Seat, table: &KeptTable) -> String {
+    let name = table
+        .seats
+        .iter()
+        .find(|(named, _)| *named == seat)
+        .and_then(|(_, name)| name.as_deref());
+    match (name, mover.rsplit_once(" (")) {
+        (Some(name), Some((_, colour))) => format!("{name} ({colour}"),
+        (Some(name), None) => name.to_owned(),
+        (None, _) => mover.to_owned(),
+    }
+}
+
 /// The page of a table whose game has `options` and `moves`, for `visit`: the position now,
 /// or the earlier one the visit asks for (`at`).
 pub fn table_page<G: PageGame>(
@@ -107,11 +122,11 @@ pub fn table_page<G: PageGame>(
             ended_by @ (EndedBy::Resignation | EndedBy::Time | EndedBy::PlyLimit | EndedBy::Abandoned),
     } = table.standing
     {
-        view.status = ended_outside_the_rules(winner, ended_by, you, table.ply);
+        view.status = ended_outside_the_rules((winner, ended_by), you, table.ply, &table.seats);
     } else if let (Some(you), Standing::Ongoing { to_act }) = (you, &table.standing)
         && *to_act != you
     {
-        view.status.headline = format!("Waiting for {}", view.mover);
+        view.status.headline = format!("Waiting for {}", waited_for(&view.mover, *to_act, table));
     }
     view.table = Some(table_view(table, links, you, visit.now));
     if you.is_none() {

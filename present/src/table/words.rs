@@ -67,18 +67,29 @@ pub fn notice(refusal: &SeatRefusal) -> Notice {
     }
 }
 
+/// The player in `seat` as a spectator reads it: the name the seat was given (`names`, seat by
+/// seat), else "the first player" or "the second player".
+pub fn seat_words(seat: Seat, names: &[(Seat, Option<String>)]) -> String {
+    names
+        .iter()
+        .find(|(named, _)| *named == seat)
+        .and_then(|(_, name)| name.clone())
+        .unwrap_or_else(|| match seat {
+            Seat::First => "the first player".to_owned(),
+            Seat::Second => "the second player".to_owned(),
+        })
+}
+
 /// The status line of a table that ended outside the rules (a resignation, a claim on time,
-/// the ply cap, abandoned) after `plies` moves, for the seat `you` (`None` for a spectator).
+/// the ply cap, abandoned) after `plies` moves, for the seat `you` (`None` for a spectator),
+/// the seats named by `names` where they were given a name.
 pub fn ended_outside_the_rules(
-    winner: Option<Seat>,
-    ended_by: EndedBy,
+    (winner, ended_by): (Option<Seat>, EndedBy),
     you: Option<Seat>,
     plies: u64,
+    names: &[(Seat, Option<String>)],
 ) -> StatusLine {
-    let seat_words = |seat: Seat| match seat {
-        Seat::First => "the first player",
-        Seat::Second => "the second player",
-    };
+    let seat_words = |seat: Seat| seat_words(seat, names);
     let closed = |headline: &str, detail: String| StatusLine {
         headline: headline.to_owned(),
         detail,
@@ -128,7 +139,7 @@ pub fn ended_outside_the_rules(
             "Game over",
             format!(
                 "{}'s move was overdue; {} claimed the win",
-                capitalised(seat_words(loser)),
+                capitalised(&seat_words(loser)),
                 seat_words(winner)
             ),
         ),
@@ -206,14 +217,19 @@ mod tests {
 
     #[test]
     fn a_spectator_reads_who_resigned_and_who_won() {
-        let line = ended_outside_the_rules(Some(Seat::First), EndedBy::Resignation, None, 12);
+        let line =
+            ended_outside_the_rules((Some(Seat::First), EndedBy::Resignation), None, 12, &[]);
         assert_eq!(line.headline, "Game over");
         assert_eq!(
             line.detail,
             "The second player resigned; the first player won"
         );
-        let line =
-            ended_outside_the_rules(Some(Seat::Second), EndedBy::Time, Some(Seat::First), 12);
+        let line = ended_outside_the_rules(
+            (Some(Seat::Second), EndedBy::Time),
+            Some(Seat::First),
+            12,
+            &[],
+        );
         assert_eq!(line.headline, "Game over: you lost");
         assert_eq!(
             line.detail,
@@ -222,15 +238,33 @@ mod tests {
     }
 
     #[test]
+    fn a_spectator_reads_the_players_by_the_names_they_were_given() {
+        let names = [
+            (Seat::First, Some("Ann".to_owned())),
+            (Seat::Second, Some("Bob".to_owned())),
+        ];
+        let line =
+            ended_outside_the_rules((Some(Seat::First), EndedBy::Resignation), None, 9, &names);
+        assert_eq!(line.detail, "Bob resigned; Ann won");
+        let line = ended_outside_the_rules((Some(Seat::Second), EndedBy::Time), None, 9, &names);
+        assert_eq!(line.detail, "Ann's move was overdue; Bob claimed the win");
+        // One seat named, the other not.
+        let names = [(Seat::First, Some("Ann".to_owned())), (Seat::Second, None)];
+        let line =
+            ended_outside_the_rules((Some(Seat::First), EndedBy::Resignation), None, 9, &names);
+        assert_eq!(line.detail, "The second player resigned; Ann won");
+    }
+
+    #[test]
     fn a_table_at_its_ply_cap_or_abandoned_says_so_to_seats_and_spectators() {
         for you in [Some(Seat::First), None] {
-            let line = ended_outside_the_rules(None, EndedBy::PlyLimit, you, 10_000);
+            let line = ended_outside_the_rules((None, EndedBy::PlyLimit), you, 10_000, &[]);
             assert_eq!(line.headline, "Game over: a draw");
             assert_eq!(
                 line.detail,
                 "The table reached 10000 moves, the most a table may have"
             );
-            let line = ended_outside_the_rules(None, EndedBy::Abandoned, you, 3);
+            let line = ended_outside_the_rules((None, EndedBy::Abandoned), you, 3, &[]);
             assert_eq!(line.headline, "Table closed: abandoned");
             assert_eq!(
                 line.detail,

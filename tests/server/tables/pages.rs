@@ -249,8 +249,10 @@ both!(
                 (true, false) => 1,
                 other => panic!("one seat acts at a time: {other:?}\n{}", pages[0].body),
             };
+            // The waiting seat waits for the acting one by the name its player gave.
+            let waited = format!("Waiting for {} (", ["Ana", "Bo"][acting]);
             assert!(
-                pages[1 - acting].body.contains("Waiting for Opponent"),
+                pages[1 - acting].body.contains(&waited),
                 "{}",
                 pages[1 - acting].body
             );
@@ -357,7 +359,7 @@ both!(
         assert_eq!(after.status, 410, "{}", after.body);
         let watched = get(&app, TestRequest::get().uri(&watch)).await;
         assert!(
-            watched.body.contains("The second player resigned"),
+            watched.body.contains("Bo resigned; Ana won"),
             "{}",
             watched.body
         );
@@ -469,7 +471,8 @@ both!(
         );
         assert_eq!(first.cache_control.as_deref(), Some("private, no-store"));
         let second = get(&app, TestRequest::get().uri(&play(1))).await;
-        assert!(second.body.contains("Waiting for"), "{}", second.body);
+        // The seat waits for its opponent by the name given, with their colour.
+        assert!(second.body.contains("Waiting for Ana ("), "{}", second.body);
         let watch = created.body["watch_page_url"]
             .as_str()
             .expect("a watch page");
@@ -478,6 +481,16 @@ both!(
         assert_eq!(watching.status, 200);
         assert!(
             watching.body.contains("You are watching this game."),
+            "{}",
+            watching.body
+        );
+        // The spectators read who resigned and who won by their names.
+        db::call(&app, db::act(&id, &credentials[1], "resign"))
+            .await
+            .ok();
+        let watching = get(&app, TestRequest::get().uri(watch)).await;
+        assert!(
+            watching.body.contains("Bo resigned; Ana won"),
             "{}",
             watching.body
         );
