@@ -1254,7 +1254,9 @@ async fn end_scores_are_words() {
     let score = &body[body.find("<h2>Score</h2>").expect("a score")..];
     let score = &score[..score.find("</table>").expect("a table")];
     assert!(score.contains("Last game</th><td>won by "), "{score}");
-    assert!(score.contains("match point"), "{score}");
+    // A target of 1 point is a single game: points, never a match.
+    assert!(score.contains(" point"), "{score}");
+    assert!(!score.contains("match"), "{score}");
     for code in ["yfirrad", "drepid", "Removed", "first", "second"] {
         assert!(!score.contains(code), "{code} in {score}");
     }
@@ -1378,11 +1380,12 @@ async fn hirth_against_the_computer_names_the_players_by_colour_across_a_game_ch
     );
 }
 
-/// A Hirþ match's end says the winner and their points first, named as the page
-/// names the players (`You (Silfr) won the match 2–0`), not the engine's seat order
-/// (`match 0–2`), which the JSON status keeps.
+/// A single Hirþ game's end (a target of 1 point) names the winner as the page names the
+/// players, with how and for how many points the game was won (`You (Silfr) won the game by
+/// Drepið: 2 points`), and never speaks of a match, which the JSON status still scores in seat
+/// order (`match 0–2`).
 #[actix_web::test]
-async fn hirth_the_match_end_names_the_winner_with_their_points_first() {
+async fn hirth_a_single_games_end_names_the_winner_and_no_match() {
     use moot::games::hirth::{Hirth, HirthOptions};
     use moot::games::{Seat, Status};
     let options = HirthOptions { target: 1 };
@@ -1431,16 +1434,18 @@ async fn hirth_the_match_end_names_the_winner_with_their_points_first() {
     let body = page(&between_two, 200);
     assert!(
         body.contains(&format!(
-            "<strong>Game over: {colour} wins</strong> — {colour} won the match {won}–{lost}, the last game by "
+            "<strong>Game over: {colour} wins</strong> — {colour} won the game by "
         )),
         "{body}"
     );
-    assert!(!body.contains(&format!("match {lost}–{won}")), "{body}");
+    let status = &body[body.find(r#"<p class="status"#).expect("a status line")..];
+    let status = &status[..status.find("</p>").expect("its end")];
+    assert!(!status.contains("match"), "{status}");
     let against = get(&format!("/play/hirth?{}", link("first"))).await;
     let body = page(&against, 200);
     assert!(
         body.contains(&format!(
-            "<strong>Game over: you won</strong> — You ({colour}) won the match {won}–{lost}, the last game by "
+            "<strong>Game over: you won</strong> — You ({colour}) won the game by "
         )),
         "{body}"
     );
@@ -1448,7 +1453,7 @@ async fn hirth_the_match_end_names_the_winner_with_their_points_first() {
     let body = page(&lost_page, 200);
     assert!(
         body.contains(&format!(
-            "<strong>Game over: you lost</strong> — Computer ({colour}) won the match {won}–{lost}, the last game by "
+            "<strong>Game over: you lost</strong> — Computer ({colour}) won the game by "
         )),
         "{body}"
     );

@@ -93,6 +93,8 @@ pub(super) fn caption(state: &HirthState) -> String {
             title(pos.mover.other()),
             at(from)
         ),
+        // A target of 1 point is a single game, not a match.
+        Phase::Over if state.options.target == 1 => "The game is over".to_string(),
         Phase::Over => "The match is over".to_string(),
     }
 }

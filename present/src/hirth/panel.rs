@@ -14,7 +14,11 @@ pub(super) fn panel(state: &HirthState, players: PlayerNames) -> Markup {
     let both = |f: &dyn Fn(Colour) -> String| Colour::BOTH.map(f).to_vec();
     let mut facts = vec![
         Fact::new(
-            "Match points",
+            if state.options.target == 1 {
+                "Points"
+            } else {
+                "Match points"
+            },
             both(&|c| state.points[sides.seat(c).index()].to_string()),
         ),
         Fact::new(
@@ -48,15 +52,16 @@ pub(super) fn panel(state: &HirthState, players: PlayerNames) -> Markup {
         None => format!("×{}; the Penningr is neutral", state.coin.factor),
     };
     facts.push(Fact::new("Game worth", [coin]));
-    facts.push(Fact::new(
-        "Game",
-        [format!(
-            "game {}, round {}; the match goes to {} points",
+    // A target of 1 point is a single game: its rounds, no match.
+    let game = match state.options.target {
+        1 => format!("round {}; a single game", state.round),
+        target => format!(
+            "game {}, round {}; the match goes to {target} points",
             state.results.len() + usize::from(state.phase != Phase::Over),
             state.round,
-            state.options.target
-        )],
-    ));
+        ),
+    };
+    facts.push(Fact::new("Game", [game]));
     // Who acts is the page's status line; the notes say what else is going on.
     let mut notes = Vec::new();
     if !state.results.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::board::{board_spot, board_view, caption, last_traces, mark_hint};
 use super::rules::example;
-use super::words::{Sides, describe_event, item_words, score_words};
+use super::words::{Sides, describe_event, item_words, match_end_words, score_words};
 use crate::link::{Link, Query};
 use crate::page_game::{PageGame, Playable, PlayerNames};
 use crate::replay::{Ply, replay};
@@ -11,7 +11,7 @@ use moot_games::fixtures::hirth::fill_reserves;
 use moot_games::hirth::{
     Colour, Event, Hirth, HirthOptions, HirthState, Karve, Move, Phase, Space, Unit, Victory,
 };
-use moot_games::{Game, Seat};
+use moot_games::{Game, Seat, Turn};
 
 fn playable(state: &HirthState) -> Vec<Playable<Move>> {
     Hirth::legal_moves(state)
@@ -495,6 +495,32 @@ fn the_played_battle_and_retreat_are_described() {
     );
     let words: Vec<String> = play(&mut state, "retreat 6").iter().map(in_words).collect();
     assert_eq!(words, ["Silfr retreated the Lofðungr from Miðr to 6"]);
+}
+
+#[test]
+fn a_single_game_to_one_point_never_speaks_of_a_match() {
+    let mut state = battle_position();
+    state.options.target = 1;
+    for space in ['5', '6'] {
+        state.position.board.group_mut(sp(space), Colour::Gull).h = 1;
+    }
+    fill_reserves(&mut state);
+    play(&mut state, "end");
+    assert_eq!(Hirth::turn(&state), Turn::Won(Seat::First));
+    let svg = Hirth::board(&state, &[], &[], None).into_string();
+    assert!(svg.contains(">The game is over</text>"), "{svg}");
+    let panel = Hirth::panel(&state, PlayerNames::default()).into_string();
+    assert!(panel.contains(r#"<th scope="row">Points</th>"#), "{panel}");
+    assert!(panel.contains("a single game"), "{panel}");
+    let end = match_end_words(&state, PlayerNames::default()).expect("the game is over");
+    assert_eq!(end, "Gull won the game by Drepið: 5 points");
+    let score = score_words(&state, PlayerNames::default());
+    for words in [svg, panel, end]
+        .into_iter()
+        .chain(score.into_iter().flat_map(|(a, b)| [a, b]))
+    {
+        assert!(!words.to_lowercase().contains("match"), "{words}");
+    }
 }
 
 #[test]

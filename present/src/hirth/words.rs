@@ -424,9 +424,22 @@ pub(super) fn match_end_words(state: &HirthState, players: PlayerNames) -> Optio
         return None;
     };
     let points = |seat: Seat| state.points[seat.index()];
+    let winner_name = Sides::of(state, players).name(winner);
+    // A target of 1 point is a single game: its end is the game's, said once.
+    if state.options.target == 1 {
+        return Some(match state.results.last() {
+            Some(last) => format!(
+                "{winner_name} won the game by {}: {} point{}",
+                victory_words(last.victory, last.factor),
+                last.points,
+                if last.points == 1 { "" } else { "s" }
+            ),
+            None => format!("{winner_name} won the game"),
+        });
+    }
     let mut words = format!(
         "{} won the match {}–{}",
-        Sides::of(state, players).name(winner),
+        winner_name,
         points(winner),
         points(winner.other())
     );
@@ -445,6 +458,8 @@ pub(super) fn match_end_words(state: &HirthState, players: PlayerNames) -> Optio
 /// game's result (no codes such as `yfirrad`), the players named as `players` does.
 pub(super) fn score_words(state: &HirthState, players: PlayerNames) -> Vec<(String, String)> {
     let sides = Sides::of(state, players);
+    // A target of 1 point is a single game: points, not match points, and no match row.
+    let single = state.options.target == 1;
     let mut rows: Vec<(String, String)> = Colour::BOTH
         .iter()
         .map(|&c| {
@@ -452,17 +467,20 @@ pub(super) fn score_words(state: &HirthState, players: PlayerNames) -> Vec<(Stri
             (
                 sides.name_of(c),
                 format!(
-                    "{points} match point{}, {} H out of the game",
+                    "{points} {}point{}, {} H out of the game",
+                    if single { "" } else { "match " },
                     if points == 1 { "" } else { "s" },
                     state.position.removed.get(c)
                 ),
             )
         })
         .collect();
-    rows.push((
-        "The match".to_owned(),
-        format!("goes to {} points", state.options.target),
-    ));
+    if !single {
+        rows.push((
+            "The match".to_owned(),
+            format!("goes to {} points", state.options.target),
+        ));
+    }
     if !state.results.is_empty() {
         rows.push(("Last game".to_owned(), last_game_words(state, players)));
     }
