@@ -285,7 +285,7 @@ impl PageGame for Herfor {
         .to_owned()
     }
 
-    fn describe(ply: &Ply<Herfor>, players: PlayerNames) -> Vec<String> {
+    fn describe(ply: &Ply<Herfor>, _options: &HerforOptions, players: PlayerNames) -> Vec<String> {
         let colour = match ply.colour.as_str() {
             "white" => Colour::White,
             _ => Colour::Black,

@@ -134,8 +134,9 @@ pub trait PageGame: Game {
 
     /// What each event of a played move did, in words (`A black stone on b2 flipped b3`);
     /// events that name a player name them as `players` does, in the colours of the game
-    /// the event belongs to.
-    fn describe(ply: &Ply<Self>, players: PlayerNames) -> Vec<String>;
+    /// the event belongs to. `options` are the game's (a Hirþ game to one point is a single
+    /// game, not a match).
+    fn describe(ply: &Ply<Self>, options: &Self::Options, players: PlayerNames) -> Vec<String>;
 
     /// The facts beside the board that the picture does not show at a glance (reserves, steps
     /// left this turn, the doubling factor, the match score…), the players named as

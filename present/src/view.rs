@@ -139,7 +139,7 @@ pub fn play_view<G: PageGame>(
         opponent: opponent_words(position, game, &status),
         last: happened(
             players,
-            game,
+            (&position.options, game),
             if finished || players.personal() { 2 } else { 1 },
         ),
         controls: controls(&groups, &on_board),
@@ -540,7 +540,7 @@ fn players_status<G: PageGame>(
 /// others "You".
 fn happened<G: PageGame>(
     players: PlayerNames,
-    game: &Replayed<G>,
+    (options, game): (&G::Options, &Replayed<G>),
     runs: usize,
 ) -> Vec<HappenedView> {
     let plies = &game.plies;
@@ -559,7 +559,7 @@ fn happened<G: PageGame>(
         .map(|ply| HappenedView {
             by: players.name(ply.seat, &ply.colour),
             notation: ply.notation.clone(),
-            events: G::describe(ply, players),
+            events: G::describe(ply, options, players),
         })
         .collect()
 }

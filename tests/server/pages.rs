@@ -1441,6 +1441,8 @@ async fn hirth_a_single_games_end_names_the_winner_and_no_match() {
     let status = &body[body.find(r#"<p class="status"#).expect("a status line")..];
     let status = &status[..status.find("</p>").expect("its end")];
     assert!(!status.contains("match"), "{status}");
+    // Nor does what happened: the game's end, said once.
+    assert!(!body.contains("won the match"), "{body}");
     let against = get(&format!("/play/hirth?{}", link("first"))).await;
     let body = page(&against, 200);
     assert!(

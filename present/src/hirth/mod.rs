@@ -75,8 +75,12 @@ impl PageGame for Hirth {
         words::group(state, mv)
     }
 
-    fn describe(ply: &Ply<Hirth>, players: PlayerNames) -> Vec<String> {
-        words::describe(ply, players)
+    fn describe(
+        ply: &Ply<Hirth>,
+        options: &<Hirth as moot_games::Game>::Options,
+        players: PlayerNames,
+    ) -> Vec<String> {
+        words::describe(ply, options.target == 1, players)
     }
 
     fn panel(state: &HirthState, players: PlayerNames) -> Markup {

@@ -619,7 +619,7 @@ fn h11_events_panel_and_score_name_the_players_in_the_colours_of_their_game() {
         colour: "gull".into(),
         events,
     };
-    let words = Hirth::describe(&ply, VS_COMPUTER);
+    let words = Hirth::describe(&ply, &HirthOptions::default(), VS_COMPUTER);
     assert!(
         words.contains(&"You (Gull) won the game by Drepið: 5 points".to_string()),
         "{words:?}"
@@ -631,7 +631,7 @@ fn h11_events_panel_and_score_name_the_players_in_the_colours_of_their_game() {
         ),
         "{words:?}"
     );
-    let two = Hirth::describe(&ply, PlayerNames::default());
+    let two = Hirth::describe(&ply, &HirthOptions::default(), PlayerNames::default());
     assert!(
         two.contains(
             &"Game 2 begins with the colours swapped: the player who had Silfr plays Gull now and moves first"

@@ -293,7 +293,8 @@ pub(super) fn group(_state: &HirthState, mv: &Move) -> String {
 /// What each event of a played move did, in words, naming the players as `players` does in
 /// the colours of the game each event belongs to (a move that ends a game and begins the
 /// next holds events of both).
-pub(super) fn describe(ply: &Ply<Hirth>, players: PlayerNames) -> Vec<String> {
+/// A `single` game (a target of 1 point) tells how its game ended, and no match.
+pub(super) fn describe(ply: &Ply<Hirth>, single: bool, players: PlayerNames) -> Vec<String> {
     let mover = if ply.colour == Colour::Gull.word() {
         ply.seat
     } else {
@@ -305,6 +306,7 @@ pub(super) fn describe(ply: &Ply<Hirth>, players: PlayerNames) -> Vec<String> {
     };
     ply.events
         .iter()
+        .filter(|event| !(single && matches!(event, Event::MatchEnded { .. })))
         .map(|event| {
             let words = describe_event(event, sides);
             if let Event::NextGame { gull, .. } = event {

@@ -82,7 +82,11 @@ impl PageGame for Tara {
 
     /// Tara's events name the players by colour (`Red's king`), which stays with a seat for
     /// the whole match; the "What happened" list says whose move it was.
-    fn describe(ply: &Ply<Tara>, _players: PlayerNames) -> Vec<String> {
+    fn describe(
+        ply: &Ply<Tara>,
+        _options: &<Tara as Game>::Options,
+        _players: PlayerNames,
+    ) -> Vec<String> {
         ply.events.iter().map(words::describe).collect()
     }
 
