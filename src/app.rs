@@ -105,6 +105,7 @@ pub fn app_for(
         .app_data(actix_web::web::Data::new(computer.renders().clone()))
         .app_data(serve::metrics::data(&middleware.metrics))
         .app_data(middleware.public_url.clone())
+        .app_data(middleware.site_keys.clone())
         .app_data(actix_web::web::Data::new(middleware.sampler.clone()))
         .service(serve::metrics::endpoint)
         // The reference's own page and its two additions first: Swagger UI serves the rest.

@@ -35,6 +35,7 @@ pub use moot_pictures as picture;
 pub use moot_present as present;
 pub mod serve;
 pub mod site;
+pub mod site_keys;
 pub mod tables;
 pub mod web;
 pub mod webhooks;

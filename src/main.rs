@@ -37,6 +37,12 @@ struct Serve {
     /// …and one more every this many milliseconds.
     #[arg(long, env = "MOOT_CLIENT_EVERY_MS", default_value_t = moot::AiConfig::default().client_every_ms)]
     client_every_ms: u64,
+    /// A file of site keys, one a line: `name:secret[:create_burst:create_every_ms[:request_burst:request_every_ms]]`.
+    /// A backend sending `Moot-Site-Key: <secret>` counts against its site's own budgets (by
+    /// default 1000 tables in a burst and one more every 20 ms; 10000 evaluations in a burst
+    /// and one more every 1 ms), not its address's. Read at the start (restart to reload).
+    #[arg(long, env = "MOOT_SITE_KEYS")]
+    site_keys: Option<std::path::PathBuf>,
     /// Believe the `Forwarded`/`X-Forwarded-*` headers (only behind a reverse proxy that
     /// overwrites them): a client's share is kept under the first forwarded address, not the
     /// connection's peer, and absolute links take the forwarded scheme and host.
@@ -206,6 +212,11 @@ fn backup(url: &str, to: &std::path::Path) -> std::io::Result<()> {
 #[actix_web::main]
 async fn serve(flags: Serve) -> std::io::Result<()> {
     let _log = logging::init(flags.log_format);
+    // A bad file stops the server before it listens, naming the line (never the secret).
+    let site_keys = match &flags.site_keys {
+        Some(path) => moot::site_keys::SiteKeys::read(path).map_err(std::io::Error::other)?,
+        None => Default::default(),
+    };
     let config = moot::AiConfig {
         max_playouts: flags.max_playouts,
         max_millis: flags.max_millis,
@@ -217,6 +228,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         client_every_ms: flags.client_every_ms,
         trust_forwarded: flags.trust_forwarded,
     };
+    tracing::info!(sites = ?site_keys.names(), "site keys are read (their sites' requests count against their own budgets)");
     tracing::info!(bind = %flags.bind, ?config, cors_origins = %flags.cors_origins, public_url = ?flags.public_url.as_ref().map(ToString::to_string), "Moot is serving: the home page at /, the API docs at /docs/");
     let store = moot::tables::Store::connect_with(
         &flags.database,
@@ -293,8 +305,9 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         },
     );
     let computer = moot::Computer::new(config);
-    let middleware =
-        Middleware::new(flags.cors_origins, &computer).with_public_url(flags.public_url);
+    let middleware = Middleware::new(flags.cors_origins, &computer)
+        .with_public_url(flags.public_url)
+        .with_site_keys(site_keys);
     middleware
         .metrics
         .count_streams(policy.tables().feed().clone());

@@ -59,6 +59,8 @@ pub enum ErrorCode {
     UnknownTable,
     /// 401: no seat credential was sent, or it is no seat's of this table.
     Unauthorized,
+    /// 401: a `Moot-Site-Key` was sent that is no site's of this server.
+    UnknownSiteKey,
     /// 403: the credential is the seat's that is not to act.
     NotYourTurn,
     /// 403: a claim on time by the seat whose move is awaited.
@@ -88,7 +90,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 36] = [
+    pub const ALL: [ErrorCode; 37] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -113,6 +115,7 @@ impl ErrorCode {
         ErrorCode::Overloaded,
         ErrorCode::UnknownTable,
         ErrorCode::Unauthorized,
+        ErrorCode::UnknownSiteKey,
         ErrorCode::NotYourTurn,
         ErrorCode::NotWaiting,
         ErrorCode::StalePly,
@@ -154,6 +157,7 @@ impl ErrorCode {
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::UnknownTable => "unknown_table",
             ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::UnknownSiteKey => "unknown_site_key",
             ErrorCode::NotYourTurn => "not_your_turn",
             ErrorCode::NotWaiting => "not_waiting",
             ErrorCode::StalePly => "stale_ply",
@@ -197,7 +201,7 @@ impl ErrorCode {
             | ErrorCode::StreamsFull
             | ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
-            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::Unauthorized | ErrorCode::UnknownSiteKey => StatusCode::UNAUTHORIZED,
             ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
             ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
             ErrorCode::StalePly => StatusCode::CONFLICT,
@@ -236,6 +240,7 @@ impl ErrorCode {
             ErrorCode::Overloaded => "The server is busy",
             ErrorCode::UnknownTable => "No such table",
             ErrorCode::Unauthorized => "A seat credential is required",
+            ErrorCode::UnknownSiteKey => "Unknown site key",
             ErrorCode::NotYourTurn => "Not your turn",
             ErrorCode::NotWaiting => "Only the waiting seat may claim",
             ErrorCode::StalePly => "The table has moved on",
@@ -285,6 +290,7 @@ mod tests {
                 | ErrorCode::Overloaded
                 | ErrorCode::UnknownTable
                 | ErrorCode::Unauthorized
+                | ErrorCode::UnknownSiteKey
                 | ErrorCode::NotYourTurn
                 | ErrorCode::NotWaiting
                 | ErrorCode::StalePly

@@ -21,6 +21,7 @@ use crate::compute::flights::Flights;
 use crate::compute::pool::Pool;
 use crate::compute::shares::{Clients, Wait};
 use crate::compute::{AiConfig, Surface};
+use crate::site_keys::Client;
 use moot_ai::{Budget, Strategy, think};
 
 /// The longest state (as the engine writes it) whose answer is cached: a state may hold a long
@@ -115,7 +116,7 @@ impl Evaluator {
     pub async fn evaluate<G: Strategy>(
         &self,
         request: EvaluateRequest,
-        client: Option<IpAddr>,
+        client: Client,
     ) -> Result<EvaluateResponse, ApiError> {
         let budget = budget::<G>(&self.config, &request)?;
         let seed = seed(&request)?;
@@ -157,9 +158,10 @@ impl Evaluator {
                 "this server runs no evaluations (it was started with --max-evaluations 0)",
             ));
         }
-        self.clients
-            .check_rate(client)
-            .map_err(|wait| self.refusal(wait))?;
+        let (clients, who) = self.share_of(&client);
+        clients
+            .check_rate(who)
+            .map_err(|wait| self.refusal(wait, clients))?;
         let Some(key) = key else {
             return self.search::<G>(state, budget, seed, client).await;
         };
@@ -184,16 +186,16 @@ impl Evaluator {
         state: G::State,
         budget: Budget,
         seed: u64,
-        client: Option<IpAddr>,
+        client: Client,
     ) -> Result<EvaluateResponse, ApiError> {
-        let slot = self
-            .clients
-            .start(client)
-            .map_err(|wait| self.refusal(wait))?;
-        // Waits its turn for a permit, fair between clients.
+        let (clients, who) = self.share_of(&client);
+        let slot = clients
+            .start(who)
+            .map_err(|wait| self.refusal(wait, clients))?;
+        // Waits its turn for a permit, fair between clients (the sites as one).
         let permit = self
             .pool
-            .acquire(client, self.config.patience())
+            .acquire(who, self.config.patience())
             .await
             .ok_or_else(|| {
                 self.overloaded(format!(
@@ -213,22 +215,33 @@ impl Evaluator {
         .map_err(|e| ApiError::internal(format!("the search could not run: {e}")))?
     }
 
+    /// The shares `client` counts against and its key in them: an address's among the
+    /// others, or its site's own (one client: its whole traffic).
+    fn share_of<'a>(&'a self, client: &'a Client) -> (&'a Clients, Option<IpAddr>) {
+        match client {
+            Client::Address(address) => (&self.clients, *address),
+            Client::Site(site) => (&site.requests, None),
+        }
+    }
+
     /// The answer to a client over its share: 429 with the wait, or 503 while its own searches
     /// run (they end within the wall-clock cap).
-    fn refusal(&self, wait: Wait) -> ApiError {
+    fn refusal(&self, wait: Wait, clients: &Clients) -> ApiError {
+        let share = clients.share();
         match wait {
             Wait::Rate(wait) => ApiError::new(
                 ErrorCode::RateLimited,
                 format!(
                     "this client may send {} evaluations at once and one more every {} ms; retry after the wait",
-                    self.config.client_burst, self.config.client_every_ms
+                    share.burst,
+                    share.every.as_millis()
                 ),
             )
             // Whole seconds, rounded up: a client waiting that long is sure to pass.
             .retry_after(u64::try_from(wait.as_nanos().div_ceil(1_000_000_000)).unwrap_or(u64::MAX).max(1)),
             Wait::Running => self.overloaded(format!(
                 "this client's searches fill its share ({} at once); retry when one ends",
-                self.clients.share().running
+                share.running
             )),
         }
     }

@@ -177,13 +177,17 @@ pub async fn replay(game: GameId, body: JsonBody) -> Result<Serialized<ReplayRes
 /// a repeated request with a playout budget is answered from a cache.
 #[utoipa::path(
     tag = "games",
-    params(("game" = String, Path, description = "The game's id", example = "herfor")),
+    params(
+        ("game" = String, Path, description = "The game's id", example = "herfor"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the request counts against that site's own rate, not its address's (for a site's backend relaying its players' requests); a key that is no site's is 401 `unknown_site_key`"),
+    ),
     request_body(content = EvaluateRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The analysis", body = EvaluateResponse),
         (status = "4XX", description = "`invalid_state`, `invalid_request` (two budgets, a zero budget, an unknown strength), `budget_too_large` (with `field`), …", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`evaluate_off`: this server runs no evaluations (`--max-evaluations 0`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: this client (peer address) sent more evaluations than its share; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+        (status = 401, description = "`unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client (peer address, or the site whose `Moot-Site-Key` it sent) sent more evaluations than its share; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may send another"))),
         (status = 503, description = "`overloaded`: the most evaluations the server runs at once are running and this one waited its turn in vain (the line is fair between clients), or this client's share of them is running; retry after `Retry-After` seconds (the wall-clock cap of a search)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
@@ -198,7 +202,7 @@ pub async fn evaluate(
 ) -> Result<Json<EvaluateResponse>, ApiError> {
     let GameId(id) = game;
     let request: EvaluateRequest = envelope(body)?;
-    let client = crate::client::client_of(&http, evaluator.config().trust_forwarded);
+    let client = super::site_key::client_of(&http, evaluator.config().trust_forwarded)?;
     let answer = with_game!(id, G => evaluator.evaluate::<G>(request, client).await, else Err(ApiError::unknown_game(id)))?;
     Ok(Json(answer))
 }

@@ -35,6 +35,7 @@ pub mod picture;
 pub mod problem;
 pub mod schemas;
 pub mod serialized;
+pub mod site_key;
 pub mod tables;
 pub mod types;
 

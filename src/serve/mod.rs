@@ -40,6 +40,8 @@ pub struct Middleware {
     pub public_url: Option<crate::client::PublicUrl>,
     /// Which repeated log lines are written: one for all workers.
     pub sampler: sampling::Sampler,
+    /// The sites' keys (`--site-keys`), whose requests count against their own budgets.
+    pub site_keys: crate::site_keys::SiteKeys,
 }
 
 impl Middleware {
@@ -53,12 +55,19 @@ impl Middleware {
             metrics: Metrics::new(computer),
             public_url: None,
             sampler: sampling::Sampler::default(),
+            site_keys: Default::default(),
         }
     }
 
     /// The same, with absolute links starting with `public_url` whatever the request says.
     pub fn with_public_url(mut self, public_url: Option<crate::client::PublicUrl>) -> Self {
         self.public_url = public_url;
+        self
+    }
+
+    /// The same, with these sites' keys.
+    pub fn with_site_keys(mut self, site_keys: crate::site_keys::SiteKeys) -> Self {
+        self.site_keys = site_keys;
         self
     }
 }

@@ -15,6 +15,7 @@ use governor::{Quota, RateLimiter};
 use super::Tables;
 use crate::compute::shares::{Clients, Share, Wait};
 use crate::limits::tables as limits;
+use crate::site_keys::Client;
 
 /// What a server allows of its clients' tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,9 +112,14 @@ impl TablePolicy {
         &self.limits
     }
 
-    /// Counts a creation by `client`: `Err(wait)` once it is past its share.
-    pub fn may_create(&self, client: Option<IpAddr>) -> Result<(), Duration> {
-        match self.creations.check_rate(client) {
+    /// Counts a creation by `client`: `Err(wait)` once it is past its share (an address's,
+    /// or its site's own).
+    pub fn may_create(&self, client: &Client) -> Result<(), Duration> {
+        let checked = match client {
+            Client::Address(address) => self.creations.check_rate(*address),
+            Client::Site(site) => site.creations.check_rate(None),
+        };
+        match checked {
             Ok(()) => Ok(()),
             Err(Wait::Rate(wait)) => Err(wait),
             Err(Wait::Running) => Err(self.limits.create_every),

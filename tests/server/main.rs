@@ -23,5 +23,6 @@ mod pages;
 mod pictures;
 mod robustness;
 mod site;
+mod site_keys;
 mod states;
 mod tables;

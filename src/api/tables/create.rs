@@ -7,7 +7,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, post};
 use super::answer::creation_answer;
 use super::bodies::{CreateTableRequest, CreatedTable, WebhookRequest};
 use super::idempotency::{at_most_once, key_of};
-use super::refusals::{client_of, problem, rate_limited};
+use super::refusals::{problem, rate_limited};
 use crate::api::body::JsonBody;
 use crate::api::ops;
 use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
@@ -127,14 +127,16 @@ async fn create_for<G: Game>(
 #[utoipa::path(
     tag = "tables",
     params(
-        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID); for a creation it counts per client address that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the creation counts against that site's own budget, not its address's (for a site's backend relaying its players' requests); a key that is no site's is 401 `unknown_site_key`"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID); for a creation it counts per client (address, or site) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     request_body(content = CreateTableRequest, content_type = "application/json"),
     responses(
         (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
             headers(("Location" = String, description = "The table's URL"))),
         (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`; `idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: this client created more tables than its share", body = Problem, content_type = "application/problem+json",
+        (status = 401, description = "`unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client (its address, or the site whose key it sent) created more tables than its share", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
         (status = 409, description = "`idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
@@ -165,15 +167,12 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
             )
             .with_field("game")
         })?;
-    let client = client_of(&policy, &http);
-    if let Err(wait) = policy.may_create(client) {
+    let client = crate::api::site_key::client_of(&http, policy.limits().trust_forwarded)?;
+    if let Err(wait) = policy.may_create(&client) {
         return Err(rate_limited("new tables", wait));
     }
     // A creation's key counts per client: its answer holds the seats' credentials.
-    let scope = format!(
-        "tables {}",
-        client.map_or_else(String::new, |c| c.to_string())
-    );
+    let scope = format!("tables {}", client.scope());
     let idempotent = key.map(|key| Idempotent::new(&scope, &key, &[b"create", asked.as_bytes()]));
     let allow_private = policy.limits().allow_private_webhooks;
     with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent).await, else Err(ApiError::unknown_game(game)))

@@ -102,7 +102,7 @@ async fn open<G: PageGame>(
     };
     let client = crate::client::client_of(http, policy.limits().trust_forwarded);
     policy
-        .may_create(client)
+        .may_create(&crate::site_keys::Client::Address(client))
         .map_err(|wait| busy("opened many tables", wait))?;
     let state = G::new_game(&position.options)?;
     let created = policy
