@@ -10,7 +10,9 @@
 //! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
 //!   single flight, the cache), of which the API and the pages build their own policies;
 //! - [`serve`]: the middleware a service behind a site needs (CORS, compression, request ids,
-//!   access log, metrics, security headers).
+//!   access log, metrics, security headers);
+//! - [`site_keys`]: the keys a site's backend sends to be counted against its own budgets;
+//!   [`digest`]: secrets kept as digests (seat credentials, site keys).
 //!
 //! [`app()`] builds the whole actix application ([`mod@app`]): the server binary and the tests
 //! share it.
@@ -23,6 +25,7 @@ pub mod blocking;
 pub mod client;
 pub mod compute;
 pub mod connection;
+pub mod digest;
 pub mod extract;
 /// The rules engines: the `moot-games` crate of this workspace.
 pub use moot_games as games;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::compute::shares::{Clients, Share};
-use crate::tables::secret;
+use crate::digest;
 
 /// The header a backend sends its site's key in (seat credentials use `Authorization`).
 pub const HEADER: &str = "Moot-Site-Key";
@@ -141,7 +141,7 @@ impl SiteKeys {
             }
             let (name, key, budgets) =
                 parse_line(line).map_err(|error| format!("line {number}: {error}"))?;
-            let digest = secret::digest(key);
+            let digest = digest::digest(key);
             if keys.iter().any(|(kept, _)| *kept == digest) {
                 return Err(format!(
                     "line {number}: this secret is on an earlier line already; each key needs its own"
@@ -180,7 +180,7 @@ impl SiteKeys {
     pub fn site_of(&self, presented: &str) -> Option<Arc<Site>> {
         let mut found = None;
         for (digest, site) in self.keys.iter() {
-            if secret::matches(presented, digest) {
+            if digest::matches(presented, digest) {
                 found = Some(site.clone());
             }
         }

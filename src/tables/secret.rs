@@ -2,8 +2,7 @@
 //! (URL-safe). A credential is shown once and kept only as its SHA-256 digest; a presented one
 //! is compared with the kept digests in constant time.
 
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
+pub use crate::digest::{digest, hex, matches};
 
 /// Random bytes in a table id (128 bits: unguessable, so the id is the read capability).
 const ID_BYTES: usize = 16;
@@ -18,10 +17,6 @@ fn random_hex<const N: usize>() -> String {
     hex(&bytes)
 }
 
-pub(super) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A new table id.
 pub fn table_id() -> String {
     random_hex::<ID_BYTES>()
@@ -30,17 +25,6 @@ pub fn table_id() -> String {
 /// A new seat credential.
 pub fn credential() -> String {
     random_hex::<CREDENTIAL_BYTES>()
-}
-
-/// The digest kept for a credential, as hex.
-pub fn digest(credential: &str) -> String {
-    hex(&Sha256::digest(credential.as_bytes()))
-}
-
-/// Whether `credential` is the one whose digest is `kept`, compared in constant time.
-pub fn matches(credential: &str, kept: &str) -> bool {
-    let presented = digest(credential);
-    presented.as_bytes().ct_eq(kept.as_bytes()).into()
 }
 
 /// Whether `text` could be a table id (so that anything else is refused before a query).
