@@ -137,10 +137,11 @@ mod tests {
         assert!(!rich.contains("<a "), "{rich}");
     }
 
-    /// A finished Hirþ match is captioned as the pages say it, the winner and their points
-    /// first, not in the engine's seat order (`match 0–1`).
+    /// A finished single Hirþ game (a target of 1 point) is captioned as the pages say it: the
+    /// winner, how and for how many points, and no match (the engine's status says `match
+    /// 0–1`, in seat order).
     #[test]
-    fn a_finished_hirth_match_is_captioned_winner_first() {
+    fn a_finished_single_hirth_game_is_captioned_winner_first() {
         use moot_games::hirth::{Hirth, HirthOptions};
         use moot_games::{Seat, Turn};
         let options = HirthOptions { target: 1 };
@@ -159,11 +160,15 @@ mod tests {
         let caption = caption::<Hirth>(&state);
         let points = state.points[1];
         assert!(
-            caption.starts_with(&format!(
-                "Game over: Silfr won the match {points}–0, the last game by "
-            )),
+            caption.starts_with("Game over: Silfr won the game by "),
             "{caption}"
         );
+        let plural = if points == 1 { "" } else { "s" };
+        assert!(
+            caption.ends_with(&format!(": {points} point{plural}")),
+            "{caption}"
+        );
+        assert!(!caption.contains("match"), "{caption}");
         assert!(caption.chars().count() <= CAPTION_MAX, "{caption}");
     }
 
