@@ -8,7 +8,7 @@ use actix_web::App;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::{Compress, from_fn};
+use actix_web::middleware::from_fn;
 use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
@@ -141,5 +141,5 @@ pub fn app_for(
         .wrap(from_fn(serve::security::middleware))
         .wrap(from_fn(serve::access_log::middleware))
         .wrap(from_fn(serve::request_id::middleware))
-        .wrap(Compress::default())
+        .wrap(from_fn(serve::compress::middleware))
 }

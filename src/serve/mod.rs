@@ -10,10 +10,12 @@
 //! - [`url_limit`]: the limit on a request's target, answered 414 by Moot;
 //! - [`logging`]: the log format (pretty or JSON, colour only on a terminal);
 //! - [`sampling`]: repeated refusals and health checks logged at most once a second a kind;
+//! - [`compress`]: answers compressed as the client accepts, where it pays;
 //!
-//! Compression is actix's own `Compress`. [`Middleware`] holds what the workers share.
+//! [`Middleware`] holds what the workers share.
 
 pub mod access_log;
+pub mod compress;
 pub mod cors;
 pub mod listen;
 pub mod logging;

@@ -115,6 +115,35 @@ async fn answers_are_compressed_when_the_client_accepts_it() {
     assert_eq!(unzipped, plain);
 }
 
+/// An answer under 1 KiB goes out as it is, whatever the client accepts (it fits one TCP
+/// segment either way); a client that refuses every encoding, identity included, gets 406.
+#[actix_web::test]
+async fn small_answers_are_not_compressed_and_refusing_every_encoding_is_406() {
+    let app = test::init_service(moot::app()).await;
+    let small = TestRequest::post()
+        .uri(&endpoint("herfor", "new"))
+        .insert_header((header::ACCEPT_ENCODING, "br, gzip"))
+        .set_json(json!({"options": {"size": 3}}));
+    let (status, headers, body) = call(&app, small).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.len() < 1024, "{} bytes", body.len());
+    assert!(
+        headers.get(header::CONTENT_ENCODING).is_none(),
+        "{headers:?}"
+    );
+    serde_json::from_slice::<Value>(&body).expect("plain JSON");
+
+    let (status, headers, _) = call(
+        &app,
+        TestRequest::get()
+            .uri("/api/v1/games")
+            .insert_header((header::ACCEPT_ENCODING, "identity;q=0, *;q=0")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_ACCEPTABLE);
+    assert_eq!(header_of(&headers, "vary"), Some("Accept-Encoding"));
+}
+
 #[actix_web::test]
 async fn any_origin_may_call_the_api_by_default_and_preflights_are_answered() {
     let app = test::init_service(moot::app()).await;
