@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::a11y::{pages, settle};
-use crate::harness::{Browser, ONE_AT_A_TIME, Scheme};
+use crate::harness::{Browser, ONE_AT_A_TIME};
 
 /// The sizes the games are looked at: a phone and a laptop (CSS pixels).
 const SIZES: [(u32, u32); 2] = [(390, 844), (1280, 800)];
