@@ -1,8 +1,9 @@
 //! The seam between a board's drawing and where it is shown. Each board view draws itself
 //! once, self-contained (colours and strokes as presentation attributes, no stylesheet needed),
 //! as a [`Drawing`]; a play page wraps it in a scalable `<svg>` ([`page_svg`]) whose stylesheet
-//! adds only the interactive layer (hover, focus), and a picture wraps it in a sized `<svg>`
-//! with a background and an optional caption ([`picture_svg`]).
+//! adds only the interactive layer (hover, focus) and, in the dark theme, each colour's dark
+//! counterpart (by the colour it replaces), and a picture wraps it in a sized `<svg>` with a
+//! background and an optional caption ([`picture_svg`]).
 
 use std::borrow::Cow;
 

@@ -97,7 +97,8 @@ const DOT: f32 = 3.0;
 const PLACED: f32 = 5.0;
 const FLIPPED: f32 = 8.0;
 
-/// Colours of the board, the same on the pages and in pictures.
+/// Colours of the board, the same on the pages and in pictures (in the dark theme the pages'
+/// stylesheet gives each its dark counterpart).
 /// Grid lines at 3.9:1 against the paper (WCAG 1.4.11 asks 3:1 of graphics one must see).
 const LINE: &str = "#857a66";
 const MUTED: &str = "#6b645a";

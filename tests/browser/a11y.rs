@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use serde_json::Value;
 
-use crate::harness::{Browser, ONE_AT_A_TIME};
+use crate::harness::{Browser, ONE_AT_A_TIME, Scheme};
 
 /// The sizes every page is checked at: a desktop and a phone (CSS pixels).
 pub const DESKTOP: (u32, u32) = (1280, 900);
@@ -222,21 +222,43 @@ pub async fn resize(browser: &Browser, (width, height): (u32, u32)) {
 #[actix_web::test]
 async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_desktop_and_phone_size()
  {
+    axe_on_every_page(Scheme::Light).await;
+}
+
+/// The same pages in the dark theme: its colours read as well as the light ones.
+#[actix_web::test]
+async fn axe_finds_no_serious_violation_on_any_page_in_the_dark_theme() {
+    axe_on_every_page(Scheme::Dark).await;
+}
+
+/// Runs axe on every page at desktop and phone size in `scheme`, screenshots each, and fails
+/// on any serious or critical violation (on the embed, any violation).
+async fn axe_on_every_page(scheme: Scheme) {
     let axe = axe_source();
     let pages = pages();
     let _one = ONE_AT_A_TIME.lock().await;
-    let browser = Browser::start("a11y").await;
+    let (browser, prefix) = match scheme {
+        Scheme::Light => (Browser::start("a11y").await, "a11y"),
+        Scheme::Dark => (Browser::start_dark("a11y-dark").await, "a11y-dark"),
+    };
     let mut failures = Vec::new();
     for size in [DESKTOP, PHONE] {
         resize(&browser, size).await;
         for (name, path) in &pages {
             browser.open(path).await;
             settle(&browser, path).await;
+            assert_eq!(
+                browser.prefers_dark().await,
+                scheme == Scheme::Dark,
+                "{name} is seen in the {scheme:?} scheme"
+            );
             let file: String = name
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                 .collect();
-            browser.screenshot(&format!("a11y-{file}-{}", size.0)).await;
+            browser
+                .screenshot(&format!("{prefix}-{file}-{}", size.0))
+                .await;
             // The embed, a page in other sites' frames, is clean of every impact.
             let strict = name == "embed";
             for (serious, violation) in violations(&browser, &axe).await {
@@ -255,7 +277,7 @@ async fn axe_finds_no_serious_violation_on_any_page_and_none_on_the_embed_at_des
     }
     assert!(
         failures.is_empty(),
-        "{} serious or critical axe violations:\n{}",
+        "{} serious or critical axe violations in the {scheme:?} scheme:\n{}",
         failures.len(),
         failures.join("\n")
     );

@@ -39,6 +39,24 @@ impl Drop for Driver {
     }
 }
 
+/// The colour scheme a browser asks pages for (`prefers-color-scheme`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    Light,
+    Dark,
+}
+
+impl Scheme {
+    /// Chromium's flag that sets the scheme, whatever the system's: Blink's
+    /// `PreferredColorScheme` is 0 for dark, 1 for light.
+    fn flag(self) -> &'static str {
+        match self {
+            Scheme::Dark => "--blink-settings=preferredColorScheme=0",
+            Scheme::Light => "--blink-settings=preferredColorScheme=1",
+        }
+    }
+}
+
 pub struct Browser {
     pub client: Client,
     /// Whether the browser runs the pages' script.
@@ -52,15 +70,20 @@ pub struct Browser {
 impl Browser {
     /// Starts the app, chromedriver and a headless Chromium with a fresh profile.
     pub async fn start(name: &str) -> Browser {
-        Self::launch(name, true).await
+        Self::launch(name, true, Scheme::Light).await
     }
 
     /// The same with JavaScript turned off, as some players browse.
     pub async fn start_without_script(name: &str) -> Browser {
-        Self::launch(name, false).await
+        Self::launch(name, false, Scheme::Light).await
     }
 
-    async fn launch(name: &str, script: bool) -> Browser {
+    /// The same as a system set to dark asks for it.
+    pub async fn start_dark(name: &str) -> Browser {
+        Self::launch(name, true, Scheme::Dark).await
+    }
+
+    async fn launch(name: &str, script: bool, scheme: Scheme) -> Browser {
         let server = actix_web::HttpServer::new(moot::app)
             .workers(1)
             .bind(("127.0.0.1", 0))
@@ -69,7 +92,7 @@ impl Browser {
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        Self::connect(name, script, base, handle).await
+        Self::connect(name, script, scheme, base, handle).await
     }
 
     /// Two browsers on one app that keeps tables (in a new SQLite file): two players far apart.
@@ -96,12 +119,25 @@ impl Browser {
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        let first = Self::connect(&format!("{name}-1"), true, base.clone(), handle.clone()).await;
-        let second = Self::connect(&format!("{name}-2"), true, base, handle).await;
+        let first = Self::connect(
+            &format!("{name}-1"),
+            true,
+            Scheme::Light,
+            base.clone(),
+            handle.clone(),
+        )
+        .await;
+        let second = Self::connect(&format!("{name}-2"), true, Scheme::Light, base, handle).await;
         (first, second)
     }
 
-    async fn connect(name: &str, script: bool, base: String, handle: ServerHandle) -> Browser {
+    async fn connect(
+        name: &str,
+        script: bool,
+        scheme: Scheme,
+        base: String,
+        handle: ServerHandle,
+    ) -> Browser {
         for binary in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(binary).exists(),
@@ -137,7 +173,10 @@ impl Browser {
         ]
         .map(String::from)
         .into_iter()
-        .chain([format!("--user-data-dir={}", driver.profile.display())])
+        .chain([
+            format!("--user-data-dir={}", driver.profile.display()),
+            scheme.flag().to_owned(),
+        ])
         .collect::<Vec<_>>();
         let prefs = if script {
             serde_json::json!({})
@@ -207,6 +246,19 @@ impl Browser {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Whether the open page sees a system that asks for the dark theme.
+    pub async fn prefers_dark(&self) -> bool {
+        self.client
+            .execute(
+                "return matchMedia('(prefers-color-scheme: dark)').matches;",
+                vec![],
+            )
+            .await
+            .expect("a script runs")
+            .as_bool()
+            .expect("a boolean")
     }
 
     pub async fn url(&self) -> String {

@@ -2,6 +2,7 @@
 
 mod a11y;
 mod cross_origin;
+mod dark;
 mod embed;
 mod fit;
 mod friend;
