@@ -132,6 +132,13 @@ pub trait PageGame: Game {
     /// The heading under which a move's button is listed (`Placements`, `Answer the offer`).
     fn group(state: &Self::State, mv: &Self::Move) -> String;
 
+    /// Whether a move is a choice beside the turn rather than a step of it (Hirþ's Penningr
+    /// offer, a doubling of the stakes): the page offers it after the turn's other controls,
+    /// as a secondary button. By default none is.
+    fn secondary(_state: &Self::State, _mv: &Self::Move) -> bool {
+        false
+    }
+
     /// What each event of a played move did, in words (`A black stone on b2 flipped b3`);
     /// events that name a player name them as `players` does, in the colours of the game
     /// the event belongs to. `options` are the game's (a Hirþ game to one point is a single

@@ -195,9 +195,9 @@ fn drawn_on_board<M>(board: &str, playable: &[Playable<M>]) -> Vec<String> {
 }
 
 /// The moves the board does not offer (pass, swap, the end of a turn, answers, retreats),
-/// under their headings: the turn's controls.
+/// under their headings: the turn's controls, the secondary ones last.
 fn controls(groups: &[ActionGroup], on_board: &[String]) -> Vec<ActionGroup> {
-    groups
+    let mut controls: Vec<ActionGroup> = groups
         .iter()
         .filter_map(|group| {
             let actions: Vec<Action> = group
@@ -209,9 +209,13 @@ fn controls(groups: &[ActionGroup], on_board: &[String]) -> Vec<ActionGroup> {
             (!actions.is_empty()).then(|| ActionGroup {
                 heading: group.heading.clone(),
                 actions,
+                secondary: group.secondary,
             })
         })
-        .collect()
+        .collect();
+    // Stable: the others keep the order of the legal moves.
+    controls.sort_by_key(|group| group.secondary);
+    controls
 }
 
 /// The address of the page showing a game's position after its first `count` moves: its
@@ -476,6 +480,7 @@ fn groups<G: PageGame>(state: &G::State, playable: &[Playable<G::Move>]) -> Vec<
             None => groups.push(ActionGroup {
                 heading,
                 actions: vec![action],
+                secondary: G::secondary(state, &p.mv),
             }),
         }
     }

@@ -233,6 +233,12 @@ const HINT: &str = "#1a56a8";
 const LAST_INSET: f32 = 4.0;
 /// The size of the words in a box.
 const NAME_SIZE: f32 = 13.0;
+/// The size of the moves' tags on a space's badges.
+const TAG_SIZE: f32 = 12.0;
+/// Where the first row of a space's badges has its tags, under the space's name: the pieces
+/// move down by `TAG_BAND` to keep clear of them.
+const TAG_TOP: f32 = 24.0;
+const TAG_BAND: f32 = 14.0;
 const NOTE_SIZE: f32 = 12.0;
 
 /// The centre of a space's box. The board stands upright so that it reads on a phone: Gull's
@@ -388,7 +394,7 @@ fn piece_row(side: Side, pieces: &Pieces, x: f32, y: f32, max: f32) -> Markup {
                 @let kx = k_at + K_ROOM * i as f32;
                 g opacity=(opacity(k.stopped)) {
                     (karve_shape(side, kx, y))
-                    text x=(kx + 18.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-size="13" font-weight="bold" { (k.crew) }
+                    text.crew x=(kx + 18.0) y=(y + 5.0) text-anchor="middle" fill="#fff" font-size="13" font-weight="bold" { (k.crew) }
                 }
             }
         }
@@ -467,6 +473,9 @@ fn space(view: &SpaceView) -> Markup {
     // The words at the foot of the box: the note, beside the battle's powers when there is one.
     let foot = BOX_W - 14.0 - if view.battle.is_some() { 62.0 } else { 0.0 };
     let beaten_row = if view.beaten_l.is_some() { 1.0 } else { 0.0 };
+    // The band of the first row's tags, when the space's moves take two rows of badges.
+    let band = if tags_on_top(view) { TAG_BAND } else { 0.0 };
+    let y_rows = y + band;
     html! {
         g.space {
             title { (space_title(view)) }
@@ -479,7 +488,7 @@ fn space(view: &SpaceView) -> Markup {
                 // Empty of pieces (they stand on lines), so the words have the box's middle.
                 g.held font-style="italic" fill=(side.ink()) {
                     @for (i, words) in fit::wrap(&format!("{}'s: its pieces attack from here", side.word()), NOTE_SIZE, BOX_W - 14.0).iter().enumerate() {
-                        (fit::line(words, x + 7.0, y + 46.0 + 16.0 * i as f32, NOTE_SIZE, BOX_W - 14.0, "start"))
+                        (fit::line(words, x + 7.0, y_rows + 46.0 + 16.0 * i as f32, NOTE_SIZE, BOX_W - 14.0, "start"))
                     }
                 }
             }
@@ -487,14 +496,14 @@ fn space(view: &SpaceView) -> Markup {
                 g.beaten {
                     title { (side.word()) "'s beaten Lofðungr, waiting to retreat" }
                     g opacity="0.6" {
-                        (token(side, "lofdungr beaten", x + 21.0, y + 44.0, 13.0, side.ink(), "#b3261e"))
+                        (token(side, "lofdungr beaten", x + 21.0, y_rows + 44.0, 13.0, side.ink(), "#b3261e"))
                     }
-                    text x=(x + 21.0) y=(y + 49.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
-                    text x=(x + 40.0) y=(y + 48.0) font-size=(NOTE_SIZE) fill="#b3261e" font-weight="bold" { "beaten: retreats" }
+                    text x=(x + 21.0) y=(y_rows + 49.0) text-anchor="middle" fill="#fff" font-weight="bold" font-size="14" { "L" }
+                    text x=(x + 40.0) y=(y_rows + 48.0) font-size=(NOTE_SIZE) fill="#b3261e" font-weight="bold" { "beaten: retreats" }
                 }
             }
             @for (i, (side, pieces)) in rows.iter().enumerate() {
-                (piece_row(*side, pieces, x + 8.0, y + 44.0 + 30.0 * (i as f32 + beaten_row), BOX_W - 16.0))
+                (piece_row(*side, pieces, x + 8.0, y_rows + 44.0 + 30.0 * (i as f32 + beaten_row), BOX_W - 16.0))
             }
             @if let Some(note) = &view.note {
                 g.note font-style="italic" {
@@ -530,8 +539,9 @@ fn space_links(view: &SpaceView) -> Markup {
         y,
         width: BOX_W,
         height: BOX_H,
-        per_row: 2,
-        font: 12.0,
+        per_row: BADGES_PER_ROW,
+        font: TAG_SIZE,
+        first_row_tags: Some(TAG_TOP),
     };
     if crowded(view) {
         return choice_link(
@@ -547,7 +557,16 @@ fn space_links(view: &SpaceView) -> Markup {
 /// A space with more moves on a page than two rows of badges a finger can take: it opens a
 /// choice instead (a picture keeps its badges).
 fn crowded(view: &SpaceView) -> bool {
-    view.links.len() > 4 && live(&view.links)
+    view.links.len() > 2 * BADGES_PER_ROW && live(&view.links)
+}
+
+/// A space's badges, two a row: each a finger's width on a phone.
+const BADGES_PER_ROW: usize = 2;
+
+/// Whether the space's moves are badges in more than one row: the first row's tags then sit
+/// under its name, where a tag at the row's foot would cover the pieces.
+fn tags_on_top(view: &SpaceView) -> bool {
+    view.links.len() > BADGES_PER_ROW && !crowded(view)
 }
 
 fn choice(view: &SpaceView) -> Choice<'_> {
@@ -666,7 +685,7 @@ fn reserve_links(side: Side, reserve: &ReserveView, turned: bool) -> Markup {
     html! {
         @for (x, y, link) in reserve_chips(side, reserve, turned) {
             @if let Some(link) = link {
-                @let badges = Badges { x, y, width: CHIP_W, height: CHIP_H, per_row: 1, font: 12.0 };
+                @let badges = Badges { x, y, width: CHIP_W, height: CHIP_H, per_row: 1, font: TAG_SIZE, first_row_tags: None };
                 (spot_links(std::slice::from_ref(link), &badges))
             }
         }
@@ -1096,6 +1115,46 @@ mod tests {
         let svg = board(&view).into_string();
         assert_eq!(svg.matches(r#"<rect class="hint""#).count(), 2, "{svg}");
         assert_eq!(svg.matches("<title>The computer's hint</title>").count(), 2);
+    }
+
+    /// Three or four moves to a space take two rows of badges: the first row's tags sit under
+    /// the space's name and the pieces move down clear of them; the second row's at the foot.
+    /// Two moves (one row) leave the pieces where they are.
+    #[test]
+    fn a_space_with_two_rows_of_badges_keeps_their_tags_off_its_pieces() {
+        let mut view = two_spaces();
+        view.spaces[0].links = ["H10", "K01", "L10"].map(link).to_vec();
+        let svg = board(&view).into_string();
+        // Gull's home: its box from (180, 1060); the L 14 lower than in a box without badges.
+        assert!(
+            svg.contains(r#"class="lofdungr" cx="201" cy="1118""#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<text class="count" x="243" y="1124""#),
+            "{svg}"
+        );
+        // The first row's labels from 1084 to 1099.6, above the pieces' top (1118 - 13).
+        assert!(
+            svg.contains(r#"<rect class="label" x="200.8" y="1084""#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<rect class="label" x="280.8" y="1084""#),
+            "{svg}"
+        );
+        // The third, alone in the second row, at the box's foot.
+        assert!(
+            svg.contains(r#"<rect class="label" x="240.8" y="1170""#),
+            "{svg}"
+        );
+        view.spaces[0].links.pop();
+        let svg = board(&view).into_string();
+        assert!(
+            svg.contains(r#"class="lofdungr" cx="201" cy="1104""#),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r#"y="1170""#).count(), 2, "{svg}");
     }
 
     #[test]

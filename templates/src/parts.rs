@@ -89,6 +89,10 @@ pub struct Badges {
     pub per_row: usize,
     /// The font size of the tags.
     pub font: f32,
+    /// Where the first row's tags sit when the badges take more than one row: this far under
+    /// the area's top, in a band the board keeps free of pieces (a tag at the first row's
+    /// foot would cover them); `None`: at the foot of each badge, as the other rows' tags.
+    pub first_row_tags: Option<f32>,
 }
 
 impl Badges {
@@ -165,11 +169,17 @@ pub fn spot_links(links: &[BoardLink], badges: &Badges) -> Markup {
             many => {
                 @for (i, link) in many.iter().enumerate() {
                     @let (bx, by, bw, bh) = badges.cell(i, many.len());
+                    // The top of the tag's label: at the badge's foot, or in the band kept for
+                    // the first row's tags.
+                    @let top = match badges.first_row_tags {
+                        Some(band) if i < badges.per_row && badges.rows(many.len()) > 1 => by + band,
+                        _ => by + bh - font * 1.5,
+                    };
                     g.move.badge {
                         @if link.play.is_empty() { title { (link.title) } }
                         rect x=(bx + 1.5) y=(by + 1.5) width=(bw - 3.0) height=(bh - 3.0) rx="4" fill="#fff3c4" fill-opacity="0.35" stroke="#8c6400" stroke-width="1.5" {}
-                        rect.label x=(bx + bw / 2.0 - font * 1.6) y=(by + bh - font * 1.5) width=(font * 3.2) height=(font * 1.3) rx="3" fill="#fff3c4" {}
-                        text x=(bx + bw / 2.0) y=(by + bh - font * 0.55) text-anchor="middle" font-size=(font) { (link.tag) }
+                        rect.label x=(bx + bw / 2.0 - font * 1.6) y=(top) width=(font * 3.2) height=(font * 1.3) rx="3" fill="#fff3c4" {}
+                        text.tag x=(bx + bw / 2.0) y=(top + font * 0.95) text-anchor="middle" font-size=(font) { (link.tag) }
                     }
                     @if !link.play.is_empty() { (move_button("move badge", (bx, by, bw, bh), link)) }
                 }
@@ -277,6 +287,7 @@ mod tests {
         height: 60.0,
         per_row: 4,
         font: 10.0,
+        first_row_tags: None,
     };
 
     #[test]
@@ -361,6 +372,43 @@ mod tests {
         assert!(out.contains(r#"<foreignObject x="0" y="30" width="120" height="30"><button class="move badge" type="submit" form="play" name="play" value="e" title="Move e">"#), "{out}");
         assert!(out.contains(">b</text>"));
         assert!(!out.contains("circle"));
+        // Each tag on a label at its badge's foot.
+        assert!(
+            out.contains(r#"<rect class="label" x="29" y="15" width="32" height="13" rx="3""#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"<text class="tag" x="45" y="24.5""#),
+            "{out}"
+        );
+    }
+
+    /// Where the board keeps a band for them, the first row's tags sit in it, the others at
+    /// their badges' foot; a single row keeps its tags at the foot.
+    #[test]
+    fn the_first_rows_tags_may_sit_in_a_band_at_the_top() {
+        let banded = Badges {
+            first_row_tags: Some(4.0),
+            ..BADGES
+        };
+        let links: Vec<BoardLink> = ["a", "b", "c", "d", "e"].map(link).to_vec();
+        let out = spot_links(&links, &banded).into_string();
+        // Badge 1 of the first row (30 × 30 at x 30): its label 4 under the top.
+        assert!(
+            out.contains(r#"<rect class="label" x="29" y="4" width="32""#),
+            "{out}"
+        );
+        // The fifth, in the second row (0–120 × 30–60): at its foot.
+        assert!(
+            out.contains(r#"<rect class="label" x="44" y="45" width="32""#),
+            "{out}"
+        );
+        let row: Vec<BoardLink> = ["a", "b"].map(link).to_vec();
+        let out = spot_links(&row, &banded).into_string();
+        assert!(
+            out.contains(r#"<rect class="label" x="14" y="45" width="32""#),
+            "{out}"
+        );
     }
 
     #[test]

@@ -128,6 +128,9 @@ pub struct ActionGroup {
     pub heading: String,
     /// The moves of that kind, one button each, in the order of the legal moves.
     pub actions: Vec<Action>,
+    /// A choice beside the turn rather than a step of it (Hirþ's Penningr offer): its buttons
+    /// are drawn as secondary controls, not filled, after the turn's own.
+    pub secondary: bool,
 }
 
 /// A legal move as a button of the page's form.
@@ -318,7 +321,7 @@ fn turn_controls(view: &PlayView) -> Markup {
                     @for group in &view.controls {
                         div.control-group {
                             span.heading { (group.heading) }
-                            @for action in &group.actions { (move_button(action, &form.field, false)) }
+                            @for action in &group.actions { (move_button(action, &form.field, false, group.secondary)) }
                         }
                     }
                 }
@@ -338,17 +341,17 @@ fn turn_controls(view: &PlayView) -> Markup {
             @if let Some(hint) = view.hint.as_ref().filter(|h| h.advice.is_some()) {
                 div.hint role="status" {
                     @if let Some(advice) = &hint.advice { p { (advice) } }
-                    @if let Some(play) = &hint.play { (move_button(play, &form.field, false)) }
+                    @if let Some(play) = &hint.play { (move_button(play, &form.field, false, false)) }
                 }
             }
         }
     }
 }
 
-/// A move's button: its words and its notation.
-fn move_button(action: &Action, field: &str, listed: bool) -> Markup {
+/// A move's button: its words and its notation; a `secondary` one is not filled.
+fn move_button(action: &Action, field: &str, listed: bool, secondary: bool) -> Markup {
     html! {
-        button.move type="submit" form=(FORM) name=(field) value=(action.notation)
+        button.move.secondary[secondary] type="submit" form=(FORM) name=(field) value=(action.notation)
             id=[listed.then_some(&action.id)] data-continues[action.continues] {
             (action.label) " " code { (action.notation) }
         }
@@ -398,7 +401,7 @@ fn all_moves(view: &PlayView) -> Markup {
                         h2 { (group.heading) }
                         ul.actions {
                             @for action in &group.actions {
-                                li { (move_button(action, &view.form.field, true)) }
+                                li { (move_button(action, &view.form.field, true, group.secondary)) }
                             }
                         }
                     }
@@ -540,6 +543,7 @@ mod tests {
                     id: "move-0".into(),
                     continues: false,
                 }],
+                secondary: false,
             }],
             form: TurnForm {
                 action: "/play/herfor".into(),
@@ -601,6 +605,7 @@ mod tests {
                 id: "move-1".into(),
                 continues: false,
             }],
+            secondary: false,
         }];
         view.can_undo = true;
         let page = page(&view).into_string();
@@ -615,6 +620,41 @@ mod tests {
         // The form's first button is its default: Enter in the typed move does not play a
         // board's move.
         assert!(page[form..].starts_with(r#"<form id="play" method="get" action="/play/herfor#turn"><button class="default" type="submit""#));
+    }
+
+    /// A secondary group's buttons (Hirþ's Penningr offer) are drawn unfilled, in the turn's
+    /// controls and in the list of every move; the others stay filled.
+    #[test]
+    fn a_secondary_groups_buttons_are_not_filled() {
+        let mut view = view();
+        let action = |notation: &str| Action {
+            label: notation.into(),
+            notation: notation.into(),
+            id: format!("move-{notation}"),
+            continues: false,
+        };
+        view.controls = vec![
+            ActionGroup {
+                heading: "End the turn".into(),
+                actions: vec![action("end")],
+                secondary: false,
+            },
+            ActionGroup {
+                heading: "The Penningr".into(),
+                actions: vec![action("offer")],
+                secondary: true,
+            },
+        ];
+        view.groups = view.controls.clone();
+        let page = page(&view).into_string();
+        assert!(
+            page.contains(
+                r#"<button class="move" type="submit" form="play" name="play" value="end">"#
+            ),
+            "{page}"
+        );
+        assert!(page.contains(r#"<button class="move secondary" type="submit" form="play" name="play" value="offer">"#), "{page}");
+        assert!(page.contains(r#"<button class="move secondary" type="submit" form="play" name="play" value="offer" id="move-offer">"#), "{page}");
     }
 
     #[test]

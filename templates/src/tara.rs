@@ -251,6 +251,7 @@ fn hill(hill: &HillView) -> Markup {
                     height: CELL,
                     per_row: 2,
                     font: 11.0,
+                    first_row_tags: None,
                 },
             ))
         }

@@ -7,6 +7,7 @@ mod embed;
 mod fit;
 mod friend;
 mod harness;
+mod layout;
 mod play;
 mod scripts;
 mod smalls;

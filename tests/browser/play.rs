@@ -91,7 +91,7 @@ async fn the_turns_controls_are_on_a_phones_first_screen() {
 
 /// The moves before a Hirþ turn of five steps, and the turn: the five steps, each leaving
 /// the same player to act, then the move that ends it.
-fn hirth_five_step_turn() -> (Vec<String>, Vec<String>) {
+pub(crate) fn hirth_five_step_turn() -> (Vec<String>, Vec<String>) {
     let options = HirthOptions { target: 1 };
     for seed in 0..200 {
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -136,7 +136,7 @@ fn hirth_five_step_turn() -> (Vec<String>, Vec<String>) {
     panic!("no random game has a turn of five steps");
 }
 
-fn hirth_link(moves: &[String]) -> String {
+pub(crate) fn hirth_link(moves: &[String]) -> String {
     let query = form_urlencoded::Serializer::new(String::new())
         .append_pair("target", "1")
         .append_pair("moves", &moves.join("."))

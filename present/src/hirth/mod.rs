@@ -75,6 +75,11 @@ impl PageGame for Hirth {
         words::group(state, mv)
     }
 
+    /// The Penningr offer doubles the stakes: a choice beside the turn, not a step of it.
+    fn secondary(_state: &HirthState, mv: &Move) -> bool {
+        matches!(mv, Move::Offer)
+    }
+
     fn describe(
         ply: &Ply<Hirth>,
         options: &<Hirth as moot_games::Game>::Options,

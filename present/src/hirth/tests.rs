@@ -703,3 +703,25 @@ fn the_hint_marks_the_space_a_step_goes_to_or_the_reserve_half_it_enters_from() 
         view.spaces.iter().all(|s| !s.hinted) && view.reserves.iter().all(|r| r.hinted.is_none())
     );
 }
+
+/// The Penningr offer doubles the stakes beside the turn: the page lists it after the turn's
+/// own controls (the end of the turn first), as the one secondary group.
+#[test]
+fn the_penningr_offer_comes_last_among_the_turns_controls_as_a_secondary_one() {
+    let query = Query::parse("moves=He");
+    let (position, _) = Link::<Hirth>::read(&query).unwrap();
+    let game = replay(&position).unwrap();
+    let view = crate::view::play_view(&position, &game, crate::view::Extras::default());
+    let groups: Vec<(&str, bool)> = view
+        .controls
+        .iter()
+        .map(|g| (g.heading.as_str(), g.secondary))
+        .collect();
+    assert_eq!(
+        groups.first(),
+        Some(&("End the movement phase", false)),
+        "{groups:?}"
+    );
+    assert_eq!(groups.last(), Some(&("The Penningr", true)), "{groups:?}");
+    assert_eq!(groups.iter().filter(|(_, s)| *s).count(), 1, "{groups:?}");
+}
