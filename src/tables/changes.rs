@@ -95,18 +95,12 @@ pub struct Head {
 impl Head {
     /// The table's change number ([`Table::seq`]).
     pub fn seq(&self) -> u64 {
-        match self.standing {
-            Standing::Finished {
-                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
-                ..
-            } => self.ply + 1,
-            _ => self.ply,
-        }
+        self.standing.seq(self.ply)
     }
 
     /// Whether the table is over.
     pub fn is_finished(&self) -> bool {
-        matches!(self.standing, Standing::Finished { .. })
+        self.standing.is_finished()
     }
 
     /// The change that ended the table after its last move, if a seat resigned or won on time,

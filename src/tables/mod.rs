@@ -137,6 +137,24 @@ pub enum Standing {
 }
 
 impl Standing {
+    /// The change number of a table standing so after `ply` moves: its ply, and one more once
+    /// a seat resigned or won on time, or the table was closed as abandoned (no move follows
+    /// those).
+    pub fn seq(&self, ply: u64) -> u64 {
+        match self {
+            Standing::Finished {
+                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
+                ..
+            } => ply + 1,
+            _ => ply,
+        }
+    }
+
+    /// Whether the table is over.
+    pub fn is_finished(&self) -> bool {
+        matches!(self, Standing::Finished { .. })
+    }
+
     /// What the engine says of a position after a move: ongoing, or finished by the rules.
     pub fn after<G: Game>(state: &G::State) -> Standing {
         match G::turn(state) {
@@ -225,18 +243,12 @@ impl Table {
     /// on time, or the table was closed as abandoned (no move follows those). Each change's
     /// number is the id of its event.
     pub fn seq(&self) -> u64 {
-        match self.standing {
-            Standing::Finished {
-                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
-                ..
-            } => self.ply + 1,
-            _ => self.ply,
-        }
+        self.standing.seq(self.ply)
     }
 
     /// Whether the table is over.
     pub fn is_finished(&self) -> bool {
-        matches!(self.standing, Standing::Finished { .. })
+        self.standing.is_finished()
     }
 }
 
