@@ -6,9 +6,9 @@ use actix_web::web::{Bytes, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use moot_present::link::{Link, Query};
 use moot_present::page_game::PageGame;
-use moot_present::table::words::{chosen_options, opening_words};
+use moot_present::table::words::{NewTableLinks, chosen_options, created_view, opening_words};
 use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
-use moot_templates::table::{CreatedView, FriendView, created_page, friend_page};
+use moot_templates::table::{FriendView, created_page, friend_page};
 
 use super::refusals::{busy, page_error};
 use crate::extract::KeptTables;
