@@ -7,6 +7,7 @@ mod fit;
 mod friend;
 mod harness;
 mod play;
+mod refusals;
 mod scripts;
 mod smalls;
 
