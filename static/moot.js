@@ -366,20 +366,26 @@
     return name && board ? board.querySelector('g.hill[data-hill="' + CSS.escape(name) + '"]') : null;
   }
 
-  // A tap on the board that plays nothing says why on the status line; a tap on a king that
-  // can move picks it: the hills its moves end on are marked and the others faded, until the
+  // A tap on the board that plays nothing says why, in the turn's bar (which stays on screen
+  // on a phone): a spot with no move carries the engine's reason and its rule (`data-why`,
+  // `data-rule`, `data-rule-words`), shown with a link to the rule. A tap on a king that can
+  // move picks it: the hills its moves end on are marked and the others faded, until the
   // next tap. (The moves' buttons say where each piece comes from: the script knows no rules.)
-  var said = null; // the status line's words before an explanation replaced them
-  function say(words) {
-    var line = document.getElementById("turn");
-    if (!line) return;
-    if (said === null) said = line.textContent;
-    line.textContent = words;
+  function say(words, rule, ruleWords) {
+    var bar = document.getElementById("why");
+    if (!bar) return;
+    bar.textContent = words;
+    if (rule) {
+      var link = document.createElement("a");
+      link.href = rule;
+      link.textContent = ruleWords || rule;
+      bar.appendChild(document.createTextNode(" "));
+      bar.appendChild(link);
+    }
   }
   function unsay() {
-    var line = document.getElementById("turn");
-    if (line && said !== null) line.textContent = said;
-    said = null;
+    var bar = document.getElementById("why");
+    if (bar) bar.textContent = "";
   }
   function unpick(board) {
     board.classList.remove("picking");
@@ -387,7 +393,7 @@
     for (var i = 0; i < marked.length; i++) marked[i].classList.remove("reach", "picked");
   }
   function explain(board, target) {
-    var spot = target.closest("g[data-point], g.hill[data-hill]");
+    var spot = target.closest("g[data-point], g.hill[data-hill], g[data-why]");
     var again = spot && spot.classList.contains("picked");
     unpick(board);
     if (!spot || again) {
@@ -395,7 +401,7 @@
       return;
     }
     var name = spot.getAttribute("data-hill") || spot.getAttribute("data-point");
-    var moves = board.querySelectorAll('button[data-from="' + CSS.escape(name) + '"]');
+    var moves = name ? board.querySelectorAll('button[data-from="' + CSS.escape(name) + '"]') : [];
     var ends = [];
     for (var i = 0; i < moves.length; i++) {
       var to = moves[i].getAttribute("data-to");
@@ -408,6 +414,11 @@
       spot.classList.add("picked");
       board.classList.add("picking");
       say("The king on " + name + " can go to " + ends.join(", ") + ". Tap one, or the king again.");
+      return;
+    }
+    var why = spot.getAttribute("data-why");
+    if (why) {
+      say(why, spot.getAttribute("data-rule"), spot.getAttribute("data-rule-words"));
       return;
     }
     var title = spot.querySelector("title");
@@ -592,20 +603,43 @@
   }
 })();
 
-// A new table's page: each link's copy button (hidden without the script, where the field
-// is there to select).
+// A new table's page: the friend's link gets a Share button where the browser has a share
+// sheet (`navigator.share`, a phone's), a Copy button elsewhere; the other links a Copy
+// button. Without the script the buttons stay hidden and the fields show the whole links, to
+// select. A field selects its whole link when it takes the focus.
 (function () {
   "use strict";
-  var buttons = document.querySelectorAll("button[data-copy]");
+  var canShare = typeof navigator.share === "function";
+  var canCopy = !!(navigator.clipboard && navigator.clipboard.writeText);
+  var fields = document.querySelectorAll("textarea.link");
+  for (var f = 0; f < fields.length; f++) {
+    fields[f].addEventListener("focus", function (event) { event.target.select(); });
+  }
+  var buttons = document.querySelectorAll("button[data-share], button[data-copy]");
   for (var i = 0; i < buttons.length; i++) {
     (function (button) {
-      var field = document.getElementById(button.getAttribute("data-copy"));
-      if (!field || !navigator.clipboard) return;
-      button.hidden = false;
+      var sharing = button.hasAttribute("data-share");
+      var id = button.getAttribute(sharing ? "data-share" : "data-copy");
+      var field = document.getElementById(id);
+      if (!field) return;
+      if (sharing) {
+        button.hidden = !canShare;
+        if (!canShare) return;
+        button.addEventListener("click", function () {
+          navigator.share({ text: button.getAttribute("data-text") || "", url: field.value }).catch(function () {
+            // Closed without sharing: the link is still there to copy or select.
+          });
+        });
+        return;
+      }
+      // Where the link has a Share button, Share takes Copy's place.
+      var shared = canShare && document.querySelector('button[data-share="' + CSS.escape(id) + '"]');
+      button.hidden = !canCopy || !!shared;
+      if (button.hidden) return;
       button.addEventListener("click", function () {
         navigator.clipboard.writeText(field.value).then(
-          function () { button.textContent = "Copied"; },
-          function () { field.select(); }
+          function () { button.textContent = button.getAttribute("data-copied") || button.textContent; },
+          function () { field.focus(); field.select(); }
         );
       });
     })(buttons[i]);

@@ -316,6 +316,9 @@ fn turn_controls(view: &PlayView) -> Markup {
     let form = &view.form;
     html! {
         div.turn {
+            // What a tap on the board that plays nothing says (the script writes it): here it
+            // stays in sight on a phone, while the player scrolls the board.
+            p #why.why role="status" {}
             @if !view.controls.is_empty() {
                 div.controls aria-label="Your turn" role="group" {
                     @for group in &view.controls {

@@ -9,6 +9,7 @@ mod friend;
 mod harness;
 mod layout;
 mod play;
+mod refusals;
 mod scripts;
 mod smalls;
 

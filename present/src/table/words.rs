@@ -4,6 +4,7 @@
 use moot_games::{Seat, Status};
 use moot_templates::options::{OptionField, OptionInput};
 use moot_templates::play::{Notice, StatusLine};
+use moot_templates::table::CreatedView;
 
 use super::{EndedBy, Millis};
 use crate::submit::refused_move;
@@ -186,6 +187,51 @@ pub fn opening_words(status: &Status) -> String {
     }
 }
 
+/// The links a new table shows once, absolute: the creator's seat, the friend's, the
+/// spectators' page.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewTableLinks {
+    /// The creator's seat page: the link to keep.
+    pub yours: String,
+    /// The friend's seat page: the link to send.
+    pub theirs: String,
+    /// The spectators' page.
+    pub watch: String,
+}
+
+/// The new table's page for `game_name`, whose creator plays as `you` says: the friend's
+/// link first, named by the `friend`'s name when given, then the creator's own.
+pub fn created_view(
+    game_name: &str,
+    you: String,
+    links: NewTableLinks,
+    friend: Option<&str>,
+) -> CreatedView {
+    let (send, send_note) = match friend {
+        Some(name) => (
+            format!("Send this link to {name}"),
+            format!("It is {name}'s seat: whoever opens it plays {name}'s side, so send it to {name} alone."),
+        ),
+        None => (
+            "Send this link to your friend".to_owned(),
+            "It is your friend's seat: whoever opens it plays their side, so send it to them alone."
+                .to_owned(),
+        ),
+    };
+    CreatedView {
+        game_name: game_name.to_owned(),
+        you,
+        theirs: links.theirs,
+        send,
+        send_note,
+        share_text: format!("Play {game_name} with me on Moot: this link is your seat."),
+        yours: links.yours,
+        keep: "Your seat — keep it".to_owned(),
+        keep_note: "It is how you play: anyone with it plays your side. Do not send it.".to_owned(),
+        watch: links.watch,
+    }
+}
+
 /// The options chosen on the options form, in words, one line each (`Board size: 5`): a
 /// choice by its words, a number or a text as it is.
 pub fn chosen_options(fields: Vec<OptionField>) -> Vec<String> {
@@ -207,6 +253,32 @@ pub fn chosen_options(fields: Vec<OptionField>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_tables_friend_link_is_named_after_the_friend_and_the_creators_is_to_keep() {
+        let links = NewTableLinks {
+            yours: "https://m.example/table/t/seat/a".into(),
+            theirs: "https://m.example/table/t/seat/b".into(),
+            watch: "https://m.example/table/t".into(),
+        };
+        let view = created_view("Tara", "You play Red".into(), links.clone(), Some("Bo"));
+        assert_eq!(view.send, "Send this link to Bo");
+        assert!(
+            view.send_note.starts_with("It is Bo's seat"),
+            "{}",
+            view.send_note
+        );
+        assert_eq!(view.theirs, links.theirs);
+        assert_eq!(view.yours, links.yours);
+        assert_eq!(view.keep, "Your seat — keep it");
+        assert_eq!(
+            view.share_text,
+            "Play Tara with me on Moot: this link is your seat."
+        );
+        let view = created_view("Tara", "You play Red".into(), links, None);
+        assert_eq!(view.send, "Send this link to your friend");
+        assert!(view.send_note.starts_with("It is your friend's seat"));
+    }
 
     #[test]
     fn a_deadline_is_written_in_utc_to_the_minute() {

@@ -64,12 +64,13 @@ fn form(uri: &str, body: &str) -> TestRequest {
 
 /// The value of the read-only field `id` on the new table's page, as a path.
 fn link(page: &str, id: &str) -> String {
-    let start = format!(r#"<input id="{id}" type="text" readonly value=""#);
+    let start =
+        format!(r#"<textarea class="link" id="{id}" readonly rows="3" spellcheck="false">"#);
     let at = page
         .find(&start)
         .unwrap_or_else(|| panic!("no {id} in {page}"))
         + start.len();
-    let url = &page[at..at + page[at..].find('"').expect("a closed value")];
+    let url = &page[at..at + page[at..].find('<').expect("a closed field")];
     url.split_once("://")
         .and_then(|(_, rest)| rest.find('/').map(|slash| rest[slash..].to_owned()))
         .unwrap_or_else(|| panic!("{url} is an absolute URL"))
@@ -190,6 +191,28 @@ where
     assert_eq!(created.referrer_policy.as_deref(), Some("no-referrer"));
     assert!(
         created.body.contains("You play Black and move first"),
+        "{}",
+        created.body
+    );
+    // The friend's link first, named after the friend; the creator's own after it, to keep.
+    let send = created
+        .body
+        .find("Send this link to Bo")
+        .expect("the friend's link's heading");
+    let theirs = created
+        .body
+        .find(r#"id="their-link""#)
+        .expect("the friend's link");
+    let keep = created
+        .body
+        .find("Your seat — keep it")
+        .expect("the creator's link's heading");
+    let yours = created
+        .body
+        .find(r#"id="your-link""#)
+        .expect("the creator's link");
+    assert!(
+        send < theirs && theirs < keep && keep < yours,
         "{}",
         created.body
     );
