@@ -74,6 +74,15 @@ impl Browser {
 
     /// Two browsers on one app that keeps tables (in a new SQLite file): two players far apart.
     pub async fn two_with_tables(name: &str) -> (Browser, Browser) {
+        let mut browsers = Self::with_tables(name, &[true, true]).await.into_iter();
+        let first = browsers.next().expect("a first browser");
+        let second = browsers.next().expect("a second browser");
+        (first, second)
+    }
+
+    /// Browsers on one app that keeps tables (in a new SQLite file), one per entry of
+    /// `scripts`: whether it runs the pages' script.
+    pub async fn with_tables(name: &str, scripts: &[bool]) -> Vec<Browser> {
         let file =
             std::env::temp_dir().join(format!("moot-browser-{name}-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&file);
@@ -96,9 +105,12 @@ impl Browser {
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        let first = Self::connect(&format!("{name}-1"), true, base.clone(), handle.clone()).await;
-        let second = Self::connect(&format!("{name}-2"), true, base, handle).await;
-        (first, second)
+        let mut browsers = Vec::new();
+        for (index, script) in scripts.iter().enumerate() {
+            let named = format!("{name}-{}", index + 1);
+            browsers.push(Self::connect(&named, *script, base.clone(), handle.clone()).await);
+        }
+        browsers
     }
 
     async fn connect(name: &str, script: bool, base: String, handle: ServerHandle) -> Browser {

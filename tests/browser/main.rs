@@ -6,9 +6,13 @@ mod embed;
 mod fit;
 mod friend;
 mod harness;
+mod home;
 mod play;
+mod review;
 mod scripts;
 mod smalls;
+mod sound;
+mod tables;
 
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};
