@@ -29,7 +29,7 @@ async fn the_move_sound_is_off_by_default_remembered_and_sounds_only_when_on() {
         .await;
     assert_eq!(
         state(&browser).await,
-        ("false".into(), "none".into(), "0".into())
+        ("false".to_owned(), "none".to_owned(), "0".to_owned())
     );
     browser
         .click_to_next_page(Locator::Css("svg.herfor button.move"))
@@ -37,14 +37,14 @@ async fn the_move_sound_is_off_by_default_remembered_and_sounds_only_when_on() {
     assert!(browser.url().await.ends_with("#turn"));
     assert_eq!(
         state(&browser).await,
-        ("false".into(), "none".into(), "0".into()),
+        ("false".to_owned(), "none".to_owned(), "0".to_owned()),
         "off: the computer's answer makes no AudioContext"
     );
     // Turned on: the press sounds a click.
     browser.tap(Locator::Css("#sound")).await;
     assert_eq!(
         state(&browser).await,
-        ("true".into(), "running".into(), "1".into())
+        ("true".to_owned(), "running".to_owned(), "1".to_owned())
     );
     // Remembered: the next move's page is on, and sounds the computer's answer.
     browser
@@ -65,7 +65,7 @@ async fn the_move_sound_is_off_by_default_remembered_and_sounds_only_when_on() {
     browser.client.refresh().await.expect("a reload");
     assert_eq!(
         state(&browser).await,
-        ("false".into(), "none".into(), "0".into())
+        ("false".to_owned(), "none".to_owned(), "0".to_owned())
     );
     browser.finish().await;
 }
