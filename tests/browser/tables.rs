@@ -104,10 +104,11 @@ async fn a_tables_clock_counts_down_the_reload_link_shows_only_where_it_helps_an
     // Black's own turn: no reload link; the clock counts down Black's 3 days.
     black.open(&mine).await;
     assert_eq!(reload_link(black).await, "none", "one's own turn");
-    assert_eq!(countdown(black).await, "2 d 23 h left");
+    // Seconds are rounded up: a moment after opening, all three days are left.
+    assert_eq!(countdown(black).await, "3 d 0 h left");
     let clock = black.text("p.clock").await;
     assert!(
-        clock.starts_with("3 days per move: 2 d 23 h left for your move, due by "),
+        clock.starts_with("3 days per move: 3 d 0 h left for your move, due by "),
         "{clock}"
     );
     let when = black
@@ -136,7 +137,7 @@ async fn a_tables_clock_counts_down_the_reload_link_shows_only_where_it_helps_an
     )
     .await;
     assert_eq!(
-        countdown_after(black, "2 d 23 h left").await,
+        countdown_after(black, "3 d 0 h left").await,
         "23 h 59 min left"
     );
     run(black, "window.shift = 3 * 86400e3 - 30 * 60e3;").await;
