@@ -116,6 +116,19 @@ impl Browser {
         Self::connect(name, script, Scheme::Light, base, handle).await
     }
 
+    /// Browsers on one app that keeps tables (in a new SQLite file), one per entry of
+    /// `scripts`: whether it runs the pages' script.
+    pub async fn with_tables(name: &str, scripts: &[bool]) -> Vec<Browser> {
+        let (base, handle) = Self::serve_tables(name).await;
+        let mut browsers = Vec::new();
+        for (index, script) in scripts.iter().enumerate() {
+            let named = format!("{name}-{}", index + 1);
+            let browser = Self::connect(&named, *script, Scheme::Light, base.clone(), handle.clone());
+            browsers.push(browser.await);
+        }
+        browsers
+    }
+
     /// An app that keeps tables (in a new SQLite file named after `name`): its address.
     async fn serve_tables(name: &str) -> (String, ServerHandle) {
         let file =

@@ -176,6 +176,49 @@ pub fn when(millis: Millis) -> String {
         .unwrap_or_default()
 }
 
+/// A time as a `<time datetime>` holds it: `2026-12-05T15:00:00Z`.
+pub fn iso_time(millis: Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .map(|t| {
+            format!(
+                "{}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second()
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The time left before a deadline, `left` milliseconds away, to the two largest units that
+/// matter: `2 d 4 h left`, `3 h 12 min left`, `12 min 5 s left`, `40 s left`; `no time left`
+/// once past. The pages' script counts down in the same words.
+pub fn time_left(left: Millis) -> String {
+    if left <= 0 {
+        return "no time left".to_owned();
+    }
+    // Whole seconds, rounded up: a moment before the deadline is not "0 s left".
+    let seconds = left.saturating_add(999) / 1000;
+    let (days, hours, minutes, seconds) = (
+        seconds / 86_400,
+        seconds / 3600 % 24,
+        seconds / 60 % 60,
+        seconds % 60,
+    );
+    if days > 0 {
+        format!("{days} d {hours} h left")
+    } else if hours > 0 {
+        format!("{hours} h {minutes} min left")
+    } else if minutes > 0 {
+        format!("{minutes} min {seconds} s left")
+    } else {
+        format!("{seconds} s left")
+    }
+}
+
 /// The new table's line for its creator, from the game's status at the start: the colour
 /// they play, who move first.
 pub fn opening_words(status: &Status) -> String {
@@ -285,6 +328,30 @@ mod tests {
         // 2026-12-05 15:00:59.999 UTC: the seconds are not shown.
         assert_eq!(when(1_796_482_859_999), "2026-12-05 15:00 UTC");
         assert_eq!(when(0), "1970-01-01 00:00 UTC");
+    }
+
+    #[test]
+    fn a_deadline_is_machine_readable_to_the_second() {
+        assert_eq!(iso_time(1_796_482_859_999), "2026-12-05T15:00:59Z");
+    }
+
+    #[test]
+    fn the_time_left_is_told_in_its_two_largest_units() {
+        let (second, minute, hour, day) = (1000, 60_000, 3_600_000, 86_400_000);
+        assert_eq!(time_left(2 * day + 4 * hour + 59 * minute), "2 d 4 h left");
+        assert_eq!(time_left(day), "1 d 0 h left");
+        assert_eq!(time_left(day - second), "23 h 59 min left");
+        assert_eq!(
+            time_left(3 * hour + 12 * minute + 30 * second),
+            "3 h 12 min left"
+        );
+        assert_eq!(time_left(12 * minute + 5 * second), "12 min 5 s left");
+        assert_eq!(time_left(40 * second), "40 s left");
+        assert_eq!(time_left(1), "1 s left");
+        assert_eq!(time_left(i64::MAX), "106751991167 d 7 h left");
+        assert_eq!(time_left(0), "no time left");
+        assert_eq!(time_left(-hour), "no time left");
+        assert_eq!(time_left(i64::MIN), "no time left");
     }
 
     #[test]

@@ -106,6 +106,15 @@ where
         >,
     B: actix_web::body::MessageBody,
 {
+    // Home offers each game with a friend far away, at the game's defaults.
+    let home = get(app, TestRequest::get().uri("/")).await;
+    assert!(
+        home.body.contains(
+            r#"<a class="button secondary" href="/play/herfor/friend">Play a friend</a>"#
+        ),
+        "{}",
+        home.body
+    );
     let options = get(app, TestRequest::get().uri("/play/herfor")).await;
     assert!(
         options.body.contains(r#"formaction="/play/herfor/friend""#),
@@ -284,6 +293,29 @@ both!(
                 "{}",
                 pages[acting].body
             );
+            // The reload link is for the waiting seat only (the script hides it while live
+            // updates follow the table); both count down the awaited move's time.
+            let reload = r#"<a class="reload" href="/table/"#;
+            assert!(
+                !pages[acting].body.contains(reload),
+                "{}",
+                pages[acting].body
+            );
+            assert!(
+                pages[1 - acting].body.contains(reload),
+                "{}",
+                pages[1 - acting].body
+            );
+            for page in &pages {
+                assert!(
+                    page.body.contains(
+                        r#"<p class="clock">3 days per move: <span class="countdown" data-left=""#
+                    ),
+                    "{}",
+                    page.body
+                );
+                assert!(page.body.contains(r#" left</span> for "#), "{}", page.body);
+            }
             let seat = [&mine, &theirs][acting];
             let moves = offered(&pages[acting].body);
             // The last offered is a pass once the board fills; placements come first.
