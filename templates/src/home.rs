@@ -93,10 +93,6 @@ fn card(game: &GameCard) -> Markup {
             div.about {
                 h3 { (game.name) }
                 p.what { (game.what) }
-                dl.facts {
-                    div { dt { "Length" } dd { (game.length) } }
-                    div { dt { "Players" } dd { (game.players) } }
-                }
                 p.links {
                     a.button href=(game.computer_href) { "Play the computer" }
                     @if let Some(friend) = &game.friend_href {
@@ -104,6 +100,10 @@ fn card(game: &GameCard) -> Markup {
                     }
                     a.button.secondary href=(game.options_href) { "Choose the options" }
                     a href=(game.rules_href) { "Rules" }
+                }
+                dl.facts {
+                    div { dt { "Length" } dd { (game.length) } }
+                    div { dt { "Players" } dd { (game.players) } }
                 }
             }
         }

@@ -123,7 +123,8 @@ impl Browser {
         let mut browsers = Vec::new();
         for (index, script) in scripts.iter().enumerate() {
             let named = format!("{name}-{}", index + 1);
-            let browser = Self::connect(&named, *script, Scheme::Light, base.clone(), handle.clone());
+            let browser =
+                Self::connect(&named, *script, Scheme::Light, base.clone(), handle.clone());
             browsers.push(browser.await);
         }
         browsers

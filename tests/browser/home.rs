@@ -47,6 +47,9 @@ async fn on_a_phone_home_and_the_options_pages_offer_the_computer_and_a_friend_o
             intro.contains("against the computer") && intro.contains("a friend far away"),
             "{intro}"
         );
+        if size == SMALL_PHONE {
+            browser.screenshot("home-360").await;
+        }
         on_first_screen(browser, "article.game p.links a.button", "home").await;
         on_first_screen(
             browser,
@@ -61,10 +64,22 @@ async fn on_a_phone_home_and_the_options_pages_offer_the_computer_and_a_friend_o
             browser.open(&format!("/play/{game}")).await;
             browser.wait_for_styles().await;
             let page = format!("the {game} options at {}", size.0);
-            on_first_screen(browser, "div.start button[formaction]", &page).await;
-            if size == SMALL_PHONE && game == "herfor" {
-                browser.screenshot("options-360").await;
+            if size == SMALL_PHONE {
+                browser.screenshot(&format!("options-{game}-360")).await;
             }
+            on_first_screen(browser, "div.start button[formaction]", &page).await;
+            let widths = browser
+                .client
+                .execute(
+                    "const root = document.documentElement; return [root.scrollWidth, root.clientWidth];",
+                    vec![],
+                )
+                .await
+                .expect("a script runs");
+            assert!(
+                widths[0].as_f64() <= widths[1].as_f64(),
+                "{page} scrolls sideways: {widths:?}"
+            );
         }
     }
     // Home's "Play a friend" opens the friend page at the game's defaults.

@@ -340,7 +340,7 @@ async fn on_a_desktop_a_tables_seat_page_shows_the_board_and_the_turns_end_in_on
     let (gull, other) = Browser::two_with_tables("layout-table").await;
     gull.set_viewport(DESKTOP).await;
     gull.open("/play/hirth?target=1&computer=").await;
-    gull.click_to_next_page(Locator::Css("fieldset.friend button"))
+    gull.click_to_next_page(Locator::Css("div.start button[formaction]"))
         .await;
     gull.click_to_next_page(Locator::Css("form.options button[type=submit]"))
         .await;

@@ -112,7 +112,7 @@ async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
         // Tara: in setup a taken hill (T3); then a hill no king reaches (T4).
         browser.open("/play/tara?moves=D4").await;
         browser.wait_for_styles().await;
-        tap_spot(&browser, r#"#board g.hill[data-hill="D4"] circle"#).await;
+        tap_spot(&browser, r#"#board g.hill[data-hill="D4"]"#).await;
         let (words, href, rule, shown) = bar(&browser).await;
         assert!(words.starts_with("D4 already holds a ringfort."), "{words}");
         assert_eq!(
@@ -137,11 +137,7 @@ async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
             .await
             .expect("a script runs");
         let far = far.as_str().expect("a hill no king reaches").to_owned();
-        tap_spot(
-            &browser,
-            &format!(r#"#board g.hill[data-hill="{far}"] circle"#),
-        )
-        .await;
+        tap_spot(&browser, &format!(r#"#board g.hill[data-hill="{far}"]"#)).await;
         let (words, href, rule, shown) = bar(&browser).await;
         assert!(
             words.contains(&format!(
@@ -159,7 +155,7 @@ async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
         // Hirþ: a space with no piece near (H3); the Lofðungr stopped on 1 (H4).
         browser.open("/play/hirth?target=1&moves=L01").await;
         browser.wait_for_styles().await;
-        tap_spot(&browser, r#"#board g.space[data-space="5"] rect"#).await;
+        tap_spot(&browser, r#"#board g.space[data-space="5"]"#).await;
         let (words, href, _, shown) = bar(&browser).await;
         assert!(
             words.starts_with("Gull has no piece on 5 or next to it"),
@@ -167,7 +163,7 @@ async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
         );
         assert_eq!(href, "/rules/hirth#H3");
         assert!(shown, "the bar is on screen at {wide} px");
-        tap_spot(&browser, r#"#board g.space[data-space="1"] rect"#).await;
+        tap_spot(&browser, r#"#board g.space[data-space="1"]"#).await;
         let (words, href, rule, shown) = bar(&browser).await;
         assert!(
             words.starts_with("The Lofðungr on 1 has stopped this turn"),
@@ -264,10 +260,21 @@ async fn the_table_ready_page_lists_the_friends_link_first_to_share_or_copy() {
         buttons,
         ["copy their-link", "copy your-link", "copy watch-link"]
     );
+    // Each field shows its whole link, not a part to scroll through.
+    let cut = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('textarea.link')] \
+               .filter(t => t.scrollHeight > t.clientHeight + 1).map(t => t.id);",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    assert_eq!(cut, serde_json::json!([]), "links shown in part at 360 px");
     let sideways = browser
         .client
         .execute(
-            "return document.documentElement.scrollWidth > window.innerWidth;",
+            "const root = document.documentElement; return root.scrollWidth > root.clientWidth;",
             vec![],
         )
         .await
