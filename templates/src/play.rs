@@ -397,8 +397,6 @@ fn turn_controls(view: &PlayView) -> Markup {
                 @if view.hint.as_ref().is_some_and(|h| h.ask) {
                     button.secondary type="submit" form=(FORM) name=(form.hint_field) value="1" { "Hint" }
                 }
-                // The script's: hidden without it, which makes the sound.
-                button.secondary #sound type="button" aria-pressed="false" hidden { (view.sound) }
                 // On a phone, where the side's links are screens away (the result has its own).
                 @if view.play_again_href.is_none() {
                     a.button.secondary.new-game href=(view.new_game_href) { "New game" }
@@ -524,6 +522,9 @@ fn links(view: &PlayView) -> Markup {
     html! {
         p.links {
             a.button.secondary href=(view.new_game_href) { "New game" }
+            // A setting, set once: beside the game's links, not in the turn's bar. The
+            // script's: hidden without it, which makes the sound.
+            button.secondary #sound type="button" aria-pressed="false" hidden { (view.sound) }
             a href=(view.rules_href) { "Rules" }
         }
     }
