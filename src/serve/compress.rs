@@ -4,7 +4,9 @@
 //! way, while each compressed answer costs a fresh encoder (actix's brotli allocates a 4 MB
 //! window for it): compressing a table's answer after a move took a third of the server's CPU
 //! for that move. Images other than SVG, and answers already encoded (event streams say
-//! `identity`), are never compressed.
+//! `identity`), are never compressed. Up to [`BROTLI_FROM_BYTES`] gzip is preferred where the
+//! client takes it: on a few kilobytes brotli saves little more, and its encoder's setup costs
+//! more than the whole of gzip's work.
 
 use actix_http::encoding::Encoder;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
@@ -18,6 +20,10 @@ use actix_web::{Error, HttpMessage, HttpResponse};
 /// fits one TCP segment (1,460 bytes) whether compressed or not.
 pub const SMALL_ANSWER_BYTES: u64 = 1024;
 
+/// From this many bytes brotli is used where the client prefers it; below, gzip or deflate
+/// where the client takes them too.
+pub const BROTLI_FROM_BYTES: u64 = 64 * 1024;
+
 /// The encodings offered, as actix's `Compress` offers them (identity first: it is always
 /// acceptable unless refused).
 const OFFERED: [Encoding; 5] = [
@@ -28,13 +34,26 @@ const OFFERED: [Encoding; 5] = [
     Encoding::zstd(),
 ];
 
+/// The encodings whose encoders are cheap to set up, for answers under [`BROTLI_FROM_BYTES`].
+const LIGHT: [Encoding; 2] = [Encoding::gzip(), Encoding::deflate()];
+
 /// Negotiates the answer's encoding from `Accept-Encoding` (406 when the client refuses every
 /// encoding offered, identity included) and compresses the answer if it is worth it.
 pub async fn middleware(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<Encoder<impl MessageBody>>>, Error> {
-    let encoding = match request.get_header::<AcceptEncoding>() {
+    let accepted = request.get_header::<AcceptEncoding>();
+    let light = accepted
+        .as_ref()
+        .and_then(|accepted| match accepted.negotiate(LIGHT.iter()) {
+            // (Identity, acceptable unless refused, is not a lighter compression.)
+            Some(Encoding::Known(
+                encoding @ (ContentEncoding::Gzip | ContentEncoding::Deflate),
+            )) => Some(encoding),
+            _ => None,
+        });
+    let encoding = match accepted {
         // No header (or one that does not read): identity, as actix's `Compress` does.
         None => ContentEncoding::Identity,
         Some(accepted) => match accepted.negotiate(OFFERED.iter()) {
@@ -55,11 +74,14 @@ pub async fn middleware(
     let response = next.call(request).await?;
     Ok(response
         .map_body(move |head, body| {
-            let encoding = if worth_compressing(head.headers.get(header::CONTENT_TYPE), body.size())
-            {
-                encoding
-            } else {
+            let size = body.size();
+            let encoding = if !worth_compressing(head.headers.get(header::CONTENT_TYPE), size) {
                 ContentEncoding::Identity
+            } else {
+                match (encoding, light) {
+                    (ContentEncoding::Brotli, Some(light)) if below_brotli(size) => light,
+                    _ => encoding,
+                }
             };
             Encoder::response(encoding, head, body)
         })
@@ -84,6 +106,11 @@ fn worth_compressing(content_type: Option<&HeaderValue>, size: BodySize) -> bool
     }
 }
 
+/// Whether an answer is known to be smaller than [`BROTLI_FROM_BYTES`].
+fn below_brotli(size: BodySize) -> bool {
+    matches!(size, BodySize::Sized(bytes) if bytes < BROTLI_FROM_BYTES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +129,12 @@ mod tests {
         assert!(!worth_compressing(Some(&png), BodySize::Sized(50_000)));
         assert!(worth_compressing(Some(&svg), BodySize::Sized(50_000)));
         assert!(worth_compressing(None, BodySize::Sized(50_000)));
+    }
+
+    #[test]
+    fn brotli_waits_for_answers_of_64_kib() {
+        assert!(below_brotli(BodySize::Sized(BROTLI_FROM_BYTES - 1)));
+        assert!(!below_brotli(BodySize::Sized(BROTLI_FROM_BYTES)));
+        assert!(!below_brotli(BodySize::Stream));
     }
 }

@@ -118,7 +118,8 @@ async fn answers_are_compressed_when_the_client_accepts_it() {
 /// An answer under 1 KiB goes out as it is, whatever the client accepts (it fits one TCP
 /// segment either way); a client that refuses every encoding, identity included, gets 406.
 #[actix_web::test]
-async fn small_answers_are_not_compressed_and_refusing_every_encoding_is_406() {
+async fn small_answers_are_not_compressed_medium_ones_prefer_gzip_and_refusing_every_encoding_is_406()
+ {
     let app = test::init_service(moot::app()).await;
     let small = TestRequest::post()
         .uri(&endpoint("herfor", "new"))
@@ -132,6 +133,36 @@ async fn small_answers_are_not_compressed_and_refusing_every_encoding_is_406() {
         "{headers:?}"
     );
     serde_json::from_slice::<Value>(&body).expect("plain JSON");
+
+    // A few kilobytes go out as gzip where the client takes it (brotli's encoder costs more
+    // to set up than it saves on them), as brotli where it takes nothing lighter; from 64 KiB
+    // brotli, as the client prefers.
+    let sized = |uri: &str, accepted: &'static str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header((header::ACCEPT_ENCODING, accepted))
+    };
+    let (_, _, home) = call(&app, sized("/", "identity")).await;
+    let (_, _, spec) = call(&app, sized("/api-docs/openapi.json", "identity")).await;
+    assert!(
+        (1024..64 * 1024).contains(&home.len()),
+        "{} bytes",
+        home.len()
+    );
+    assert!(spec.len() >= 64 * 1024, "{} bytes", spec.len());
+    for (uri, accepted, expected) in [
+        ("/", "br, gzip", "gzip"),
+        ("/", "br", "br"),
+        ("/api-docs/openapi.json", "br, gzip", "br"),
+    ] {
+        let (status, headers, _) = call(&app, sized(uri, accepted)).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            header_of(&headers, "content-encoding"),
+            Some(expected),
+            "{uri} for {accepted}"
+        );
+    }
 
     let (status, headers, _) = call(
         &app,
