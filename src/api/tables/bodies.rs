@@ -44,6 +44,10 @@ pub struct CreateTableRequest {
     /// The players' names, the first seat's first (at most 40 characters each; no control
     /// characters, bidirectional controls nor zero-width characters).
     pub names: Option<Vec<String>>,
+    /// Player credentials (from `POST /api/v1/players`), the first seat's first: the player
+    /// of each one given takes that seat (`null` leaves a seat to its credential alone). A seat
+    /// left unnamed in `names` is named after its player.
+    pub player_credentials: Option<Vec<Option<String>>>,
     /// Where to post each of the table's events, signed with the secret.
     pub webhook: Option<WebhookRequest>,
 }
