@@ -13,7 +13,7 @@ use super::refusals::{client_of, player_strike, problem, rate_limited};
 use super::seats::bearer;
 use crate::api::body::JsonBody;
 use crate::api::ops;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::tables::players::Player;
 use crate::tables::policy::PLAYER_KEYS;
@@ -47,10 +47,10 @@ pub(super) async fn player_of(
     policy: &TablePolicy,
     http: &HttpRequest,
 ) -> Result<Player, ApiError> {
+    // No credential guesses nothing: not counted, and answered 401 even to a barred client.
     let Some(credential) = bearer(http) else {
-        return Err(player_strike(
-            policy,
-            client_of(policy, http),
+        return Err(ApiError::new(
+            ErrorCode::UnknownPlayerKey,
             "send the player's credential as `Authorization: Bearer <credential>`",
         ));
     };

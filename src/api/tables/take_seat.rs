@@ -63,10 +63,10 @@ pub async fn take_seat(
     let (id, seat) = path.into_inner();
     let seat = seat_named(&seat)?;
     let client = client_of(&policy, &http);
+    // No credential guesses nothing: not counted, and answered 401 even to a barred client.
     let Some(credential) = bearer(&http) else {
-        return Err(strike(
-            &policy,
-            (&id, client),
+        return Err(ApiError::new(
+            ErrorCode::Unauthorized,
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };
