@@ -436,3 +436,35 @@ fn seat_word(seat: Seat) -> &'static str {
         Seat::Second => "second",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_cursor_reads_back_what_it_writes_and_nothing_else() {
+        let cursor = ListCursor {
+            your_turn: true,
+            updated: 1_796_212_800_000,
+            id: "5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c".to_owned(),
+        };
+        assert_eq!(cursor.to_string().parse::<ListCursor>(), Ok(cursor));
+        for text in [
+            "",
+            "1",
+            "2.5.5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c",
+            "1.x.5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c",
+            "0.5.not-an-id",
+            "0.5.5F0C9D4E8B7A6F3E2D1C0B9A8F7E6D5C",
+        ] {
+            assert!(text.parse::<ListCursor>().is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn only_lowercase_hex_of_256_bits_could_be_a_credential() {
+        assert!(is_credential(&secret::credential()));
+        assert!(!is_credential(&"AB".repeat(32)));
+        assert!(!is_credential(&"ab".repeat(31)));
+    }
+}

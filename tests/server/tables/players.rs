@@ -525,3 +525,28 @@ both!(
         assert!(!ids(&left).contains(gone));
     }
 );
+
+both!(
+    a_table_kept_before_its_awaited_seat_was_kept_lists_whose_turn_once_claimed,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let (_, ann) = player(&app, "Ann").await;
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3}})),
+        )
+        .await;
+        let (id, credentials) = seats(&created.body);
+        // As a server of an older version wrote it: no awaited seat beside the state.
+        sqlx::query("UPDATE moot_tables SET to_act = NULL WHERE id = $1")
+            .bind(&id)
+            .execute(&tables.store().pool)
+            .await
+            .unwrap();
+        let taken = call(&app, take_seat(&id, "first", Some(&credentials[0]), &ann)).await;
+        assert_eq!(taken.status, 200, "{taken:#?}");
+        let listed = entries(&call(&app, my_tables(&ann, "?to_act=me")).await);
+        assert_eq!(ids(&listed), [id], "the first seat's move is awaited");
+    }
+);
