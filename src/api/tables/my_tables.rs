@@ -198,6 +198,8 @@ pub async fn my_tables(
     if not_modified(&http, &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, "private, no-cache"))
+            .insert_header((header::VARY, "Authorization"))
             .finish());
     }
     Ok(HttpResponse::Ok()
