@@ -28,7 +28,7 @@ pub fn rfc3339(millis: tables::Millis) -> String {
 }
 
 /// `POST /api/v1/tables`: a new table.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTableRequest {
     /// The game's id: `hirth`, `tara` or `herfor`.
@@ -50,6 +50,19 @@ pub struct CreateTableRequest {
     pub player_credentials: Option<Vec<Option<String>>>,
     /// Where to post each of the table's events, signed with the secret.
     pub webhook: Option<WebhookRequest>,
+}
+
+impl std::fmt::Debug for CreateTableRequest {
+    /// Without the player credentials: a debug line never holds a secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateTableRequest")
+            .field("game", &self.game)
+            .field("options", &self.options)
+            .field("days_per_move", &self.days_per_move)
+            .field("names", &self.names)
+            .field("webhook", &self.webhook)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A table's webhook: each event (move, resignation, win on time, closing as abandoned) is
