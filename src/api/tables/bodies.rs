@@ -47,9 +47,37 @@ pub struct CreateTableRequest {
     /// Player credentials (from `POST /api/v1/players`), the first seat's first: the player
     /// of each one given takes that seat (`null` leaves a seat to its credential alone). A seat
     /// left unnamed in `names` is named after its player.
+    #[serde(default, deserialize_with = "player_credentials")]
     pub player_credentials: Option<Vec<Option<String>>>,
     /// Where to post each of the table's events, signed with the secret.
     pub webhook: Option<WebhookRequest>,
+}
+
+/// `player_credentials` as sent, refused without echoing what was sent (a credential sent where
+/// the list belongs would otherwise come back in the problem's words).
+fn player_credentials<'de, D>(deserializer: D) -> Result<Option<Vec<Option<String>>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let value = Option::<Value>::deserialize(deserializer)?;
+    let refused = || {
+        serde::de::Error::custom(
+            "expected a list of player credentials (strings) or nulls, one per seat",
+        )
+    };
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::Null => Ok(None),
+                Value::String(credential) => Ok(Some(credential)),
+                _ => Err(refused()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(refused()),
+    }
 }
 
 impl std::fmt::Debug for CreateTableRequest {

@@ -384,6 +384,37 @@ both!(
             wrong.problem(401, "unknown_player_key")["field"],
             "player_credentials[1]"
         );
+        for (body, field) in [
+            (
+                json!({"game": "herfor", "player_credentials": [ann, null, bo]}),
+                "player_credentials",
+            ),
+            (
+                json!({"game": "herfor", "player_credentials": [1]}),
+                "player_credentials",
+            ),
+            (
+                json!({"game": "herfor", "player_credentials": ann}),
+                "player_credentials",
+            ),
+        ] {
+            let refused = call(&app, create(body)).await;
+            watch.check(&refused);
+            assert_eq!(refused.problem(422, "invalid_request")["field"], field);
+        }
+        let extra = call(
+            &app,
+            TestRequest::put()
+                .uri(&format!("/api/v1/tables/{id}/seats/first/player"))
+                .insert_header((header::AUTHORIZATION, format!("Bearer {}", credentials[0])))
+                .set_json(json!({"player_credential": ann, "seat": "first"})),
+        )
+        .await;
+        watch.check(&extra);
+        extra.problem(422, "invalid_request");
+        call(&app, new_player(json!({"name": 7})))
+            .await
+            .problem(422, "invalid_request");
     }
 );
 
