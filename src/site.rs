@@ -65,7 +65,8 @@ pub async fn readyz(tables: Option<Data<TablePolicy>>) -> Result<Json<Readiness>
 
 /// `GET /`: the home page, every game with its options and its links (play, rules, API).
 #[get("/")]
-pub async fn home() -> Result<HttpResponse, PageError> {
+pub async fn home(tables: Option<Data<TablePolicy>>) -> Result<HttpResponse, PageError> {
+    let friends_offered = tables.is_some();
     let listing = page_on_panic(|| {
         crate::api::ops::list_all().map_err(|e| {
             PageError::new(
@@ -80,7 +81,7 @@ pub async fn home() -> Result<HttpResponse, PageError> {
         .into_iter()
         .map(|game| {
             let id = game.id.clone();
-            moot_games::with_game!(id.as_str(), G => game_card::<G>(game), else Err(PageError::unknown_game(&id)))
+            moot_games::with_game!(id.as_str(), G => game_card::<G>(game, friends_offered), else Err(PageError::unknown_game(&id)))
         })
         .collect::<Result<Vec<_>, PageError>>()?;
     let view = HomeView {
@@ -95,7 +96,10 @@ pub async fn home() -> Result<HttpResponse, PageError> {
 
 /// A game's card on the home page: its board, what it is like (the game's own words), the
 /// computer at the game's defaults, and the API's options for developers.
-fn game_card<G: PageGame>(game: crate::api::types::GameListing) -> Result<GameCard, PageError> {
+fn game_card<G: PageGame>(
+    game: crate::api::types::GameListing,
+    friends_offered: bool,
+) -> Result<GameCard, PageError> {
     let start = Link::<G>::read(&Query::default())?.0;
     let mut against_computer = start.clone();
     against_computer.opponent = Some(Opponent {
@@ -109,8 +113,9 @@ fn game_card<G: PageGame>(game: crate::api::types::GameListing) -> Result<GameCa
         length: G::INTRO.length.to_owned(),
         players: G::INTRO.players.to_owned(),
         computer_href: against_computer.href(),
-        // Games with a friend elsewhere come with tables of games: none yet.
-        friend_href: None,
+        // A friend elsewhere, where the server keeps tables: the game's defaults, to change on
+        // the way.
+        friend_href: friends_offered.then(|| paths::friend(&game.id)),
         options_href: paths::play(&game.id),
         rules_href: game.rules_url,
         api_href: paths::new_game_api(&game.id),

@@ -41,7 +41,9 @@
     line.setAttribute("role", "status");
     line.textContent = words;
     var start = form.querySelector('button[type="submit"]');
-    start.parentNode.insertBefore(line, start.nextSibling);
+    // Under the row of buttons that start a game.
+    var row = start.closest("div.start") || start;
+    row.parentNode.insertBefore(line, row.nextSibling);
     start.setAttribute("aria-disabled", "true");
     document.body.classList.add("waiting");
   });
@@ -167,6 +169,7 @@
         busy = false;
         newGame();
         composed();
+        if (window.mootSound) window.mootSound();
       })
       .catch(function () {
         // The server knows best: send the turn so far, and it explains.
@@ -366,20 +369,26 @@
     return name && board ? board.querySelector('g.hill[data-hill="' + CSS.escape(name) + '"]') : null;
   }
 
-  // A tap on the board that plays nothing says why on the status line; a tap on a king that
-  // can move picks it: the hills its moves end on are marked and the others faded, until the
+  // A tap on the board that plays nothing says why, in the turn's bar (which stays on screen
+  // on a phone): a spot with no move carries the engine's reason and its rule (`data-why`,
+  // `data-rule`, `data-rule-words`), shown with a link to the rule. A tap on a king that can
+  // move picks it: the hills its moves end on are marked and the others faded, until the
   // next tap. (The moves' buttons say where each piece comes from: the script knows no rules.)
-  var said = null; // the status line's words before an explanation replaced them
-  function say(words) {
-    var line = document.getElementById("turn");
-    if (!line) return;
-    if (said === null) said = line.textContent;
-    line.textContent = words;
+  function say(words, rule, ruleWords) {
+    var bar = document.getElementById("why");
+    if (!bar) return;
+    bar.textContent = words;
+    if (rule) {
+      var link = document.createElement("a");
+      link.href = rule;
+      link.textContent = ruleWords || rule;
+      bar.appendChild(document.createTextNode(" "));
+      bar.appendChild(link);
+    }
   }
   function unsay() {
-    var line = document.getElementById("turn");
-    if (line && said !== null) line.textContent = said;
-    said = null;
+    var bar = document.getElementById("why");
+    if (bar) bar.textContent = "";
   }
   function unpick(board) {
     board.classList.remove("picking");
@@ -387,7 +396,7 @@
     for (var i = 0; i < marked.length; i++) marked[i].classList.remove("reach", "picked");
   }
   function explain(board, target) {
-    var spot = target.closest("g[data-point], g.hill[data-hill]");
+    var spot = target.closest("g[data-point], g.hill[data-hill], g[data-why]");
     var again = spot && spot.classList.contains("picked");
     unpick(board);
     if (!spot || again) {
@@ -395,7 +404,7 @@
       return;
     }
     var name = spot.getAttribute("data-hill") || spot.getAttribute("data-point");
-    var moves = board.querySelectorAll('button[data-from="' + CSS.escape(name) + '"]');
+    var moves = name ? board.querySelectorAll('button[data-from="' + CSS.escape(name) + '"]') : [];
     var ends = [];
     for (var i = 0; i < moves.length; i++) {
       var to = moves[i].getAttribute("data-to");
@@ -408,6 +417,11 @@
       spot.classList.add("picked");
       board.classList.add("picking");
       say("The king on " + name + " can go to " + ends.join(", ") + ". Tap one, or the king again.");
+      return;
+    }
+    var why = spot.getAttribute("data-why");
+    if (why) {
+      say(why, spot.getAttribute("data-rule"), spot.getAttribute("data-rule-words"));
       return;
     }
     var title = spot.querySelector("title");
@@ -592,20 +606,43 @@
   }
 })();
 
-// A new table's page: each link's copy button (hidden without the script, where the field
-// is there to select).
+// A new table's page: the friend's link gets a Share button where the browser has a share
+// sheet (`navigator.share`, a phone's), a Copy button elsewhere; the other links a Copy
+// button. Without the script the buttons stay hidden and the fields show the whole links, to
+// select. A field selects its whole link when it takes the focus.
 (function () {
   "use strict";
-  var buttons = document.querySelectorAll("button[data-copy]");
+  var canShare = typeof navigator.share === "function";
+  var canCopy = !!(navigator.clipboard && navigator.clipboard.writeText);
+  var fields = document.querySelectorAll("textarea.link");
+  for (var f = 0; f < fields.length; f++) {
+    fields[f].addEventListener("focus", function (event) { event.target.select(); });
+  }
+  var buttons = document.querySelectorAll("button[data-share], button[data-copy]");
   for (var i = 0; i < buttons.length; i++) {
     (function (button) {
-      var field = document.getElementById(button.getAttribute("data-copy"));
-      if (!field || !navigator.clipboard) return;
-      button.hidden = false;
+      var sharing = button.hasAttribute("data-share");
+      var id = button.getAttribute(sharing ? "data-share" : "data-copy");
+      var field = document.getElementById(id);
+      if (!field) return;
+      if (sharing) {
+        button.hidden = !canShare;
+        if (!canShare) return;
+        button.addEventListener("click", function () {
+          navigator.share({ text: button.getAttribute("data-text") || "", url: field.value }).catch(function () {
+            // Closed without sharing: the link is still there to copy or select.
+          });
+        });
+        return;
+      }
+      // Where the link has a Share button, Share takes Copy's place.
+      var shared = canShare && document.querySelector('button[data-share="' + CSS.escape(id) + '"]');
+      button.hidden = !canCopy || !!shared;
+      if (button.hidden) return;
       button.addEventListener("click", function () {
         navigator.clipboard.writeText(field.value).then(
-          function () { button.textContent = "Copied"; },
-          function () { field.select(); }
+          function () { button.textContent = button.getAttribute("data-copied") || button.textContent; },
+          function () { field.focus(); field.select(); }
         );
       });
     })(buttons[i]);
@@ -614,25 +651,191 @@
 
 // A kept table's page follows the table: when its event stream (server-sent events) tells of
 // a change the page does not show (the opponent's move, a resignation, the table closed as
-// abandoned), the page is loaded again. Without the script, or without EventSource, the reload
-// link does it.
+// abandoned), the page is loaded again, and opens at the status line. The reload link, for a
+// seat waiting for its opponent, shows only while live updates are not following the table
+// (without the script it stays).
 (function () {
   "use strict";
+  var FOLLOWED = "moot-followed";
   var seats = document.querySelector("[data-events][data-reload]");
+  var notice = document.querySelector("div.table-seats a.reload");
+
+  // After a reload of its own the page opens at the status line, not at its top.
+  function land() {
+    var line = document.getElementById("turn");
+    if (line) line.scrollIntoView({ block: "start" });
+  }
+  try {
+    if (window.sessionStorage.getItem(FOLLOWED) === "1") {
+      window.sessionStorage.removeItem(FOLLOWED);
+      // The move sound's cue: the page shows the opponent's move.
+      document.documentElement.setAttribute("data-followed", "");
+      if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
+      land();
+      window.addEventListener("load", land);
+    }
+  } catch (e) {
+    // No storage: the page opens at its top.
+  }
+
   if (!seats || !window.EventSource) return;
   var shown = seats.getAttribute("data-seq");
   var leaving = false;
   // A move or a resignation of this page is on its way: its answer is the next page.
   document.addEventListener("submit", function () { leaving = true; }, true);
   var source = new EventSource(seats.getAttribute("data-events"));
-  function changed(event) {
-    if (event.lastEventId === shown) return;
+  if (notice) notice.hidden = true;
+  source.addEventListener("open", function () { if (notice) notice.hidden = true; });
+  // Live updates lost (the browser keeps trying): the link is the way to see a move.
+  source.addEventListener("error", function () { if (notice) notice.hidden = false; });
+  function follow() {
     source.close();
     if (leaving || document.body.classList.contains("waiting")) return;
+    try {
+      window.sessionStorage.setItem(FOLLOWED, "1");
+    } catch (e) {
+      // No storage: the page opens at its top.
+    }
     window.location.replace(seats.getAttribute("data-reload"));
+  }
+  function changed(event) {
+    if (event.lastEventId !== shown) follow();
   }
   ["table", "reset", "move", "resign", "claim", "abandoned"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
   window.addEventListener("pagehide", function () { source.close(); });
+  window.mootFollow = follow;
+})();
+
+// A table's clock counts down: the time left in the words the server wrote it in, from the
+// time left when the page was made (the viewer's clock may be wrong, its pace is not), and the
+// deadline in the viewer's own time. When the time runs out, the page is loaded again: the
+// waiting seat may then claim the win.
+(function () {
+  "use strict";
+  var left = document.querySelector("p.clock .countdown[data-left]");
+  if (!left) return;
+  var deadline = left.parentNode.querySelector("time[datetime]");
+  var due = deadline ? new Date(deadline.getAttribute("datetime")) : null;
+  if (due && !isNaN(due.getTime())) {
+    deadline.textContent = due.toLocaleString([], {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+    });
+    deadline.title = deadline.getAttribute("datetime");
+  }
+  var atLoad = parseInt(left.getAttribute("data-left"), 10);
+  var loaded = Date.now();
+  if (isNaN(atLoad)) return;
+
+  function words(ms) {
+    if (ms <= 0) return "no time left";
+    var s = Math.ceil(ms / 1000);
+    var d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+    if (d > 0) return d + " d " + h + " h left";
+    if (h > 0) return h + " h " + m + " min left";
+    if (m > 0) return m + " min " + (s % 60) + " s left";
+    return s + " s left";
+  }
+
+  var timer = window.setInterval(function () {
+    var ms = atLoad - (Date.now() - loaded);
+    var text = words(ms);
+    if (left.textContent !== text) left.textContent = text;
+    if (ms <= 0 && atLoad > 0) {
+      window.clearInterval(timer);
+      if (window.mootFollow) window.mootFollow();
+    }
+  }, 1000);
+})();
+
+// The game's moves from the keyboard: Left and Right go a turn back and a turn on (while
+// looking back), as the steps' links do. Not in a form's field, nor on the board, whose arrow
+// keys go between its points; nor with a modifier (Alt+Left is the browser's Back). Home and
+// End keep scrolling the page.
+(function () {
+  "use strict";
+  var section = document.querySelector("section.play");
+  if (!section) return;
+  var KEYS = { ArrowLeft: "data-previous", ArrowRight: "data-next" };
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, select, textarea, [contenteditable], #board")) return;
+    var href = KEYS[event.key] && section.getAttribute(KEYS[event.key]);
+    if (!href || document.body.classList.contains("waiting")) return;
+    event.preventDefault();
+    // The page opens at the game's part, its status line first, which says which move it
+    // shows (not at `#turn`, where a move's page opens and sounds).
+    window.location.assign(href.split("#")[0] + "#game");
+  });
+})();
+
+// A move's sound, off unless turned on (and remembered in this browser): a short click the
+// browser makes (WebAudio, no file), when the page opens on a move (the player's, the
+// computer's answer, the opponent's at a table) or a step of a turn is shown. Browsers let a
+// page sound only after a gesture on it, or on the page before: until then it stays quiet.
+// For the tests, the page's root says whether it made an AudioContext (`data-audio`, its
+// state) and how many clicks sounded (`data-sounds`).
+(function () {
+  "use strict";
+  var button = document.getElementById("sound");
+  var Context = window.AudioContext || window.webkitAudioContext;
+  if (!button || !Context) return;
+  var KEY = "moot-sound";
+  var root = document.documentElement;
+  var on = false;
+  try {
+    on = window.localStorage.getItem(KEY) === "on";
+  } catch (e) {
+    // No storage: off, and not remembered.
+  }
+  var context = null;
+
+  function show() {
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function sound() {
+    if (!on) return;
+    if (!context) context = new Context();
+    root.setAttribute("data-audio", context.state);
+    if (context.state !== "running") {
+      // Quiet until the browser lets the page sound: a later gesture wakes it for next time.
+      context.resume().then(function () { root.setAttribute("data-audio", context.state); }, function () {});
+      return;
+    }
+    var t = context.currentTime;
+    var tone = context.createOscillator();
+    var gain = context.createGain();
+    tone.type = "triangle";
+    tone.frequency.setValueAtTime(1200, t);
+    tone.frequency.exponentialRampToValueAtTime(400, t + 0.04);
+    gain.gain.setValueAtTime(0.25, t);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + 0.06);
+    tone.connect(gain);
+    gain.connect(context.destination);
+    tone.start(t);
+    tone.stop(t + 0.07);
+    root.setAttribute("data-sounds", String(Number(root.getAttribute("data-sounds") || 0) + 1));
+  }
+
+  button.hidden = false;
+  show();
+  button.addEventListener("click", function () {
+    on = !on;
+    try {
+      window.localStorage.setItem(KEY, on ? "on" : "off");
+    } catch (e) {
+      // Not remembered: on for this page only.
+    }
+    show();
+    // Turned on: a click to hear it (the button's press lets the page sound).
+    sound();
+  });
+  document.addEventListener("pointerdown", function () {
+    if (context && context.state === "suspended") context.resume();
+  }, true);
+  window.mootSound = sound;
+  if (window.location.hash === "#turn" || root.hasAttribute("data-followed")) sound();
 })();

@@ -6,12 +6,14 @@ use std::collections::{HashMap, HashSet};
 use maud::{Markup, html};
 use moot_templates::drawing::{Drawing, Look};
 use moot_templates::herfor::{HexBoardView, HexPoint, LastMark, Stone, drawing};
+use moot_templates::parts::Refusal;
 
 use super::page_game::{Intro, OptionWords, PageGame, Playable, PlayerNames, events_of};
+use super::refusal::{refusal, refused, sentence};
 use super::replay::Ply;
 use super::rulebook::Rulebook;
 use super::words::capitalised;
-use moot_games::herfor::geometry::{board_mask, point_coords, point_name, points};
+use moot_games::herfor::geometry::{Point, board_mask, point_coords, point_name, points};
 use moot_games::herfor::{Colour, Herfor, HerforEvent, HerforMove, HerforOptions, HerforState};
 use moot_games::{Game, Seat};
 
@@ -83,6 +85,8 @@ pub fn board_view(
         .filter_map(|p| Some((p, point_coords(size, p)?, point_name(size, p)?)))
         .collect();
     let at: HashSet<(u8, u8)> = on_board.iter().map(|(_, rc, _)| *rc).collect();
+    // A page where the player places a stone says why a point takes none; a picture does not.
+    let may_play = playable.iter().any(|p| !p.play.is_empty());
     let mut lines = Vec::new();
     let mut row_labels = Vec::new();
     let mut labelled_rows = HashSet::new();
@@ -116,6 +120,9 @@ pub fn board_view(
             last: marks.get(name).copied(),
             hinted: false,
             flips: link.map_or_else(Vec::new, |p| flips(state, p)),
+            refusal: (may_play && link.is_none())
+                .then(|| point_refusal(state, *point))
+                .flatten(),
         });
     }
     HexBoardView {
@@ -132,6 +139,13 @@ pub fn board_view(
         points: view_points,
         placing: (!state.is_over()).then(|| stone(state.to_move())),
     }
+}
+
+/// Why no stone may go on `point` now, by the engine: the point holds a stone, or the stone
+/// would touch its own colour without invading (F3).
+pub fn point_refusal(state: &HerforState, point: Point) -> Option<Refusal> {
+    let (rule, reason) = refused::<Herfor>(state, &HerforMove::Place(point))?;
+    Some(refusal::<Herfor>(rule, sentence(&reason)))
 }
 
 fn stone(colour: Colour) -> Stone {
@@ -404,6 +418,49 @@ mod tests {
     use super::*;
     use crate::link::{Link, Query};
     use crate::replay::replay;
+
+    #[test]
+    fn a_point_that_takes_no_stone_says_why_by_rule_f3() {
+        let options = HerforOptions {
+            size: 3,
+            pie: false,
+            ..HerforOptions::default()
+        };
+        // Black on c3, White on a1: Black to play.
+        let state = play(options, &["c3", "a1"]);
+        let at = |name: &str| moot_games::herfor::geometry::parse_point(3, name).unwrap();
+        let taken = point_refusal(&state, at("a1")).expect("a1 is taken");
+        assert_eq!(taken.why, "a1 already holds a white stone.");
+        assert_eq!(taken.rule_href, "/rules/herfor#F3");
+        assert_eq!(taken.rule_words, "Rule F3: A turn");
+        let touching = point_refusal(&state, at("c2")).expect("c2 touches Black's c3");
+        assert!(
+            touching
+                .why
+                .starts_with("c2 touches a black stone and forms no invading phalanx"),
+            "{}",
+            touching.why
+        );
+        assert_eq!(touching.rule_href, "/rules/herfor#F3");
+        assert_eq!(point_refusal(&state, at("e3")), None, "e3 takes a stone");
+
+        // The page's board: every point without a move says why; the others, and a picture's
+        // points, say nothing.
+        let playable = crate::view::playable::<Herfor>(&state);
+        let view = board_view(&state, &playable, &[]);
+        for point in &view.points {
+            assert_eq!(
+                point.refusal.is_some(),
+                point.play.is_none(),
+                "{}",
+                point.name
+            );
+        }
+        let a1 = view.points.iter().find(|p| p.name == "a1").unwrap();
+        assert_eq!(a1.refusal.as_ref(), Some(&taken));
+        let picture = board_view(&state, &[], &[]);
+        assert!(picture.points.iter().all(|p| p.refusal.is_none()));
+    }
 
     fn play(options: HerforOptions, moves: &[&str]) -> HerforState {
         let mut state = Herfor::new_game(&options).unwrap();

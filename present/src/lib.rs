@@ -15,6 +15,7 @@ pub mod limits;
 pub mod link;
 pub mod page_game;
 pub mod preview;
+pub mod refusal;
 pub mod replay;
 pub mod rulebook;
 pub mod submit;

@@ -36,6 +36,18 @@ pub fn rule_ids(markdown: &str) -> Vec<String> {
         .collect()
 }
 
+/// The name of rule `id` as its heading gives it, without the id: `A turn` for `F3`;
+/// `Phase 1 — Manoeuvres` for `T5`. `None` for an id the rules do not have.
+pub fn rule_name(markdown: &str, id: &str) -> Option<String> {
+    headings(markdown)
+        .into_iter()
+        .find(|heading| rule_id(heading) == Some(id))
+        .and_then(|heading| {
+            let name = heading[..heading.find('(')?].trim_end();
+            (!name.is_empty()).then(|| name.to_owned())
+        })
+}
+
 fn headings(markdown: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut current: Option<String> = None;
@@ -126,6 +138,24 @@ mod tests {
         assert_eq!(rule_id("Scoring (T12)"), Some("T12"));
         assert_eq!(rule_id("Notation"), None);
         assert_eq!(rule_id("(an option)"), None);
+    }
+
+    #[test]
+    fn a_rules_name_is_its_heading_without_the_id() {
+        let herfor = <moot_games::herfor::Herfor as crate::PageGame>::RULEBOOK.rules;
+        assert_eq!(rule_name(herfor, "F3").as_deref(), Some("A turn"));
+        let tara = <moot_games::tara::Tara as crate::PageGame>::RULEBOOK.rules;
+        assert_eq!(
+            rule_name(tara, "T5").as_deref(),
+            Some("Phase 1 — Manoeuvres")
+        );
+        let hirth = <moot_games::hirth::Hirth as crate::PageGame>::RULEBOOK.rules;
+        assert_eq!(
+            rule_name(hirth, "H4").as_deref(),
+            Some("Control and stopping")
+        );
+        assert_eq!(rule_name(herfor, "F99"), None);
+        assert_eq!(rule_name(herfor, "T3"), None);
     }
 
     #[test]

@@ -177,6 +177,7 @@ pub fn play_view<G: PageGame>(
         },
         table: None,
         steps_href: None,
+        sound: "Move sound".to_owned(),
     }
 }
 
@@ -257,6 +258,7 @@ pub fn earlier_view<G: PageGame>(
     );
     let ends = turn_ends(game);
     let shown_turns = ends.iter().filter(|&&end| end <= at).count();
+    view.status = looking_back_status(game, at);
     view.looking_back = Some(LookBackView {
         words: match at {
             0 => "The start of the game".to_owned(),
@@ -283,6 +285,25 @@ pub fn earlier_view<G: PageGame>(
     view.form.hidden = position.pairs();
     view.record = record_view(game, at, href);
     view
+}
+
+/// The status line over an earlier position (after `at` of the game's moves): which move it
+/// shows, and the way back to the game, instead of whose turn it was then.
+fn looking_back_status<G: Game>(game: &Replayed<G>, at: usize) -> StatusLine {
+    let total = game.plies.len();
+    let headline = match at.checked_sub(1).and_then(|last| game.plies.get(last)) {
+        Some(ply) => format!(
+            "Move {at} of {total}: {} played {}",
+            capitalised(&ply.colour),
+            ply.notation
+        ),
+        None => format!("The start of the game, before move 1 of {total}"),
+    };
+    StatusLine {
+        headline,
+        detail: "looking back; “Back to the game” shows it as it stands".to_owned(),
+        finished: false,
+    }
 }
 
 /// Where each turn of the game ends: the number of moves played after it, in order. A turn

@@ -22,14 +22,21 @@ impl Tables {
         id: &str,
         seq: u64,
     ) -> Result<(), TableError> {
-        if self.store.backend == Backend::Postgres {
+        if let Some((channel, payload)) = self.notice(id, seq) {
             sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANGES_CHANNEL)
-                .bind(format!("{} {id} {seq}", self.replica))
+                .bind(channel)
+                .bind(payload)
                 .execute(&mut **tx)
                 .await?;
         }
         Ok(())
+    }
+
+    /// On PostgreSQL, the `NOTIFY` of change `seq` of table `id`, as its channel and payload,
+    /// for a statement that sends it itself (a move's).
+    pub(super) fn notice(&self, id: &str, seq: u64) -> Option<(&'static str, String)> {
+        (self.store.backend == Backend::Postgres)
+            .then(|| (CHANGES_CHANNEL, format!("{} {id} {seq}", self.replica)))
     }
 
     /// Tells this process's followers of the table of a committed change.

@@ -103,4 +103,9 @@ impl Tables {
     pub(super) async fn write(&self) -> Result<Write, TableError> {
         Write::begin(&self.store).await
     }
+
+    /// The same for a change that may be written in one statement ([`Write::deferred`]).
+    pub(super) async fn deferred_write(&self) -> Result<Write, TableError> {
+        Write::deferred(&self.store).await
+    }
 }

@@ -1,7 +1,9 @@
-//! A seat's changes to its table: a move, a resignation, a claim on time. Each is one write
-//! transaction: the table loaded and the seat found by its credential, the change checked and
-//! written (only where the table still has the ply it was loaded at), its event written to the
-//! outbox and announced, then committed.
+//! A seat's changes to its table: a move, a resignation, a claim on time. Each is one write:
+//! the table loaded and the seat found by its credential, the change checked and written (only
+//! where the table still has the ply it was loaded at), its event written to the outbox and
+//! announced, then committed. On PostgreSQL a move with nothing to write beside it is written
+//! in one statement that commits by itself (the ply check makes the read before it safe), the
+//! fewest round trips a move can take.
 
 use super::rows::{SELECT_TABLE, StoredTable, awaited, columns, parse_json, read_seat, to_text};
 use super::write::Write;
@@ -59,6 +61,12 @@ impl Tables {
         self.remember_change(tx, committed, now).await
     }
 
+    /// Whether a change writes more than itself (its event in the outbox, its answer for an
+    /// `Idempotency-Key`): then it takes a transaction of its own.
+    fn writes_beside(&self, webhook: Option<&Webhook>) -> bool {
+        (self.outbox.is_some() && webhook.is_some()) || self.remembering.is_some()
+    }
+
     /// After the commit: the delivery worker's bell rung, this process's followers told.
     fn announced(&self, webhook: Option<&Webhook>, committed: Committed) -> Committed {
         self.ring(webhook);
@@ -75,7 +83,11 @@ impl Tables {
         text: &str,
         now: Millis,
     ) -> Result<Committed, TableError> {
-        let mut tx = self.write().await?;
+        // On PostgreSQL a move is read, then written in one statement (the table's row where
+        // it still has the ply read, the move's, the `NOTIFY`) that commits by itself; a
+        // transaction opens only where more is written beside it. SQLite's transaction is
+        // open from the start.
+        let mut tx = self.deferred_write().await?;
         let outcome = async {
             let (row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
             if row.ply != seen_ply {
@@ -85,12 +97,18 @@ impl Tables {
                 });
             }
             let webhook = row.webhook.clone();
-            let cap = self.ply_cap;
+            let beside = self.writes_beside(webhook.as_ref());
+            if beside {
+                tx.transaction().await?;
+            }
             let committed = with_game!(row.game, G => {
-                Self::play_in::<G>(&mut tx, id, row, seat, seats, text, cap, now).await?
+                self.play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
-            self.beside(&mut tx, webhook.as_ref(), &committed, now)
-                .await?;
+            if beside {
+                self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+                    .await?;
+                self.remember_change(&mut tx, &committed, now).await?;
+            }
             Ok((committed, webhook))
         }
         .await;
@@ -102,17 +120,18 @@ impl Tables {
     }
 
     /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
-    /// move's row, then the table's where it still has the ply it was loaded at. A move that
-    /// brings the table to `ply_cap` plies ends it, drawn, if the rules did not.
+    /// move's row and the table's, where the table still has the ply it was loaded at, and
+    /// the change's `NOTIFY`. A move that brings the table to the ply cap ends it, drawn, if
+    /// the rules did not.
     #[allow(clippy::too_many_arguments)]
     async fn play_in<G: Game>(
+        &self,
         tx: &mut Write,
         id: &str,
         mut row: StoredTable,
         seat: Seat,
         seats: Vec<SeatInfo>,
         text: &str,
-        ply_cap: u64,
         now: Millis,
     ) -> Result<Committed, TableError> {
         let mut state: G::State = parse_json(&row.state, "state")?;
@@ -130,20 +149,8 @@ impl Tables {
         G::apply(&mut state, &mv).map_err(refused)?;
         let seen = row.ply;
         let ply = seen + 1;
-        sqlx::query(
-            "INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(id)
-        .bind(ply as i64)
-        .bind(seat.index() as i64)
-        .bind(&notation)
-        .bind(now)
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| stale_if_taken(e, seen))?;
         let standing = match Standing::after::<G>(&state) {
-            Standing::Ongoing { .. } if ply >= ply_cap => Standing::Finished {
+            Standing::Ongoing { .. } if ply >= self.ply_cap => Standing::Finished {
                 winner: None,
                 ended_by: EndedBy::PlyLimit,
             },
@@ -155,25 +162,25 @@ impl Tables {
             Standing::Finished { .. } => None,
         };
         row.state = to_text(&state)?;
-        let updated = sqlx::query(
-            "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-             ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
-             WHERE id = $9 AND ply = $10 AND status = 'ongoing'",
-        )
-        .bind(&row.state)
-        .bind(ply as i64)
-        .bind(status)
-        .bind(winner)
-        .bind(ended_by)
-        .bind(deadline)
-        .bind(now)
-        .bind(awaited::<G>(&state))
-        .bind(id)
-        .bind(seen as i64)
-        .execute(&mut **tx)
-        .await
+        let written = Written {
+            state: &row.state,
+            ply,
+            seen,
+            status,
+            winner,
+            ended_by,
+            deadline,
+            to_act: awaited::<G>(&state),
+            seat: seat.index() as i64,
+            notation: &notation,
+            now,
+        };
+        let updated = match self.notice(id, standing.seq(ply)) {
+            Some(notice) => written.in_one_statement(tx, id, notice).await,
+            None => written.in_two_statements(tx, id).await,
+        }
         .map_err(|e| stale_if_taken(e, seen))?;
-        if updated.rows_affected() != 1 {
+        if !updated {
             return Err(lost_race(tx, id, seen).await);
         }
         row.ply = ply;
@@ -290,6 +297,97 @@ impl Tables {
 /// change committed meanwhile, which PostgreSQL's replicas allow): `Finished` if a
 /// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
 /// move).
+/// A move's row and its table's new columns, as written.
+struct Written<'a> {
+    state: &'a str,
+    ply: u64,
+    /// The table's ply when read: it is written only where it still has it.
+    seen: u64,
+    status: &'a str,
+    winner: Option<i64>,
+    ended_by: Option<&'a str>,
+    deadline: Option<Millis>,
+    to_act: Option<i64>,
+    seat: i64,
+    notation: &'a str,
+    now: Millis,
+}
+
+impl Written<'_> {
+    /// On PostgreSQL: the table's row, the move's and the `NOTIFY` of the change in one
+    /// statement (one round trip, atomic by itself). Whether the table still had the ply.
+    async fn in_one_statement(
+        &self,
+        tx: &mut Write,
+        id: &str,
+        (channel, payload): (&str, String),
+    ) -> Result<bool, sqlx::Error> {
+        // `told` is read so that its `NOTIFY` is sent: a `WITH` query nobody reads is not run.
+        let (written, _told): (i64, i64) = sqlx::query_as(
+            "WITH moved AS ( \
+               UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
+                 ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
+               WHERE id = $9 AND ply = $10 AND status = 'ongoing' RETURNING id), \
+             played AS ( \
+               INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
+               SELECT id, $2, $11, $12, $7 FROM moved RETURNING ply), \
+             told AS (SELECT pg_notify($13, $14) FROM played) \
+             SELECT (SELECT count(*) FROM played), (SELECT count(*) FROM told)",
+        )
+        .bind(self.state)
+        .bind(self.ply as i64)
+        .bind(self.status)
+        .bind(self.winner)
+        .bind(self.ended_by)
+        .bind(self.deadline)
+        .bind(self.now)
+        .bind(self.to_act)
+        .bind(id)
+        .bind(self.seen as i64)
+        .bind(self.seat)
+        .bind(self.notation)
+        .bind(channel)
+        .bind(payload)
+        .fetch_one(&mut **tx)
+        .await?;
+        Ok(written == 1)
+    }
+
+    /// Elsewhere: the move's row, then the table's, in the open transaction. Whether the
+    /// table still had the ply.
+    async fn in_two_statements(&self, tx: &mut Write, id: &str) -> Result<bool, sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(self.ply as i64)
+        .bind(self.seat)
+        .bind(self.notation)
+        .bind(self.now)
+        .execute(&mut **tx)
+        .await?;
+        let updated = sqlx::query(
+            "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
+             ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
+             WHERE id = $9 AND ply = $10 AND status = 'ongoing'",
+        )
+        .bind(self.state)
+        .bind(self.ply as i64)
+        .bind(self.status)
+        .bind(self.winner)
+        .bind(self.ended_by)
+        .bind(self.deadline)
+        .bind(self.now)
+        .bind(self.to_act)
+        .bind(id)
+        .bind(self.seen as i64)
+        .execute(&mut **tx)
+        .await?;
+        Ok(updated.rows_affected() == 1)
+    }
+}
+
 async fn lost_race(tx: &mut Write, id: &str, seen: u64) -> TableError {
     let finished = sqlx::query_scalar::<_, String>(
         "SELECT status FROM moot_tables WHERE id = $1 AND ply = $2",

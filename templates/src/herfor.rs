@@ -3,7 +3,7 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{FIELD, FORM, spots};
+use crate::parts::{FIELD, FORM, Refusal, spots};
 
 /// The board picture, in SVG user units.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,6 +51,8 @@ pub struct HexPoint {
     /// The points whose stones the move on this point flips (F3), for the script to draw at
     /// once with the stone; empty in a picture.
     pub flips: Vec<String>,
+    /// Why no stone may go here now, when the player may place one elsewhere: a tap says it.
+    pub refusal: Option<Refusal>,
 }
 
 /// A stone the last move placed, or flipped.
@@ -193,7 +195,10 @@ fn point_markup(point: &HexPoint, look: Look) -> Markup {
     let legal = point.play.is_some();
     let button = point.play.as_ref().is_some_and(|play| !play.is_empty());
     html! {
-        g class=(if legal { "move" } else { "point" }) data-point=(point.name) {
+        g class=(if legal { "move" } else { "point" }) data-point=(point.name)
+            data-why=[point.refusal.as_ref().map(|r| &r.why)]
+            data-rule=[point.refusal.as_ref().map(|r| &r.rule_href)]
+            data-rule-words=[point.refusal.as_ref().map(|r| &r.rule_words)] {
             // A button's title names the point; the drawing under it needs none.
             @if !button { title { (point_title(point)) } }
             @match point.stone {
@@ -268,6 +273,7 @@ mod tests {
                     last: None,
                     hinted: false,
                     flips: Vec::new(),
+                    refusal: None,
                 },
                 HexPoint {
                     name: "a2".into(),
@@ -279,6 +285,11 @@ mod tests {
                     last: None,
                     hinted: false,
                     flips: Vec::new(),
+                    refusal: Some(Refusal {
+                        why: "a2 already holds a white stone.".into(),
+                        rule_href: "/rules/herfor#F3".into(),
+                        rule_words: "Rule F3: A turn".into(),
+                    }),
                 },
             ],
             placing: Some(Stone::Black),
@@ -292,10 +303,12 @@ mod tests {
         // the point's whole cell (the spacing's circle), after every point's drawing.
         assert!(svg.contains(r#"<foreignObject x="-0.19999981" y="9.8" width="20.4" height="20.4"><button class="move" type="submit" form="play" name="play" value="a1" data-point="a1" title="Place a black stone on a1"></button></foreignObject>"#), "{svg}");
         assert!(svg.find("<foreignObject") > svg.rfind("<g class="));
+        // A point with no move carries why, for a tap to say.
+        assert!(svg.contains(r#"<g class="point" data-point="a2" data-why="a2 already holds a white stone." data-rule="/rules/herfor#F3" data-rule-words="Rule F3: A turn">"#), "{svg}");
         assert_eq!(svg.matches("<button").count(), 1);
         // The player's own stone, hidden, for the script to draw where they click.
         assert!(svg.contains(r##"<circle id="own-stone" class="stone black" cx="0" cy="0" r="15" fill="#1d1b18""##), "{svg}");
-        assert!(svg.contains(r##"<g class="point" data-point="a2"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle></g>"##), "{svg}");
+        assert!(svg.contains(r##"data-rule-words="Rule F3: A turn"><title>a2: white</title><circle class="stone white" cx="30" cy="20" r="15" fill="#fffdf7" stroke="#1d1b18" stroke-width="1.5"></circle></g>"##), "{svg}");
         assert!(svg.contains(r#"viewBox="0 0 100 80""#));
         assert!(!svg.contains("last"), "no move, no mark");
         assert!(!svg.contains("data-turns"), "no flips, no word of them");

@@ -6,7 +6,9 @@ use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
 use crate::fit;
-use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
+use crate::parts::{
+    Badges, BoardLink, Choice, Refusal, choice_link, choice_overlay, live, spot_links,
+};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -150,6 +152,8 @@ pub struct SpaceView {
     pub beaten_l: Option<Side>,
     /// The computer's hint ends here.
     pub hinted: bool,
+    /// Why no step ends here, when the player has steps elsewhere: a tap says it.
+    pub refusal: Option<Refusal>,
 }
 
 /// The powers facing each other over an attacked space.
@@ -477,7 +481,10 @@ fn space(view: &SpaceView) -> Markup {
     let band = if tags_on_top(view) { TAG_BAND } else { 0.0 };
     let y_rows = y + band;
     html! {
-        g.space {
+        g.space data-space=(view.name)
+            data-why=[view.refusal.as_ref().map(|r| &r.why)]
+            data-rule=[view.refusal.as_ref().map(|r| &r.rule_href)]
+            data-rule-words=[view.refusal.as_ref().map(|r| &r.rule_words)] {
             title { (space_title(view)) }
             rect x=(x) y=(y) width=(BOX_W) height=(BOX_H) rx="8" fill=(space_fill(view)) stroke="#6b645a" stroke-width="1.5" {}
             (last_mark(view, x, y))
@@ -825,6 +832,7 @@ mod tests {
                     held_from_lines: None,
                     beaten_l: None,
                     hinted: false,
+                    refusal: None,
                 },
                 SpaceView {
                     name: "1".into(),
@@ -846,6 +854,7 @@ mod tests {
                     held_from_lines: None,
                     beaten_l: None,
                     hinted: false,
+                    refusal: None,
                 },
             ],
             paths: vec![(0, 1)],

@@ -35,8 +35,8 @@ pub struct GameCard {
     pub players: String,
     /// The game against the computer at its defaults: the card's first button.
     pub computer_href: String,
-    /// A game against a friend at a distance, once Moot keeps tables of games; `None` until
-    /// then (a friend at the same screen is one of the options page's choices).
+    /// A game against a friend at a distance, where the server keeps tables of games: the
+    /// page that opens one (a friend at the same screen is one of the options page's choices).
     pub friend_href: Option<String>,
     /// The options page, to choose the board, the opponent and its strength first.
     pub options_href: String,
@@ -66,7 +66,11 @@ pub fn page(view: &HomeView) -> Markup {
         html! {
             section.intro {
                 h1 { "Moot" }
-                p { "Three board games to play in the browser, against the computer or a friend at the same screen." }
+                @if view.games.iter().any(|game| game.friend_href.is_some()) {
+                    p { "Three board games to play in the browser: against the computer, with a friend at the same screen, or with a friend far away, who gets a link to the table and plays when they like." }
+                } @else {
+                    p { "Three board games to play in the browser, against the computer or a friend at the same screen." }
+                }
             }
             section.games aria-labelledby="games" {
                 h2 #games { "The games" }
@@ -89,10 +93,6 @@ fn card(game: &GameCard) -> Markup {
             div.about {
                 h3 { (game.name) }
                 p.what { (game.what) }
-                dl.facts {
-                    div { dt { "Length" } dd { (game.length) } }
-                    div { dt { "Players" } dd { (game.players) } }
-                }
                 p.links {
                     a.button href=(game.computer_href) { "Play the computer" }
                     @if let Some(friend) = &game.friend_href {
@@ -100,6 +100,10 @@ fn card(game: &GameCard) -> Markup {
                     }
                     a.button.secondary href=(game.options_href) { "Choose the options" }
                     a href=(game.rules_href) { "Rules" }
+                }
+                dl.facts {
+                    div { dt { "Length" } dd { (game.length) } }
+                    div { dt { "Players" } dd { (game.players) } }
                 }
             }
         }
@@ -209,14 +213,34 @@ mod tests {
 
     #[test]
     fn a_card_offers_a_friend_once_there_is_a_way_to_play_one() {
-        let card = card(&GameCard {
-            friend_href: Some("/tables/herfor".into()),
-            ..herfor()
-        })
-        .into_string();
+        let view = HomeView {
+            games: vec![GameCard {
+                friend_href: Some("/play/herfor/friend".into()),
+                ..herfor()
+            }],
+            ..HomeView::default()
+        };
+        let page = page(&view).into_string();
+        let computer = page.find(">Play the computer</a>").expect("the computer");
+        let friend = page
+            .find(r#"<a class="button secondary" href="/play/herfor/friend">Play a friend</a>"#)
+            .expect("a friend");
+        assert!(computer < friend, "{page}");
         assert!(
-            card.contains(r#"<a class="button secondary" href="/tables/herfor">Play a friend</a>"#)
+            page.contains("or with a friend far away, who gets a link to the table"),
+            "the intro says so: {page}"
         );
+        let without = page_of_herfor_without_tables();
+        assert!(without.contains("against the computer or a friend at the same screen"));
+        assert!(!without.contains("far away"), "{without}");
+    }
+
+    fn page_of_herfor_without_tables() -> String {
+        page(&HomeView {
+            games: vec![herfor()],
+            ..HomeView::default()
+        })
+        .into_string()
     }
 
     #[test]

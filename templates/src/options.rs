@@ -109,12 +109,17 @@ pub fn page(view: &OptionsView) -> Markup {
                 form.options method="get" action=(view.action) {
                     @for (name, value) in &view.hidden { input type="hidden" name=(name) value=(value); }
                     @for field in &view.fields { (option_field(field)) }
-                    button type="submit" { "Start the game" }
-                    @if let Some(action) = &view.friend_action {
-                        fieldset.friend {
-                            legend { "Or play a friend far away" }
-                            p { "Moot keeps the game: you get a link to your seat and one to send to your friend, and each of you plays when you like." }
-                            button.secondary type="submit" formaction=(action) { "Play a friend" }
+                    // Both ways to start side by side, under the options both take: on a
+                    // phone "Play a friend" is on the first screen too.
+                    div.start {
+                        button type="submit" { "Start the game" }
+                        @if let Some(action) = &view.friend_action {
+                            button.secondary type="submit" formaction=(action) aria-describedby="friend-note" { "Play a friend" }
+                        }
+                    }
+                    @if view.friend_action.is_some() {
+                        p #friend-note.note {
+                            "Play a friend far away: Moot keeps the game, you get a link to your seat and one to send to your friend, and each of you plays when you like."
                         }
                     }
                 }
@@ -203,5 +208,24 @@ mod tests {
         );
         assert!(page.contains(r#"<input id="option-size" type="number" name="size" value="5" min="3" max="7" required>"#), "{page}");
         assert!(page.contains(r#"<input type="hidden" name="moves" value="">"#));
+        assert!(!page.contains("Play a friend"), "no tables: {page}");
+    }
+
+    #[test]
+    fn play_a_friend_stands_beside_start_and_says_what_it_does() {
+        let view = OptionsView {
+            game_name: "Herfor".into(),
+            action: "/play/herfor".into(),
+            friend_action: Some("/play/herfor/friend".into()),
+            ..OptionsView::default()
+        };
+        let page = page(&view).into_string();
+        assert!(page.contains(r#"<div class="start"><button type="submit">Start the game</button><button class="secondary" type="submit" formaction="/play/herfor/friend" aria-describedby="friend-note">Play a friend</button></div>"#), "{page}");
+        assert!(
+            page.contains(
+                r#"<p class="note" id="friend-note">Play a friend far away: Moot keeps the game"#
+            ),
+            "{page}"
+        );
     }
 }

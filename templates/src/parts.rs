@@ -30,6 +30,19 @@ pub struct BoardLink {
     pub their_bridges: Vec<String>,
 }
 
+/// Why a spot of a board has no move now, by the rules: what a tap on it says. The board
+/// writes it on the spot (`data-why`, `data-rule`, `data-rule-words`); the script shows it in
+/// the turn's bar with a link to the rule, and knows no rules itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refusal {
+    /// Why, in a sentence (`d4 already holds a white stone.`).
+    pub why: String,
+    /// The rule on the game's rules page (`/rules/herfor#F3`).
+    pub rule_href: String,
+    /// The link's words (`Rule F3: A turn`).
+    pub rule_words: String,
+}
+
 /// One row of a side panel: a fact and its value for each player (or one value for both).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fact {

@@ -64,15 +64,23 @@ pub struct PlayView {
     /// Where the script fetches the position after a step of a turn it composes: the game
     /// page of the position (its `moves` get the steps); `None`: the form's own page.
     pub steps_href: Option<String>,
+    /// The words of the move sound's toggle, which the script shows (`Move sound`).
+    pub sound: String,
 }
 
 /// What a kept table's page shows besides the game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableView {
-    /// Who plays whom, and the clock, one sentence each.
+    /// Who plays whom, one sentence each.
     pub lines: Vec<String>,
-    /// The page again, to see whether the opponent has moved; `None` once the table is over.
+    /// The clock's line, or without a deadline its sentence in `lines`.
+    pub clock: Option<ClockView>,
+    /// The page again, which the script loads when the table changes; `None` once the table
+    /// is over.
     pub reload_href: Option<String>,
+    /// The link to `reload_href` in words, shown only while the seat waits for its opponent
+    /// (the script hides it while live updates follow the table).
+    pub reload_words: Option<String>,
     /// Where the seat's resignation is sent; `None` when it may not resign (watching, over).
     pub resign_action: Option<String>,
     /// Where the seat's claim of a win on time is sent, once the opponent's move is overdue.
@@ -87,6 +95,24 @@ pub struct TableView {
     pub seq: u64,
     /// The page's seat is to act: the tab's title says so.
     pub your_turn: bool,
+}
+
+/// A table's clock: the time left for the awaited move, counted down by the script, and its
+/// deadline (`<time datetime>`), which the script writes in the viewer's time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClockView {
+    /// Before the time left (`3 days per move: `).
+    pub lead: String,
+    /// The time left when the page was made, in milliseconds (negative once past).
+    pub left_ms: i64,
+    /// The time left in words (`2 d 4 h left`).
+    pub left: String,
+    /// Between the time left and the deadline (` for your move, due by `).
+    pub middle: String,
+    /// The deadline, machine-readable (`2026-12-05T15:00:00Z`).
+    pub deadline: String,
+    /// The deadline in words (`2026-12-05 15:00 UTC`).
+    pub deadline_words: String,
 }
 
 /// The status line at the top of the game page: whose turn it is, or the result.
@@ -249,12 +275,14 @@ pub fn page(view: &PlayView) -> Markup {
         Some(table) if table.your_turn => format!("Your turn · {}", view.game_name),
         _ => view.game_name.clone(),
     };
+    let keys = step_keys(view);
     layout_with_skip(
         &title,
         view.preview.as_ref(),
         Skip::BOARD,
         html! {
-            section.play data-waiting=(view.waiting) data-mover=(view.mover) data-steps=[view.steps_href.as_ref()] {
+            section.play data-waiting=(view.waiting) data-mover=(view.mover) data-steps=[view.steps_href.as_ref()]
+                data-previous=[keys.previous] data-next=[keys.next] data-now=[keys.now] {
                 h1 { (view.game_name) }
                 div #game {
                     p #turn.status.finished[view.status.finished] role="status" {
@@ -298,6 +326,39 @@ pub fn page(view: &PlayView) -> Markup {
     )
 }
 
+/// Where the arrow keys step through the game (the script's, off the board and the fields).
+struct StepKeys<'a> {
+    /// Left: the position a turn earlier.
+    previous: Option<&'a str>,
+    /// Right: the position a turn later, while looking back.
+    next: Option<&'a str>,
+    /// The game as it stands, while looking back.
+    now: Option<&'a str>,
+}
+
+fn step_keys(view: &PlayView) -> StepKeys<'_> {
+    if let Some(looking) = &view.looking_back {
+        return StepKeys {
+            previous: looking.previous_href.as_deref(),
+            next: Some(&looking.next_href),
+            now: Some(&looking.back_href),
+        };
+    }
+    // The game now: the turn before the last is the one listed before it (the page's own,
+    // unlinked), or the start.
+    let turns = &view.record.turns;
+    let previous = match turns.iter().rposition(|turn| turn.href.is_none()) {
+        Some(0) if view.record.earlier == 0 => view.record.start_href.as_deref(),
+        Some(index) if index > 0 => turns[index - 1].href.as_deref(),
+        _ => None,
+    };
+    StepKeys {
+        previous,
+        next: None,
+        now: None,
+    }
+}
+
 /// The form with the position, before every button that sends it (the board's, the turn's,
 /// the list's: each names it).
 fn turn_form(form: &TurnForm) -> Markup {
@@ -316,6 +377,9 @@ fn turn_controls(view: &PlayView) -> Markup {
     let form = &view.form;
     html! {
         div.turn {
+            // What a tap on the board that plays nothing says (the script writes it): here it
+            // stays in sight on a phone, while the player scrolls the board.
+            p #why.why role="status" {}
             @if !view.controls.is_empty() {
                 div.controls aria-label="Your turn" role="group" {
                     @for group in &view.controls {
@@ -422,8 +486,19 @@ fn table_part(table: &TableView) -> Markup {
     html! {
         div.table-seats data-events=[table.events_href.as_ref()] data-seq=(table.seq) data-reload=[table.reload_href.as_ref()] {
             @for line in &table.lines { p { (line) } }
+            @if let Some(clock) = &table.clock {
+                p.clock {
+                    (clock.lead)
+                    span.countdown data-left=(clock.left_ms) { (clock.left) }
+                    (clock.middle)
+                    time datetime=(clock.deadline) { (clock.deadline_words) }
+                    "."
+                }
+            }
             p.links {
-                @if let Some(reload) = &table.reload_href { a href=(reload) { "Reload to see the opponent's move" } }
+                @if let (Some(reload), Some(words)) = (&table.reload_href, &table.reload_words) {
+                    a.reload href=(reload) { (words) }
+                }
                 @if let Some(watch) = &table.watch_href { a href=(watch) { "Spectators' page" } }
             }
             @if let Some(action) = &table.claim_action {
@@ -447,6 +522,9 @@ fn links(view: &PlayView) -> Markup {
     html! {
         p.links {
             a.button.secondary href=(view.new_game_href) { "New game" }
+            // A setting, set once: beside the game's links, not in the turn's bar. The
+            // script's: hidden without it, which makes the sound.
+            button.secondary #sound type="button" aria-pressed="false" hidden { (view.sound) }
             a href=(view.rules_href) { "Rules" }
         }
     }
@@ -680,6 +758,35 @@ mod tests {
         ] {
             assert!(page.contains(link), "{link}: {page}");
         }
+    }
+
+    #[test]
+    fn the_arrow_keys_step_to_the_turn_before_and_while_looking_back_on_and_to_the_game() {
+        let page = page(&view()).into_string();
+        assert!(
+            page.contains(r#"data-previous="/play/herfor?moves=c3.b2&amp;at=1">"#),
+            "the game now: a turn back is the turn listed before it: {page}"
+        );
+        assert!(!page.contains("data-next=") && !page.contains("data-now="));
+        let mut first = view();
+        first.record.turns.truncate(1);
+        first.record.turns[0].href = None;
+        let page = super::page(&first).into_string();
+        assert!(
+            page.contains(r#"data-previous="/play/herfor?moves=c3.b2&amp;at=0">"#),
+            "after the first turn a turn back is the start: {page}"
+        );
+        let mut looking = view();
+        looking.looking_back = Some(LookBackView {
+            words: "After turn 1 of 2".into(),
+            previous_href: None,
+            next_href: "/play/herfor?moves=c3.b2&at=2".into(),
+            back_href: "/play/herfor?moves=c3.b2".into(),
+            play_on_href: "/play/herfor?moves=c3".into(),
+        });
+        let page = super::page(&looking).into_string();
+        assert!(!page.contains("data-previous="), "{page}");
+        assert!(page.contains(r#"data-next="/play/herfor?moves=c3.b2&amp;at=2" data-now="/play/herfor?moves=c3.b2">"#), "{page}");
     }
 
     #[test]

@@ -5,17 +5,27 @@ use maud::{Markup, html};
 use crate::layout::layout;
 use crate::options::{DAYS_FIELD, DAYS_PER_MOVE, NAME_CHARS, NAME_FIELDS};
 
-/// A new table's links.
+/// A new table's links, the friend's first: the one to send, then the one to keep.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CreatedView {
     /// The game's name (`Herfor`).
     pub game_name: String,
     /// Who moves first with the creator's seat, in words (`You play Black and move first`).
     pub you: String,
-    /// The creator's seat page, absolute: the link to keep.
-    pub yours: String,
     /// The friend's seat page, absolute: the link to send.
     pub theirs: String,
+    /// The friend's link's heading (`Send this link to Bo`).
+    pub send: String,
+    /// What the friend's link is (`It is Bo's seat: …`).
+    pub send_note: String,
+    /// The words a share sheet sends with the friend's link (`Play Herfor with me: …`).
+    pub share_text: String,
+    /// The creator's seat page, absolute: the link to keep.
+    pub yours: String,
+    /// The creator's link's heading (`Your seat — keep it`).
+    pub keep: String,
+    /// What the creator's link is (`It is how you play: …`).
+    pub keep_note: String,
     /// The spectators' page, absolute.
     pub watch: String,
 }
@@ -75,19 +85,22 @@ pub fn friend_page(view: &FriendView) -> Markup {
     )
 }
 
-/// One link to copy: a read-only field (select it without the script) and a copy button the
-/// script shows.
-fn copyable(id: &str, label: &str, href: &str) -> Markup {
+/// One whole link, to select (a read-only field that wraps, so that two links never look
+/// alike cut short), with its buttons, which the script shows: Copy, and Share (`share`: the
+/// words sent with it) where the browser has a share sheet, in place of Copy.
+fn link_field(id: &str, href: &str, share: Option<&str>) -> Markup {
     html! {
-        div.field.copy {
-            label for=(id) { (label) }
-            input id=(id) type="text" readonly value=(href);
-            button.secondary type="button" data-copy=(id) hidden { "Copy" }
+        textarea.link id=(id) readonly rows="3" spellcheck="false" { (href) }
+        p.link-buttons {
+            @if let Some(text) = share {
+                button type="button" data-share=(id) data-text=(text) hidden { "Share the link" }
+            }
+            button.secondary type="button" data-copy=(id) data-copied="Copied" hidden { "Copy the link" }
         }
     }
 }
 
-/// The new table's page.
+/// The new table's page: the friend's link first, to send, then the creator's, to keep.
 pub fn created_page(view: &CreatedView) -> Markup {
     layout(
         &format!("{}: a table for a friend", view.game_name),
@@ -95,11 +108,20 @@ pub fn created_page(view: &CreatedView) -> Markup {
             section.created {
                 h1 { (view.game_name) ": your table is ready" }
                 p { (view.you) "." }
-                (copyable("your-link", "Your link: keep it, it is how you play (anyone with it plays your side)", &view.yours))
-                (copyable("their-link", "Send this link to your friend: it is their seat", &view.theirs))
+                section.seat-link.send aria-labelledby="send-heading" {
+                    h2 #send-heading { label for="their-link" { (view.send) } }
+                    p { (view.send_note) }
+                    (link_field("their-link", &view.theirs, Some(&view.share_text)))
+                }
+                section.seat-link.keep aria-labelledby="keep-heading" {
+                    h2 #keep-heading { label for="your-link" { (view.keep) } }
+                    p { (view.keep_note) }
+                    (link_field("your-link", &view.yours, None))
+                    p.again { a.button href=(view.yours) { "Go to your seat" } }
+                }
                 p.note { "Moot shows these links only now: keep both until your friend has theirs." }
-                p.again { a.button href=(view.yours) { "Go to your seat" } }
-                (copyable("watch-link", "Spectators may watch here", &view.watch))
+                h2 { label for="watch-link" { "Spectators may watch here" } }
+                (link_field("watch-link", &view.watch, None))
             }
             script src=(crate::play::SCRIPT_HREF) defer {}
         },
@@ -111,20 +133,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_new_tables_page_shows_both_seats_links_to_select_and_copy() {
+    fn the_new_tables_page_shows_the_friends_link_first_whole_with_share_and_copy() {
         let page = created_page(&CreatedView {
             game_name: "Herfor".into(),
             you: "You play Black and move first".into(),
-            yours: "https://moot.example/table/ab/seat/c1".into(),
             theirs: "https://moot.example/table/ab/seat/d2".into(),
+            send: "Send this link to Bo".into(),
+            send_note: "It is Bo's seat.".into(),
+            share_text: "Play Herfor with me".into(),
+            yours: "https://moot.example/table/ab/seat/c1".into(),
+            keep: "Your seat — keep it".into(),
+            keep_note: "It is how you play.".into(),
             watch: "https://moot.example/table/ab".into(),
         })
         .into_string();
-        assert!(page.contains(r#"<input id="your-link" type="text" readonly value="https://moot.example/table/ab/seat/c1">"#), "{page}");
-        assert!(page.contains(r#"<input id="their-link" type="text" readonly value="https://moot.example/table/ab/seat/d2">"#));
+        let theirs = page
+            .find(r#"<textarea class="link" id="their-link" readonly rows="3" spellcheck="false">https://moot.example/table/ab/seat/d2</textarea>"#)
+            .expect(&page);
+        let yours = page
+            .find(r#"<textarea class="link" id="your-link" readonly rows="3" spellcheck="false">https://moot.example/table/ab/seat/c1</textarea>"#)
+            .expect("the creator's link");
+        assert!(theirs < yours, "the friend's link comes first");
+        let send = page
+            .find("Send this link to Bo")
+            .expect("the friend's heading");
+        let keep = page
+            .find("Your seat — keep it")
+            .expect("the creator's heading");
+        assert!(send < theirs && theirs < keep && keep < yours);
         assert!(page.contains(
-            r#"<button class="secondary" type="button" data-copy="their-link" hidden>Copy</button>"#
+            r#"<button type="button" data-share="their-link" data-text="Play Herfor with me" hidden>Share the link</button>"#
         ));
+        assert!(page.contains(
+            r#"<button class="secondary" type="button" data-copy="their-link" data-copied="Copied" hidden>Copy the link</button>"#
+        ));
+        // Only the friend's link is shared.
+        assert_eq!(page.matches("data-share=").count(), 1);
         assert!(page.contains(
             r#"<a class="button" href="https://moot.example/table/ab/seat/c1">Go to your seat</a>"#
         ));

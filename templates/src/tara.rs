@@ -5,7 +5,9 @@
 use maud::{Markup, html};
 
 use crate::drawing::{Drawing, Look, page_svg};
-use crate::parts::{Badges, BoardLink, Choice, choice_link, choice_overlay, live, spot_links};
+use crate::parts::{
+    Badges, BoardLink, Choice, Refusal, choice_link, choice_overlay, live, spot_links,
+};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +84,8 @@ pub struct HillView {
     pub last: Option<LastMark>,
     /// The computer's hint ends here.
     pub hinted: bool,
+    /// Why no move ends here, when the player has moves elsewhere: a tap says it.
+    pub refusal: Option<Refusal>,
 }
 
 /// A hill the last move used: a king was placed on it, or moved from or to it.
@@ -217,7 +221,10 @@ fn ringfort(side: Side, x: f32, y: f32) -> Markup {
 fn hill(hill: &HillView) -> Markup {
     let (x, y) = centre(hill.col, hill.row);
     html! {
-        g.hill data-hill=(hill.name) {
+        g.hill data-hill=(hill.name)
+            data-why=[hill.refusal.as_ref().map(|r| &r.why)]
+            data-rule=[hill.refusal.as_ref().map(|r| &r.rule_href)]
+            data-rule-words=[hill.refusal.as_ref().map(|r| &r.rule_words)] {
             title { (hill_title(hill)) }
             circle cx=(x) cy=(y) r="25" fill="#cfe0b4" stroke="#8fa873" stroke-width="1.5" {}
             @if let Some(side) = hill.ringfort { (ringfort(side, x, y)) }

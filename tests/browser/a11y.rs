@@ -21,7 +21,7 @@ use crate::harness::{Browser, ONE_AT_A_TIME, Scheme};
 pub const DESKTOP: (u32, u32) = (1280, 900);
 pub const PHONE: (u32, u32) = (390, 844);
 
-fn axe_source() -> String {
+pub fn axe_source() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/browser/axe/node_modules/axe-core/axe.min.js");
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
@@ -165,7 +165,7 @@ pub fn pages() -> Vec<(String, String)> {
 
 /// Runs axe on the open page: its violations, one line each, and whether each is serious or
 /// critical.
-async fn violations(browser: &Browser, axe: &str) -> Vec<(bool, String)> {
+pub async fn violations(browser: &Browser, axe: &str) -> Vec<(bool, String)> {
     browser
         .client
         .execute(&format!("{axe}\n;return true;"), vec![])

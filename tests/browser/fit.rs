@@ -8,13 +8,13 @@ use crate::harness::{Browser, ONE_AT_A_TIME};
 pub const SMALL_PHONE: (u32, u32) = (360, 740);
 pub const PHONE: (u32, u32) = (390, 844);
 
-/// On the open page: the viewport's width, the document's scroll width, and every drawn part
+/// On the open page: the width inside the vertical scroll bar, the document's scroll width, and every drawn part
 /// of a board whose box reaches outside the viewport's width (as `tag.class (left–right)`).
 async fn overflow(browser: &Browser) -> (f64, f64, Vec<String>) {
     let found = browser
         .client
         .execute(
-            r#"const width = window.innerWidth;
+            r#"const width = document.documentElement.clientWidth;
                const out = [];
                for (const svg of document.querySelectorAll("svg.board")) {
                  for (const e of [svg, ...svg.querySelectorAll("*")]) {

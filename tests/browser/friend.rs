@@ -52,7 +52,7 @@ async fn two_browsers_play_a_whole_herfor_game_through_the_friend_links() {
     let (black, white) = Browser::two_with_tables("friend").await;
     black.open("/play/herfor?size=3&pie=false&computer=").await;
     black
-        .click_to_next_page(Locator::Css("fieldset.friend button"))
+        .click_to_next_page(Locator::Css("div.start button[formaction]"))
         .await;
     black
         .click_to_next_page(Locator::Css("form.options button[type=submit]"))

@@ -97,6 +97,41 @@ impl Browser {
 
     /// Two browsers on one app that keeps tables (in a new SQLite file): two players far apart.
     pub async fn two_with_tables(name: &str) -> (Browser, Browser) {
+        let (base, handle) = Self::serve_tables(name).await;
+        let first = Self::connect(
+            &format!("{name}-1"),
+            true,
+            Scheme::Light,
+            base.clone(),
+            handle.clone(),
+        )
+        .await;
+        let second = Self::connect(&format!("{name}-2"), true, Scheme::Light, base, handle).await;
+        (first, second)
+    }
+
+    /// One browser on an app that keeps tables, running the pages' script or not.
+    pub async fn one_with_tables(name: &str, script: bool) -> Browser {
+        let (base, handle) = Self::serve_tables(name).await;
+        Self::connect(name, script, Scheme::Light, base, handle).await
+    }
+
+    /// Browsers on one app that keeps tables (in a new SQLite file), one per entry of
+    /// `scripts`: whether it runs the pages' script.
+    pub async fn with_tables(name: &str, scripts: &[bool]) -> Vec<Browser> {
+        let (base, handle) = Self::serve_tables(name).await;
+        let mut browsers = Vec::new();
+        for (index, script) in scripts.iter().enumerate() {
+            let named = format!("{name}-{}", index + 1);
+            let browser =
+                Self::connect(&named, *script, Scheme::Light, base.clone(), handle.clone());
+            browsers.push(browser.await);
+        }
+        browsers
+    }
+
+    /// An app that keeps tables (in a new SQLite file named after `name`): its address.
+    async fn serve_tables(name: &str) -> (String, ServerHandle) {
         let file =
             std::env::temp_dir().join(format!("moot-browser-{name}-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&file);
@@ -119,16 +154,7 @@ impl Browser {
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        let first = Self::connect(
-            &format!("{name}-1"),
-            true,
-            Scheme::Light,
-            base.clone(),
-            handle.clone(),
-        )
-        .await;
-        let second = Self::connect(&format!("{name}-2"), true, Scheme::Light, base, handle).await;
-        (first, second)
+        (base, handle)
     }
 
     async fn connect(

@@ -90,7 +90,7 @@ const IN_THE_WINDOW: &str = r#"
     ];"#;
 
 /// At 1280×800, mid-turn for each colour (two at one screen and against the computer): as the
-/// page opens after a move (at the status line, `#turn`), the whole board, scaled to the
+/// page opens, fresh or after a move (at the status line, `#turn`), the whole board, scaled to the
 /// window's height (at least 600 px of its 800), the mover's home and reserve and the end of
 /// the turn are all inside the window, and nothing scrolls sideways.
 #[actix_web::test]
@@ -107,36 +107,40 @@ async fn on_a_desktop_the_whole_board_the_movers_home_and_reserve_and_the_turns_
             ("two at one screen", hirth_link(moves)),
             ("against the computer", against_the_computer(moves)),
         ] {
-            browser.open(&format!("{link}#turn")).await;
-            browser.wait_for_styles().await;
-            let seen = browser
-                .client
-                .execute(IN_THE_WINDOW, vec![json!(colour)])
-                .await
-                .expect("a script runs");
-            browser
-                .screenshot(&format!(
-                    "hirth-desktop-1280-{colour}-{}",
-                    who.replace(' ', "-")
-                ))
-                .await;
-            let height = seen[4].as_u64().unwrap_or(0);
-            assert_eq!(
-                (&seen[0], &seen[1], &seen[2], &seen[3], &seen[5]),
-                (
-                    &json!(true),
-                    &json!(true),
-                    &json!(true),
-                    &json!(true),
-                    &json!(false)
-                ),
-                "{colour} {who}: the board, {colour}'s home, reserve and the turn's end in the window, \
-                 nothing sideways: {seen} ({link})"
-            );
-            assert!(
-                (600..=800).contains(&height),
-                "{colour} {who}: the board scaled to the window's height: {height} px"
-            );
+            // Opened fresh (at its top) and after a move (at the status line).
+            for at in ["", "#turn"] {
+                browser.open(&format!("{link}{at}")).await;
+                browser.wait_for_styles().await;
+                let seen = browser
+                    .client
+                    .execute(IN_THE_WINDOW, vec![json!(colour)])
+                    .await
+                    .expect("a script runs");
+                browser
+                    .screenshot(&format!(
+                        "hirth-desktop-1280-{colour}-{}{}",
+                        who.replace(' ', "-"),
+                        if at.is_empty() { "-fresh" } else { "" }
+                    ))
+                    .await;
+                let height = seen[4].as_u64().unwrap_or(0);
+                assert_eq!(
+                    (&seen[0], &seen[1], &seen[2], &seen[3], &seen[5]),
+                    (
+                        &json!(true),
+                        &json!(true),
+                        &json!(true),
+                        &json!(true),
+                        &json!(false)
+                    ),
+                    "{colour} {who}: the board, {colour}'s home, reserve and the turn's end in the window, \
+                 nothing sideways: {seen} ({link}{at})"
+                );
+                assert!(
+                    (600..=800).contains(&height),
+                    "{colour} {who}: the board scaled to the window's height: {height} px"
+                );
+            }
         }
         movers.push(colour);
     }
@@ -340,7 +344,7 @@ async fn on_a_desktop_a_tables_seat_page_shows_the_board_and_the_turns_end_in_on
     let (gull, other) = Browser::two_with_tables("layout-table").await;
     gull.set_viewport(DESKTOP).await;
     gull.open("/play/hirth?target=1&computer=").await;
-    gull.click_to_next_page(Locator::Css("fieldset.friend button"))
+    gull.click_to_next_page(Locator::Css("div.start button[formaction]"))
         .await;
     gull.click_to_next_page(Locator::Css("form.options button[type=submit]"))
         .await;

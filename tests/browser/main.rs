@@ -7,10 +7,15 @@ mod embed;
 mod fit;
 mod friend;
 mod harness;
+mod home;
 mod layout;
 mod play;
+mod refusals;
+mod review;
 mod scripts;
 mod smalls;
+mod sound;
+mod tables;
 
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};

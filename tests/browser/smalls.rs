@@ -248,9 +248,9 @@ fn tara_until_a_king_can_step() -> Vec<String> {
     }
 }
 
-/// A tap that plays nothing says why: on Tara's board a tap on a king that can move marks
-/// the hills its moves end on (and a second tap clears them); on Herfor's a tap on a stone
-/// says the point is taken.
+/// A tap that plays nothing says why, in the turn's bar: on Tara's board a tap on a king that
+/// can move marks the hills its moves end on (and a second tap clears them); on Herfor's a tap
+/// on a stone says the point is taken, by rule F3.
 #[actix_web::test]
 async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_go() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -299,24 +299,24 @@ async fn a_tap_that_plays_nothing_says_why_and_a_tapped_king_shows_where_it_can_
         serde_json::json!(ends),
         "the king's moves' hills are marked"
     );
-    let said = browser.text("#turn").await;
+    let said = browser.text("#why").await;
     assert!(
         said.starts_with(&format!("The king on {king} can go to {}", ends.join(", "))),
         "{said}"
     );
-    // Tapped again: every move shows, and the status line is back.
+    assert_eq!(browser.text("#turn").await, before, "the status line stays");
+    // Tapped again: every move shows, and the bar is empty again.
     browser.tap(on_king).await;
     assert_eq!(browser.count("#board g.hill.reach").await, 0);
-    assert_eq!(browser.text("#turn").await, before);
+    assert_eq!(browser.text("#why").await, "");
 
     browser.open("/play/herfor?size=3&pie=false&moves=c3").await;
     browser.wait_for_styles().await;
     browser
         .tap(Locator::Css(r#"#board g.point[data-point="c3"]"#))
         .await;
-    let said = browser.text("#turn").await;
-    assert!(said.starts_with("c3: black"), "{said}");
-    assert!(said.ends_with("No move there."), "{said}");
+    let said = browser.text("#why").await;
+    assert_eq!(said, "c3 already holds a black stone. Rule F3: A turn");
     browser.finish().await;
 }
 

@@ -203,6 +203,11 @@ async fn a_finished_game_shows_the_score_breakdown_and_the_record() {
 async fn the_move_list_links_each_turn_to_its_position_and_marks_the_one_shown() {
     let answer = get(&format!("{SMALL}&moves=c3.b2.a1")).await;
     let body = page(&answer, 200);
+    // The move sound's toggle, which the script shows (off until turned on).
+    assert!(
+        body.contains(r#"<button class="secondary" id="sound" type="button" aria-pressed="false" hidden>Move sound</button>"#),
+        "{body}"
+    );
     let link = "/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;moves=c3.b2.a1";
     for (at, number, by, mv) in [(1, 1, "Black", "c3"), (2, 2, "White", "b2")] {
         let entry = format!(
@@ -234,6 +239,14 @@ async fn an_earlier_position_is_shown_without_moves_or_the_computers_reply() {
         body.contains("<strong>After turn 1 of 3</strong>"),
         "{body}"
     );
+    // The status line says which move is shown and the way back, not whose turn it was.
+    assert!(
+        body.contains(r#"<p class="status" id="turn" role="status"><strong>Move 1 of 3: Black played c3</strong> — looking back; “Back to the game” shows it as it stands</p>"#),
+        "{body}"
+    );
+    // (The page's preview for a shared link, in its head, tells the game as it stands.)
+    let main = &body[body.find("<main").expect("a main part")..];
+    assert!(!main.contains("to play"), "{body}");
     assert!(
         !body.contains(r#"<button class="move""#),
         "no move is offered: {body}"
@@ -246,6 +259,8 @@ async fn an_earlier_position_is_shown_without_moves_or_the_computers_reply() {
         format!(r#"<a class="button" href="{link}">Back to the game</a>"#),
         r#"<a href="/play/herfor?pie=false&amp;simple=false&amp;size=3&amp;computer=second&amp;strength=easy&amp;moves=c3">Play on from here</a>"#.to_owned(),
         r#"<span class="here" aria-current="step"><span class="n">1.</span>"#.to_owned(),
+        // The arrow keys' steps: a turn back, a turn on, the game now.
+        format!(r#" data-previous="{link}&amp;at=0" data-next="{link}&amp;at=2" data-now="{link}">"#),
     ] {
         assert!(body.contains(&expected), "{expected}: {body}");
     }
@@ -839,9 +854,7 @@ async fn herfor_board_marks_the_stone_played_last_and_the_stones_it_flipped() {
     let answer = get(&format!("{SMALL}&moves=c2.a1.c4.c3")).await;
     let body = page(&answer, 200);
     assert!(
-        body.contains(
-            r#"<g class="point" data-point="c3"><title>c3: white stone — played last</title>"#
-        ),
+        body.contains(r#"<title>c3: white stone — played last</title>"#),
         "{body}"
     );
     assert!(body.contains("<title>c2: white stone — flipped by the last move</title>"));
@@ -1096,7 +1109,16 @@ async fn the_page_of_a_5000_move_game_stays_under_180_kb() {
     let answer = get(&link).await;
     let body = page(&answer, 200);
     let offered = body.matches(r#"<button class="move""#).count();
-    let listed = body.matches("&amp;at=").count();
+    // Links a player follows (the keyboard's steps reuse two of them as attributes).
+    let listed = body
+        .split(r#"href=""#)
+        .skip(1)
+        .filter(|rest| {
+            rest.split('"')
+                .next()
+                .is_some_and(|href| href.contains("&amp;at="))
+        })
+        .count();
     eprintln!(
         "a 5000-move Hirþ page: {} bytes, {offered} move buttons, {listed} earlier positions \
          linked, link {} bytes",
@@ -1118,9 +1140,9 @@ async fn the_page_of_a_5000_move_game_stays_under_180_kb() {
             + body
                 .matches(&moves[4000..].join(".").replace('>', "&gt;"))
                 .count(),
-        3 + listed,
-        "the moves are carried by the form, the preview (page, picture) and the move list's \
-         links, nowhere else"
+        4 + listed,
+        "the moves are carried by the form, the preview (page, picture), the move list's \
+         links and the Left key's step back, nowhere else"
     );
 }
 

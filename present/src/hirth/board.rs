@@ -4,10 +4,11 @@
 use moot_templates::hirth::{
     AttackView, BattleView, HirthBoardView, KarveView, Lane, Pieces, ReserveView, Side, SpaceView,
 };
-use moot_templates::parts::BoardLink;
+use moot_templates::parts::{BoardLink, Refusal};
 
 use super::words::{at, label, long_name, side, title};
 use crate::page_game::Playable;
+use crate::refusal::{refusal, refused, sentence};
 use crate::replay::Ply;
 use moot_games::hirth::{
     Colour, Event, Group, Hirth, HirthState, Line, Move, Phase, STEPS_PER_TURN, Space, Unit,
@@ -179,6 +180,100 @@ pub fn mark_hint(view: &mut HirthBoardView, state: &HirthState, hint: &Move) {
     }
 }
 
+/// The pieces of a group that may be named in a step: the Lofðungr, a loose Hirþ, each Karve.
+fn units(group: &Group) -> Vec<Unit> {
+    let mut units = Vec::new();
+    if group.has_l() {
+        units.push(Unit::L);
+    }
+    if group.loose_h() > 0 {
+        units.push(Unit::H);
+    }
+    units.extend(group.karves.iter().map(|k| Unit::K(k.crew)));
+    units
+}
+
+/// Why no step ends on `space` now, by the engine, on a page where the mover has steps
+/// elsewhere (`playable`); `None` where a step ends, and outside the movement phase.
+///
+/// A space of the mover's own pieces: where they may step (a tap there plays nothing; the
+/// spaces they go to do), or why none may (stopped, H4; five steps taken, H3). Elsewhere: why
+/// the reserve that enters on the home space, why a piece next to it may not come (stopped
+/// or on an attack line, H4; the Karve limit, H8), or that no piece is near (H3).
+pub fn space_refusal(
+    state: &HirthState,
+    playable: &[Playable<Move>],
+    space: Space,
+) -> Option<Refusal> {
+    let ends_here = playable
+        .iter()
+        .any(|p| board_spot(&p.mv).is_some_and(|(s, _)| s == space));
+    if state.phase != Phase::Movement || ends_here {
+        return None;
+    }
+    let pos = &state.position;
+    let me = pos.mover;
+    let go =
+        |from: Space, unit: Unit, to: Space| refused::<Hirth>(state, &Move::Go { from, unit, to });
+    let here = pos.board.group(space, me);
+    if !here.is_empty() {
+        let mut ends: Vec<String> = Vec::new();
+        for p in playable {
+            if let Move::Go { from, to, .. } = p.mv
+                && from == space
+                && !ends.contains(&at(to))
+            {
+                ends.push(at(to));
+            }
+        }
+        if !ends.is_empty() {
+            return Some(refusal::<Hirth>(
+                "H3",
+                format!(
+                    "{}'s pieces on {} step to a space next to it ({}): tap the space one goes to.",
+                    title(me),
+                    at(space),
+                    ends.join(", ")
+                ),
+            ));
+        }
+        let (rule, reason) = units(here)
+            .into_iter()
+            .flat_map(|unit| space.neighbours().map(move |to| (unit, to)))
+            .find_map(|(unit, to)| go(space, unit, to))?;
+        return Some(refusal::<Hirth>(rule, sentence(&reason)));
+    }
+    if space == me.home() && playable.iter().any(|p| matches!(p.mv, Move::Enter { .. })) {
+        return Some(refusal::<Hirth>(
+            "H3",
+            format!(
+                "A piece enters {} from {}'s reserve: tap the reserve.",
+                at(space),
+                title(me)
+            ),
+        ));
+    }
+    if let Some((rule, reason)) = space
+        .neighbours()
+        .flat_map(|from| {
+            units(pos.board.group(from, me))
+                .into_iter()
+                .map(move |unit| (from, unit))
+        })
+        .find_map(|(from, unit)| go(from, unit, space))
+    {
+        return Some(refusal::<Hirth>(rule, sentence(&reason)));
+    }
+    Some(refusal::<Hirth>(
+        "H3",
+        format!(
+            "{} has no piece on {} or next to it: a piece steps only to a neighbouring space.",
+            title(me),
+            at(space)
+        ),
+    ))
+}
+
 pub(super) fn board_view(
     state: &HirthState,
     playable: &[Playable<Move>],
@@ -186,10 +281,15 @@ pub(super) fn board_view(
 ) -> HirthBoardView {
     let pos = &state.position;
     let (left, reached) = last_traces(last);
+    // A page where the mover steps says why a space takes no step; a picture does not.
+    let may_play = playable.iter().any(|p| !p.play.is_empty());
     let spaces = Space::all()
         .map(|space| {
             let (col, lane) = place(space);
             SpaceView {
+                refusal: may_play
+                    .then(|| space_refusal(state, playable, space))
+                    .flatten(),
                 name: space.name().to_string(),
                 long_name: long_name(space).to_string(),
                 col,

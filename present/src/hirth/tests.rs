@@ -725,3 +725,69 @@ fn the_penningr_offer_comes_last_among_the_turns_controls_as_a_secondary_one() {
     assert_eq!(groups.last(), Some(&("The Penningr", true)), "{groups:?}");
     assert_eq!(groups.iter().filter(|(_, s)| *s).count(), 1, "{groups:?}");
 }
+
+/// What a tap on `space` says, and the rule's anchor.
+fn refusal_on(state: &HirthState, space: char) -> Option<(String, String)> {
+    super::board::space_refusal(state, &playable(state), sp(space)).map(|r| (r.why, r.rule_href))
+}
+
+#[test]
+fn a_space_that_takes_no_step_says_why_naming_its_rule() {
+    let mut state = Hirth::new_game(&HirthOptions { target: 1 }).unwrap();
+    // Gull's Lofðungr on its home: the spaces it steps to play; its own space says where.
+    assert_eq!(
+        refusal_on(&state, '0'),
+        Some((
+            "Gull's pieces on Gull's home step to a space next to it (1, 2): tap the space one goes to."
+                .into(),
+            "/rules/hirth#H3".into()
+        ))
+    );
+    assert_eq!(refusal_on(&state, '1'), None, "the L steps to 1");
+    assert_eq!(
+        refusal_on(&state, '5'),
+        Some((
+            "Gull has no piece on 5 or next to it: a piece steps only to a neighbouring space."
+                .into(),
+            "/rules/hirth#H3".into()
+        ))
+    );
+    // The L steps onto the empty 1 and stops there (H4): it takes no further step.
+    play(&mut state, "L01");
+    let stopped = Some((
+        "The Lofðungr on 1 has stopped this turn: it takes no further step.".into(),
+        "/rules/hirth#H4".into(),
+    ));
+    assert_eq!(refusal_on(&state, '1'), stopped);
+    assert_eq!(
+        refusal_on(&state, '3'),
+        stopped,
+        "3 is next to the stopped L"
+    );
+    // Its home is empty now: a piece enters it from the reserve.
+    assert_eq!(
+        refusal_on(&state, '0'),
+        Some((
+            "A piece enters Gull's home from Gull's reserve: tap the reserve.".into(),
+            "/rules/hirth#H3".into()
+        ))
+    );
+    let r = super::board::space_refusal(&state, &playable(&state), sp('3')).unwrap();
+    assert_eq!(r.rule_words, "Rule H4: Control and stopping");
+    // On the page every space without a step says why; a picture's spaces say nothing.
+    let view = board_view(&state, &playable(&state), &[]);
+    for space in &view.spaces {
+        assert_eq!(
+            space.refusal.is_some(),
+            space.links.is_empty(),
+            "{}",
+            space.name
+        );
+    }
+    assert!(
+        board_view(&state, &[], &[])
+            .spaces
+            .iter()
+            .all(|s| s.refusal.is_none())
+    );
+}

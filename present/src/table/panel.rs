@@ -2,9 +2,9 @@
 //! outside the rules (resigning, claiming a win on time).
 
 use moot_games::Seat;
-use moot_templates::play::TableView;
+use moot_templates::play::{ClockView, TableView};
 
-use super::words::{seat_name, when};
+use super::words::{iso_time, seat_name, time_left, when};
 use super::{KeptTable, Millis, Standing, TableLinks};
 
 /// Who sits where, the clock, and the seat's actions outside the rules, for the seat `you`
@@ -38,6 +38,7 @@ pub fn table_view(
     if !names.is_empty() {
         lines.push(format!("Players: {}.", names.join(", ")));
     }
+    let mut clock = None;
     let overdue = match (table.days_per_move, table.deadline, ongoing) {
         (Some(days), Some(deadline), Some(to_act)) => {
             let whose = match you {
@@ -45,11 +46,15 @@ pub fn table_view(
                 Some(_) => "your opponent's move".to_owned(),
                 None => format!("the {} player's move", seat_name(to_act)),
             };
-            lines.push(format!(
-                "{days} day{} per move: {whose} is due by {}.",
-                if days == 1 { "" } else { "s" },
-                when(deadline)
-            ));
+            let left_ms = deadline.saturating_sub(now);
+            clock = Some(ClockView {
+                lead: format!("{days} day{} per move: ", if days == 1 { "" } else { "s" }),
+                left_ms,
+                left: time_left(left_ms),
+                middle: format!(" for {whose}, due by "),
+                deadline: iso_time(deadline),
+                deadline_words: when(deadline),
+            });
             now > deadline
         }
         (None, _, Some(_)) => {
@@ -58,10 +63,14 @@ pub fn table_view(
         }
         _ => false,
     };
+    // Only a seat waiting for its opponent has a move to reload for.
+    let waiting = matches!((you, ongoing), (Some(you), Some(to_act)) if to_act != you);
     TableView {
         lines,
+        clock,
         // No fragment: a link to the page's own address and fragment would only scroll.
         reload_href: ongoing.map(|_| links.here.clone()),
+        reload_words: waiting.then(|| "Reload to see the opponent's move".to_owned()),
         resign_action: ongoing.and_then(|_| links.resign.clone()),
         claim_action: match (you, ongoing) {
             (Some(you), Some(to_act)) if to_act != you && overdue => links.claim.clone(),

@@ -4,6 +4,7 @@
 use moot_games::{Seat, Status};
 use moot_templates::options::{OptionField, OptionInput};
 use moot_templates::play::{Notice, StatusLine};
+use moot_templates::table::CreatedView;
 
 use super::{EndedBy, Millis};
 use crate::submit::refused_move;
@@ -175,6 +176,49 @@ pub fn when(millis: Millis) -> String {
         .unwrap_or_default()
 }
 
+/// A time as a `<time datetime>` holds it: `2026-12-05T15:00:00Z`.
+pub fn iso_time(millis: Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .map(|t| {
+            format!(
+                "{}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second()
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The time left before a deadline, `left` milliseconds away, to the two largest units that
+/// matter: `2 d 4 h left`, `3 h 12 min left`, `12 min 5 s left`, `40 s left`; `no time left`
+/// once past. The pages' script counts down in the same words.
+pub fn time_left(left: Millis) -> String {
+    if left <= 0 {
+        return "no time left".to_owned();
+    }
+    // Whole seconds, rounded up: a moment before the deadline is not "0 s left".
+    let seconds = left.saturating_add(999) / 1000;
+    let (days, hours, minutes, seconds) = (
+        seconds / 86_400,
+        seconds / 3600 % 24,
+        seconds / 60 % 60,
+        seconds % 60,
+    );
+    if days > 0 {
+        format!("{days} d {hours} h left")
+    } else if hours > 0 {
+        format!("{hours} h {minutes} min left")
+    } else if minutes > 0 {
+        format!("{minutes} min {seconds} s left")
+    } else {
+        format!("{seconds} s left")
+    }
+}
+
 /// The new table's line for its creator, from the game's status at the start: the colour
 /// they play, who move first.
 pub fn opening_words(status: &Status) -> String {
@@ -183,6 +227,51 @@ pub fn opening_words(status: &Status) -> String {
             format!("You play {} and move first", capitalised(colour))
         }
         Status::Finished { .. } => "The game is over before it began".to_owned(),
+    }
+}
+
+/// The links a new table shows once, absolute: the creator's seat, the friend's, the
+/// spectators' page.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewTableLinks {
+    /// The creator's seat page: the link to keep.
+    pub yours: String,
+    /// The friend's seat page: the link to send.
+    pub theirs: String,
+    /// The spectators' page.
+    pub watch: String,
+}
+
+/// The new table's page for `game_name`, whose creator plays as `you` says: the friend's
+/// link first, named by the `friend`'s name when given, then the creator's own.
+pub fn created_view(
+    game_name: &str,
+    you: String,
+    links: NewTableLinks,
+    friend: Option<&str>,
+) -> CreatedView {
+    let (send, send_note) = match friend {
+        Some(name) => (
+            format!("Send this link to {name}"),
+            format!("It is {name}'s seat: whoever opens it plays {name}'s side, so send it to {name} alone."),
+        ),
+        None => (
+            "Send this link to your friend".to_owned(),
+            "It is your friend's seat: whoever opens it plays their side, so send it to them alone."
+                .to_owned(),
+        ),
+    };
+    CreatedView {
+        game_name: game_name.to_owned(),
+        you,
+        theirs: links.theirs,
+        send,
+        send_note,
+        share_text: format!("Play {game_name} with me on Moot: this link is your seat."),
+        yours: links.yours,
+        keep: "Your seat — keep it".to_owned(),
+        keep_note: "It is how you play: anyone with it plays your side. Do not send it.".to_owned(),
+        watch: links.watch,
     }
 }
 
@@ -209,10 +298,60 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_new_tables_friend_link_is_named_after_the_friend_and_the_creators_is_to_keep() {
+        let links = NewTableLinks {
+            yours: "https://m.example/table/t/seat/a".into(),
+            theirs: "https://m.example/table/t/seat/b".into(),
+            watch: "https://m.example/table/t".into(),
+        };
+        let view = created_view("Tara", "You play Red".into(), links.clone(), Some("Bo"));
+        assert_eq!(view.send, "Send this link to Bo");
+        assert!(
+            view.send_note.starts_with("It is Bo's seat"),
+            "{}",
+            view.send_note
+        );
+        assert_eq!(view.theirs, links.theirs);
+        assert_eq!(view.yours, links.yours);
+        assert_eq!(view.keep, "Your seat — keep it");
+        assert_eq!(
+            view.share_text,
+            "Play Tara with me on Moot: this link is your seat."
+        );
+        let view = created_view("Tara", "You play Red".into(), links, None);
+        assert_eq!(view.send, "Send this link to your friend");
+        assert!(view.send_note.starts_with("It is your friend's seat"));
+    }
+
+    #[test]
     fn a_deadline_is_written_in_utc_to_the_minute() {
         // 2026-12-05 15:00:59.999 UTC: the seconds are not shown.
         assert_eq!(when(1_796_482_859_999), "2026-12-05 15:00 UTC");
         assert_eq!(when(0), "1970-01-01 00:00 UTC");
+    }
+
+    #[test]
+    fn a_deadline_is_machine_readable_to_the_second() {
+        assert_eq!(iso_time(1_796_482_859_999), "2026-12-05T15:00:59Z");
+    }
+
+    #[test]
+    fn the_time_left_is_told_in_its_two_largest_units() {
+        let (second, minute, hour, day) = (1000, 60_000, 3_600_000, 86_400_000);
+        assert_eq!(time_left(2 * day + 4 * hour + 59 * minute), "2 d 4 h left");
+        assert_eq!(time_left(day), "1 d 0 h left");
+        assert_eq!(time_left(day - second), "23 h 59 min left");
+        assert_eq!(
+            time_left(3 * hour + 12 * minute + 30 * second),
+            "3 h 12 min left"
+        );
+        assert_eq!(time_left(12 * minute + 5 * second), "12 min 5 s left");
+        assert_eq!(time_left(40 * second), "40 s left");
+        assert_eq!(time_left(1), "1 s left");
+        assert_eq!(time_left(i64::MAX), "106751991167 d 7 h left");
+        assert_eq!(time_left(0), "no time left");
+        assert_eq!(time_left(-hour), "no time left");
+        assert_eq!(time_left(i64::MIN), "no time left");
     }
 
     #[test]

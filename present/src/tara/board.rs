@@ -1,11 +1,12 @@
 //! The Tara board's view data: hills with their ringforts, kings and links, the bridges
 //! between linked ringforts, and the marks of the last move.
 
-use moot_templates::parts::BoardLink;
+use moot_templates::parts::{BoardLink, Refusal};
 use moot_templates::tara::{Bridge, HillView, LastMark, Side, TaraBoardView};
 
 use super::words::label;
 use crate::page_game::Playable;
+use crate::refusal::{refusal, refused, sentence};
 use crate::replay::Ply;
 use moot_games::tara::board::Board;
 use moot_games::tara::geometry::{HILLS, Hill, hills_of};
@@ -150,6 +151,55 @@ fn bridges(board: &Board) -> Vec<(Colour, Hill, Hill)> {
     bridges
 }
 
+/// Why no move ends on `hill` now, by the engine, on a page where the player has moves
+/// elsewhere (`playable`); `None` where a move ends, and on a king that can move, where a
+/// tap picks it.
+///
+/// In setup, why no king is placed there (T3). Then, on the mover's king that cannot move,
+/// why one of its knight's moves is refused; elsewhere, why the move of a king a knight's move
+/// away is refused (a king there, next to a friendly king, T4; next to a friendly ringfort,
+/// T5; no capture, T8), or that no king is a knight's move away (T4).
+pub fn hill_refusal(
+    state: &TaraState,
+    playable: &[Playable<TaraMove>],
+    hill: Hill,
+) -> Option<Refusal> {
+    if playable.iter().any(|p| target(&p.mv) == Some(hill)) {
+        return None;
+    }
+    if playable.iter().any(|p| matches!(p.mv, TaraMove::Place(_))) {
+        let (rule, reason) = refused::<Tara>(state, &TaraMove::Place(hill))?;
+        return Some(refusal::<Tara>(rule, sentence(&reason)));
+    }
+    let board = Board::of(state);
+    let kings = board.kings(state.to_move);
+    let step = |from: Hill| refused::<Tara>(state, &TaraMove::Step { from, to: hill });
+    if kings & hill.bit() != 0 {
+        if playable.iter().any(|p| from(&p.mv) == Some(hill)) {
+            return None;
+        }
+        let (rule, reason) = hills_of(hill.knight_targets() & HILLS)
+            .find_map(|to| refused::<Tara>(state, &TaraMove::Step { from: hill, to }))?;
+        return Some(refusal::<Tara>(
+            rule,
+            format!("The king on {hill} has no move now: for one, {reason}."),
+        ));
+    }
+    if let Some((rule, reason)) = hills_of(kings)
+        .filter(|king| king.knight_targets() & hill.bit() != 0)
+        .find_map(step)
+    {
+        return Some(refusal::<Tara>(rule, sentence(&reason)));
+    }
+    Some(refusal::<Tara>(
+        "T4",
+        format!(
+            "No {} king is a knight's move (two hills one way, one the other) from {hill}.",
+            state.to_move.title()
+        ),
+    ))
+}
+
 pub(super) fn board_view(
     state: &TaraState,
     playable: &[Playable<TaraMove>],
@@ -162,8 +212,13 @@ pub(super) fn board_view(
         .into_iter()
         .filter_map(|c| state.sacrificed_by(c))
         .collect();
+    // A page where the player moves says why a hill takes no move; a picture does not.
+    let may_play = playable.iter().any(|p| !p.play.is_empty());
     let hills = hills_of(HILLS)
         .map(|hill| HillView {
+            refusal: may_play
+                .then(|| hill_refusal(state, playable, hill))
+                .flatten(),
             name: hill.to_string(),
             col: hill.col(),
             row: hill.row(),

@@ -468,3 +468,89 @@ fn the_hint_marks_the_hill_its_move_ends_on_and_a_pass_marks_none() {
     mark_hint(&mut view, &TaraMove::Pass);
     assert!(view.hills.iter().all(|h| !h.hinted));
 }
+
+/// The refusal a tap on `name` says, with its rule's anchor.
+fn said(state: &TaraState, name: &str) -> (String, String) {
+    let r = super::board::hill_refusal(state, &playable(state), hill(name))
+        .unwrap_or_else(|| panic!("{name} has a refusal"));
+    (r.why, r.rule_href)
+}
+
+#[test]
+fn a_hill_in_setup_says_why_no_king_goes_there_by_rule_t3() {
+    let mut state = Tara::new_game(&TaraOptions::default()).unwrap();
+    for name in ["D4", "B2"] {
+        Tara::apply(&mut state, &TaraMove::Place(hill(name))).unwrap();
+    }
+    // Red places again: D4 is taken; D5 would touch Red's own ringfort on D4.
+    assert_eq!(
+        said(&state, "D4"),
+        (
+            "D4 already holds a ringfort.".into(),
+            "/rules/tara#T3".into()
+        )
+    );
+    assert_eq!(
+        said(&state, "D5"),
+        (
+            "D5 is next to a Red ringfort: own ringforts never touch in setup.".into(),
+            "/rules/tara#T3".into()
+        )
+    );
+    let r = super::board::hill_refusal(&state, &playable(&state), hill("D5")).unwrap();
+    assert_eq!(r.rule_words, "Rule T3: Setup");
+}
+
+#[test]
+fn a_hill_no_king_may_reach_says_which_rule_forbids_it() {
+    // Red kings on D4, B6 and F2, a Red ringfort on F4; Blue kings on D7, F6 and B2.
+    let state = manoeuvres();
+    // Next to Red's ringfort on F4, a knight's move from D4: Manoeuvres forbid it (T5).
+    assert_eq!(
+        said(&state, "F5"),
+        (
+            "F5 is next to a Red ringfort, which Manoeuvres forbid.".into(),
+            "/rules/tara#T5".into()
+        )
+    );
+    // A knight's move from B6, next to the Red king on D4 (T4).
+    assert_eq!(
+        said(&state, "D5"),
+        (
+            "D5 is next to another Red king.".into(),
+            "/rules/tara#T4".into()
+        )
+    );
+    // A knight's move from B6, where a Blue king stands (T4).
+    assert_eq!(
+        said(&state, "D7"),
+        (
+            "A king already stands on D7.".into(),
+            "/rules/tara#T4".into()
+        )
+    );
+    // No Red king is a knight's move away (T4).
+    assert_eq!(
+        said(&state, "G6"),
+        (
+            "No Red king is a knight's move (two hills one way, one the other) from G6.".into(),
+            "/rules/tara#T4".into()
+        )
+    );
+    // A king that can move is picked by a tap, and a hill a move ends on plays it: no refusal.
+    let moves = playable(&state);
+    assert_eq!(super::board::hill_refusal(&state, &moves, hill("D4")), None);
+    let view = board_view(&state, &moves, &[]);
+    for h in &view.hills {
+        if !h.links.is_empty() || h.name == "D4" {
+            assert_eq!(h.refusal, None, "{}", h.name);
+        }
+    }
+    assert!(view.hills.iter().any(|h| h.refusal.is_some()));
+    assert!(
+        board_view(&state, &[], &[])
+            .hills
+            .iter()
+            .all(|h| h.refusal.is_none())
+    );
+}

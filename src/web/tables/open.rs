@@ -6,9 +6,9 @@ use actix_web::web::{Bytes, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use moot_present::link::{Link, Query};
 use moot_present::page_game::PageGame;
-use moot_present::table::words::{chosen_options, opening_words};
+use moot_present::table::words::{NewTableLinks, chosen_options, created_view, opening_words};
 use moot_templates::options::{DAYS_FIELD, NAME_FIELDS};
-use moot_templates::table::{CreatedView, FriendView, created_page, friend_page};
+use moot_templates::table::{FriendView, created_page, friend_page};
 
 use super::refusals::{busy, page_error};
 use crate::extract::KeptTables;
@@ -75,6 +75,7 @@ async fn open<G: PageGame>(
     let names = [form.get(NAME_FIELDS[0])?, form.get(NAME_FIELDS[1])?].map(player_name);
     let [first, second] = names;
     let names = [first?, second?];
+    let friend = names[1].clone();
     // The clock and the names are the table's, not the game's: the link reads the rest.
     let options = form
         .0
@@ -113,13 +114,16 @@ async fn open<G: PageGame>(
     let origin = crate::client::origin_of(http, policy.limits().trust_forwarded);
     let id = &created.table.id;
     let [yours, theirs] = &created.credentials;
-    let view = CreatedView {
-        game_name: G::NAME.to_owned(),
-        you: opening_words(&G::status(&state)),
-        yours: format!("{origin}{}", paths::seat(id, yours)),
-        theirs: format!("{origin}{}", paths::seat(id, theirs)),
-        watch: format!("{origin}{}", paths::watch(id)),
-    };
+    let view = created_view(
+        G::NAME,
+        opening_words(&G::status(&state)),
+        NewTableLinks {
+            yours: format!("{origin}{}", paths::seat(id, yours)),
+            theirs: format!("{origin}{}", paths::seat(id, theirs)),
+            watch: format!("{origin}{}", paths::watch(id)),
+        },
+        friend.as_deref(),
+    );
     Ok(html(StatusCode::OK, created_page(&view).into_string()))
 }
 

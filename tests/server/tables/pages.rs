@@ -64,12 +64,13 @@ fn form(uri: &str, body: &str) -> TestRequest {
 
 /// The value of the read-only field `id` on the new table's page, as a path.
 fn link(page: &str, id: &str) -> String {
-    let start = format!(r#"<input id="{id}" type="text" readonly value=""#);
+    let start =
+        format!(r#"<textarea class="link" id="{id}" readonly rows="3" spellcheck="false">"#);
     let at = page
         .find(&start)
         .unwrap_or_else(|| panic!("no {id} in {page}"))
         + start.len();
-    let url = &page[at..at + page[at..].find('"').expect("a closed value")];
+    let url = &page[at..at + page[at..].find('<').expect("a closed field")];
     url.split_once("://")
         .and_then(|(_, rest)| rest.find('/').map(|slash| rest[slash..].to_owned()))
         .unwrap_or_else(|| panic!("{url} is an absolute URL"))
@@ -105,6 +106,15 @@ where
         >,
     B: actix_web::body::MessageBody,
 {
+    // Home offers each game with a friend far away, at the game's defaults.
+    let home = get(app, TestRequest::get().uri("/")).await;
+    assert!(
+        home.body.contains(
+            r#"<a class="button secondary" href="/play/herfor/friend">Play a friend</a>"#
+        ),
+        "{}",
+        home.body
+    );
     let options = get(app, TestRequest::get().uri("/play/herfor")).await;
     assert!(
         options.body.contains(r#"formaction="/play/herfor/friend""#),
@@ -193,6 +203,28 @@ where
         "{}",
         created.body
     );
+    // The friend's link first, named after the friend; the creator's own after it, to keep.
+    let send = created
+        .body
+        .find("Send this link to Bo")
+        .expect("the friend's link's heading");
+    let theirs = created
+        .body
+        .find(r#"id="their-link""#)
+        .expect("the friend's link");
+    let keep = created
+        .body
+        .find("Your seat — keep it")
+        .expect("the creator's link's heading");
+    let yours = created
+        .body
+        .find(r#"id="your-link""#)
+        .expect("the creator's link");
+    assert!(
+        send < theirs && theirs < keep && keep < yours,
+        "{}",
+        created.body
+    );
     (
         link(&created.body, "your-link"),
         link(&created.body, "their-link"),
@@ -261,6 +293,29 @@ both!(
                 "{}",
                 pages[acting].body
             );
+            // The reload link is for the waiting seat only (the script hides it while live
+            // updates follow the table); both count down the awaited move's time.
+            let reload = r#"<a class="reload" href="/table/"#;
+            assert!(
+                !pages[acting].body.contains(reload),
+                "{}",
+                pages[acting].body
+            );
+            assert!(
+                pages[1 - acting].body.contains(reload),
+                "{}",
+                pages[1 - acting].body
+            );
+            for page in &pages {
+                assert!(
+                    page.body.contains(
+                        r#"<p class="clock">3 days per move: <span class="countdown" data-left=""#
+                    ),
+                    "{}",
+                    page.body
+                );
+                assert!(page.body.contains(r#" left</span> for "#), "{}", page.body);
+            }
             let seat = [&mine, &theirs][acting];
             let moves = offered(&pages[acting].body);
             // The last offered is a pass once the board fills; placements come first.
