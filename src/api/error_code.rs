@@ -86,11 +86,18 @@ pub enum ErrorCode {
     IdempotencyKeyReused,
     /// 409: another request with this `Idempotency-Key` is being carried out; retry.
     IdempotencyKeyInUse,
+    /// 401: no player credential was sent, or it is no player's of this server.
+    UnknownPlayerKey,
+    /// 409: another player holds the seat, or the player holds the table's other seat.
+    SeatTaken,
+    /// 400: a query parameter is unknown, repeated, or has a value it cannot take (`field`
+    /// names it).
+    InvalidQuery,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 37] = [
+    pub const ALL: [ErrorCode; 40] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -128,6 +135,9 @@ impl ErrorCode {
         ErrorCode::StorageUnavailable,
         ErrorCode::IdempotencyKeyReused,
         ErrorCode::IdempotencyKeyInUse,
+        ErrorCode::UnknownPlayerKey,
+        ErrorCode::SeatTaken,
+        ErrorCode::InvalidQuery,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -170,13 +180,16 @@ impl ErrorCode {
             ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::IdempotencyKeyReused => "idempotency_key_reused",
             ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
+            ErrorCode::UnknownPlayerKey => "unknown_player_key",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::InvalidQuery => "invalid_query",
         }
     }
 
     /// The HTTP status every problem of this code is answered with.
     pub fn status(self) -> StatusCode {
         match self {
-            ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
+            ErrorCode::MalformedJson | ErrorCode::InvalidQuery => StatusCode::BAD_REQUEST,
             ErrorCode::NotFound | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CorsRefused => StatusCode::FORBIDDEN,
@@ -201,12 +214,14 @@ impl ErrorCode {
             | ErrorCode::StreamsFull
             | ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
-            ErrorCode::Unauthorized | ErrorCode::UnknownSiteKey => StatusCode::UNAUTHORIZED,
+            ErrorCode::Unauthorized | ErrorCode::UnknownSiteKey | ErrorCode::UnknownPlayerKey => {
+                StatusCode::UNAUTHORIZED
+            }
             ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
             ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
             ErrorCode::StalePly => StatusCode::CONFLICT,
             ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
-            ErrorCode::IdempotencyKeyInUse => StatusCode::CONFLICT,
+            ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished => StatusCode::GONE,
             ErrorCode::TablesOff | ErrorCode::WebhooksOff => StatusCode::NOT_IMPLEMENTED,
@@ -253,6 +268,9 @@ impl ErrorCode {
             ErrorCode::StorageUnavailable => "The tables' database is unavailable",
             ErrorCode::IdempotencyKeyReused => "This Idempotency-Key was used for another request",
             ErrorCode::IdempotencyKeyInUse => "A request with this Idempotency-Key is under way",
+            ErrorCode::UnknownPlayerKey => "A player credential is required",
+            ErrorCode::SeatTaken => "The seat is another player's",
+            ErrorCode::InvalidQuery => "A query parameter is not acceptable",
         }
     }
 }
@@ -302,6 +320,9 @@ mod tests {
                 | ErrorCode::StorageUnavailable
                 | ErrorCode::IdempotencyKeyReused
                 | ErrorCode::IdempotencyKeyInUse
+                | ErrorCode::UnknownPlayerKey
+                | ErrorCode::SeatTaken
+                | ErrorCode::InvalidQuery
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

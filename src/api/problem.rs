@@ -255,7 +255,10 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.0.retry_after {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(seconds)));
         }
-        if self.0.code == ErrorCode::Unauthorized {
+        if matches!(
+            self.0.code,
+            ErrorCode::Unauthorized | ErrorCode::UnknownPlayerKey
+        ) {
             // RFC 9110: a 401 names the scheme it takes.
             response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
         }

@@ -78,7 +78,7 @@ impl fmt::Display for Origins {
 pub const MAX_AGE_SECONDS: usize = 3600;
 
 /// The methods the API serves, the only ones a preflight may ask for.
-const METHODS: [Method; 3] = [Method::GET, Method::HEAD, Method::POST];
+const METHODS: [Method; 4] = [Method::GET, Method::HEAD, Method::POST, Method::PUT];
 
 /// The CORS middleware. A preflight `OPTIONS` is answered here; a request from an origin not
 /// allowed is still served, without CORS headers, so the browser keeps its answer from the page.
@@ -133,7 +133,7 @@ pub async fn refusals(
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
         headers.insert(
             header::ACCESS_CONTROL_ALLOW_METHODS,
-            HeaderValue::from_static("GET, HEAD, POST"),
+            HeaderValue::from_static("GET, HEAD, POST, PUT"),
         );
     }
     let (request, _) = response.into_parts();
@@ -159,7 +159,7 @@ fn refusal_detail(refusal: &CorsError, request: &actix_web::HttpRequest) -> Stri
             "a preflight must name its page's origin in the Origin header".to_owned()
         }
         CorsError::MethodNotAllowed | CorsError::BadRequestMethod => format!(
-            "the method {:?} is not served here; the API serves GET, HEAD and POST",
+            "the method {:?} is not served here; the API serves GET, HEAD, POST and PUT",
             sent(header::ACCESS_CONTROL_REQUEST_METHOD)
         ),
         other => format!("the preflight is refused: {other}"),

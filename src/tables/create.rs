@@ -3,6 +3,7 @@
 //! transaction, creations taking turns (SQLite's one writer; PostgreSQL's advisory lock, held
 //! to the commit, across replicas), so that racing creations never open more than the cap.
 
+use super::players::player_id;
 use super::read::read_table;
 use super::rows::{awaited, to_text};
 use super::store::Backend;
@@ -23,6 +24,31 @@ impl Tables {
         state: &G::State,
         days_per_move: Option<u32>,
         names: [Option<String>; 2],
+        webhook: Option<Webhook>,
+        now: Millis,
+    ) -> Result<Created, TableError> {
+        self.create_seated::<G>(
+            options,
+            state,
+            days_per_move,
+            names,
+            [None, None],
+            webhook,
+            now,
+        )
+        .await
+    }
+
+    /// [`Tables::create`], each seat taken by the player holding the credential given for it,
+    /// if any (see [`super::players`]).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_seated<G: Game>(
+        &self,
+        options: &G::Options,
+        state: &G::State,
+        days_per_move: Option<u32>,
+        names: [Option<String>; 2],
+        players: [Option<String>; 2],
         webhook: Option<Webhook>,
         now: Millis,
     ) -> Result<Created, TableError> {
@@ -64,15 +90,22 @@ impl Tables {
             .bind(awaited::<G>(state))
             .execute(&mut *tx)
             .await?;
-            for (seat, (credential, name)) in credentials.iter().zip(&names).enumerate() {
+            for (seat, ((credential, name), player)) in
+                credentials.iter().zip(&names).zip(&players).enumerate()
+            {
+                let player = match player {
+                    Some(key) => Some(player_id(&mut tx, key).await?),
+                    None => None,
+                };
                 sqlx::query(
-                    "INSERT INTO moot_seats (table_id, seat, name, credential_sha256) \
-                     VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO moot_seats (table_id, seat, name, credential_sha256, player_id) \
+                     VALUES ($1, $2, $3, $4, $5)",
                 )
                 .bind(&id)
                 .bind(seat as i64)
                 .bind(name.clone())
                 .bind(secret::digest(credential))
+                .bind(player)
                 .execute(&mut *tx)
                 .await?;
             }

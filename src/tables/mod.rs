@@ -23,6 +23,8 @@
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
 //!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
 //!   deleted once old);
+//! - [`players`]: player keys (a credential that reaches all of a player's seats), the seats
+//!   they take, and a player's tables listed in one query;
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
@@ -41,6 +43,7 @@ pub mod idempotency;
 pub mod keeper;
 pub mod outbox;
 mod play;
+pub mod players;
 pub mod policy;
 mod read;
 mod ready;
@@ -395,6 +398,12 @@ pub enum TableError {
     /// The SQLite file opened is no longer at its path.
     #[error("{0}")]
     FileLost(String),
+    /// The player credential is no player's of this server.
+    #[error("the player credential is no player's of this server")]
+    UnknownPlayer,
+    /// Another player holds the seat, or the player holds the table's other seat.
+    #[error("{0}")]
+    SeatTaken(String),
 }
 
 impl TableError {

@@ -59,6 +59,10 @@ type Guesses = RateLimiter<
     governor::middleware::NoOpMiddleware,
 >;
 
+/// Where wrong player credentials are counted, as [`TablePolicy::strike`] counts wrong seat
+/// credentials at a table (no table id is spelled so).
+pub const PLAYER_KEYS: &str = "player keys";
+
 /// Guessers counted before the forgotten ones are pruned.
 const PRUNE_GUESSERS_AT: usize = 10_000;
 
@@ -68,6 +72,8 @@ pub struct TablePolicy {
     tables: Tables,
     limits: TableLimits,
     creations: Clients,
+    /// Players made, by address (a site's count against its creations).
+    player_creations: Clients,
     /// `None` when wrong credentials are not limited (`guess_every` of zero).
     guesses: Option<Arc<Guesses>>,
     /// Clients past their share of wrong credentials at a table, and until when.
@@ -95,6 +101,7 @@ impl TablePolicy {
     pub fn new(tables: Tables, limits: TableLimits) -> Self {
         TablePolicy {
             creations: Clients::new(share(limits.create_burst, limits.create_every)),
+            player_creations: Clients::new(share(limits.create_burst, limits.create_every)),
             guesses: guess_quota(limits).map(|quota| Arc::new(RateLimiter::dashmap(quota))),
             barred: Default::default(),
             tables,
@@ -117,6 +124,21 @@ impl TablePolicy {
     pub fn may_create(&self, client: &Client) -> Result<(), Duration> {
         let checked = match client {
             Client::Address(address) => self.creations.check_rate(*address),
+            Client::Site(site) => site.creations.check_rate(None),
+        };
+        match checked {
+            Ok(()) => Ok(()),
+            Err(Wait::Rate(wait)) => Err(wait),
+            Err(Wait::Running) => Err(self.limits.create_every),
+        }
+    }
+
+    /// Counts a player made by `client`: `Err(wait)` once it is past its share. An address
+    /// has a share of players beside its share of tables, as large; a site's players count
+    /// against its creations.
+    pub fn may_create_player(&self, client: &Client) -> Result<(), Duration> {
+        let checked = match client {
+            Client::Address(address) => self.player_creations.check_rate(*address),
             Client::Site(site) => site.creations.check_rate(None),
         };
         match checked {

@@ -350,7 +350,7 @@ async fn a_preflight_for_a_method_the_api_does_not_serve_is_a_cors_refused_probl
     );
     assert_eq!(
         header_of(&headers, "access-control-allow-methods"),
-        Some("GET, HEAD, POST")
+        Some("GET, HEAD, POST, PUT")
     );
 }
 

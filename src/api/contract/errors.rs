@@ -5,14 +5,14 @@ use serde_json::{Value, json};
 
 use crate::api::problem::{ErrorCode, PROBLEM_JSON};
 
-/// The statuses an operation under `/api` may answer with a problem: a POST reads a body (400,
-/// 408 when it arrives too slowly, 413, 415, 422); `evaluate` also keeps each client to its
-/// share (429); a picture or animation of a link refuses a bad parameter or move (422); every
+/// The statuses an operation under `/api` may answer with a problem: a POST or a PUT reads a
+/// body (400, 408 when it arrives too slowly, 413, 415, 422); `evaluate` also keeps each client
+/// to its share (429); a picture or animation of a link refuses a bad parameter or move (422); every
 /// operation refuses a request target over the server's limit (414) and may meet a bug (500).
 fn statuses(path: &str, method: &str) -> &'static [u16] {
     match method {
         "post" if path.ends_with("/evaluate") => &[400, 408, 413, 414, 415, 422, 429, 500],
-        "post" => &[400, 408, 413, 414, 415, 422, 500],
+        "post" | "put" => &[400, 408, 413, 414, 415, 422, 500],
         "get" if path.ends_with("/picture") || path.ends_with("/animation") => &[414, 422, 500],
         _ => &[414, 500],
     }
@@ -54,7 +54,9 @@ pub fn declare(document: &mut Value) {
 fn problem_response(status: u16) -> Value {
     let codes: Vec<String> = ErrorCode::ALL
         .iter()
-        .filter(|code| code.status().as_u16() == status)
+        // A bad query is answered by the one operation that reads a query's filters, which
+        // declares it itself: a body's 400 is never it.
+        .filter(|code| code.status().as_u16() == status && **code != ErrorCode::InvalidQuery)
         .map(|code| format!("`{}`", code.as_str()))
         .collect();
     let mut description = format!("A problem: {}", codes.join(", "));

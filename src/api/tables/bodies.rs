@@ -28,7 +28,7 @@ pub fn rfc3339(millis: tables::Millis) -> String {
 }
 
 /// `POST /api/v1/tables`: a new table.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTableRequest {
     /// The game's id: `hirth`, `tara` or `herfor`.
@@ -44,8 +44,53 @@ pub struct CreateTableRequest {
     /// The players' names, the first seat's first (at most 40 characters each; no control
     /// characters, bidirectional controls nor zero-width characters).
     pub names: Option<Vec<String>>,
+    /// Player credentials (from `POST /api/v1/players`), the first seat's first: the player
+    /// of each one given takes that seat (`null` leaves a seat to its credential alone). A seat
+    /// left unnamed in `names` is named after its player.
+    #[serde(default, deserialize_with = "player_credentials")]
+    pub player_credentials: Option<Vec<Option<String>>>,
     /// Where to post each of the table's events, signed with the secret.
     pub webhook: Option<WebhookRequest>,
+}
+
+/// `player_credentials` as sent, refused without echoing what was sent (a credential sent where
+/// the list belongs would otherwise come back in the problem's words).
+fn player_credentials<'de, D>(deserializer: D) -> Result<Option<Vec<Option<String>>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let value = Option::<Value>::deserialize(deserializer)?;
+    let refused = || {
+        serde::de::Error::custom(
+            "expected a list of player credentials (strings) or nulls, one per seat",
+        )
+    };
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::Null => Ok(None),
+                Value::String(credential) => Ok(Some(credential)),
+                _ => Err(refused()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(refused()),
+    }
+}
+
+impl std::fmt::Debug for CreateTableRequest {
+    /// Without the player credentials: a debug line never holds a secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateTableRequest")
+            .field("game", &self.game)
+            .field("options", &self.options)
+            .field("days_per_move", &self.days_per_move)
+            .field("names", &self.names)
+            .field("webhook", &self.webhook)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A table's webhook: each event (move, resignation, win on time, closing as abandoned) is

@@ -7,6 +7,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, post};
 use super::answer::creation_answer;
 use super::bodies::{CreateTableRequest, CreatedTable, WebhookRequest};
 use super::idempotency::{at_most_once, key_of};
+use super::players::known_player;
 use super::refusals::{problem, rate_limited};
 use crate::api::body::JsonBody;
 use crate::api::ops;
@@ -14,7 +15,8 @@ use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
 use crate::extract::KeptTables;
 use crate::limits::is_hidden;
 use crate::limits::tables as limits;
-use crate::tables::{self, Answering, Idempotent, Tables};
+use crate::tables::players::Player;
+use crate::tables::{self, Answering, Idempotent, TablePolicy, Tables};
 use moot_games::with_game;
 use moot_games::{GAME_IDS, Game};
 
@@ -32,22 +34,27 @@ fn names(names: Option<Vec<String>>) -> Result<[Option<String>; 2], ApiError> {
     }
     let mut seats = [None, None];
     for (index, name) in names.into_iter().enumerate() {
-        let chars = name.chars().count();
-        if chars > limits::NAME_CHARS || name.chars().any(|c| c.is_control() || is_hidden(c)) {
-            let field = format!("names[{index}]");
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "{field}: a name has at most {} characters, and no control characters nor \
-                     hidden ones (bidirectional controls, zero-width characters)",
-                    limits::NAME_CHARS
-                ),
-            )
-            .with_field(field));
-        }
-        seats[index] = (!name.trim().is_empty()).then(|| name.trim().to_owned());
+        seats[index] = name_of(name, &format!("names[{index}]"))?;
     }
     Ok(seats)
+}
+
+/// A player's name as given in `field`, checked: within its length and without control or
+/// hidden characters (a right-to-left override, a zero-width space); a blank name is none.
+pub(super) fn name_of(name: String, field: &str) -> Result<Option<String>, ApiError> {
+    let chars = name.chars().count();
+    if chars > limits::NAME_CHARS || name.chars().any(|c| c.is_control() || is_hidden(c)) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "{field}: a name has at most {} characters, and no control characters nor \
+                 hidden ones (bidirectional controls, zero-width characters)",
+                limits::NAME_CHARS
+            ),
+        )
+        .with_field(field));
+    }
+    Ok((!name.trim().is_empty()).then(|| name.trim().to_owned()))
 }
 
 /// The webhook a creation names, its URL checked (see [`crate::webhooks::target`]).
@@ -90,8 +97,16 @@ async fn create_for<G: Game>(
     request: CreateTableRequest,
     allow_private_webhooks: bool,
     idempotent: Option<Idempotent>,
+    players: [Option<(String, Player)>; 2],
 ) -> Result<HttpResponse, ApiError> {
-    let names = names(request.names)?;
+    let mut names = names(request.names)?;
+    // A seat left unnamed is named after its player.
+    for (name, player) in names.iter_mut().zip(&players) {
+        if name.is_none() {
+            *name = player.as_ref().and_then(|(_, player)| player.name.clone());
+        }
+    }
+    let players = players.map(|player| player.map(|(credential, _)| credential));
     let webhook = webhook(request.webhook, allow_private_webhooks)?;
     if let Some(days) = request.days_per_move
         && !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days)
@@ -113,7 +128,15 @@ async fn create_for<G: Game>(
         (creation_answer, Answering::Creation(creation_answer)),
         |tables| async move {
             tables
-                .create::<G>(&options, &state, days, names, webhook, tables::now())
+                .create_seated::<G>(
+                    &options,
+                    &state,
+                    days,
+                    names,
+                    players,
+                    webhook,
+                    tables::now(),
+                )
                 .await
         },
         problem,
@@ -135,8 +158,8 @@ async fn create_for<G: Game>(
         (status = 201, description = "The table, each seat's credential, the watch URL", body = CreatedTable,
             headers(("Location" = String, description = "The table's URL"))),
         (status = 422, description = "`invalid_request` (an unknown game, a bad name, clock or webhook), `invalid_options`; `idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: this client (its address, or the site whose key it sent) created more tables than its share", body = Problem, content_type = "application/problem+json",
+        (status = 401, description = "`unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server; `unknown_player_key`: a `player_credentials` entry is no player's", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client (its address, or the site whose key it sent) created more tables than its share, or sent more wrong player credentials than its share", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may create another"))),
         (status = 409, description = "`idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 501, description = "`tables_off`: this server keeps no tables; `webhooks_off`: it posts no webhooks", body = Problem, content_type = "application/problem+json"),
@@ -175,5 +198,43 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
     let scope = format!("tables {}", client.scope());
     let idempotent = key.map(|key| Idempotent::new(&scope, &key, &[b"create", asked.as_bytes()]));
     let allow_private = policy.limits().allow_private_webhooks;
-    with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent).await, else Err(ApiError::unknown_game(game)))
+    let players = seat_players(&policy, &http, request.player_credentials.clone()).await?;
+    with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent, players).await, else Err(ApiError::unknown_game(game)))
+}
+
+/// The players taking the seats of a new table, by the credentials given (the first seat's
+/// first), each with its credential: at most two, each a player's (a wrong one counts against
+/// the client's share of wrong player credentials), and two different players.
+async fn seat_players(
+    policy: &TablePolicy,
+    http: &HttpRequest,
+    credentials: Option<Vec<Option<String>>>,
+) -> Result<[Option<(String, Player)>; 2], ApiError> {
+    let credentials = credentials.unwrap_or_default();
+    if credentials.len() > 2 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "player_credentials: at most two, one per seat",
+        )
+        .with_field("player_credentials"));
+    }
+    if let [Some(first), Some(second)] = credentials.as_slice()
+        && first == second
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "player_credentials: one player cannot take both seats of a table",
+        )
+        .with_field("player_credentials"));
+    }
+    let mut players = [None, None];
+    for (index, credential) in credentials.into_iter().enumerate() {
+        let Some(credential) = credential else {
+            continue;
+        };
+        let field = format!("player_credentials[{index}]");
+        let player = known_player(policy, http, &credential, &field).await?;
+        players[index] = Some((credential, player));
+    }
+    Ok(players)
 }

@@ -9,6 +9,9 @@
 //!   resignation or claim; [`events`]: a table's events as they happen (server-sent events);
 //! - `refusals`: a refusal of the tables as a problem, and a client past its share;
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
+//! - player keys: [`players`] makes one and reads it back; [`take_seat`]: a player takes a
+//!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
+//!   time; [`player_bodies`]: their bodies;
 //! - [`examples`]: the document's examples of the bodies, made from a game really played.
 
 mod answer;
@@ -17,9 +20,13 @@ pub mod create;
 pub mod events;
 pub mod examples;
 mod idempotency;
+pub mod my_tables;
+pub mod player_bodies;
+pub mod players;
 pub mod reads;
 mod refusals;
 pub mod seats;
+pub mod take_seat;
 
 pub(crate) use refusals::storage_unavailable;
 
@@ -32,5 +39,9 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(seats::play_move)
         .service(seats::resign)
         .service(seats::claim)
-        .service(events::table_events);
+        .service(events::table_events)
+        .service(players::create_player)
+        .service(players::me)
+        .service(my_tables::my_tables)
+        .service(take_seat::take_seat);
 }

@@ -9,6 +9,7 @@ use actix_web::HttpRequest;
 
 use crate::api::problem::{ApiError, ErrorCode};
 use crate::limits::tables::STORAGE_RETRY_AFTER;
+use crate::tables::policy::PLAYER_KEYS;
 use crate::tables::{Table, TableError, TablePolicy, Tables};
 
 /// 429 `rate_limited`: this client sent more `what` than its share; it may retry in `wait`.
@@ -41,6 +42,20 @@ pub(super) fn strike(
     }
 }
 
+/// A wrong or missing player credential: 401 `unknown_player_key` saying `detail`, or 429
+/// once the client is past its share of wrong player credentials (and then barred from using
+/// any but a right one for a while).
+pub(super) fn player_strike(
+    policy: &TablePolicy,
+    client: Option<IpAddr>,
+    detail: &str,
+) -> ApiError {
+    match policy.strike(PLAYER_KEYS, client) {
+        None => ApiError::new(ErrorCode::UnknownPlayerKey, detail),
+        Some(wait) => rate_limited("wrong player credentials", wait),
+    }
+}
+
 /// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
 /// stateless API answers it; the database's failure as 503 `storage_unavailable` (the
 /// driver's words go to the log, not to the client).
@@ -59,6 +74,8 @@ pub(super) fn problem(error: TableError) -> ApiError {
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,
         TableError::KeyTaken => ErrorCode::IdempotencyKeyInUse,
+        TableError::UnknownPlayer => ErrorCode::UnknownPlayerKey,
+        TableError::SeatTaken(_) => ErrorCode::SeatTaken,
         TableError::Full(_) => {
             return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
         }

@@ -25,6 +25,9 @@
 //! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
 //!   racing the closing either plays or finds the table closed, never both;
+//! - `players`: player keys: a player takes seats at a creation or with a seat's credential
+//!   (once per player, again idempotently), lists its tables (its turn first, filtered, a page
+//!   at a time, revalidated) through three whole games, and never sees its credential again;
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused; a
 //!   receiver that never answers delays only its own tables; one failing in a row is left alone
@@ -38,6 +41,7 @@ mod games;
 mod history;
 mod idempotency;
 mod pages;
+mod players;
 mod processes;
 mod refusals;
 mod sweep;
