@@ -32,9 +32,10 @@ impl Tables {
         let mut seated = None;
         let mut seats = Vec::with_capacity(2);
         for r in &rows {
-            let (seat, kept) = read_seat(r)?;
-            // Every seat is compared, so the time taken tells nothing of which matched.
-            if secret::matches(credential, &kept) {
+            let (seat, keys) = read_seat(r)?;
+            // Every seat is compared, so the time taken tells nothing of which matched. A
+            // player's credential opens the seats its player took.
+            if keys.opened_by(credential) {
                 seated = Some(seat.seat);
             }
             seats.push(seat);

@@ -3,7 +3,9 @@
 
 use sqlx::Row;
 
-use super::rows::{SELECT_TABLE_ONCE, StoredTable, parse_json, read_played, seat_of};
+use super::rows::{
+    SELECT_SEAT_KEYS, SELECT_TABLE_ONCE, SeatKeys, StoredTable, parse_json, read_played, seat_of,
+};
 use super::{History, HistoryPage, Played, SeatInfo, Table, TableError, Tables, secret};
 use moot_games::with_game;
 use moot_games::{Game, Seat};
@@ -58,24 +60,23 @@ impl Tables {
         Ok(HistoryPage { moves, record })
     }
 
-    /// The seat of table `id` whose credential this is (a seat's page, finished or not).
+    /// The seat of table `id` that this credential opens, the seat's own or its player's (a
+    /// seat's page, finished or not).
     pub async fn seat(&self, id: &str, credential: &str) -> Result<Seat, TableError> {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
         }
-        let rows =
-            sqlx::query("SELECT seat, credential_sha256 FROM moot_seats WHERE table_id = $1")
-                .bind(id)
-                .fetch_all(&self.store.pool)
-                .await?;
+        let rows = sqlx::query(SELECT_SEAT_KEYS)
+            .bind(id)
+            .fetch_all(&self.store.pool)
+            .await?;
         if rows.is_empty() {
             return Err(TableError::UnknownTable);
         }
         let mut seated = None;
         for row in rows {
-            let kept: String = row.try_get("credential_sha256")?;
             // Every seat is compared, so the time taken tells nothing of which matched.
-            if secret::matches(credential, &kept) {
+            if SeatKeys::read(&row)?.opened_by(credential) {
                 seated = Some(seat_of(row.try_get("seat")?)?);
             }
         }

@@ -12,12 +12,48 @@ use super::{
 };
 use moot_games::{GAME_IDS, Game, Seat, Turn};
 
-/// A table and its seats in one query (one row per seat, the table's columns on each): a
-/// round trip fewer per move, which is most of a move's cost on SQLite.
+/// A table and its seats in one query (one row per seat, the table's columns on each, and the
+/// keys that open the seat: its own credential's digest and its player's): a round trip fewer
+/// per move, which is most of a move's cost on SQLite.
 pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
-     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256 \
-     FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id WHERE t.id = $1 ORDER BY s.seat";
+     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256, \
+     p.credential_sha256 AS player_sha256 \
+     FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
+     LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
+
+/// A table's seats and the keys that open each, as [`SELECT_TABLE`] reads them.
+pub(super) const SELECT_SEAT_KEYS: &str = "SELECT s.seat, s.credential_sha256, \
+     p.credential_sha256 AS player_sha256 \
+     FROM moot_seats s LEFT JOIN moot_players p ON p.id = s.player_id WHERE s.table_id = $1";
+
+/// The digests of what opens a seat: the seat's own credential, and the credential of the
+/// player who took it, if one did.
+pub(super) struct SeatKeys {
+    seat: String,
+    player: Option<String>,
+}
+
+impl SeatKeys {
+    /// A seat's keys in a row of [`SELECT_TABLE`] or [`SELECT_SEAT_KEYS`].
+    pub(super) fn read(row: &AnyRow) -> Result<SeatKeys, TableError> {
+        Ok(SeatKeys {
+            seat: row.try_get("credential_sha256")?,
+            player: row.try_get("player_sha256")?,
+        })
+    }
+
+    /// Whether `credential` opens the seat. Both keys are compared, so that the time taken
+    /// tells nothing of which matched.
+    pub(super) fn opened_by(&self, credential: &str) -> bool {
+        let own = super::secret::matches(credential, &self.seat);
+        let player = self
+            .player
+            .as_deref()
+            .is_some_and(|kept| super::secret::matches(credential, kept));
+        own | player
+    }
+}
 
 /// A table with its seats' names in one row, for reading (no credential): the state is read
 /// once, where [`SELECT_TABLE`]'s row per seat reads it with each.
@@ -152,14 +188,14 @@ impl StoredTable {
     }
 }
 
-/// A seat's row of [`SELECT_TABLE`]: the seat, and its credential's digest.
-pub(super) fn read_seat(row: &AnyRow) -> Result<(SeatInfo, String), TableError> {
+/// A seat's row of [`SELECT_TABLE`]: the seat, and the keys that open it.
+pub(super) fn read_seat(row: &AnyRow) -> Result<(SeatInfo, SeatKeys), TableError> {
     Ok((
         SeatInfo {
             seat: seat_of(row.try_get("seat")?)?,
             name: row.try_get("name")?,
         },
-        row.try_get("credential_sha256")?,
+        SeatKeys::read(row)?,
     ))
 }
 

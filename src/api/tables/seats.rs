@@ -86,7 +86,7 @@ where
     tag = "tables",
     params(
         ("id" = String, Path, description = "The table's id"),
-        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential, or the credential of the player who took the seat"),
         ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     request_body(content = TableMoveRequest, content_type = "application/json"),
@@ -138,7 +138,7 @@ pub async fn play_move(
     tag = "tables",
     params(
         ("id" = String, Path, description = "The table's id"),
-        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential, or the credential of the player who took the seat"),
         ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     responses(
@@ -177,7 +177,7 @@ pub async fn resign(
     tag = "tables",
     params(
         ("id" = String, Path, description = "The table's id"),
-        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential, or the credential of the player who took the seat"),
         ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     responses(

@@ -581,3 +581,63 @@ both!(
         assert_eq!(ids(&listed), [id], "the first seat's move is awaited");
     }
 );
+
+both!(
+    a_players_credential_plays_and_resigns_at_the_seats_its_player_took_and_no_other,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (_, ann) = player(&app, "Ann").await;
+        let (_, bo) = player(&app, "Bo").await;
+        let (_, cy) = player(&app, "Cy").await;
+        let created = call(
+            &app,
+            create(
+                json!({"game": "herfor", "options": {"size": 3, "pie": false},
+                          "player_credentials": [ann, null]}),
+            ),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{created:#?}");
+        let (id, credentials) = seats(&created.body);
+        let taken = call(&app, take_seat(&id, "second", Some(&credentials[1]), &bo)).await;
+        assert_eq!(taken.status, 200, "{taken:#?}");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut table = created.body["table"].clone();
+
+        // Ann's key plays the first seat's move; Bo's and Cy's do not.
+        let mv = random_move::<Herfor>(&table, &mut rng);
+        call(&app, play(&id, &bo, &mv, 0))
+            .await
+            .problem(403, "not_your_turn");
+        call(&app, play(&id, &cy, &mv, 0))
+            .await
+            .problem(401, "unauthorized");
+        let played = call(&app, play(&id, &ann, &mv, 0)).await;
+        assert_eq!(played.status, 200, "{played:#?}");
+        table = played.body.clone();
+        assert_eq!(to_act(&table), 1);
+
+        // Bo's key plays the second seat's, and the seat's own credential still does.
+        let mv = random_move::<Herfor>(&table, &mut rng);
+        let played = call(&app, play(&id, &bo, &mv, 1)).await;
+        assert_eq!(played.status, 200, "{played:#?}");
+        table = played.body.clone();
+        let mv = random_move::<Herfor>(&table, &mut rng);
+        let played = call(&app, play(&id, &credentials[0], &mv, 2)).await;
+        assert_eq!(played.status, 200, "{played:#?}");
+
+        // Cy's key resigns nothing; Bo's resigns the second seat: the first wins.
+        call(&app, db::act(&id, &cy, "resign"))
+            .await
+            .problem(401, "unauthorized");
+        let resigned = call(&app, db::act(&id, &bo, "resign")).await;
+        assert_eq!(resigned.status, 200, "{resigned:#?}");
+        let after = call(&app, get(&id)).await;
+        assert_eq!(after.body["status"], "finished", "{after:#?}");
+        assert_eq!(after.body["result"]["winner"], "first", "{after:#?}");
+        for answer in [&played, &resigned, &after] {
+            let text = answer.body.to_string();
+            assert!(!text.contains(&ann) && !text.contains(&bo), "{text}");
+        }
+    }
+);
