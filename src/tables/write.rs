@@ -30,7 +30,10 @@ impl Write {
     /// Opens a transaction on `store`'s writing connection.
     pub(super) async fn begin(store: &Store) -> Result<Write, TableError> {
         let mut write = Self::connect(store).await?;
-        write.transaction().await?;
+        if let Err(error) = write.transaction().await {
+            // Dropped now, the write discards its connection.
+            return Err(store.failed(error));
+        }
         Ok(write)
     }
 
@@ -63,7 +66,8 @@ impl Write {
 
     /// Opens the transaction, if it is not yet open. On SQLite, `BEGIN IMMEDIATE` takes the
     /// file's write lock at once, so that a transaction that reads first cannot fail for
-    /// another process's write between its reads and its writes.
+    /// another process's write between its reads and its writes. A failure is the change's
+    /// outcome: [`Write::finish`] counts it and discards the connection.
     pub(super) async fn transaction(&mut self) -> Result<(), TableError> {
         if self.open {
             return Ok(());
@@ -72,10 +76,7 @@ impl Write {
             Backend::Sqlite => "BEGIN IMMEDIATE",
             Backend::Postgres => "BEGIN",
         };
-        if let Err(error) = (**self).execute(begin).await {
-            // Dropped now, the write discards its connection.
-            return Err(self.store.failed(error.into()));
-        }
+        (**self).execute(begin).await?;
         self.open = true;
         Ok(())
     }
