@@ -13,6 +13,9 @@ use super::{
 };
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};
+use sqlx::any::AnyArguments;
+use sqlx::query::Query;
+use sqlx::{Any, Row};
 
 impl Tables {
     /// Loads a table for a change in `tx` and finds the seat whose credential this is.
@@ -298,6 +301,16 @@ impl Tables {
 /// change committed meanwhile, which PostgreSQL's replicas allow): `Finished` if a
 /// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
 /// move).
+/// A move's update of its table, where the table still has the ply read (`$10`) and is
+/// ongoing: the same text alone and inside PostgreSQL's one statement.
+macro_rules! update_table {
+    () => {
+        "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
+         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
+         WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
+    };
+}
+
 /// A move's row and its table's new columns, as written.
 struct Written<'a> {
     state: &'a str,
@@ -324,34 +337,25 @@ impl Written<'_> {
         (channel, payload): (&str, String),
     ) -> Result<bool, sqlx::Error> {
         // `told` is read so that its `NOTIFY` is sent: a `WITH` query nobody reads is not run.
-        let (written, _told): (i64, i64) = sqlx::query_as(
-            "WITH moved AS ( \
-               UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-                 ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
-               WHERE id = $9 AND ply = $10 AND status = 'ongoing' RETURNING id), \
+        let query = sqlx::query(concat!(
+            "WITH moved AS (",
+            update_table!(),
+            " RETURNING id), \
              played AS ( \
                INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
                SELECT id, $2, $11, $12, $7 FROM moved RETURNING ply), \
              told AS (SELECT pg_notify($13, $14) FROM played) \
-             SELECT (SELECT count(*) FROM played), (SELECT count(*) FROM told)",
-        )
-        .bind(self.state)
-        .bind(self.ply as i64)
-        .bind(self.status)
-        .bind(self.winner)
-        .bind(self.ended_by)
-        .bind(self.deadline)
-        .bind(self.now)
-        .bind(self.to_act)
-        .bind(id)
-        .bind(self.seen as i64)
-        .bind(self.seat)
-        .bind(self.notation)
-        .bind(channel)
-        .bind(payload)
-        .fetch_one(&mut **tx)
-        .await?;
-        Ok(written == 1)
+             SELECT (SELECT count(*) FROM played) AS written, (SELECT count(*) FROM told) AS told"
+        ));
+        let row = self
+            .bind_table(query, id)
+            .bind(self.seat)
+            .bind(self.notation)
+            .bind(channel)
+            .bind(payload)
+            .fetch_one(&mut **tx)
+            .await?;
+        Ok(row.try_get::<i64, _>("written")? == 1)
     }
 
     /// Elsewhere: the move's row, then the table's, in the open transaction. Whether the
@@ -368,24 +372,30 @@ impl Written<'_> {
         .bind(self.now)
         .execute(&mut **tx)
         .await?;
-        let updated = sqlx::query(
-            "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-             ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
-             WHERE id = $9 AND ply = $10 AND status = 'ongoing'",
-        )
-        .bind(self.state)
-        .bind(self.ply as i64)
-        .bind(self.status)
-        .bind(self.winner)
-        .bind(self.ended_by)
-        .bind(self.deadline)
-        .bind(self.now)
-        .bind(self.to_act)
-        .bind(id)
-        .bind(self.seen as i64)
-        .execute(&mut **tx)
-        .await?;
+        let updated = self
+            .bind_table(sqlx::query(update_table!()), id)
+            .execute(&mut **tx)
+            .await?;
         Ok(updated.rows_affected() == 1)
+    }
+
+    /// `query` with the parameters of `update_table!` bound ($1 to $10).
+    fn bind_table<'q>(
+        &'q self,
+        query: Query<'q, Any, AnyArguments<'q>>,
+        id: &'q str,
+    ) -> Query<'q, Any, AnyArguments<'q>> {
+        query
+            .bind(self.state)
+            .bind(self.ply as i64)
+            .bind(self.status)
+            .bind(self.winner)
+            .bind(self.ended_by)
+            .bind(self.deadline)
+            .bind(self.now)
+            .bind(self.to_act)
+            .bind(id)
+            .bind(self.seen as i64)
     }
 }
 

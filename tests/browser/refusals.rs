@@ -56,23 +56,6 @@ async fn tap_spot(browser: &Browser, css: &str) {
     browser.tap(Locator::Css(css)).await;
 }
 
-/// The moves of a Tara game through its setup (T3) to the first king move's turn.
-fn tara_after_setup() -> Vec<String> {
-    use moot::games::Game;
-    use moot::games::tara::Tara;
-    let mut state = Tara::new_game(&Default::default()).expect("a Tara game");
-    let mut moves = Vec::new();
-    loop {
-        let legal = Tara::legal_moves(&state);
-        let texts: Vec<String> = legal.iter().map(|m| Tara::format_move(&state, m)).collect();
-        if texts.iter().any(|t| t.contains('-')) {
-            return moves;
-        }
-        moves.push(texts[0].clone());
-        Tara::apply(&mut state, &legal[0]).expect("a legal move");
-    }
-}
-
 #[actix_web::test]
 async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
     let axe = axe_source();
@@ -123,7 +106,7 @@ async fn a_refused_tap_says_why_in_the_bar_on_screen_with_a_link_to_the_rule() {
         browser
             .open(&format!(
                 "/play/tara?moves={}",
-                tara_after_setup().join(".")
+                crate::smalls::tara_until_a_king_can_step().join(".")
             ))
             .await;
         browser.wait_for_styles().await;

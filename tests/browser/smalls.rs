@@ -232,7 +232,7 @@ async fn undo_and_hint_come_before_the_board_for_the_keyboard() {
 
 /// The setup moves of a Tara game (T3) and the next ones, until the player to move has a king
 /// that can step: the link's moves.
-fn tara_until_a_king_can_step() -> Vec<String> {
+pub(crate) fn tara_until_a_king_can_step() -> Vec<String> {
     use moot::games::Game;
     use moot::games::tara::Tara;
     let mut state = Tara::new_game(&Default::default()).expect("a Tara game");
