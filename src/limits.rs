@@ -92,6 +92,16 @@ pub mod tables {
     pub const CATCH_UP_READS: usize = 2;
     /// Moves a page of a table's history holds at most, and when the client names no limit.
     pub const HISTORY_PAGE: u64 = 1_000;
+    /// Event streams of one player's feed open at once (tabs and devices).
+    pub const STREAMS_PER_PLAYER: usize = 8;
+    /// Players' feeds open on the server at once, counted apart from the tables' streams.
+    pub const MAX_PLAYER_STREAMS: usize = 2_000;
+    /// Days a player's feed keeps its events: a follower that comes back later is sent one
+    /// `reset` (read your tables again) instead of what it missed.
+    pub const FEED_KEEP_DAYS: u32 = 30;
+    /// How often the deadline worker looks for deadlines come near or passed: a notice is at
+    /// most this late.
+    pub const DEADLINES_EVERY: Duration = Duration::from_secs(15);
 }
 
 /// What webhooks' deliveries may take.

@@ -292,6 +292,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
             ),
         )),
         actix_web::rt::spawn(tables.clone().watch_health()),
+        // Deadlines come near or passed, told to the players' feeds.
+        actix_web::rt::spawn(moot::tables::deadlines::deadlines_forever(tables.clone())),
     ];
     let feed = tables.feed().clone();
     let policy = moot::tables::TablePolicy::new(

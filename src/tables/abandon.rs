@@ -12,9 +12,10 @@
 //! Each table is closed in a transaction of its own, written only where it is still open at
 //! the ply it was found at: of two replicas closing one table, or of a closing and a move, one
 //! commits and the other changes nothing. The closing is a change of the table like a
-//! resignation: its event (`abandoned`) goes to the outbox for the table's webhook, and to the
-//! table's followers.
+//! resignation: its event (`abandoned`) goes to the outbox for the table's webhook, to the
+//! table's followers, and to the feeds of the players seated there.
 
+use super::player_feed::Sitters;
 use super::rows::{SELECT_TABLE, StoredTable, parse_json, read_seat};
 use super::{Committed, DAY, Event, Millis, TableError, Tables};
 use crate::limits::tables as limits;
@@ -127,10 +128,15 @@ impl Tables {
             {
                 return Ok(None);
             }
-            let seats = rows
-                .iter()
-                .map(|r| read_seat(r).map(|(seat, _)| seat))
-                .collect::<Result<Vec<_>, TableError>>()?;
+            let mut seats = Vec::with_capacity(2);
+            let mut sitters = Sitters::default();
+            for r in &rows {
+                let (seat, keys) = read_seat(r)?;
+                if let Some(player) = keys.player_id {
+                    sitters.0.push((player, seat.seat));
+                }
+                seats.push(seat);
+            }
             let closed = sqlx::query(
                 "UPDATE moot_tables SET status = 'finished', winner = NULL, \
                  ended_by = 'abandoned', deadline_ms = NULL, updated_ms = $1 \
@@ -157,13 +163,17 @@ impl Tables {
             self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;
             self.notify(&mut tx, id, committed.seq()).await?;
-            Ok(Some((committed, webhook)))
+            let rung = self
+                .tell_players(&mut tx, id, sitters.told(&committed, None), now)
+                .await?;
+            Ok(Some((committed, webhook, rung)))
         }
         .await;
-        let Some((committed, webhook)) = tx.finish(outcome).await? else {
+        let Some((committed, webhook, rung)) = tx.finish(outcome).await? else {
             return Ok(None);
         };
         self.ring(webhook.as_ref());
+        self.ring_players(rung);
         Ok(Some(self.told(committed)))
     }
 }

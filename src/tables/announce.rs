@@ -1,11 +1,13 @@
 //! Each committed change told to whoever follows its table: this process's followers at the
 //! commit, and, with PostgreSQL, the other replicas' through a `NOTIFY` sent in the change's
 //! own transaction, which each replica hears on a `LISTEN` and passes to its own followers.
+//! Players' feeds are rung the same way (see [`super::player_feed`]), on a channel of their own.
 
 use sqlx::PgPool;
 use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio_util::sync::CancellationToken;
 
+use super::player_feed::PLAYERS_CHANNEL;
 use super::store::Backend;
 use super::write::Write;
 use super::{CatchUp, Committed, TableError, Tables};
@@ -78,7 +80,10 @@ impl Tables {
         let mut failing = false;
         let mut listener = loop {
             match PgListener::connect_with(pool).await {
-                Ok(mut listener) => match listener.listen(CHANGES_CHANNEL).await {
+                Ok(mut listener) => match listener
+                    .listen_all([CHANGES_CHANNEL, PLAYERS_CHANNEL])
+                    .await
+                {
                     Ok(()) => break listener,
                     Err(error) if !failing => {
                         failing = true;
@@ -119,6 +124,13 @@ impl Tables {
             let Ok(seq) = seq.parse::<u64>() else {
                 continue;
             };
+            if notification.channel() == PLAYERS_CHANNEL {
+                // A player's followers read what they have not seen themselves.
+                if replica != self.replica {
+                    self.bells.ring(id, seq);
+                }
+                continue;
+            }
             if replica == self.replica || !self.feed.is_followed(id) {
                 continue;
             }

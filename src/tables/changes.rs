@@ -6,6 +6,7 @@
 //! Catch-up reads take turns on a few of the readers' connections, so that followers catching
 //! up never keep moves and table reads waiting for a connection.
 
+use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::read::read_table;
@@ -15,7 +16,7 @@ use super::{Committed, DAY, EndedBy, Event, Millis, Standing, Table, TableError,
 use crate::limits::tables as limits;
 
 /// Where a table stood after a change.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct After {
     /// Moves played.
     pub ply: u64,
@@ -27,8 +28,9 @@ pub struct After {
     pub updated: Millis,
 }
 
-/// A change as a follower is told of it.
-#[derive(Clone, Debug, PartialEq)]
+/// A change as a follower is told of it (and as a player's feed keeps it: see
+/// [`super::player_feed`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Change {
     /// The table's id.
     pub table_id: String,

@@ -3,12 +3,13 @@
 //! transaction, creations taking turns (SQLite's one writer; PostgreSQL's advisory lock, held
 //! to the commit, across replicas), so that racing creations never open more than the cap.
 
+use super::player_feed::Sitters;
 use super::players::player_id;
 use super::read::read_table;
 use super::rows::{awaited, to_text};
 use super::store::Backend;
 use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
-use moot_games::Game;
+use moot_games::{Game, Seat};
 
 /// The PostgreSQL advisory lock creations take turns on (any number shared by the replicas
 /// and used for nothing else: "moot" in ASCII).
@@ -90,6 +91,7 @@ impl Tables {
             .bind(awaited::<G>(state))
             .execute(&mut *tx)
             .await?;
+            let mut sitters = Sitters::default();
             for (seat, ((credential, name), player)) in
                 credentials.iter().zip(&names).zip(&players).enumerate()
             {
@@ -97,6 +99,9 @@ impl Tables {
                     Some(key) => Some(player_id(&mut tx, key).await?),
                     None => None,
                 };
+                if let Some(player) = &player {
+                    sitters.0.push((player.clone(), Seat::BOTH[seat]));
+                }
                 sqlx::query(
                     "INSERT INTO moot_seats (table_id, seat, name, credential_sha256, player_id) \
                      VALUES ($1, $2, $3, $4, $5)",
@@ -112,11 +117,15 @@ impl Tables {
             let table = read_table(&mut *tx, &id)
                 .await?
                 .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
+            let told = sitters.started(&table);
+            let rung = self.tell_players(&mut tx, &id, told, now).await?;
             let created = Created { table, credentials };
             self.remember_creation(&mut tx, &created, now).await?;
-            Ok(created)
+            Ok((created, rung))
         }
         .await;
-        tx.finish(outcome).await
+        let (created, rung) = tx.finish(outcome).await?;
+        self.ring_players(rung);
+        Ok(created)
     }
 }

@@ -25,6 +25,10 @@
 //!   deleted once old);
 //! - [`players`]: player keys (a credential that reaches all of a player's seats), the seats
 //!   they take, and a player's tables listed in one query;
+//! - [`player_feed`]: each player's feed (every event of its tables, its turn, its deadlines,
+//!   its tables started and finished), written in each change's transaction, numbered per
+//!   player, and the bells that wake its followers; [`deadlines`]: each deadline's notices,
+//!   near and passed, told once whichever replica finds them;
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
@@ -37,12 +41,14 @@ mod announce;
 pub mod backup;
 pub mod changes;
 mod create;
+pub mod deadlines;
 pub mod feed;
 pub mod health;
 pub mod idempotency;
 pub mod keeper;
 pub mod outbox;
 mod play;
+pub mod player_feed;
 pub mod players;
 pub mod policy;
 mod read;
@@ -62,6 +68,7 @@ pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use store::{Backend, Store, StoreError, StoreLimits};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use moot_games::{Game, MoveError, Seat, Status, Turn};
@@ -80,7 +87,8 @@ pub fn now() -> Millis {
 }
 
 /// How a finished table ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndedBy {
     /// The game's rules ended it (or its match).
     Rules,
@@ -122,7 +130,8 @@ impl EndedBy {
 }
 
 /// Where a table stands.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Standing {
     /// The game goes on; this seat acts (the engine decides, so a Hirþ offer's answer goes to
     /// the seat that answers).
@@ -265,7 +274,7 @@ pub struct Created {
 }
 
 /// One move of a table's history.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Played {
     /// The table's ply after this move (the first move is ply 1).
     pub ply: u64,
@@ -296,7 +305,8 @@ pub struct HistoryPage {
 }
 
 /// What a committed change did: the hook for whatever follows a commit.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Event {
     /// A move was played.
     Moved(Played),

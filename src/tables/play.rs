@@ -5,6 +5,7 @@
 //! in one statement that commits by itself (the ply check makes the read before it safe), the
 //! fewest round trips a move can take.
 
+use super::player_feed::{Rung, Sitters};
 use super::rows::{SELECT_TABLE, StoredTable, awaited, columns, parse_json, read_seat, to_text};
 use super::write::Write;
 use super::{
@@ -23,7 +24,7 @@ impl Tables {
         tx: &mut Write,
         id: &str,
         credential: &str,
-    ) -> Result<(StoredTable, Seat, Vec<SeatInfo>), TableError> {
+    ) -> Result<(StoredTable, Seat, Vec<SeatInfo>, Sitters), TableError> {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
         }
@@ -34,6 +35,7 @@ impl Tables {
         let row = StoredTable::read(rows.first().ok_or(TableError::UnknownTable)?)?;
         let mut seated = None;
         let mut seats = Vec::with_capacity(2);
+        let mut sitters = Sitters::default();
         for r in &rows {
             let (seat, keys) = read_seat(r)?;
             // Every seat is compared, so the time taken tells nothing of which matched. A
@@ -41,39 +43,52 @@ impl Tables {
             if keys.opened_by(credential) {
                 seated = Some(seat.seat);
             }
+            if let Some(player) = keys.player_id {
+                sitters.0.push((player, seat.seat));
+            }
             seats.push(seat);
         }
         let seat = seated.ok_or(TableError::BadCredential)?;
         if row.status == "finished" {
             return Err(TableError::Finished);
         }
-        Ok((row, seat, seats))
+        Ok((row, seat, seats, sitters))
     }
 
     /// In a seat's change's transaction, once the change is written: what is written beside
-    /// it (its event in the outbox, its `NOTIFY`, its answer for an `Idempotency-Key`).
+    /// it (its event in the outbox, its `NOTIFY`, its players' notices, its answer for an
+    /// `Idempotency-Key`).
     async fn beside(
         &self,
         tx: &mut Write,
         webhook: Option<&Webhook>,
+        sitters: &Sitters,
         committed: &Committed,
         now: Millis,
-    ) -> Result<(), TableError> {
+    ) -> Result<Rung, TableError> {
         self.enqueue(tx, webhook, committed, now).await?;
         self.notify(tx, &committed.table.id, committed.seq())
             .await?;
-        self.remember_change(tx, committed, now).await
+        let rung = self
+            .tell_players(tx, &committed.table.id, sitters.told(committed, None), now)
+            .await?;
+        self.remember_change(tx, committed, now).await?;
+        Ok(rung)
     }
 
-    /// Whether a change writes more than itself (its event in the outbox, its answer for an
-    /// `Idempotency-Key`): then it takes a transaction of its own.
-    fn writes_beside(&self, webhook: Option<&Webhook>) -> bool {
-        (self.outbox.is_some() && webhook.is_some()) || self.remembering.is_some()
+    /// Whether a change writes more than itself (its event in the outbox, its players'
+    /// notices, its answer for an `Idempotency-Key`): then it takes a transaction of its own.
+    fn writes_beside(&self, webhook: Option<&Webhook>, sitters: &Sitters) -> bool {
+        (self.outbox.is_some() && webhook.is_some())
+            || self.remembering.is_some()
+            || !sitters.0.is_empty()
     }
 
-    /// After the commit: the delivery worker's bell rung, this process's followers told.
-    fn announced(&self, webhook: Option<&Webhook>, committed: Committed) -> Committed {
+    /// After the commit: the delivery worker's bell rung, this process's followers and the
+    /// players' told.
+    fn announced(&self, webhook: Option<&Webhook>, rung: Rung, committed: Committed) -> Committed {
         self.ring(webhook);
+        self.ring_players(rung);
         self.told(committed)
     }
 
@@ -93,7 +108,7 @@ impl Tables {
         // open from the start.
         let mut tx = self.deferred_write().await?;
         let outcome = async {
-            let (row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+            let (row, seat, seats, sitters) = Self::load_seated(&mut tx, id, credential).await?;
             if row.ply != seen_ply {
                 return Err(TableError::StalePly {
                     seen: seen_ply,
@@ -101,26 +116,30 @@ impl Tables {
                 });
             }
             let webhook = row.webhook.clone();
-            let beside = self.writes_beside(webhook.as_ref());
+            let beside = self.writes_beside(webhook.as_ref(), &sitters);
             if beside {
                 tx.transaction().await?;
             }
             let committed = with_game!(row.game, G => {
                 self.play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
+            let mut rung = Rung::default();
             if beside {
                 self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
                     .await?;
+                // The mover's move was awaited: a turn of several moves is told once.
+                let told = sitters.told(&committed, Some(seat));
+                rung = self.tell_players(&mut tx, id, told, now).await?;
                 self.remember_change(&mut tx, &committed, now).await?;
             }
-            Ok((committed, webhook))
+            Ok((committed, webhook, rung))
         }
         .await;
-        let (committed, webhook) = tx.finish(outcome).await.map_err(|e| match e {
+        let (committed, webhook, rung) = tx.finish(outcome).await.map_err(|e| match e {
             TableError::Database(e) => stale_if_taken(e, seen_ply),
             e => e,
         })?;
-        Ok(self.announced(webhook.as_ref(), committed))
+        Ok(self.announced(webhook.as_ref(), rung, committed))
     }
 
     /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
@@ -254,7 +273,8 @@ impl Tables {
     ) -> Result<Committed, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
-            let (mut row, seat, seats) = Self::load_seated(&mut tx, id, credential).await?;
+            let (mut row, seat, seats, sitters) =
+                Self::load_seated(&mut tx, id, credential).await?;
             let webhook = row.webhook.clone();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
@@ -287,13 +307,14 @@ impl Tables {
                 };
                 Committed { table: row.table::<G>(id, &state, seats)?, event }
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
-            self.beside(&mut tx, webhook.as_ref(), &committed, now)
+            let rung = self
+                .beside(&mut tx, webhook.as_ref(), &sitters, &committed, now)
                 .await?;
-            Ok((committed, webhook))
+            Ok((committed, webhook, rung))
         }
         .await;
-        let (committed, webhook) = tx.finish(outcome).await?;
-        Ok(self.announced(webhook.as_ref(), committed))
+        let (committed, webhook, rung) = tx.finish(outcome).await?;
+        Ok(self.announced(webhook.as_ref(), rung, committed))
     }
 }
 

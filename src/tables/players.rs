@@ -9,6 +9,8 @@ use std::fmt;
 
 use sqlx::Row;
 
+use super::player_feed::{Rung, Sitters};
+use super::read::read_table;
 use super::rows::{StoredTable, awaited, parse_json, seat_of};
 use super::write::Write;
 use super::{EndedBy, Millis, Standing, TableError, Tables, secret};
@@ -215,6 +217,7 @@ impl Tables {
         seat: Seat,
         seat_credential: &str,
         player_credential: &str,
+        now: Millis,
     ) -> Result<Seated, TableError> {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
@@ -249,11 +252,12 @@ impl Tables {
                 .ok_or(TableError::UnknownPlayer)?;
             match &holders[seat.index()] {
                 Some(holder) if *holder == player.id => {
-                    return Ok(Seated {
+                    let seated = Seated {
                         table_id: id.to_owned(),
                         seat,
                         player,
-                    });
+                    };
+                    return Ok((seated, Rung::default()));
                 }
                 Some(_) => {
                     return Err(TableError::SeatTaken(format!(
@@ -285,20 +289,29 @@ impl Tables {
                 )));
             }
             Self::note_awaited(&mut tx, id).await?;
-            Ok(Seated {
+            // The player's feed hears of the table from now on.
+            let table = read_table(&mut *tx, id)
+                .await?
+                .ok_or(TableError::UnknownTable)?;
+            let told = Sitters(vec![(player.id.clone(), seat)]).started(&table);
+            let rung = self.tell_players(&mut tx, id, told, now).await?;
+            let seated = Seated {
                 table_id: id.to_owned(),
                 seat,
                 player,
-            })
+            };
+            Ok((seated, rung))
         }
         .await;
-        tx.finish(outcome).await.map_err(|error| match error {
+        let (seated, rung) = tx.finish(outcome).await.map_err(|error| match error {
             // The player took the other seat in a race with this claim.
             TableError::Database(e) if TableError::is_unique_violation(&e) => {
                 TableError::SeatTaken("this player holds the other seat of this table".into())
             }
             error => error,
-        })
+        })?;
+        self.ring_players(rung);
+        Ok(seated)
     }
 
     /// Keeps the awaited seat beside table `id`'s state if it was written before that was kept

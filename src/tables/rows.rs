@@ -18,20 +18,21 @@ use moot_games::{GAME_IDS, Game, Seat, Turn};
 pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
      t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256, \
-     p.credential_sha256 AS player_sha256 \
+     s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
 
 /// A table's seats and the keys that open each, as [`SELECT_TABLE`] reads them.
-pub(super) const SELECT_SEAT_KEYS: &str = "SELECT s.seat, s.credential_sha256, \
+pub(super) const SELECT_SEAT_KEYS: &str = "SELECT s.seat, s.credential_sha256, s.player_id, \
      p.credential_sha256 AS player_sha256 \
      FROM moot_seats s LEFT JOIN moot_players p ON p.id = s.player_id WHERE s.table_id = $1";
 
 /// The digests of what opens a seat: the seat's own credential, and the credential of the
-/// player who took it, if one did.
+/// player who took it, if one did (and that player's id, whose feed hears of the table).
 pub(super) struct SeatKeys {
     seat: String,
     player: Option<String>,
+    pub(super) player_id: Option<String>,
 }
 
 impl SeatKeys {
@@ -40,6 +41,7 @@ impl SeatKeys {
         Ok(SeatKeys {
             seat: row.try_get("credential_sha256")?,
             player: row.try_get("player_sha256")?,
+            player_id: row.try_get("player_id")?,
         })
     }
 

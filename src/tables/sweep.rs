@@ -35,6 +35,8 @@ impl Tables {
                 .bind(now - super::idempotency::KEEP)
                 .execute(&mut *tx)
                 .await?;
+            // Players' events, once kept their days.
+            Self::forget_player_events(&mut tx, now - super::player_feed::FEED_KEEP).await?;
             // Replicas that stopped long ago.
             sqlx::query("DELETE FROM moot_probe WHERE at_ms < $1")
                 .bind(before)

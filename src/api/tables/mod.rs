@@ -11,7 +11,8 @@
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
 //! - player keys: [`players`] makes one and reads it back; [`take_seat`]: a player takes a
 //!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
-//!   time; [`player_bodies`]: their bodies;
+//!   time; [`my_events`]: the player's feed as it happens (server-sent events);
+//!   [`player_bodies`]: their bodies;
 //! - [`examples`]: the document's examples of the bodies, made from a game really played.
 
 mod answer;
@@ -20,6 +21,7 @@ pub mod create;
 pub mod events;
 pub mod examples;
 mod idempotency;
+pub mod my_events;
 pub mod my_tables;
 pub mod player_bodies;
 pub mod players;
@@ -43,5 +45,6 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(players::create_player)
         .service(players::me)
         .service(my_tables::my_tables)
+        .service(my_events::my_events)
         .service(take_seat::take_seat);
 }

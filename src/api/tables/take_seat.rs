@@ -12,7 +12,7 @@ use crate::api::body::JsonBody;
 use crate::api::ops;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
-use crate::tables::TableError;
+use crate::tables::{self, TableError};
 use moot_games::Seat;
 
 /// The seat a path names: `first` or `second`.
@@ -82,7 +82,13 @@ pub async fn take_seat(
     }
     let taken = policy
         .tables()
-        .take_seat(&id, seat, credential, &request.player_credential)
+        .take_seat(
+            &id,
+            seat,
+            credential,
+            &request.player_credential,
+            tables::now(),
+        )
         .await;
     let seated = match taken {
         Ok(seated) => seated,

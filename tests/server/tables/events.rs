@@ -5,10 +5,7 @@
 //! streams are bounded per table, per seat and per address, and a seat's player always has a
 //! place.
 
-use std::pin::Pin;
-use std::time::Duration;
-
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::TestRequest;
 use moot::games::Game;
@@ -22,55 +19,7 @@ use serde_json::{Value, json};
 use crate::both;
 use crate::tables::db::{self, act, call, create, play, random_move, roomy, seats, to_act};
 
-/// One server-sent event: its `id`, `event` and `data` (as JSON).
-#[derive(Debug)]
-struct Sse {
-    id: u64,
-    kind: String,
-    data: Value,
-}
-
-/// An open event stream, read frame by frame.
-struct Stream {
-    body: BoxBody,
-    buffer: String,
-}
-
-impl Stream {
-    /// The next event, skipping comments and `retry`; `None` when the stream ended.
-    async fn next(&mut self) -> Option<Sse> {
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let frame: String = self.buffer.drain(..end + 2).collect();
-                let field = |name: &str| {
-                    frame
-                        .lines()
-                        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
-                        .map(str::to_owned)
-                };
-                let (Some(id), Some(kind), Some(data)) =
-                    (field("id"), field("event"), field("data"))
-                else {
-                    continue;
-                };
-                return Some(Sse {
-                    id: id.parse().expect("a numeric id"),
-                    kind,
-                    data: serde_json::from_str(&data).expect("JSON data"),
-                });
-            }
-            let chunk = tokio::time::timeout(
-                Duration::from_secs(20),
-                std::future::poll_fn(|cx| Pin::new(&mut self.body).poll_next(cx)),
-            )
-            .await
-            .expect("an event (or the end) within 20 s")?;
-            let chunk = chunk.expect("the stream does not fail");
-            self.buffer
-                .push_str(std::str::from_utf8(&chunk).expect("UTF-8"));
-        }
-    }
-}
+use crate::tables::sse::{Sse, Stream};
 
 fn events_request(id: &str, last: Option<u64>) -> TestRequest {
     let request = TestRequest::get().uri(&format!("/api/v1/tables/{id}/events"));

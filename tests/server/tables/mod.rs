@@ -25,6 +25,9 @@
 //! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
 //!   racing the closing either plays or finds the table closed, never both;
+//! - `feed`: a player's feed: three games' events once, in order, its turn once per turn,
+//!   reconnecting, `reset`; deadlines told once, near and passed, across two replicas and a
+//!   restart, by a clock passed in;
 //! - `players`: player keys: a player takes seats at a creation or with a seat's credential
 //!   (once per player, again idempotently), lists its tables (its turn first, filtered, a page
 //!   at a time, revalidated) through three whole games, and never sees its credential again;
@@ -37,6 +40,7 @@ mod db;
 mod ends;
 mod events;
 mod faults;
+mod feed;
 mod games;
 mod history;
 mod idempotency;
@@ -44,6 +48,7 @@ mod pages;
 mod players;
 mod processes;
 mod refusals;
+mod sse;
 mod sweep;
 mod webhooks;
 

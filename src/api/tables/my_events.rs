@@ -1,0 +1,421 @@
+//! A player's feed as it happens, as server-sent events: `GET /api/v1/players/me/events`.
+//!
+//! One stream for all of a player's tables: every event of each table it sits at (as the
+//! table's own stream sends it, inside `event`), and the notices meant for the player —
+//! `your_turn` (once per turn), `deadline_near`, `deadline_passed`, `table_started`,
+//! `table_finished`. Each event's `id` is its number in the player's feed, so a client that
+//! reconnects with `Last-Event-ID` is sent exactly what it missed; one that missed more than
+//! [`limits::RESET_AFTER_CHANGES`], or whose events were forgotten, is sent `reset` (read your
+//! tables again). Without it, the stream opens with `feed`, naming where the feed stands.
+
+use std::collections::VecDeque;
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
+use super::events::{TableEvent, last_event_id};
+use super::player_bodies::MY_TABLES;
+use super::players::known_player;
+use super::refusals::problem;
+use super::seats::bearer;
+use crate::api::problem::{ApiError, ErrorCode, Problem};
+use crate::extract::KeptTables;
+use crate::limits::tables as limits;
+use crate::tables::player_feed::{FeedCatchUp, Listening, Notice, PlayerEvent};
+use crate::tables::{Backend, Standing, Tables};
+use moot_games::Seat;
+
+/// What a player's feed tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerEventType {
+    /// Where the feed stands: the first event of a stream opened without `Last-Event-ID`.
+    Feed,
+    /// The events missed cannot be sent (too many, or forgotten): read the player's tables
+    /// again, and follow from here.
+    Reset,
+    /// A move was played at one of the player's tables.
+    Move,
+    /// A seat resigned.
+    Resign,
+    /// The waiting seat won on time.
+    Claim,
+    /// The table was closed as abandoned.
+    Abandoned,
+    /// The player's move is awaited: once per turn (the steps of a Hirþ turn make one).
+    YourTurn,
+    /// Four fifths of the time for the player's move have passed.
+    DeadlineNear,
+    /// The awaited move's deadline passed: the waiting seat may claim the win.
+    DeadlinePassed,
+    /// The player sits at the table from now on.
+    TableStarted,
+    /// The table is over.
+    TableFinished,
+}
+
+/// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
+/// and whose `id` is `seq`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerFeedEvent {
+    /// What happened.
+    #[serde(rename = "type")]
+    pub kind: PlayerEventType,
+    /// Its number in the player's feed, from 1 (the feed's last, for `feed` and `reset`).
+    /// Also the event's `id`.
+    pub seq: u64,
+    /// The table it tells of (not for `feed` and `reset`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    /// The table in the API.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub url: Option<String>,
+    /// The player's seat at the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The game, for `table_started`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Moves played at the table, for every event of a table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u64>,
+    /// The seat whose move is awaited: for `deadline_near`, `deadline_passed` and
+    /// `table_started` (while the table goes on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    /// When the awaited move is due (RFC 3339): for `your_turn` (if the table has a clock),
+    /// `deadline_near` and `deadline_passed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub deadline: Option<String>,
+    /// How the table ended, for `table_finished`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+    /// The table's own event, for `move`, `resign`, `claim` and `abandoned`: as the table's
+    /// stream and webhook send it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<TableEvent>,
+    /// The player's tables, for `feed` and `reset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub tables_url: Option<String>,
+    /// When it was written (RFC 3339); absent for `feed` and `reset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub time: Option<String>,
+}
+
+impl PlayerFeedEvent {
+    /// Where the feed stands (`feed`) or starts again (`reset`), at event `last`.
+    fn standing(kind: PlayerEventType, last: u64) -> PlayerFeedEvent {
+        PlayerFeedEvent {
+            kind,
+            seq: last,
+            table_id: None,
+            url: None,
+            seat: None,
+            game: None,
+            ply: None,
+            to_act: None,
+            deadline: None,
+            result: None,
+            event: None,
+            tables_url: Some(MY_TABLES.to_owned()),
+            time: None,
+        }
+    }
+
+    /// A player's event in the API.
+    pub fn of(event: &PlayerEvent) -> PlayerFeedEvent {
+        let mut body = PlayerFeedEvent {
+            table_id: Some(event.table_id.clone()),
+            url: Some(table_url(&event.table_id)),
+            seat: Some(event.seat),
+            time: Some(rfc3339(event.time)),
+            tables_url: None,
+            ..PlayerFeedEvent::standing(PlayerEventType::Feed, event.seq)
+        };
+        match &event.notice {
+            Notice::Change(change) => {
+                let table = TableEvent::of(change);
+                body.kind = match table.kind {
+                    super::events::TableEventType::Resign => PlayerEventType::Resign,
+                    super::events::TableEventType::Claim => PlayerEventType::Claim,
+                    super::events::TableEventType::Abandoned => PlayerEventType::Abandoned,
+                    _ => PlayerEventType::Move,
+                };
+                body.ply = Some(change.after.ply);
+                body.event = Some(table);
+            }
+            Notice::YourTurn { ply, deadline } => {
+                body.kind = PlayerEventType::YourTurn;
+                body.ply = Some(*ply);
+                body.to_act = Some(event.seat);
+                body.deadline = deadline.map(rfc3339);
+            }
+            Notice::DeadlineNear {
+                ply,
+                to_act,
+                deadline,
+            } => {
+                body.kind = PlayerEventType::DeadlineNear;
+                body.ply = Some(*ply);
+                body.to_act = Some(*to_act);
+                body.deadline = Some(rfc3339(*deadline));
+            }
+            Notice::DeadlinePassed {
+                ply,
+                to_act,
+                deadline,
+            } => {
+                body.kind = PlayerEventType::DeadlinePassed;
+                body.ply = Some(*ply);
+                body.to_act = Some(*to_act);
+                body.deadline = Some(rfc3339(*deadline));
+            }
+            Notice::TableStarted { game, ply, to_act } => {
+                body.kind = PlayerEventType::TableStarted;
+                body.game = Some(game.clone());
+                body.ply = Some(*ply);
+                body.to_act = *to_act;
+            }
+            Notice::TableFinished {
+                ply,
+                winner,
+                ended_by,
+            } => {
+                body.kind = PlayerEventType::TableFinished;
+                body.ply = Some(*ply);
+                body.result = standing_fields(&Standing::Finished {
+                    winner: *winner,
+                    ended_by: *ended_by,
+                })
+                .2;
+            }
+        }
+        body
+    }
+
+    /// The event as the stream sends it.
+    fn frame(&self) -> Bytes {
+        let data = serde_json::to_string(self).unwrap_or_default();
+        let kind = serde_json::to_value(self.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        Bytes::from(format!("id: {}\nevent: {kind}\ndata: {data}\n\n", self.seq))
+    }
+}
+
+/// A player's stream between two of its chunks.
+struct FeedStream {
+    tables: Tables,
+    player_id: String,
+    bell: Listening,
+    /// The last event sent.
+    sent: u64,
+    /// Frames ready to send.
+    ready: VecDeque<Bytes>,
+    heartbeat: tokio::time::Interval,
+    /// The last read was a full page: more may follow.
+    behind: bool,
+}
+
+impl FeedStream {
+    /// Reads what this stream has not sent from the database, a page at a time; `false` if
+    /// it cannot (the player is gone, or the database failed).
+    async fn catch_up(&mut self) -> bool {
+        match self
+            .tables
+            .feed_events(&self.player_id, self.sent, limits::CATCH_UP_PAGE)
+            .await
+        {
+            Ok(caught_up) => {
+                self.take(caught_up);
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "a player's feed could not be read");
+                false
+            }
+        }
+    }
+
+    /// Queues what a catch-up read.
+    fn take(&mut self, caught_up: FeedCatchUp) {
+        match caught_up {
+            FeedCatchUp::Events(events) => {
+                self.behind = events.len() == limits::CATCH_UP_PAGE;
+                for event in &events {
+                    self.sent = event.seq;
+                    self.ready.push_back(PlayerFeedEvent::of(event).frame());
+                }
+            }
+            FeedCatchUp::Reset { last } => {
+                self.behind = false;
+                self.sent = last;
+                self.ready
+                    .push_back(PlayerFeedEvent::standing(PlayerEventType::Reset, last).frame());
+            }
+        }
+    }
+
+    /// The next chunk to send, waiting for one; `None` ends the stream.
+    async fn next(&mut self) -> Option<Bytes> {
+        loop {
+            if let Some(frame) = self.ready.pop_front() {
+                return Some(frame);
+            }
+            if self.behind {
+                if !self.catch_up().await {
+                    return None;
+                }
+                continue;
+            }
+            let sent = self.sent;
+            tokio::select! {
+                _ = self.bell.rung_after(sent) => {
+                    if !self.catch_up().await {
+                        return None;
+                    }
+                }
+                _ = self.heartbeat.tick() => {
+                    // Another replica's event whose notification was lost (the listener
+                    // reconnecting) is read here; one process is never told late.
+                    if self.tables.store().backend == Backend::Postgres && !self.catch_up().await {
+                        return None;
+                    }
+                    if self.ready.is_empty() {
+                        return Some(Bytes::from_static(b": heartbeat\n\n"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A player's credential in the query of a stream: a browser's `EventSource` sends no headers.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FeedQuery {
+    /// The player's credential, as `Authorization: Bearer` would send it (for a browser's
+    /// `EventSource`, which cannot send headers).
+    credential: Option<String>,
+}
+
+/// Streams the player's feed as it happens (server-sent events): every event of every table
+/// the player sits at, and its notices (`your_turn` once per turn, `deadline_near`,
+/// `deadline_passed`, `table_started`, `table_finished`). Without `Last-Event-ID` the stream
+/// opens with `feed` (where the feed stands); with it, with every event after that one, or
+/// with `reset` when more than 200 were missed or they were forgotten (kept 30 days). Each
+/// event's `id` is its `seq`.
+#[utoipa::path(
+    tag = "players",
+    params(
+        ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: the player's credential (or `credential` in the query)"),
+        ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it (or a `reset`)"),
+        FeedQuery,
+    ),
+    responses(
+        (status = 200, description = "The events, as `text/event-stream`: each `data` is one `PlayerFeedEvent`, its `event` the event's `type` and its `id` its `seq`", body = PlayerFeedEvent, content_type = "text/event-stream"),
+        (status = 401, description = "`unknown_player_key`: no player credential, or no player's", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong player credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`streams_full`: the player (8 at once) or the server has as many open feeds as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[get("/players/me/events")]
+pub async fn my_events(
+    policy: KeptTables<ApiError>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let seen = last_event_id(&http)?;
+    let query = web::Query::<FeedQuery>::from_query(http.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or_default();
+    let Some(credential) = bearer(&http).or(query.credential.as_deref()) else {
+        return Err(ApiError::new(
+            ErrorCode::UnknownPlayerKey,
+            "send the player's credential as `Authorization: Bearer <credential>`, or as \
+             `credential` in the query",
+        ));
+    };
+    let field = if bearer(&http).is_some() {
+        "Authorization"
+    } else {
+        "credential"
+    };
+    let player = known_player(&policy, &http, credential, field).await?;
+    feed_stream(policy.tables().clone(), player.id, seen).await
+}
+
+/// Player `player_id`'s feed from after `seen` (or from where it stands): the answer of
+/// [`my_events`], and of the pages' own stream.
+pub(crate) async fn feed_stream(
+    tables: Tables,
+    player_id: String,
+    seen: Option<u64>,
+) -> Result<HttpResponse, ApiError> {
+    // The bell is followed before the feed is read, so that no event falls between the two.
+    let bell = tables
+        .bells()
+        .follow(&player_id)
+        .map_err(|full| ApiError::new(ErrorCode::StreamsFull, full.to_string()).retry_after(30))?;
+    let start = tokio::time::Instant::now() + limits::STREAM_HEARTBEAT;
+    let mut stream = FeedStream {
+        tables,
+        player_id,
+        bell,
+        sent: 0,
+        ready: VecDeque::new(),
+        heartbeat: tokio::time::interval_at(start, limits::STREAM_HEARTBEAT),
+        behind: false,
+    };
+    // How long a browser waits before reconnecting (ms).
+    stream
+        .ready
+        .push_back(Bytes::from_static(b"retry: 2000\n\n"));
+    match seen {
+        // Opened afresh: where the feed stands, then what comes.
+        None => {
+            let last = stream
+                .tables
+                .feed_last(&stream.player_id)
+                .await
+                .map_err(problem)?;
+            stream.sent = last;
+            stream
+                .ready
+                .push_back(PlayerFeedEvent::standing(PlayerEventType::Feed, last).frame());
+        }
+        Some(seen) => {
+            stream.sent = seen;
+            let caught_up = stream
+                .tables
+                .feed_events(&stream.player_id, seen, limits::CATCH_UP_PAGE)
+                .await
+                .map_err(problem)?;
+            stream.take(caught_up);
+        }
+    }
+    let body = futures_util::stream::unfold(stream, |mut stream| async move {
+        let chunk = stream.next().await?;
+        Some((Ok::<_, actix_web::Error>(chunk), stream))
+    });
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        // Sent as written: a compressor would hold events back to fill its blocks.
+        .insert_header((header::CONTENT_ENCODING, "identity"))
+        // nginx passes each event on at once instead of buffering the stream.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}

@@ -1,0 +1,460 @@
+//! Each player's feed: every event of the tables the player sits at, and the notices meant for
+//! the player — its turn (once per turn: the steps of a Hirþ turn make one), its deadline near
+//! or passed (see [`super::deadlines`]), a table it sits at from now on, a table finished.
+//!
+//! Events are written in the transaction of the change that made them, so a feed holds an
+//! event exactly when its change is committed, and numbered per player (`last_event` on the
+//! player's row hands the numbers out; the row's lock makes two tables' changes take turns), so
+//! that the numbers commit in order: a follower reading after the last number it saw misses
+//! nothing and repeats nothing. The players' rows are locked in the order of their ids, so that
+//! two changes seating the same two players never wait on each other.
+//!
+//! A follower in this process is woken by its player's bell, rung after the commit; with
+//! PostgreSQL, another replica's commit rings it through a `NOTIFY` sent in the change's
+//! transaction (heard in [`super::announce`]). A follower then reads what it has not seen from
+//! the database, a page at a time. A feed keeps its events [`limits::FEED_KEEP_DAYS`]; a
+//! follower that comes back later, or is more than [`limits::RESET_AFTER_CHANGES`] behind, is
+//! told to read its tables again ([`FeedCatchUp::Reset`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use dashmap::DashMap;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use tokio::sync::watch;
+
+use super::store::Backend;
+use super::write::Write;
+use super::{Change, Committed, DAY, EndedBy, Millis, Standing, Table, TableError, Tables};
+use crate::limits::tables as limits;
+use moot_games::Seat;
+
+/// The PostgreSQL channel of players' events: `<replica> <player id> <seq>`.
+pub(super) const PLAYERS_CHANNEL: &str = "moot_player_events";
+
+/// What a player's feed tells of a table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Notice {
+    /// A change of the table, as its own followers are told of it.
+    Change(Change),
+    /// The player's move is awaited: the first of its turn.
+    YourTurn {
+        /// Moves played.
+        ply: u64,
+        /// When the move is due, if the table has a clock.
+        deadline: Option<Millis>,
+    },
+    /// Four fifths of the awaited move's time have passed.
+    DeadlineNear {
+        /// Moves played.
+        ply: u64,
+        /// The seat whose move is awaited.
+        to_act: Seat,
+        /// When it is due.
+        deadline: Millis,
+    },
+    /// The awaited move's deadline passed: the waiting seat may claim the win.
+    DeadlinePassed {
+        /// Moves played.
+        ply: u64,
+        /// The seat whose move was due.
+        to_act: Seat,
+        /// When it was due.
+        deadline: Millis,
+    },
+    /// The player sits at the table from now on: it was made with the player seated, or the
+    /// player took its seat.
+    TableStarted {
+        /// The game's id.
+        game: String,
+        /// Moves played.
+        ply: u64,
+        /// The seat whose move is awaited, while the table goes on.
+        to_act: Option<Seat>,
+    },
+    /// The table is over.
+    TableFinished {
+        /// Moves played.
+        ply: u64,
+        /// The winning seat; `None` for a draw (or an abandoned table).
+        winner: Option<Seat>,
+        /// How it ended.
+        ended_by: EndedBy,
+    },
+}
+
+impl Notice {
+    /// The event's name, as stored and as the API writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Notice::Change(change) => change.event.name(),
+            Notice::YourTurn { .. } => "your_turn",
+            Notice::DeadlineNear { .. } => "deadline_near",
+            Notice::DeadlinePassed { .. } => "deadline_passed",
+            Notice::TableStarted { .. } => "table_started",
+            Notice::TableFinished { .. } => "table_finished",
+        }
+    }
+
+    /// What a player seated at `seat` is told of `change`: the change itself, then its turn if
+    /// the change gave it the move (`awaited_before` is whose move was awaited before it, so
+    /// that a turn of several moves is told once), or the end.
+    pub fn of_change(change: &Change, awaited_before: Option<Seat>, seat: Seat) -> Vec<Notice> {
+        let mut notices = vec![Notice::Change(change.clone())];
+        match change.after.standing {
+            Standing::Ongoing { to_act } if to_act == seat && awaited_before != Some(seat) => {
+                notices.push(Notice::YourTurn {
+                    ply: change.after.ply,
+                    deadline: change.after.deadline,
+                });
+            }
+            Standing::Ongoing { .. } => {}
+            Standing::Finished { winner, ended_by } => notices.push(Notice::TableFinished {
+                ply: change.after.ply,
+                winner,
+                ended_by,
+            }),
+        }
+        notices
+    }
+}
+
+/// One event of a player's feed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerEvent {
+    /// Its number in the player's feed, from 1.
+    pub seq: u64,
+    /// The table it tells of.
+    pub table_id: String,
+    /// The player's seat at that table.
+    pub seat: Seat,
+    /// What it tells.
+    pub notice: Notice,
+    /// When it was written.
+    pub time: Millis,
+}
+
+/// An event's body as stored.
+#[derive(Serialize, Deserialize)]
+struct Body {
+    seat: Seat,
+    notice: Notice,
+}
+
+/// What a player's follower who saw event `seen` is to be sent.
+#[derive(Debug)]
+pub enum FeedCatchUp {
+    /// The next events, in order (none when it saw the last).
+    Events(Vec<PlayerEvent>),
+    /// The follower cannot be told what it missed (forgotten, too many, or a number the feed
+    /// never had): it should read the player's tables again, and follow from `last`.
+    Reset {
+        /// The feed's last event.
+        last: u64,
+    },
+}
+
+/// The notices of one change for the players at its table: each player, its seat, and what it
+/// is told.
+pub(super) type Told = Vec<(String, Seat, Vec<Notice>)>;
+
+/// Events written for players, to ring their bells after the commit: each player and its last
+/// event.
+#[derive(Debug, Default)]
+#[must_use = "ring the players' bells after the commit"]
+pub(super) struct Rung(Vec<(String, u64)>);
+
+/// The players seated at a table, with their seats (a seat no player took is not there).
+#[derive(Debug, Default)]
+pub(super) struct Sitters(pub(super) Vec<(String, Seat)>);
+
+impl Sitters {
+    /// What each is told of `committed` (see [`Notice::of_change`]).
+    pub(super) fn told(&self, committed: &Committed, awaited_before: Option<Seat>) -> Told {
+        let change = committed.change();
+        self.0
+            .iter()
+            .map(|(player, seat)| {
+                let notices = Notice::of_change(&change, awaited_before, *seat);
+                (player.clone(), *seat, notices)
+            })
+            .collect()
+    }
+
+    /// What each is told on sitting at `table` from now on: that it does, and its turn if the
+    /// table awaits its move.
+    pub(super) fn started(&self, table: &Table) -> Told {
+        let to_act = match table.standing {
+            Standing::Ongoing { to_act } => Some(to_act),
+            Standing::Finished { .. } => None,
+        };
+        self.0
+            .iter()
+            .map(|(player, seat)| {
+                let mut notices = vec![Notice::TableStarted {
+                    game: table.game.to_owned(),
+                    ply: table.ply,
+                    to_act,
+                }];
+                if to_act == Some(*seat) {
+                    notices.push(Notice::YourTurn {
+                        ply: table.ply,
+                        deadline: table.deadline,
+                    });
+                }
+                (player.clone(), *seat, notices)
+            })
+            .collect()
+    }
+}
+
+impl Tables {
+    /// In a change's transaction: writes each player's notices to its feed, and on PostgreSQL
+    /// tells the other replicas (at the commit). Ring the bells with the answer once committed.
+    pub(super) async fn tell_players(
+        &self,
+        tx: &mut Write,
+        table_id: &str,
+        mut told: Told,
+        now: Millis,
+    ) -> Result<Rung, TableError> {
+        told.retain(|(_, _, notices)| !notices.is_empty());
+        told.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut rung = Rung::default();
+        for (player, seat, notices) in told {
+            let last: i64 = sqlx::query_scalar(
+                "UPDATE moot_players SET last_event = last_event + $1 WHERE id = $2 \
+                 RETURNING last_event",
+            )
+            .bind(notices.len() as i64)
+            .bind(&player)
+            .fetch_one(&mut **tx)
+            .await?;
+            let first = last as u64 + 1 - notices.len() as u64;
+            for (seq, notice) in (first..).zip(notices) {
+                let kind = notice.kind();
+                let body = serde_json::to_string(&Body { seat, notice })
+                    .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
+                sqlx::query(
+                    "INSERT INTO moot_player_events \
+                     (player_id, seq, table_id, kind, body, created_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(&player)
+                .bind(seq as i64)
+                .bind(table_id)
+                .bind(kind)
+                .bind(body)
+                .bind(now)
+                .execute(&mut **tx)
+                .await?;
+            }
+            if self.store.backend == Backend::Postgres {
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(PLAYERS_CHANNEL)
+                    .bind(format!("{} {player} {last}", self.replica))
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            rung.0.push((player, last as u64));
+        }
+        Ok(rung)
+    }
+
+    /// After the commit: wakes the followers in this process of the players written to.
+    pub(super) fn ring_players(&self, rung: Rung) {
+        for (player, last) in rung.0 {
+            self.bells.ring(&player, last);
+        }
+    }
+
+    /// Player `player_id`'s last event (0 before its first).
+    pub async fn feed_last(&self, player_id: &str) -> Result<u64, TableError> {
+        let last: Option<i64> =
+            sqlx::query_scalar("SELECT last_event FROM moot_players WHERE id = $1")
+                .bind(player_id)
+                .fetch_optional(&self.store.pool)
+                .await?;
+        Ok(last.ok_or(TableError::UnknownPlayer)? as u64)
+    }
+
+    /// What player `player_id`'s follower who saw event `seen` is to be sent: at most `limit`
+    /// of the next events, or a reset. Reads take turns with the tables' followers catching up.
+    pub async fn feed_events(
+        &self,
+        player_id: &str,
+        seen: u64,
+        limit: usize,
+    ) -> Result<FeedCatchUp, TableError> {
+        let _turn = self.catching_up.acquire().await;
+        let last = self.feed_last(player_id).await?;
+        if seen > last || last - seen > limits::RESET_AFTER_CHANGES {
+            return Ok(FeedCatchUp::Reset { last });
+        }
+        if seen == last {
+            return Ok(FeedCatchUp::Events(Vec::new()));
+        }
+        let rows = sqlx::query(
+            "SELECT seq, table_id, body, created_ms FROM moot_player_events \
+             WHERE player_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        )
+        .bind(player_id)
+        .bind(seen as i64)
+        .bind(limit.max(1) as i64)
+        .fetch_all(&self.store.pool)
+        .await?;
+        let mut events = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let body: String = row.try_get("body")?;
+            let body: Body = serde_json::from_str(&body)
+                .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
+            events.push(PlayerEvent {
+                seq: row.try_get::<i64, _>("seq")? as u64,
+                table_id: row.try_get("table_id")?,
+                seat: body.seat,
+                notice: body.notice,
+                time: row.try_get("created_ms")?,
+            });
+        }
+        // The events after `seen` were forgotten (kept their days, then swept).
+        if events.first().map(|e| e.seq) != Some(seen + 1) {
+            return Ok(FeedCatchUp::Reset { last });
+        }
+        Ok(FeedCatchUp::Events(events))
+    }
+
+    /// Forgets the players' events written before `before`.
+    pub(super) async fn forget_player_events(
+        tx: &mut Write,
+        before: Millis,
+    ) -> Result<(), TableError> {
+        sqlx::query("DELETE FROM moot_player_events WHERE created_ms < $1")
+            .bind(before)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
+    /// The bells of the players followed in this process.
+    pub fn bells(&self) -> &Arc<Bells> {
+        &self.bells
+    }
+}
+
+/// How long a feed keeps its events.
+pub(super) const FEED_KEEP: Millis = limits::FEED_KEEP_DAYS as Millis * DAY;
+
+/// A player's feed is full: its player, or the server, has as many followers as it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BellsFull {
+    /// The player's own share.
+    #[error("this player follows its feed from {0} places already")]
+    Player(usize),
+    /// The server's.
+    #[error("the server follows {0} players' feeds already")]
+    Server(usize),
+}
+
+/// The bells of the players followed in this process: one per followed player, holding the
+/// last event known to be committed, made by its first follower and dropped with its last.
+#[derive(Debug)]
+pub struct Bells {
+    bells: DashMap<String, watch::Sender<u64>>,
+    open: Arc<AtomicUsize>,
+    per_player: usize,
+    in_all: usize,
+}
+
+impl Default for Bells {
+    fn default() -> Self {
+        Bells::new(limits::STREAMS_PER_PLAYER, limits::MAX_PLAYER_STREAMS)
+    }
+}
+
+impl Bells {
+    /// Bells taking `per_player` followers of one player, `in_all` of all.
+    pub fn new(per_player: usize, in_all: usize) -> Bells {
+        Bells {
+            bells: DashMap::new(),
+            open: Arc::default(),
+            per_player,
+            in_all,
+        }
+    }
+
+    /// Follows player `player_id`'s bell, if there is room.
+    pub fn follow(self: &Arc<Self>, player_id: &str) -> Result<Listening, BellsFull> {
+        if self.open.fetch_add(1, Ordering::AcqRel) >= self.in_all {
+            self.open.fetch_sub(1, Ordering::AcqRel);
+            return Err(BellsFull::Server(self.in_all));
+        }
+        let entry = self
+            .bells
+            .entry(player_id.to_owned())
+            .or_insert_with(|| watch::channel(0).0);
+        if entry.receiver_count() >= self.per_player {
+            drop(entry);
+            self.open.fetch_sub(1, Ordering::AcqRel);
+            return Err(BellsFull::Player(self.per_player));
+        }
+        let bell = entry.subscribe();
+        drop(entry);
+        Ok(Listening {
+            bell,
+            bells: self.clone(),
+            player_id: player_id.to_owned(),
+        })
+    }
+
+    /// Rings player `player_id`'s bell: its events up to `last` are committed.
+    pub fn ring(&self, player_id: &str, last: u64) {
+        if let Some(bell) = self.bells.get(player_id) {
+            bell.send_if_modified(|known| {
+                let later = last > *known;
+                *known = (*known).max(last);
+                later
+            });
+        }
+    }
+
+    /// Whether player `player_id` has a follower in this process.
+    pub fn is_followed(&self, player_id: &str) -> bool {
+        self.bells.contains_key(player_id)
+    }
+
+    /// Followers of players' feeds in this process.
+    pub fn open(&self) -> usize {
+        self.open.load(Ordering::Acquire)
+    }
+}
+
+/// A follower's hold on its player's bell: its place is given back when dropped.
+#[derive(Debug)]
+pub struct Listening {
+    bell: watch::Receiver<u64>,
+    bells: Arc<Bells>,
+    player_id: String,
+}
+
+impl Listening {
+    /// Waits until the bell rings for an event after `seen`, and answers the last rung.
+    pub async fn rung_after(&mut self, seen: u64) -> u64 {
+        match self.bell.wait_for(|last| *last > seen).await {
+            Ok(last) => *last,
+            // The sender lives as long as any follower: not reached.
+            Err(_) => std::future::pending().await,
+        }
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.bells.open.fetch_sub(1, Ordering::AcqRel);
+        // This follower's receiver is still counted here.
+        self.bells
+            .bells
+            .remove_if(&self.player_id, |_, bell| bell.receiver_count() <= 1);
+    }
+}
