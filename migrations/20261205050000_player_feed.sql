@@ -28,3 +28,8 @@ ALTER TABLE moot_tables ADD COLUMN deadline_passed_ply BIGINT;
 
 -- The deadline worker finds the tables whose deadline comes by this.
 CREATE INDEX moot_tables_by_deadline ON moot_tables (deadline_ms);
+
+-- A player's webhook, if it names one: each event of its feed is posted there (through the
+-- outbox, like a table's), signed with its secret.
+ALTER TABLE moot_players ADD COLUMN webhook_url TEXT;
+ALTER TABLE moot_players ADD COLUMN webhook_secret TEXT;

@@ -256,7 +256,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
             per_address: flags.event_streams_per_address,
             ..Default::default()
         })
-        .with_webhooks(moot::api::tables::events::TableEvent::webhook_body);
+        .with_webhooks(moot::api::tables::events::TableEvent::webhook_body)
+        .with_player_webhooks(moot::api::tables::my_events::PlayerFeedEvent::webhook_body);
     // Any replica delivers any table's events (each claimed by one of them).
     let deliveries = moot::webhooks::Deliveries::new(
         tables.clone(),

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use sqlx::Row;
 use tokio::sync::Notify;
 
+use super::player_feed::PlayerEvent;
 use super::store::Backend;
 use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
@@ -29,11 +30,15 @@ use super::{Committed, Millis, TableError, Tables, Webhook};
 /// builds the server, since the tables know nothing of the API's shapes.
 pub type EventBody = fn(&Committed) -> String;
 
+/// How an event of a player's feed becomes a webhook's body, likewise.
+pub type PlayerEventBody = fn(&PlayerEvent) -> String;
+
 /// The tables' side of webhooks: how bodies are written, and the bell that wakes the delivery
 /// worker when an event is committed in this process.
 #[derive(Clone)]
 pub struct Outbox {
     body: EventBody,
+    player_body: Option<PlayerEventBody>,
     bell: Arc<Notify>,
 }
 
@@ -48,6 +53,7 @@ impl Outbox {
     pub fn new(body: EventBody) -> Outbox {
         Outbox {
             body,
+            player_body: None,
             bell: Arc::default(),
         }
     }
@@ -148,6 +154,64 @@ impl Tables {
     /// Whether these tables take webhooks.
     pub fn takes_webhooks(&self) -> bool {
         self.outbox.is_some()
+    }
+
+    /// The same tables, writing each event of a player's feed to the outbox if the player
+    /// names a webhook, its body written by `body` (after [`Tables::with_webhooks`]; without
+    /// it, a player's webhook is refused).
+    pub fn with_player_webhooks(mut self, body: PlayerEventBody) -> Tables {
+        if let Some(outbox) = &mut self.outbox {
+            outbox.player_body = Some(body);
+        }
+        self
+    }
+
+    /// Whether these tables post players' feeds to their webhooks.
+    pub fn takes_player_webhooks(&self) -> bool {
+        self.outbox
+            .as_ref()
+            .is_some_and(|o| o.player_body.is_some())
+    }
+
+    /// In a change's transaction: writes player `event` to the outbox, for the player's
+    /// `webhook`. Its key is the player's (`player:<id>`), so that a player's events go out in
+    /// order, as a table's do.
+    pub(super) async fn enqueue_player_event(
+        &self,
+        tx: &mut Write,
+        player_id: &str,
+        webhook: &Webhook,
+        event: &PlayerEvent,
+        now: Millis,
+    ) -> Result<bool, TableError> {
+        let Some(body) = self.outbox.as_ref().and_then(|o| o.player_body) else {
+            return Ok(false);
+        };
+        let key = format!("player:{player_id}");
+        sqlx::query(
+            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
+             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
+             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
+        )
+        .bind(format!("{key}-{}", event.seq))
+        .bind(&key)
+        .bind(event.seq as i64)
+        .bind(event.notice.kind())
+        .bind(&webhook.url)
+        .bind(&webhook.secret)
+        .bind(body(event))
+        .bind(now)
+        .bind(receiver_of(&webhook.url))
+        .execute(&mut **tx)
+        .await?;
+        Ok(true)
+    }
+
+    /// Rings the delivery worker's bell after a commit that wrote a player's event.
+    pub(super) fn ring_outbox(&self) {
+        if let Some(outbox) = &self.outbox {
+            outbox.bell.notify_one();
+        }
     }
 
     /// Waits until an event is committed in this process (at once if one was since the last

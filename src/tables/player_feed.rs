@@ -26,7 +26,9 @@ use tokio::sync::watch;
 
 use super::store::Backend;
 use super::write::Write;
-use super::{Change, Committed, DAY, EndedBy, Millis, Standing, Table, TableError, Tables};
+use super::{
+    Change, Committed, DAY, EndedBy, Millis, Standing, Table, TableError, Tables, Webhook,
+};
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
@@ -136,11 +138,18 @@ pub struct PlayerEvent {
     pub time: Millis,
 }
 
-/// An event's body as stored.
-#[derive(Serialize, Deserialize)]
+/// An event's body as read back.
+#[derive(Deserialize)]
 struct Body {
     seat: Seat,
     notice: Notice,
+}
+
+/// An event's body as written: the same fields.
+#[derive(Serialize)]
+struct Stored<'a> {
+    seat: Seat,
+    notice: &'a Notice,
 }
 
 /// What a player's follower who saw event `seen` is to be sent.
@@ -161,10 +170,10 @@ pub enum FeedCatchUp {
 pub(super) type Told = Vec<(String, Seat, Vec<Notice>)>;
 
 /// Events written for players, to ring their bells after the commit: each player and its last
-/// event.
+/// event, and whether any went to the outbox for a player's webhook.
 #[derive(Debug, Default)]
 #[must_use = "ring the players' bells after the commit"]
-pub(super) struct Rung(Vec<(String, u64)>);
+pub(super) struct Rung(Vec<(String, u64)>, bool);
 
 /// The players seated at a table, with their seats (a seat no player took is not there).
 #[derive(Debug, Default)]
@@ -224,19 +233,39 @@ impl Tables {
         told.sort_by(|a, b| a.0.cmp(&b.0));
         let mut rung = Rung::default();
         for (player, seat, notices) in told {
-            let last: i64 = sqlx::query_scalar(
+            let row = sqlx::query(
                 "UPDATE moot_players SET last_event = last_event + $1 WHERE id = $2 \
-                 RETURNING last_event",
+                 RETURNING last_event, webhook_url, webhook_secret",
             )
             .bind(notices.len() as i64)
             .bind(&player)
             .fetch_one(&mut **tx)
             .await?;
+            let last: i64 = row.try_get("last_event")?;
+            let webhook = match (row.try_get("webhook_url")?, row.try_get("webhook_secret")?) {
+                (Some(url), Some(secret)) => Some(Webhook { url, secret }),
+                _ => None,
+            };
             let first = last as u64 + 1 - notices.len() as u64;
             for (seq, notice) in (first..).zip(notices) {
-                let kind = notice.kind();
-                let body = serde_json::to_string(&Body { seat, notice })
-                    .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
+                let event = PlayerEvent {
+                    seq,
+                    table_id: table_id.to_owned(),
+                    seat,
+                    notice,
+                    time: now,
+                };
+                let kind = event.notice.kind();
+                let body = serde_json::to_string(&Stored {
+                    seat,
+                    notice: &event.notice,
+                })
+                .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
+                if let Some(webhook) = &webhook {
+                    rung.1 |= self
+                        .enqueue_player_event(tx, &player, webhook, &event, now)
+                        .await?;
+                }
                 sqlx::query(
                     "INSERT INTO moot_player_events \
                      (player_id, seq, table_id, kind, body, created_ms) \
@@ -267,6 +296,9 @@ impl Tables {
     pub(super) fn ring_players(&self, rung: Rung) {
         for (player, last) in rung.0 {
             self.bells.ring(&player, last);
+        }
+        if rung.1 {
+            self.ring_outbox();
         }
     }
 

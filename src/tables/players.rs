@@ -13,7 +13,7 @@ use super::player_feed::{Rung, Sitters};
 use super::read::read_table;
 use super::rows::{StoredTable, awaited, parse_json, seat_of};
 use super::write::Write;
-use super::{EndedBy, Millis, Standing, TableError, Tables, secret};
+use super::{EndedBy, Millis, Standing, TableError, Tables, Webhook, secret};
 use moot_games::{Game, Seat, with_game};
 
 /// A player as anyone holding its credential sees it.
@@ -25,6 +25,8 @@ pub struct Player {
     pub name: Option<String>,
     /// When it was made.
     pub created: Millis,
+    /// Where its feed's events are posted, if it named a webhook.
+    pub webhook_url: Option<String>,
 }
 
 /// A new player and its credential (shown once: only its digest is kept).
@@ -138,12 +140,13 @@ fn is_credential(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// A player's row (`id`, `name`, `created_ms`).
+/// A player's row (`id`, `name`, `created_ms`, `webhook_url`).
 fn read_player(row: &sqlx::any::AnyRow) -> Result<Player, TableError> {
     Ok(Player {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         created: row.try_get("created_ms")?,
+        webhook_url: row.try_get("webhook_url")?,
     })
 }
 
@@ -156,13 +159,15 @@ where
     if !is_credential(credential) {
         return Ok(None);
     }
-    sqlx::query("SELECT id, name, created_ms FROM moot_players WHERE credential_sha256 = $1")
-        .bind(secret::digest(credential))
-        .fetch_optional(executor)
-        .await?
-        .as_ref()
-        .map(read_player)
-        .transpose()
+    sqlx::query(
+        "SELECT id, name, created_ms, webhook_url FROM moot_players WHERE credential_sha256 = $1",
+    )
+    .bind(secret::digest(credential))
+    .fetch_optional(executor)
+    .await?
+    .as_ref()
+    .map(read_player)
+    .transpose()
 }
 
 /// The id of the player holding `credential`, in a change's transaction.
@@ -184,6 +189,7 @@ impl Tables {
             id: secret::table_id(),
             name,
             created: now,
+            webhook_url: None,
         };
         let credential = secret::credential();
         let mut tx = self.write().await?;
@@ -201,6 +207,33 @@ impl Tables {
         .map_err(TableError::from);
         tx.finish(outcome).await?;
         Ok(NewPlayer { player, credential })
+    }
+
+    /// Player `player_id`'s feed is posted to `webhook` from now on (none: no more).
+    pub async fn set_player_webhook(
+        &self,
+        player_id: &str,
+        webhook: Option<Webhook>,
+    ) -> Result<(), TableError> {
+        if webhook.is_some() && !self.takes_player_webhooks() {
+            return Err(TableError::WebhooksOff);
+        }
+        let mut tx = self.write().await?;
+        let (url, secret) = webhook.map(|w| (w.url, w.secret)).unzip();
+        let outcome = sqlx::query(
+            "UPDATE moot_players SET webhook_url = $1, webhook_secret = $2 WHERE id = $3",
+        )
+        .bind(url)
+        .bind(secret)
+        .bind(player_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(TableError::from)
+        .and_then(|done| match done.rows_affected() {
+            1 => Ok(()),
+            _ => Err(TableError::UnknownPlayer),
+        });
+        tx.finish(outcome).await
     }
 
     /// The player holding `credential`, if any.

@@ -3,7 +3,7 @@
 //! [`super::examples`]'s.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 #[allow(unused_imports)] // named by the `value_type` attributes below
@@ -99,6 +99,10 @@ impl std::fmt::Debug for CreateTableRequest {
 /// retried for a day until a 2xx answer.
 #[derive(Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "url": "https://games.example/hooks/moot",
+    "secret": "a-long-random-secret-kept-by-the-site",
+}))]
 pub struct WebhookRequest {
     /// An `http` or `https` URL on the public internet.
     #[schema(example = "https://games.example/hooks/moot", format = "uri")]

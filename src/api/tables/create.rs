@@ -62,20 +62,30 @@ fn webhook(
     request: Option<WebhookRequest>,
     allow_private: bool,
 ) -> Result<Option<tables::Webhook>, ApiError> {
-    let Some(request) = request else {
-        return Ok(None);
-    };
+    request
+        .map(|request| checked_webhook(request, allow_private, "webhook."))
+        .transpose()
+}
+
+/// A webhook as sent, its URL checked (see [`crate::webhooks::target`]) and its secret
+/// strong enough; a refusal names the field, after `prefix` (the webhook's place in the body).
+pub(super) fn checked_webhook(
+    request: WebhookRequest,
+    allow_private: bool,
+    prefix: &str,
+) -> Result<tables::Webhook, ApiError> {
     let refused = |field: &str, detail: String| {
-        ApiError::new(ErrorCode::InvalidRequest, format!("{field}: {detail}")).with_field(field)
+        let field = format!("{prefix}{field}");
+        ApiError::new(ErrorCode::InvalidRequest, format!("{field}: {detail}")).with_field(&field)
     };
     crate::webhooks::target::check(&request.url, allow_private)
-        .map_err(|detail| refused("webhook.url", format!("{:?}: {detail}", request.url)))?;
+        .map_err(|detail| refused("url", format!("{:?}: {detail}", request.url)))?;
     let chars = request.secret.chars().count();
     if !(limits::WEBHOOK_SECRET_CHARS).contains(&chars)
         || request.secret.chars().any(char::is_control)
     {
         return Err(refused(
-            "webhook.secret",
+            "secret",
             format!(
                 "{chars} characters; a secret has {} to {} characters and no control characters",
                 limits::WEBHOOK_SECRET_CHARS.start(),
@@ -83,10 +93,10 @@ fn webhook(
             ),
         ));
     }
-    Ok(Some(tables::Webhook {
+    Ok(tables::Webhook {
         url: request.url,
         secret: request.secret,
-    }))
+    })
 }
 
 /// Creates the table in the game `G` and answers it: the request's names, webhook and clock

@@ -44,6 +44,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(events::table_events)
         .service(players::create_player)
         .service(players::me)
+        .service(players::set_webhook)
+        .service(players::remove_webhook)
         .service(my_tables::my_tables)
         .service(my_events::my_events)
         .service(take_seat::take_seat);

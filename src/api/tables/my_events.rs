@@ -14,6 +14,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
@@ -61,6 +62,17 @@ pub enum PlayerEventType {
 /// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
 /// and whose `id` is `seq`).
 #[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "your_turn",
+    "seq": 17,
+    "table_id": "5f0c2a9e7d4b1c3a8e6f0d2b4c6a8e1f",
+    "url": "/api/v1/tables/5f0c2a9e7d4b1c3a8e6f0d2b4c6a8e1f",
+    "seat": "second",
+    "ply": 6,
+    "to_act": "second",
+    "deadline": "2026-12-08T09:30:00Z",
+    "time": "2026-12-05T09:30:00Z",
+}))]
 pub struct PlayerFeedEvent {
     /// What happened.
     #[serde(rename = "type")]
@@ -199,6 +211,11 @@ impl PlayerFeedEvent {
             }
         }
         body
+    }
+
+    /// The event as a player's webhook posts it: the stream's `data`.
+    pub fn webhook_body(event: &PlayerEvent) -> String {
+        serde_json::to_string(&PlayerFeedEvent::of(event)).unwrap_or_default()
     }
 
     /// The event as the stream sends it.

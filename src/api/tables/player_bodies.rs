@@ -60,6 +60,10 @@ pub struct PlayerResponse {
     /// The player's name, if one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Where the player's feed is posted, if it names a webhook (its secret is never shown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri")]
+    pub webhook_url: Option<String>,
 }
 
 impl From<Player> for PlayerResponse {
@@ -67,6 +71,7 @@ impl From<Player> for PlayerResponse {
         PlayerResponse {
             id: player.id,
             name: player.name,
+            webhook_url: player.webhook_url,
         }
     }
 }

@@ -1,13 +1,15 @@
 //! Player keys over HTTP: `POST /api/v1/players` makes one (its credential shown once), `GET
-//! /api/v1/players/me` reads it back with that credential. A wrong or missing player
+//! /api/v1/players/me` reads it back with that credential, and `PUT`/`DELETE
+//! /api/v1/players/me/webhook` names (or drops) the webhook its feed is posted to. A wrong or missing player
 //! credential counts against the client's share of wrong player credentials, as wrong seat
 //! credentials do at a table; a client past it is barred for a while, but never from using a
 //! right credential.
 
 use actix_web::http::header;
-use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, delete, get, post, put};
 
-use super::create::name_of;
+use super::bodies::WebhookRequest;
+use super::create::{checked_webhook, name_of};
 use super::player_bodies::{CreatePlayerRequest, CreatedPlayer, ME, MY_TABLES, PlayerResponse};
 use super::refusals::{client_of, player_strike, problem, rate_limited};
 use super::seats::bearer;
@@ -130,4 +132,72 @@ pub async fn me(policy: KeptTables<ApiError>, http: HttpRequest) -> Result<HttpR
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "private, no-cache"))
         .json(PlayerResponse::from(player)))
+}
+
+/// Posts the player's feed to a webhook from now on: each of its events (as
+/// `GET /api/v1/players/me/events` sends them) to `url`, signed with `secret` like a table's
+/// webhook, in order, retried for a day. Sent again, it replaces the webhook.
+#[utoipa::path(
+    tag = "players",
+    params(
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the player's credential"),
+    ),
+    request_body(content = WebhookRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The player, with its webhook's URL", body = PlayerResponse),
+        (status = 401, description = "`unknown_player_key`: no player credential, or no player's", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`: a URL the server does not post to, or a weak secret", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong player credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`; `webhooks_off`: this server posts no webhooks", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now, nothing was kept", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[put("/players/me/webhook")]
+pub async fn set_webhook(body: JsonBody, http: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let policy = KeptTables::<ApiError>::extract(&http).await?;
+    let request: WebhookRequest = ops::envelope(body.0)?;
+    let mut player = player_of(&policy, &http).await?;
+    let webhook = checked_webhook(request, policy.limits().allow_private_webhooks, "")?;
+    let url = webhook.url.clone();
+    policy
+        .tables()
+        .set_player_webhook(&player.id, Some(webhook))
+        .await
+        .map_err(problem)?;
+    player.webhook_url = Some(url);
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(PlayerResponse::from(player)))
+}
+
+/// Stops posting the player's feed to its webhook (events already written are still sent).
+#[utoipa::path(
+    tag = "players",
+    params(
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the player's credential"),
+    ),
+    responses(
+        (status = 204, description = "The player names no webhook now"),
+        (status = 401, description = "`unknown_player_key`: no player credential, or no player's", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this client sent too many wrong player credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now, nothing was changed", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[delete("/players/me/webhook")]
+pub async fn remove_webhook(
+    policy: KeptTables<ApiError>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let player = player_of(&policy, &http).await?;
+    policy
+        .tables()
+        .set_player_webhook(&player.id, None)
+        .await
+        .map_err(problem)?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -5,6 +5,8 @@
 //! behind is sent `reset`. Deadlines are told once, near and passed, whichever of two replicas
 //! looks, with time passed in by the test, and a restart in between loses none.
 
+use std::time::Duration;
+
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header;
 use actix_web::test::TestRequest;
@@ -511,3 +513,179 @@ both!(
         );
     }
 );
+
+both!(
+    a_players_feed_is_posted_to_its_webhook_signed_once_in_order,
+    |url: String| async move {
+        const SECRET: &str = "a-long-random-secret-kept-by-the-site";
+        let tables = db::tables(&url, 100).await;
+        let worker = moot::webhooks::Deliveries::new(
+            tables.clone(),
+            moot::webhooks::WebhookLimits {
+                allow_private: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        tokio::spawn(worker.run(tokio_util::sync::CancellationToken::new()));
+        let limits = moot::tables::TableLimits {
+            allow_private_webhooks: true,
+            ..roomy()
+        };
+        let app = db::app(tables, limits).await;
+        let receiver = crate::common::receiver::Receiver::start(SECRET, &[]);
+        let ann = player(&app, "Ann").await;
+        let as_ann = |request: TestRequest| {
+            request.insert_header((header::AUTHORIZATION, format!("Bearer {ann}")))
+        };
+        // Refused: a URL the server does not post to, a weak secret; no credential.
+        let hook = |url: &str, secret: &str| {
+            as_ann(TestRequest::put().uri("/api/v1/players/me/webhook"))
+                .set_json(json!({"url": url, "secret": secret}))
+        };
+        let local = call(&app, hook("ftp://games.example/", SECRET)).await;
+        assert_eq!(local.problem(422, "invalid_request")["field"], "url");
+        let weak = call(&app, hook(&receiver.url, "short")).await;
+        assert_eq!(weak.problem(422, "invalid_request")["field"], "secret");
+        let anonymous = call(
+            &app,
+            TestRequest::put()
+                .uri("/api/v1/players/me/webhook")
+                .set_json(json!({"url": receiver.url, "secret": SECRET})),
+        )
+        .await;
+        anonymous.problem(401, "unknown_player_key");
+        // Named: shown on the player, its secret never.
+        let named = call(&app, hook(&receiver.url, SECRET)).await;
+        assert_eq!(named.status, 200, "{named:#?}");
+        assert_eq!(named.body["webhook_url"], receiver.url.as_str());
+        let me = call(&app, as_ann(TestRequest::get().uri("/api/v1/players/me"))).await;
+        assert_eq!(me.body["webhook_url"], receiver.url.as_str());
+        assert!(!me.body.to_string().contains(SECRET));
+
+        // A whole Herfor game, Ann first.
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3}, "player_credentials": [ann]})),
+        )
+        .await;
+        let (id, credentials) = seats(&created.body);
+        let mut table = created.body["table"].clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        while table["status"] == "ongoing" {
+            let text = random_move::<Herfor>(&table, &mut rng);
+            let ply = table["ply"].as_u64().unwrap();
+            let seat = to_act(&table);
+            table = call(&app, play(&id, &credentials[seat], &text, ply))
+                .await
+                .ok()
+                .clone();
+        }
+        // The feed, read from its start, ends with the table's end.
+        let mut feed = open(&app, &ann, Some(0)).await;
+        let mut told = Vec::new();
+        loop {
+            let event = feed.next().await.unwrap();
+            let done = event.kind == "table_finished";
+            told.push(event);
+            if done {
+                break;
+            }
+        }
+        let got = receiver
+            .until(Duration::from_secs(20), |got| got.len() >= told.len())
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(receiver.deliveries().len(), told.len(), "each event once");
+        let player_id = me.body["id"].as_str().unwrap();
+        for (delivery, event) in got.iter().zip(&told) {
+            assert!(delivery.signed, "{delivery:#?}");
+            assert_eq!(
+                delivery.event_id,
+                format!("player:{player_id}-{}", event.id),
+                "in order"
+            );
+            assert_eq!(delivery.kind, event.kind);
+            assert_eq!(delivery.body, event.data, "as the feed sends it");
+        }
+        // Dropped: the next table's events are not posted.
+        let dropped = call(
+            &app,
+            as_ann(TestRequest::delete().uri("/api/v1/players/me/webhook")),
+        )
+        .await;
+        assert_eq!(dropped.status, 204);
+        let me = call(&app, as_ann(TestRequest::get().uri("/api/v1/players/me"))).await;
+        assert!(me.body.get("webhook_url").is_none(), "{:#}", me.body);
+        let more = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3}, "player_credentials": [ann]})),
+        )
+        .await;
+        assert_eq!(more.status, 201);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(
+            receiver.deliveries().len(),
+            told.len(),
+            "nothing more posted"
+        );
+    }
+);
+
+/// With PostgreSQL, a player's follower on one replica hears at once of the events another
+/// replica writes (through `NOTIFY`, well before an idle stream's heartbeat would read them).
+#[actix_web::test]
+async fn a_players_follower_on_one_replica_hears_another_replicas_events() {
+    let Some(url) = db::postgres_url().await else {
+        return;
+    };
+    let writer = db::tables(&url, 100).await;
+    let follower = db::tables(&url, 100).await;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let listening = tokio::spawn(follower.clone().listen(url.clone(), stop.clone()));
+    let app = db::app(follower, roomy()).await;
+    let ann = player(&app, "Ann").await;
+    let mut feed = open(&app, &ann, None).await;
+    assert_eq!(feed.next().await.unwrap().kind, "feed");
+    // Give the listener its connection before the first notice is sent.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let options = HerforOptions {
+        size: 3,
+        ..HerforOptions::default()
+    };
+    let start = Herfor::new_game(&options).unwrap();
+    let created = writer
+        .create_seated::<Herfor>(
+            &options,
+            &start,
+            None,
+            [None, None],
+            [Some(ann.clone()), None],
+            None,
+            T0,
+        )
+        .await
+        .unwrap();
+    let id = created.table.id.clone();
+    let started = std::time::Instant::now();
+    let mut seq = 0;
+    expect(
+        &mut feed,
+        &mut seq,
+        vec![
+            ("table_started", id.clone(), 0),
+            ("your_turn", id.clone(), 0),
+        ],
+    )
+    .await;
+    let mv = Herfor::format_move(&start, &Herfor::legal_moves(&start)[0]);
+    writer.play(&id, &ann, 0, &mv, T0 + 1000).await.unwrap();
+    expect(&mut feed, &mut seq, vec![("move", id.clone(), 1)]).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "heard through NOTIFY, not at a heartbeat: {:?}",
+        started.elapsed()
+    );
+    stop.cancel();
+    listening.await.unwrap();
+}
