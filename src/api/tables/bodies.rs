@@ -3,7 +3,7 @@
 //! [`super::examples`]'s.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 #[allow(unused_imports)] // named by the `value_type` attributes below

@@ -14,7 +14,6 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
