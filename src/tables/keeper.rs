@@ -27,6 +27,7 @@ use super::TableError;
 use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
 use super::outbox::Outbox;
+use super::push::PushShared;
 use super::secret;
 use super::store::Store;
 use super::write::Write;
@@ -54,6 +55,8 @@ pub struct Tables {
     pub(super) remembering: Option<Arc<Remembering>>,
     /// Turns taken by the followers reading the database to catch up (see [`super::changes`]).
     pub(super) catching_up: Arc<Semaphore>,
+    /// The VAPID key once read, and the push worker's bell (see [`super::push`]).
+    pub(super) push: Arc<PushShared>,
 }
 
 impl Tables {
@@ -68,6 +71,7 @@ impl Tables {
             outbox: None,
             remembering: None,
             catching_up: Arc::new(Semaphore::new(limits::CATCH_UP_READS)),
+            push: Arc::default(),
         }
     }
 

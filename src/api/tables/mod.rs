@@ -12,6 +12,8 @@
 //! - player keys: [`players`] makes one and reads it back; [`take_seat`]: a player takes a
 //!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
 //!   time; [`player_bodies`]: their bodies;
+//! - Web Push: [`push`] gives the server's VAPID key and keeps a player's browsers'
+//!   subscriptions; [`push_bodies`]: their bodies;
 //! - [`examples`]: the document's examples of the bodies, made from a game really played.
 
 mod answer;
@@ -23,6 +25,8 @@ mod idempotency;
 pub mod my_tables;
 pub mod player_bodies;
 pub mod players;
+pub mod push;
+pub mod push_bodies;
 pub mod reads;
 mod refusals;
 pub mod seats;
@@ -43,5 +47,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(players::create_player)
         .service(players::me)
         .service(my_tables::my_tables)
-        .service(take_seat::take_seat);
+        .service(take_seat::take_seat)
+        .service(push::push_key)
+        .service(push::subscribe)
+        .service(push::unsubscribe);
 }
