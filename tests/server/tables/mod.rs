@@ -35,7 +35,7 @@
 //! - `push`: Web Push, the test as push service and browser: a push decrypts to the notice and
 //!   carries a VAPID JWT that verifies over the server's key; a 410 drops the subscription, a
 //!   500 is retried, two workers post each push once, replicas share one key; the
-//!   subscription routes' refusals.
+//!   subscription routes' refusals; the binary posts with its `--push-contact`, stops at SIGTERM.
 
 mod db;
 mod ends;

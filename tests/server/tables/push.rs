@@ -5,7 +5,8 @@
 //! with ES256 over the key `GET /api/v1/push/key` gives, for the endpoint's origin, valid for
 //! at most a day, naming the server's contact. A push service's 410 drops the subscription, a
 //! 500 is retried, two workers on one database post each push once, replicas share one key,
-//! and the subscription routes refuse what they cannot use.
+//! and the subscription routes refuse what they cannot use. The real binary posts with its
+//! `--push-contact` and stops at SIGTERM with exit 0.
 
 use std::collections::{HashSet, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -675,5 +676,115 @@ both!(
                 .await,
             Err(TableError::PushTooLarge(_))
         ));
+    }
+);
+
+/// `method path` on the server at `base`, with `credential` and a JSON `body`: the status and
+/// the answer as JSON.
+async fn http(
+    base: &str,
+    method: reqwest::Method,
+    path: &str,
+    credential: Option<&str>,
+    body: &Value,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(credential) = credential {
+        request = request.bearer_auth(credential);
+    }
+    let answer = request.send().await.expect("the server answers");
+    let status = answer.status().as_u16();
+    let text = answer.text().await.unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+both!(
+    the_server_binary_posts_pushes_signed_with_its_contact_and_stops_at_sigterm,
+    |url: String| async move {
+        let contact = "mailto:ops@games.example";
+        let port = crate::common::ports::free_port();
+        let mut server = crate::common::ports::moot(
+            port,
+            &[
+                "--database",
+                &url,
+                "--allow-private-webhooks",
+                "--push-contact",
+                contact,
+            ],
+        );
+        let base = format!("http://127.0.0.1:{port}");
+        let (status, key) = http(
+            &base,
+            reqwest::Method::GET,
+            "/api/v1/push/key",
+            None,
+            &json!({}),
+        )
+        .await;
+        assert_eq!(status, 200, "{key:#}");
+        let (status, made) = http(
+            &base,
+            reqwest::Method::POST,
+            "/api/v1/players",
+            None,
+            &json!({}),
+        )
+        .await;
+        assert_eq!(status, 201, "{made:#}");
+        let credential = made["credential"].as_str().unwrap();
+        let service = PushService::start(&[]);
+        let browser = Browser::new(&service, "from-the-binary");
+        let (status, kept) = http(
+            &base,
+            reqwest::Method::POST,
+            "/api/v1/players/me/push-subscriptions",
+            Some(credential),
+            &browser.subscription(),
+        )
+        .await;
+        assert_eq!(status, 201, "{kept:#}");
+        // Written beside the server, as another replica would: its worker finds it by itself.
+        let tables = db::tables(&url, 100).await;
+        let notice = "{\"type\":\"your_turn\"}";
+        let player_id = made["id"].as_str().unwrap();
+        tables
+            .push_to_player(player_id, notice, moot::tables::now())
+            .await
+            .unwrap();
+        let posts = service
+            .until(Duration::from_secs(15), |posts| !posts.is_empty())
+            .await;
+        assert_eq!(browser.read(&posts[0]), notice);
+        let authorization = posts[0].header("authorization").unwrap();
+        let (token, k) = authorization
+            .strip_prefix("vapid t=")
+            .and_then(|rest| rest.split_once(", k="))
+            .unwrap();
+        assert_eq!(k, key["public_key"].as_str().unwrap());
+        assert_eq!(
+            claims_of(token)["sub"],
+            contact,
+            "--push-contact is the JWT's sub"
+        );
+        settled(&tables).await;
+
+        let pid = rustix::process::Pid::from_raw(server.0.id() as i32).expect("a pid");
+        rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = server.0.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not stop within 20 s of SIGTERM"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(status.code(), Some(0), "exit status after SIGTERM");
     }
 );
