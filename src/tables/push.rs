@@ -135,6 +135,18 @@ impl Tables {
         lease: Millis,
         limit: usize,
     ) -> Result<Vec<ClaimedPush>, TableError> {
+        // Most polls find nothing: a read, not a write transaction (on SQLite, the one
+        // writer's lock) every second of every replica.
+        let due = sqlx::query(
+            "SELECT id FROM moot_push_outbox WHERE status = 'pending' AND next_attempt_ms <= $1 \
+             LIMIT 1",
+        )
+        .bind(now)
+        .fetch_optional(&self.store().pool)
+        .await?;
+        if due.is_none() {
+            return Ok(Vec::new());
+        }
         let skip_locked = match self.store().backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             // One process writes at a time, under the writer's lock.
