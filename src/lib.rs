@@ -6,6 +6,7 @@
 //! - [`web`]: the server-rendered play pages;
 //! - [`tables`]: tables Moot keeps (SQLite or PostgreSQL), which the API serves;
 //! - [`webhooks`]: the tables' events posted to the URLs they name, signed and retried;
+//! - [`push`]: players' notices sent to their browsers by Web Push, encrypted and signed;
 //! - [`ai`]: the computer player (Monte Carlo tree search over the `Game` trait);
 //! - [`compute`]: its governance on a server (permits, client shares, the wall-clock cap,
 //!   single flight, the cache), of which the API and the pages build their own policies;
@@ -32,6 +33,7 @@ pub use moot_games as games;
 pub use moot_games::with_game;
 pub mod limits;
 pub mod paths;
+pub mod push;
 /// Pictures of positions and games: the `moot-pictures` crate of this workspace.
 pub use moot_pictures as picture;
 /// How a game is shown to people, with no HTTP: the `moot-present` crate of this workspace.

@@ -134,3 +134,27 @@ pub mod webhooks {
     /// replicas' events, retries that fall due).
     pub const POLL: Duration = Duration::from_secs(1);
 }
+
+/// What Web Push's posts may take.
+pub mod push {
+    use std::time::Duration;
+
+    /// Pushes one server process posts at once.
+    pub const CONCURRENCY: usize = 16;
+    /// The longest a post may take, connection included, before it counts as failed.
+    pub const TIMEOUT: Duration = Duration::from_secs(10);
+    /// The wait before the first retry; each retry waits twice as long as the one before…
+    pub const RETRY_BASE: Duration = Duration::from_secs(1);
+    /// …up to this long.
+    pub const RETRY_CAP: Duration = Duration::from_secs(60 * 60);
+    /// How long a push is retried before it is given up: a notice a day late is no notice.
+    pub const GIVE_UP_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+    /// How long a claimed push is left to the process that claimed it.
+    pub const LEASE: Duration = Duration::from_secs(60);
+    /// How often the outbox is looked at when nothing was committed in this process.
+    pub const POLL: Duration = Duration::from_secs(1);
+    /// How long a push service keeps a push for a browser that is offline (`TTL`).
+    pub const TTL: Duration = Duration::from_secs(24 * 60 * 60);
+    /// How long each VAPID JWT is valid: push services refuse more than a day.
+    pub const JWT_VALID: Duration = Duration::from_secs(12 * 60 * 60);
+}

@@ -126,6 +126,10 @@ struct Serve {
     /// failed trial, up to ten times this or five minutes, whichever is longer.
     #[arg(long, env = "MOOT_WEBHOOK_BREAKER_WAIT_MS", default_value_t = moot::limits::webhooks::BREAKER_WAIT.as_millis() as u64)]
     webhook_breaker_wait_ms: u64,
+    /// How a push service's operators reach this server's: VAPID's `sub` (RFC 8292), a
+    /// `mailto:` or `https:` URL, sent with every Web Push notice to players' browsers.
+    #[arg(long, env = "MOOT_PUSH_CONTACT", default_value = moot::push::DEFAULT_CONTACT, value_parser = push_contact)]
+    push_contact: String,
     /// The log's format: `pretty` (colour only on a terminal) or `json` (one object a line).
     #[arg(long, env = "MOOT_LOG_FORMAT", default_value = "pretty")]
     log_format: LogFormat,
@@ -274,11 +278,23 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     )
     .map_err(std::io::Error::other)?;
     let delivery_counts = deliveries.counts();
+    // Any replica posts any player's pushes (each claimed by one of them), signed with the key
+    // they share.
+    let pushes = moot::push::Pushes::new(
+        tables.clone(),
+        moot::push::PushLimits {
+            contact: flags.push_contact.clone(),
+            allow_private: flags.allow_private_webhooks,
+            ..Default::default()
+        },
+    )
+    .map_err(std::io::Error::other)?;
     // Told at the stop: the tasks that must end cleanly (a delivery recorded, the listener's
     // connection closed).
     let stop = CancellationToken::new();
     let finishing = [
         actix_web::rt::spawn(deliveries.run(stop.clone())),
+        actix_web::rt::spawn(pushes.run(stop.clone())),
         // With PostgreSQL, the other replicas' moves reach this one's event streams.
         actix_web::rt::spawn(tables.clone().listen(flags.database.clone(), stop.clone())),
     ];
@@ -341,6 +357,17 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A `--push-contact`: a `mailto:` or `https:` URL, as push services ask of VAPID's `sub`.
+fn push_contact(text: &str) -> Result<String, String> {
+    if (text.starts_with("mailto:") && text.len() > "mailto:".len())
+        || (text.starts_with("https://") && url::Url::parse(text).is_ok())
+    {
+        Ok(text.to_owned())
+    } else {
+        Err("a mailto: or https: URL (mailto:admin@example.org)".into())
+    }
 }
 
 /// Waits for SIGTERM (a service manager's stop) or SIGINT (Ctrl-C).

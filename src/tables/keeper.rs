@@ -28,6 +28,7 @@ use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
 use super::outbox::Outbox;
 use super::player_feed::Bells;
+use super::push::PushShared;
 use super::secret;
 use super::store::Store;
 use super::write::Write;
@@ -57,6 +58,8 @@ pub struct Tables {
     pub(super) catching_up: Arc<Semaphore>,
     /// Whoever follows a player's feed in this process (see [`super::player_feed`]).
     pub(super) bells: Arc<Bells>,
+    /// The VAPID key once read, and the push worker's bell (see [`super::push`]).
+    pub(super) push: Arc<PushShared>,
 }
 
 impl Tables {
@@ -72,6 +75,7 @@ impl Tables {
             remembering: None,
             catching_up: Arc::new(Semaphore::new(limits::CATCH_UP_READS)),
             bells: Arc::default(),
+            push: Arc::default(),
         }
     }
 

@@ -34,7 +34,11 @@
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
 //!   [`announce`] publishes;
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
-//!   and claimed from there by the delivery worker (`crate::webhooks`).
+//!   and claimed from there by the delivery worker (`crate::webhooks`);
+//! - Web Push, for players' notices: [`push_keys`] (the server's VAPID key, made once and
+//!   shared by the replicas), [`subscriptions`] (each player's browsers), and [`push`] (the
+//!   push outbox, written in the transaction that makes a notice due and claimed from there by
+//!   the push worker, `crate::push`).
 
 mod abandon;
 mod announce;
@@ -51,13 +55,16 @@ mod play;
 pub mod player_feed;
 pub mod players;
 pub mod policy;
+pub mod push;
+mod push_keys;
 mod read;
 mod ready;
 mod rows;
 pub mod secret;
 pub mod store;
+pub mod subscriptions;
 pub mod sweep;
-mod write;
+pub(crate) mod write;
 
 pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
@@ -414,6 +421,12 @@ pub enum TableError {
     /// Another player holds the seat, or the player holds the table's other seat.
     #[error("{0}")]
     SeatTaken(String),
+    /// A push's payload larger than a push may carry.
+    #[error(
+        "a push's payload is {0} bytes; at most {max} are sent",
+        max = push::MAX_PAYLOAD_BYTES
+    )]
+    PushTooLarge(usize),
 }
 
 impl TableError {

@@ -170,10 +170,10 @@ pub enum FeedCatchUp {
 pub(super) type Told = Vec<(String, Seat, Vec<Notice>)>;
 
 /// Events written for players, to ring their bells after the commit: each player and its last
-/// event, and whether any went to the outbox for a player's webhook.
+/// event; whether any went to the outbox for a player's webhook; whether any made a push.
 #[derive(Debug, Default)]
 #[must_use = "ring the players' bells after the commit"]
-pub(super) struct Rung(Vec<(String, u64)>, bool);
+pub(super) struct Rung(Vec<(String, u64)>, bool, bool);
 
 /// The players seated at a table, with their seats (a seat no player took is not there).
 #[derive(Debug, Default)]
@@ -266,6 +266,9 @@ impl Tables {
                         .enqueue_player_event(tx, &player, webhook, &event, now)
                         .await?;
                 }
+                if let Some(payload) = push_payload(&event) {
+                    rung.2 |= self.enqueue_push(tx, &player, &payload, now).await? > 0;
+                }
                 sqlx::query(
                     "INSERT INTO moot_player_events \
                      (player_id, seq, table_id, kind, body, created_ms) \
@@ -299,6 +302,9 @@ impl Tables {
         }
         if rung.1 {
             self.ring_outbox();
+        }
+        if rung.2 {
+            self.ring_pushes();
         }
     }
 
@@ -373,6 +379,32 @@ impl Tables {
     pub fn bells(&self) -> &Arc<Bells> {
         &self.bells
     }
+}
+
+/// What a player's browsers are pushed of `event`, if anything: its turn, and its deadline
+/// near (what the service worker, `static/push-worker.js`, shows: a title, a line, the page
+/// to open, and the table, so that a newer notice of a table replaces an older one).
+fn push_payload(event: &PlayerEvent) -> Option<String> {
+    let (title, body) = match &event.notice {
+        Notice::YourTurn { ply, .. } => (
+            "Your move",
+            format!("It is your move at a table of Moot (move {}).", ply + 1),
+        ),
+        Notice::DeadlineNear { .. } => (
+            "Your move is due soon",
+            "Four fifths of the time for your move have passed.".to_owned(),
+        ),
+        _ => return None,
+    };
+    let payload = serde_json::json!({
+        "type": event.notice.kind(),
+        "title": title,
+        "body": body,
+        "url": format!("/table/{}", event.table_id),
+        "table_id": event.table_id,
+        "seq": event.seq,
+    });
+    Some(payload.to_string())
 }
 
 /// How long a feed keeps its events.

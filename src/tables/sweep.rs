@@ -7,7 +7,7 @@ use crate::limits::tables as limits;
 
 impl Tables {
     /// Deletes the tables finished before `now - keep_days` days, with their seats and moves,
-    /// and the outbox's events delivered or given up as long ago; returns how many tables.
+    /// and the outboxes' events and pushes done as long ago; returns how many tables.
     pub async fn sweep(&self, now: Millis, keep_days: u32) -> Result<u64, TableError> {
         let before = now - i64::from(keep_days) * DAY;
         let mut tx = self.write().await?;
@@ -26,10 +26,14 @@ impl Tables {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-            sqlx::query("DELETE FROM moot_outbox WHERE status <> 'pending' AND done_ms < $1")
+            for outbox in ["moot_outbox", "moot_push_outbox"] {
+                sqlx::query(&format!(
+                    "DELETE FROM {outbox} WHERE status <> 'pending' AND done_ms < $1"
+                ))
                 .bind(before)
                 .execute(&mut *tx)
                 .await?;
+            }
             // Answers remembered for idempotent requests, once kept long enough.
             sqlx::query("DELETE FROM moot_idempotency WHERE created_ms < $1")
                 .bind(now - super::idempotency::KEEP)

@@ -18,7 +18,7 @@ use super::store::{Backend, Store};
 
 /// A change's open transaction. Its queries run on `&mut *write`; [`Write::finish`] commits
 /// it or undoes it. Dropped unfinished (a request cancelled), its connection is discarded.
-pub(super) struct Write {
+pub(crate) struct Write {
     connection: Option<PoolConnection<Any>>,
     store: Store,
     started: Instant,

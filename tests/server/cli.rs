@@ -62,6 +62,16 @@ fn bad_service_flags_are_refused_with_the_reason() {
         ("--cors-origins", "games.example", "scheme://host"),
         ("--public-url", "games.example", "http:// or https://"),
         ("--public-url", "https://games.example/moot", "has a path"),
+        (
+            "--push-contact",
+            "admin@example.org",
+            "a mailto: or https: URL",
+        ),
+        (
+            "--push-contact",
+            "http://games.example/contact",
+            "a mailto: or https: URL",
+        ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_moot"))
             .args([flag, value])

@@ -13,6 +13,8 @@
 //!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
 //!   time; [`my_events`]: the player's feed as it happens (server-sent events);
 //!   [`player_bodies`]: their bodies;
+//! - Web Push: [`push`] gives the server's VAPID key and keeps a player's browsers'
+//!   subscriptions; [`push_bodies`]: their bodies;
 //! - [`examples`]: the document's examples of the bodies, made from a game really played.
 
 mod answer;
@@ -25,6 +27,8 @@ pub mod my_events;
 pub mod my_tables;
 pub mod player_bodies;
 pub mod players;
+pub mod push;
+pub mod push_bodies;
 pub mod reads;
 mod refusals;
 pub mod seats;
@@ -48,5 +52,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(players::remove_webhook)
         .service(my_tables::my_tables)
         .service(my_events::my_events)
-        .service(take_seat::take_seat);
+        .service(take_seat::take_seat)
+        .service(push::push_key)
+        .service(push::subscribe)
+        .service(push::unsubscribe);
 }

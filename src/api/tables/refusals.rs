@@ -76,6 +76,7 @@ pub(super) fn problem(error: TableError) -> ApiError {
         TableError::KeyTaken => ErrorCode::IdempotencyKeyInUse,
         TableError::UnknownPlayer => ErrorCode::UnknownPlayerKey,
         TableError::SeatTaken(_) => ErrorCode::SeatTaken,
+        TableError::PushTooLarge(_) => ErrorCode::InvalidRequest,
         TableError::Full(_) => {
             return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
         }

@@ -34,7 +34,11 @@
 //! - `webhooks`: every event posted to the table's webhook, signed, once; retried after a
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused; a
 //!   receiver that never answers delays only its own tables; one failing in a row is left alone
-//!   until a trial; claims take each receiver's share.
+//!   until a trial; claims take each receiver's share;
+//! - `push`: Web Push, the test as push service and browser: a push decrypts to the notice and
+//!   carries a VAPID JWT that verifies over the server's key; a 410 drops the subscription, a
+//!   500 is retried, two workers post each push once, replicas share one key; the
+//!   subscription routes' refusals; the binary posts with its `--push-contact`, stops at SIGTERM.
 
 mod db;
 mod ends;
@@ -47,6 +51,7 @@ mod idempotency;
 mod pages;
 mod players;
 mod processes;
+mod push;
 mod refusals;
 mod sse;
 mod sweep;
