@@ -261,7 +261,10 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
             ..Default::default()
         })
         .with_webhooks(moot::api::tables::events::TableEvent::webhook_body)
-        .with_player_webhooks(moot::api::tables::my_events::PlayerFeedEvent::webhook_body);
+        .with_notice_webhooks(
+            moot::api::tables::my_events::PlayerFeedEvent::webhook_body,
+            moot::api::tables::events::TableEvent::deadline_body,
+        );
     // Any replica delivers any table's events (each claimed by one of them).
     let deliveries = moot::webhooks::Deliveries::new(
         tables.clone(),

@@ -1,7 +1,8 @@
 //! Deadline notices. Each awaited move's deadline is told once when it comes near (four fifths
 //! of its time gone: `deadline_near`, to the player whose move is due) and once when it passes
 //! (`deadline_passed`, to both players: the waiting one may claim the win), to the feeds of the
-//! players seated at the table. A deadline found already passed is told passed only.
+//! players seated at the table, and to the table's webhook if it names one. A deadline found
+//! already passed is told passed only.
 //!
 //! The notices come from the database, not from a timer of one process: any replica's worker
 //! looks for the deadlines due at the time it is given, and each table's notice is written in
@@ -16,8 +17,9 @@ use sqlx::Row;
 use super::player_feed::{Notice, Rung, Sitters};
 use super::rows::seat_of;
 use super::write::Write;
-use super::{DAY, Millis, TableError, Tables};
+use super::{DAY, Millis, TableError, Tables, Webhook};
 use crate::limits::tables as limits;
+use moot_games::Seat;
 
 /// The time left when a deadline is near, per day a move may take: a fifth.
 const NEAR_LEFT_PER_DAY: Millis = DAY / 5;
@@ -31,6 +33,36 @@ const BATCH: i64 = 500;
 enum Due {
     Near,
     Passed,
+}
+
+/// A table's deadline told, as its webhook posts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlineNotice {
+    /// The table's id.
+    pub table_id: String,
+    /// The table's change number (the notice follows that change).
+    pub seq: u64,
+    /// Moves played.
+    pub ply: u64,
+    /// The seat whose move is awaited.
+    pub to_act: Seat,
+    /// When the move is (or was) due.
+    pub deadline: Millis,
+    /// Whether the deadline passed (else it is near).
+    pub passed: bool,
+    /// When it was told.
+    pub time: Millis,
+}
+
+impl DeadlineNotice {
+    /// The event's name: `deadline_near` or `deadline_passed`.
+    pub fn kind(&self) -> &'static str {
+        if self.passed {
+            "deadline_passed"
+        } else {
+            "deadline_near"
+        }
+    }
 }
 
 impl Tables {
@@ -83,7 +115,7 @@ impl Tables {
         let outcome = async {
             let rows = sqlx::query(
                 "SELECT t.ply, t.to_act, t.deadline_ms, t.days_per_move, t.deadline_near_ply, \
-                 t.deadline_passed_ply, s.seat, s.player_id \
+                 t.deadline_passed_ply, t.webhook_url, t.webhook_secret, s.seat, s.player_id \
                  FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
                  WHERE t.id = $1 AND t.status = 'ongoing' ORDER BY s.seat",
             )
@@ -119,6 +151,27 @@ impl Tables {
             }
             let to_act = seat_of(to_act)?;
             let ply = ply as u64;
+            let webhook = match (
+                first.try_get("webhook_url")?,
+                first.try_get("webhook_secret")?,
+            ) {
+                (Some(url), Some(secret)) => Some(Webhook { url, secret }),
+                _ => None,
+            };
+            let mut posted = false;
+            if let Some(webhook) = &webhook {
+                let notice = DeadlineNotice {
+                    table_id: id.to_owned(),
+                    // An ongoing table's change number is its ply.
+                    seq: ply,
+                    ply,
+                    to_act,
+                    deadline,
+                    passed: due == Due::Passed,
+                    time: now,
+                };
+                posted = self.enqueue_deadline(&mut tx, webhook, &notice).await?;
+            }
             let mut sitters = Sitters::default();
             for row in &rows {
                 if let Some(player) = row.try_get::<Option<String>, _>("player_id")? {
@@ -145,11 +198,21 @@ impl Tables {
                     (player, seat, vec![notice])
                 })
                 .collect();
-            Ok(Some(self.tell_players(&mut tx, id, told, now).await?))
+            Ok(Some((
+                self.tell_players(&mut tx, id, told, now).await?,
+                posted,
+            )))
         }
         .await;
-        let rung: Option<Rung> = tx.finish(outcome).await?;
-        Ok(rung.map(|rung| self.ring_players(rung)).is_some())
+        let told: Option<(Rung, bool)> = tx.finish(outcome).await?;
+        let Some((rung, posted)) = told else {
+            return Ok(false);
+        };
+        self.ring_players(rung);
+        if posted {
+            self.ring_outbox();
+        }
+        Ok(true)
     }
 
     /// Marks the deadline of table `id` at `ply` told (a passed deadline is told near too:

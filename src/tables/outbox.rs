@@ -21,6 +21,7 @@ use std::sync::Arc;
 use sqlx::Row;
 use tokio::sync::Notify;
 
+use super::deadlines::DeadlineNotice;
 use super::player_feed::PlayerEvent;
 use super::store::Backend;
 use super::write::Write;
@@ -33,12 +34,16 @@ pub type EventBody = fn(&Committed) -> String;
 /// How an event of a player's feed becomes a webhook's body, likewise.
 pub type PlayerEventBody = fn(&PlayerEvent) -> String;
 
+/// How a table's deadline notice becomes a webhook's body, likewise.
+pub type DeadlineBody = fn(&DeadlineNotice) -> String;
+
 /// The tables' side of webhooks: how bodies are written, and the bell that wakes the delivery
 /// worker when an event is committed in this process.
 #[derive(Clone)]
 pub struct Outbox {
     body: EventBody,
     player_body: Option<PlayerEventBody>,
+    deadline_body: Option<DeadlineBody>,
     bell: Arc<Notify>,
 }
 
@@ -54,6 +59,7 @@ impl Outbox {
         Outbox {
             body,
             player_body: None,
+            deadline_body: None,
             bell: Arc::default(),
         }
     }
@@ -156,14 +162,51 @@ impl Tables {
         self.outbox.is_some()
     }
 
-    /// The same tables, writing each event of a player's feed to the outbox if the player
-    /// names a webhook, its body written by `body` (after [`Tables::with_webhooks`]; without
-    /// it, a player's webhook is refused).
-    pub fn with_player_webhooks(mut self, body: PlayerEventBody) -> Tables {
+    /// The same tables, writing to the outbox each event of a player's feed if the player
+    /// names a webhook (its body written by `player`; without it, a player's webhook is
+    /// refused), and each deadline notice of a table with a webhook (written by `deadline`).
+    /// After [`Tables::with_webhooks`].
+    pub fn with_notice_webhooks(
+        mut self,
+        player: PlayerEventBody,
+        deadline: DeadlineBody,
+    ) -> Tables {
         if let Some(outbox) = &mut self.outbox {
-            outbox.player_body = Some(body);
+            outbox.player_body = Some(player);
+            outbox.deadline_body = Some(deadline);
         }
         self
+    }
+
+    /// In a deadline notice's transaction: writes it to the outbox for table's `webhook`, after
+    /// the table's change it follows (same `seq`, written later). Whether it did.
+    pub(super) async fn enqueue_deadline(
+        &self,
+        tx: &mut Write,
+        webhook: &Webhook,
+        notice: &DeadlineNotice,
+    ) -> Result<bool, TableError> {
+        let Some(body) = self.outbox.as_ref().and_then(|o| o.deadline_body) else {
+            return Ok(false);
+        };
+        let kind = notice.kind();
+        sqlx::query(
+            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
+             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
+             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
+        )
+        .bind(format!("{}-{}-{kind}", notice.table_id, notice.seq))
+        .bind(&notice.table_id)
+        .bind(notice.seq as i64)
+        .bind(kind)
+        .bind(&webhook.url)
+        .bind(&webhook.secret)
+        .bind(body(notice))
+        .bind(notice.time)
+        .bind(receiver_of(&webhook.url))
+        .execute(&mut **tx)
+        .await?;
+        Ok(true)
     }
 
     /// Whether these tables post players' feeds to their webhooks.

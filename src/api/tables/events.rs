@@ -30,6 +30,7 @@ use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
+use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::feed::{Follower, Next, Who};
 use crate::tables::{
     Backend, CatchUp, Change, Committed, Event, FeedFull, Table, TableError, TablePolicy, Tables,
@@ -52,6 +53,12 @@ pub enum TableEventType {
     Claim,
     /// The table was closed as abandoned: no one moved for too long.
     Abandoned,
+    /// Four fifths of the awaited move's time have passed (webhooks only: a notice, not a
+    /// change; `seq` is the change it follows).
+    DeadlineNear,
+    /// The awaited move's deadline passed: the waiting seat may claim the win (webhooks only,
+    /// likewise).
+    DeadlinePassed,
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
@@ -156,6 +163,30 @@ impl TableEvent {
         serde_json::to_string(&TableEvent::of(&change.change())).unwrap_or_default()
     }
 
+    /// A deadline notice as a table's webhook posts it.
+    pub fn deadline_body(notice: &DeadlineNotice) -> String {
+        let event = TableEvent {
+            kind: if notice.passed {
+                TableEventType::DeadlinePassed
+            } else {
+                TableEventType::DeadlineNear
+            },
+            seq: notice.seq,
+            table_id: notice.table_id.clone(),
+            url: table_url(&notice.table_id),
+            mv: None,
+            seat: None,
+            ply: notice.ply,
+            status: TableStatus::Ongoing,
+            to_act: Some(notice.to_act),
+            result: None,
+            deadline: Some(rfc3339(notice.deadline)),
+            time: rfc3339(notice.time),
+            table: None,
+        };
+        serde_json::to_string(&event).unwrap_or_default()
+    }
+
     /// The event as the stream sends it.
     fn frame(&self) -> Bytes {
         let kind = match self.kind {
@@ -165,6 +196,8 @@ impl TableEvent {
             TableEventType::Resign => "resign",
             TableEventType::Claim => "claim",
             TableEventType::Abandoned => "abandoned",
+            TableEventType::DeadlineNear => "deadline_near",
+            TableEventType::DeadlinePassed => "deadline_passed",
         };
         // serde_json writes no newline, so the data is one line.
         let data = serde_json::to_string(self).unwrap_or_default();

@@ -71,7 +71,10 @@ pub async fn tables(url: &str, max_open: u64) -> Tables {
         max_open,
     )
     .with_webhooks(moot::api::tables::events::TableEvent::webhook_body)
-    .with_player_webhooks(moot::api::tables::my_events::PlayerFeedEvent::webhook_body)
+    .with_notice_webhooks(
+        moot::api::tables::my_events::PlayerFeedEvent::webhook_body,
+        moot::api::tables::events::TableEvent::deadline_body,
+    )
 }
 
 /// The whole app over `tables` under `limits`.

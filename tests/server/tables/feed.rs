@@ -15,7 +15,7 @@ use moot::games::herfor::{Herfor, HerforOptions};
 use moot::games::hirth::Hirth;
 use moot::games::tara::Tara;
 use moot::tables::player_feed::{FeedCatchUp, Notice};
-use moot::tables::{DAY, Tables};
+use moot::tables::{DAY, Tables, Webhook};
 use rand::SeedableRng;
 use serde_json::{Value, json};
 
@@ -427,7 +427,10 @@ both!(
                 Some(1),
                 [None, None],
                 [Some(ann.credential.clone()), Some(bo.credential.clone())],
-                None,
+                Some(Webhook {
+                    url: "https://games.example/hooks/moot".into(),
+                    secret: "a-long-random-secret-kept-by-the-site".into(),
+                }),
                 T0,
             )
             .await
@@ -511,6 +514,31 @@ both!(
                 "table_finished"
             ]
         );
+        // The table's webhook was told the same deadlines, each after the change it follows.
+        let posted: Vec<(i64, String, String)> = sqlx::query_as(
+            "SELECT seq, kind, body FROM moot_outbox WHERE table_id = $1 ORDER BY seq, created_ms",
+        )
+        .bind(&id)
+        .fetch_all(&one.store().pool)
+        .await
+        .unwrap();
+        let told: Vec<(i64, &str)> = posted.iter().map(|(s, k, _)| (*s, k.as_str())).collect();
+        assert_eq!(
+            told,
+            [
+                (0, "deadline_near"),
+                (0, "deadline_passed"),
+                (1, "move"),
+                (1, "deadline_passed"),
+                (2, "claim")
+            ]
+        );
+        let near: Value = serde_json::from_str(&posted[0].2).unwrap();
+        assert_eq!(near["type"], "deadline_near");
+        assert_eq!(near["to_act"], "first");
+        assert_eq!(near["status"], "ongoing");
+        assert_eq!(near["ply"], 0);
+        assert_eq!(near["deadline"], "2027-01-16T08:00:00Z");
     }
 );
 
