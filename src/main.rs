@@ -330,9 +330,10 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let middleware = Middleware::new(flags.cors_origins, &computer)
         .with_public_url(flags.public_url)
         .with_site_keys(site_keys);
-    middleware
-        .metrics
-        .count_streams(policy.tables().feed().clone());
+    middleware.metrics.count_streams(
+        policy.tables().feed().clone(),
+        policy.tables().bells().clone(),
+    );
     middleware.metrics.count_webhooks(delivery_counts);
     middleware.metrics.count_database(store.health());
     let server = moot::serve::listen::server(flags.bind, move || {

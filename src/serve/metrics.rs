@@ -19,6 +19,7 @@ use prometheus::{
 use crate::compute::{Computer, Surface};
 use crate::tables::Feed;
 use crate::tables::health::StoreHealth;
+use crate::tables::player_feed::Bells;
 use crate::webhooks::DeliveryCounts;
 
 /// Latency buckets, in seconds: most answers take tens of microseconds, searches up to seconds.
@@ -88,20 +89,30 @@ impl Metrics {
             .observe(seconds);
     }
 
-    /// Adds the number of open event streams of `feed`'s tables.
-    pub fn count_streams(&self, feed: Feed) {
-        let collector = Streams {
-            desc: Desc::new(
-                "event_streams_open".to_owned(),
-                "Tables' event streams open now".to_owned(),
-                vec![],
-                Default::default(),
-            )
-            .expect("constant, valid names"),
-            feed,
-        };
-        if let Err(error) = self.registry.register(Box::new(collector)) {
-            tracing::warn!(%error, "the event streams are counted already");
+    /// Adds the number of open event streams of `feed`'s tables, and of the players' feeds
+    /// that `bells` rings.
+    pub fn count_streams(&self, feed: Feed, bells: Arc<Bells>) {
+        let gauges: [(&str, &str, OpenCount); 2] = [
+            (
+                "event_streams_open",
+                "Tables' event streams open now",
+                Box::new(move || feed.open()),
+            ),
+            (
+                "player_feeds_open",
+                "Players' feeds (event streams) open now",
+                Box::new(move || bells.open()),
+            ),
+        ];
+        for (name, help, open) in gauges {
+            let collector = Streams {
+                desc: Desc::new(name.to_owned(), help.to_owned(), vec![], Default::default())
+                    .expect("constant, valid names"),
+                open,
+            };
+            if let Err(error) = self.registry.register(Box::new(collector)) {
+                tracing::warn!(%error, "the event streams are counted already");
+            }
         }
     }
 
@@ -300,9 +311,12 @@ impl<Api: Surface, Pages: Surface> Collector for Searches<Api, Pages> {
     }
 }
 
-/// The tables' open event streams, read from their feed when scraped.
+/// How many streams are open now.
+type OpenCount = Box<dyn Fn() -> usize + Send + Sync>;
+
+/// Open event streams, counted when scraped.
 struct Streams {
-    feed: Feed,
+    open: OpenCount,
     desc: Desc,
 }
 
@@ -313,7 +327,7 @@ impl Collector for Streams {
 
     fn collect(&self) -> Vec<MetricFamily> {
         let mut gauge = Gauge::default();
-        gauge.set_value(self.feed.open() as f64);
+        gauge.set_value((self.open)() as f64);
         let mut family = MetricFamily::default();
         family.set_name(self.desc.fq_name.clone());
         family.set_help(self.desc.help.clone());

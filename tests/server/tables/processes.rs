@@ -436,6 +436,12 @@ fn a_stream_its_client_closed_frees_its_place_at_once() {
             .map(|n| n.trim().parse::<u64>().unwrap())
             .expect("the gauge")
     };
+    // Players' feeds are counted apart: none open here.
+    let (_, metrics) = request_text(port, "GET", "/metrics", None, None);
+    assert!(
+        metrics.lines().any(|l| l == "moot_player_feeds_open 0"),
+        "{metrics}"
+    );
     for _ in 0..3 {
         let mut watchers = [Following::open(port, &id), Following::open(port, &id)];
         for watcher in &mut watchers {
