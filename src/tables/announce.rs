@@ -7,7 +7,9 @@ use sqlx::PgPool;
 use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio_util::sync::CancellationToken;
 
+use super::deadlines::DeadlineNotice;
 use super::player_feed::PLAYERS_CHANNEL;
+use super::rows::seat_of;
 use super::store::Backend;
 use super::write::Write;
 use super::{CatchUp, Committed, TableError, Tables};
@@ -31,6 +33,33 @@ impl Tables {
                 .execute(&mut **tx)
                 .await?;
         }
+        Ok(())
+    }
+
+    /// In a deadline notice's transaction: on PostgreSQL, tells the other replicas (at the
+    /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act>`.
+    pub(super) async fn notify_deadline(
+        &self,
+        tx: &mut Write,
+        notice: &DeadlineNotice,
+    ) -> Result<(), TableError> {
+        if self.store.backend != Backend::Postgres {
+            return Ok(());
+        }
+        let payload = format!(
+            "{} {} {} {} {} {}",
+            self.replica,
+            notice.table_id,
+            notice.seq,
+            notice.kind(),
+            notice.deadline,
+            notice.to_act.index()
+        );
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANGES_CHANNEL)
+            .bind(payload)
+            .execute(&mut **tx)
+            .await?;
         Ok(())
     }
 
@@ -128,6 +157,28 @@ impl Tables {
                 // A player's followers read what they have not seen themselves.
                 if replica != self.replica {
                     self.bells.ring(id, seq);
+                }
+                continue;
+            }
+            // A deadline notice: told as it was heard (it is not kept to be read).
+            if let (Some(kind), Some(deadline), Some(to_act)) =
+                (words.next(), words.next(), words.next())
+            {
+                let to_act = to_act.parse::<i64>().ok().and_then(|s| seat_of(s).ok());
+                if let (true, Ok(deadline), Some(to_act)) = (
+                    replica != self.replica && self.feed.is_followed(id),
+                    deadline.parse(),
+                    to_act,
+                ) {
+                    self.feed.publish_deadline(DeadlineNotice {
+                        table_id: id.to_owned(),
+                        seq,
+                        ply: seq,
+                        to_act,
+                        deadline,
+                        passed: kind == "deadline_passed",
+                        time: super::now(),
+                    });
                 }
                 continue;
             }

@@ -1,8 +1,9 @@
 //! Deadline notices. Each awaited move's deadline is told once when it comes near (four fifths
 //! of its time gone: `deadline_near`, to the player whose move is due) and once when it passes
 //! (`deadline_passed`, to both players: the waiting one may claim the win), to the feeds of the
-//! players seated at the table, and to the table's webhook if it names one. A deadline found
-//! already passed is told passed only.
+//! players seated at the table, to the table's webhook if it names one, and to the followers of
+//! the table's stream (live: a notice is not kept with the moves; other replicas' followers hear
+//! of it through `NOTIFY`). A deadline found already passed is told passed only.
 //!
 //! The notices come from the database, not from a timer of one process: any replica's worker
 //! looks for the deadlines due at the time it is given, and each table's notice is written in
@@ -14,7 +15,7 @@
 
 use sqlx::Row;
 
-use super::player_feed::{Notice, Rung, Sitters};
+use super::player_feed::{Notice, Sitters};
 use super::rows::seat_of;
 use super::write::Write;
 use super::{DAY, Millis, TableError, Tables, Webhook};
@@ -158,20 +159,21 @@ impl Tables {
                 (Some(url), Some(secret)) => Some(Webhook { url, secret }),
                 _ => None,
             };
+            let notice = DeadlineNotice {
+                table_id: id.to_owned(),
+                // An ongoing table's change number is its ply.
+                seq: ply,
+                ply,
+                to_act,
+                deadline,
+                passed: due == Due::Passed,
+                time: now,
+            };
             let mut posted = false;
             if let Some(webhook) = &webhook {
-                let notice = DeadlineNotice {
-                    table_id: id.to_owned(),
-                    // An ongoing table's change number is its ply.
-                    seq: ply,
-                    ply,
-                    to_act,
-                    deadline,
-                    passed: due == Due::Passed,
-                    time: now,
-                };
                 posted = self.enqueue_deadline(&mut tx, webhook, &notice).await?;
             }
+            self.notify_deadline(&mut tx, &notice).await?;
             let mut sitters = Sitters::default();
             for row in &rows {
                 if let Some(player) = row.try_get::<Option<String>, _>("player_id")? {
@@ -198,19 +200,19 @@ impl Tables {
                     (player, seat, vec![notice])
                 })
                 .collect();
-            Ok(Some((
-                self.tell_players(&mut tx, id, told, now).await?,
-                posted,
-            )))
+            let rung = self.tell_players(&mut tx, id, told, now).await?;
+            Ok(Some((notice, rung, posted)))
         }
         .await;
-        let told: Option<(Rung, bool)> = tx.finish(outcome).await?;
-        let Some((rung, posted)) = told else {
+        let Some((notice, rung, posted)) = tx.finish(outcome).await? else {
             return Ok(false);
         };
         self.ring_players(rung);
         if posted {
             self.ring_outbox();
+        }
+        if self.feed.is_followed(&notice.table_id) {
+            self.feed.publish_deadline(notice);
         }
         Ok(true)
     }

@@ -22,6 +22,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::Change;
+use super::deadlines::DeadlineNotice;
 use moot_games::Seat;
 
 /// Changes a follower may fall behind by before it must read the database to catch up.
@@ -90,7 +91,7 @@ pub enum FeedFull {
 /// One followed table: its channel and who follows it.
 #[derive(Debug)]
 struct Followed {
-    sender: broadcast::Sender<Arc<Change>>,
+    sender: broadcast::Sender<Published>,
     watchers: usize,
     seats: [usize; 2],
 }
@@ -118,7 +119,7 @@ pub struct Feed {
 /// its place, and the table's channel once nobody follows it.
 #[derive(Debug)]
 pub struct Follower {
-    receiver: broadcast::Receiver<Arc<Change>>,
+    receiver: broadcast::Receiver<Published>,
     id: String,
     who: Who,
     feed: Feed,
@@ -129,8 +130,18 @@ pub struct Follower {
 pub enum Next {
     /// A change, as committed.
     Change(Arc<Change>),
+    /// A deadline of the table came near or passed: a notice, not a change (it follows the
+    /// change numbered its `seq`).
+    Deadline(Arc<DeadlineNotice>),
     /// Changes were dropped while this follower lagged: read them from the database.
     Missed,
+}
+
+/// What a table's channel carries.
+#[derive(Clone, Debug)]
+enum Published {
+    Change(Arc<Change>),
+    Deadline(Arc<DeadlineNotice>),
 }
 
 /// Takes one of `limit` places counted by `count`, or says how many are taken.
@@ -224,7 +235,14 @@ impl Feed {
     pub fn publish(&self, change: Change) {
         if let Some(followed) = self.channels.get(&change.table_id) {
             // An error means every follower left meanwhile: nobody to tell.
-            let _ = followed.sender.send(Arc::new(change));
+            let _ = followed.sender.send(Published::Change(Arc::new(change)));
+        }
+    }
+
+    /// Tells the table's followers in this process of a deadline notice.
+    pub fn publish_deadline(&self, notice: DeadlineNotice) {
+        if let Some(followed) = self.channels.get(&notice.table_id) {
+            let _ = followed.sender.send(Published::Deadline(Arc::new(notice)));
         }
     }
 
@@ -281,7 +299,8 @@ impl Follower {
             received = self.receiver.recv() => received,
         };
         match received {
-            Ok(change) => Some(Next::Change(change)),
+            Ok(Published::Change(change)) => Some(Next::Change(change)),
+            Ok(Published::Deadline(notice)) => Some(Next::Deadline(notice)),
             Err(broadcast::error::RecvError::Lagged(_)) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Closed) => None,
         }

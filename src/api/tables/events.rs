@@ -7,9 +7,10 @@
 //! [`limits::RESET_AFTER_CHANGES`] is sent the table as it stands instead (`reset`). Without
 //! it, the stream opens with the table as it stands (`table`). Then each move (`move`),
 //! resignation (`resign`), win on time (`claim`) or closing of an abandoned table
-//! (`abandoned`), with where the table stands after it (not
-//! its position: a stream costs what the changes are, however big the table); the stream ends
-//! after the table's last event. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
+//! (`abandoned`), with where the table stands after it (not its position: a stream costs what
+//! the changes are, however big the table); the stream ends after the table's last event. The
+//! deadline notices (`deadline_near`, `deadline_passed`) are sent as they come, with the `id` of
+//! the change they follow: they are not changes, and are not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
 //! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
 //! change it was not told of. A client that goes away frees its place at once (the server
 //! closes a connection its client closed: see `crate::serve::listen`).
@@ -53,10 +54,11 @@ pub enum TableEventType {
     Claim,
     /// The table was closed as abandoned: no one moved for too long.
     Abandoned,
-    /// Four fifths of the awaited move's time have passed (webhooks only: a notice, not a
-    /// change; `seq` is the change it follows).
+    /// Four fifths of the awaited move's time have passed: a notice, not a change (its `seq`
+    /// and `id` are the change it follows); a stream sends it to a follower that has seen that
+    /// change, and does not send it again on reconnecting.
     DeadlineNear,
-    /// The awaited move's deadline passed: the waiting seat may claim the win (webhooks only,
+    /// The awaited move's deadline passed: the waiting seat may claim the win (a notice,
     /// likewise).
     DeadlinePassed,
 }
@@ -165,7 +167,12 @@ impl TableEvent {
 
     /// A deadline notice as a table's webhook posts it.
     pub fn deadline_body(notice: &DeadlineNotice) -> String {
-        let event = TableEvent {
+        serde_json::to_string(&TableEvent::deadline(notice)).unwrap_or_default()
+    }
+
+    /// A deadline notice's event (its `seq` the change it follows).
+    fn deadline(notice: &DeadlineNotice) -> TableEvent {
+        TableEvent {
             kind: if notice.passed {
                 TableEventType::DeadlinePassed
             } else {
@@ -183,8 +190,7 @@ impl TableEvent {
             deadline: Some(rfc3339(notice.deadline)),
             time: rfc3339(notice.time),
             table: None,
-        };
-        serde_json::to_string(&event).unwrap_or_default()
+        }
     }
 
     /// The event as the stream sends it.
@@ -283,6 +289,13 @@ impl Stream {
                 next = self.follower.next() => match next {
                     Some(Next::Change(change)) if change.seq == self.sent + 1 => self.push(&change),
                     Some(Next::Change(change)) if change.seq <= self.sent => {}
+                    // A notice follows the change it names: sent to a follower that has seen
+                    // that change and no later one (it is not kept: one behind goes without).
+                    Some(Next::Deadline(notice)) => {
+                        if notice.seq == self.sent && !self.ending {
+                            self.ready.push_back(TableEvent::deadline(&notice).frame());
+                        }
+                    }
                     Some(_) => {
                         if !self.catch_up().await {
                             return None;

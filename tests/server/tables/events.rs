@@ -425,3 +425,76 @@ both!(
         }
     }
 );
+
+both!(
+    a_tables_followers_hear_its_deadlines_as_they_come,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3}, "days_per_move": 1})),
+        )
+        .await;
+        let (id, credentials) = seats(&created.body);
+        let table = created.body["table"].clone();
+        let mut stream = open(&app, &id, None).await;
+        assert_eq!(stream.next().await.unwrap().kind, "table");
+        let now = moot::tables::now();
+        let day = moot::tables::DAY;
+        // Four fifths of the day, then the deadline passed: each told once, as a notice
+        // following the change it names (the table as created: 0).
+        for (at, kind) in [
+            (now + day * 9 / 10, "deadline_near"),
+            (now + day + 1000, "deadline_passed"),
+        ] {
+            assert_eq!(tables.notice_deadlines(at).await.unwrap(), 1);
+            let notice = stream.next().await.unwrap();
+            assert_eq!((notice.id, notice.kind.as_str()), (0, kind), "{notice:#?}");
+            assert_eq!(notice.data["type"], kind);
+            assert_eq!(notice.data["to_act"], "first");
+            assert_eq!(notice.data["status"], "ongoing");
+            assert_eq!(notice.data["deadline"], table["deadline"]);
+        }
+        // A follower that comes back after the notices is not sent them again: the next
+        // change is what follows.
+        let mut again = open(&app, &id, Some(0)).await;
+        let mv = random_move::<Herfor>(&table, &mut rand::rngs::SmallRng::seed_from_u64(1));
+        call(&app, play(&id, &credentials[0], &mv, 0)).await.ok();
+        let next = again.next().await.unwrap();
+        assert_eq!((next.id, next.kind.as_str()), (1, "move"));
+        assert_eq!(stream.next().await.unwrap().kind, "move");
+    }
+);
+
+/// With PostgreSQL, a deadline told by one replica reaches the table's followers on another.
+#[actix_web::test]
+async fn a_deadline_told_on_one_replica_reaches_the_followers_on_another() {
+    let Some(url) = db::postgres_url().await else {
+        return;
+    };
+    let teller = db::tables(&url, 100).await;
+    let follower = db::tables(&url, 100).await;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let listening = tokio::spawn(follower.clone().listen(url.clone(), stop.clone()));
+    let app = db::app(follower, roomy()).await;
+    let created = call(
+        &app,
+        create(json!({"game": "herfor", "options": {"size": 3}, "days_per_move": 2})),
+    )
+    .await;
+    let (id, _) = seats(&created.body);
+    let mut stream = open(&app, &id, None).await;
+    assert_eq!(stream.next().await.unwrap().kind, "table");
+    // Give the listener its connection before the notice is sent.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let started = std::time::Instant::now();
+    let at = moot::tables::now() + 2 * moot::tables::DAY * 9 / 10;
+    assert_eq!(teller.notice_deadlines(at).await.unwrap(), 1);
+    let notice = stream.next().await.unwrap();
+    assert_eq!((notice.id, notice.kind.as_str()), (0, "deadline_near"));
+    assert_eq!(notice.data["deadline"], created.body["table"]["deadline"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    stop.cancel();
+    listening.await.unwrap();
+}
