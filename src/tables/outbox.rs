@@ -149,6 +149,40 @@ impl HostShares {
     }
 }
 
+/// An event on its way to a webhook, as the outbox keeps it.
+struct Outgoing<'a> {
+    /// Unique: the receiver's key to deduplicate.
+    event_id: String,
+    /// Whose events go out in order: a table's id, or `player:<id>`.
+    key: &'a str,
+    seq: u64,
+    kind: &'a str,
+    body: String,
+}
+
+impl Outgoing<'_> {
+    /// Writes it in `tx`, for `webhook`, due at once.
+    async fn write(self, tx: &mut Write, webhook: &Webhook, now: Millis) -> Result<(), TableError> {
+        sqlx::query(
+            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
+             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
+             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
+        )
+        .bind(self.event_id)
+        .bind(self.key)
+        .bind(self.seq as i64)
+        .bind(self.kind)
+        .bind(&webhook.url)
+        .bind(&webhook.secret)
+        .bind(self.body)
+        .bind(now)
+        .bind(receiver_of(&webhook.url))
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
 impl Tables {
     /// The same tables, writing an event to the outbox for each change of a table with a
     /// webhook, its body written by `body`. Without this, a table with a webhook is refused.
@@ -190,22 +224,14 @@ impl Tables {
             return Ok(false);
         };
         let kind = notice.kind();
-        sqlx::query(
-            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
-             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
-             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
-        )
-        .bind(format!("{}-{}-{kind}", notice.table_id, notice.seq))
-        .bind(&notice.table_id)
-        .bind(notice.seq as i64)
-        .bind(kind)
-        .bind(&webhook.url)
-        .bind(&webhook.secret)
-        .bind(body(notice))
-        .bind(notice.time)
-        .bind(receiver_of(&webhook.url))
-        .execute(&mut **tx)
-        .await?;
+        let outgoing = Outgoing {
+            event_id: format!("{}-{}-{kind}", notice.table_id, notice.seq),
+            key: &notice.table_id,
+            seq: notice.seq,
+            kind,
+            body: body(notice),
+        };
+        outgoing.write(tx, webhook, notice.time).await?;
         Ok(true)
     }
 
@@ -231,22 +257,14 @@ impl Tables {
             return Ok(false);
         };
         let key = format!("player:{player_id}");
-        sqlx::query(
-            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
-             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
-             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
-        )
-        .bind(format!("{key}-{}", event.seq))
-        .bind(&key)
-        .bind(event.seq as i64)
-        .bind(event.notice.kind())
-        .bind(&webhook.url)
-        .bind(&webhook.secret)
-        .bind(body(event))
-        .bind(now)
-        .bind(receiver_of(&webhook.url))
-        .execute(&mut **tx)
-        .await?;
+        let outgoing = Outgoing {
+            event_id: format!("{key}-{}", event.seq),
+            key: &key,
+            seq: event.seq,
+            kind: event.notice.kind(),
+            body: body(event),
+        };
+        outgoing.write(tx, webhook, now).await?;
         Ok(true)
     }
 
@@ -279,23 +297,14 @@ impl Tables {
         };
         let id = &committed.table.id;
         let seq = committed.seq();
-        sqlx::query(
-            "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
-             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
-             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
-        )
-        .bind(format!("{id}-{seq}"))
-        .bind(id)
-        .bind(seq as i64)
-        .bind(committed.event.name())
-        .bind(&webhook.url)
-        .bind(&webhook.secret)
-        .bind((outbox.body)(committed))
-        .bind(now)
-        .bind(receiver_of(&webhook.url))
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
+        let event = Outgoing {
+            event_id: format!("{id}-{seq}"),
+            key: id,
+            seq,
+            kind: committed.event.name(),
+            body: (outbox.body)(committed),
+        };
+        event.write(tx, webhook, now).await
     }
 
     /// Rings the delivery worker's bell after a commit that wrote an event.

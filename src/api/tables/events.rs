@@ -477,16 +477,23 @@ pub(crate) async fn stream(
             stream.push_whole(TableEventType::Table, table);
         }
     }
-    let body = futures_util::stream::unfold(stream, |mut stream| async move {
-        let chunk = stream.next().await?;
-        Some((Ok::<_, actix_web::Error>(chunk), stream))
-    });
-    Ok(HttpResponse::Ok()
+    Ok(event_stream(futures_util::stream::unfold(
+        stream,
+        |mut stream| async move { Some((stream.next().await?, stream)) },
+    )))
+}
+
+/// The answer that sends `chunks` as server-sent events, each as soon as it is ready.
+pub(super) fn event_stream(
+    chunks: impl futures_util::Stream<Item = Bytes> + 'static,
+) -> HttpResponse {
+    use futures_util::StreamExt;
+    HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/event-stream"))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         // Sent as written: a compressor would hold events back to fill its blocks.
         .insert_header((header::CONTENT_ENCODING, "identity"))
         // nginx passes each event on at once instead of buffering the stream.
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+        .streaming(chunks.map(Ok::<_, actix_web::Error>))
 }

@@ -10,14 +10,13 @@
 
 use std::collections::VecDeque;
 
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
-use super::events::{TableEvent, last_event_id};
+use super::events::{TableEvent, event_stream, last_event_id};
 use super::player_bodies::MY_TABLES;
 use super::players::known_player;
 use super::refusals::problem;
@@ -422,16 +421,8 @@ pub(crate) async fn feed_stream(
             stream.take(caught_up);
         }
     }
-    let body = futures_util::stream::unfold(stream, |mut stream| async move {
-        let chunk = stream.next().await?;
-        Some((Ok::<_, actix_web::Error>(chunk), stream))
-    });
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        // Sent as written: a compressor would hold events back to fill its blocks.
-        .insert_header((header::CONTENT_ENCODING, "identity"))
-        // nginx passes each event on at once instead of buffering the stream.
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+    Ok(event_stream(futures_util::stream::unfold(
+        stream,
+        |mut stream| async move { Some((stream.next().await?, stream)) },
+    )))
 }
