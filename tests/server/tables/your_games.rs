@@ -343,3 +343,47 @@ both!(
         assert!(junk.player.as_deref().is_some_and(|p| p.len() == 64));
     }
 );
+
+both!(
+    the_browsers_feed_is_opened_by_its_cookie_and_refused_without_a_player,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let mut ana = Browser::default();
+        ana.send(&app, open_table()).await;
+        let player = ana.player.clone().expect("a player");
+        let response = app
+            .call(
+                TestRequest::get()
+                    .uri("/your-games/events")
+                    .insert_header((header::COOKIE, format!("moot_player={player}")))
+                    .to_request(),
+            )
+            .await
+            .expect("the app answers");
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(
+            response
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok()),
+            Some("text/event-stream")
+        );
+        drop(response);
+        for cookie in [None, Some("cd".repeat(32))] {
+            let request = TestRequest::get().uri("/your-games/events");
+            let request = match cookie {
+                Some(value) => {
+                    request.insert_header((header::COOKIE, format!("moot_player={value}")))
+                }
+                None => request,
+            };
+            let refused = send(&app, request).await;
+            assert_eq!(refused.status, 401, "{}", refused.body);
+            assert!(
+                refused.body.contains("unknown_player_key"),
+                "{}",
+                refused.body
+            );
+        }
+    }
+);
