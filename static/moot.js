@@ -710,23 +710,12 @@
 
 // A table's clock counts down: the time left in the words the server wrote it in, from the
 // time left when the page was made (the viewer's clock may be wrong, its pace is not), and the
-// deadline in the viewer's own time. When the time runs out, the page is loaded again: the
-// waiting seat may then claim the win.
+// deadline in the viewer's own time. When the time runs out on a table's page, the page is
+// loaded again: the waiting seat may then claim the win. "Your games" has a clock per table,
+// each counted down the same way (again after its list is read anew: `mootClocks`).
 (function () {
   "use strict";
-  var left = document.querySelector("p.clock .countdown[data-left]");
-  if (!left) return;
-  var deadline = left.parentNode.querySelector("time[datetime]");
-  var due = deadline ? new Date(deadline.getAttribute("datetime")) : null;
-  if (due && !isNaN(due.getTime())) {
-    deadline.textContent = due.toLocaleString([], {
-      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
-    });
-    deadline.title = deadline.getAttribute("datetime");
-  }
-  var atLoad = parseInt(left.getAttribute("data-left"), 10);
-  var loaded = Date.now();
-  if (isNaN(atLoad)) return;
+  var timers = [];
 
   function words(ms) {
     if (ms <= 0) return "no time left";
@@ -738,15 +727,39 @@
     return s + " s left";
   }
 
-  var timer = window.setInterval(function () {
-    var ms = atLoad - (Date.now() - loaded);
-    var text = words(ms);
-    if (left.textContent !== text) left.textContent = text;
-    if (ms <= 0 && atLoad > 0) {
-      window.clearInterval(timer);
-      if (window.mootFollow) window.mootFollow();
+  function count(left) {
+    var deadline = left.parentNode.querySelector("time[datetime]");
+    var due = deadline ? new Date(deadline.getAttribute("datetime")) : null;
+    if (due && !isNaN(due.getTime())) {
+      deadline.textContent = due.toLocaleString([], {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      });
+      deadline.title = deadline.getAttribute("datetime");
     }
-  }, 1000);
+    var atLoad = parseInt(left.getAttribute("data-left"), 10);
+    var loaded = Date.now();
+    if (isNaN(atLoad)) return;
+    var timer = window.setInterval(function () {
+      var ms = atLoad - (Date.now() - loaded);
+      var text = words(ms);
+      if (left.textContent !== text) left.textContent = text;
+      if (ms <= 0 && atLoad > 0) {
+        window.clearInterval(timer);
+        if (window.mootFollow) window.mootFollow();
+      }
+    }, 1000);
+    timers.push(timer);
+  }
+
+  function clocks() {
+    timers.forEach(window.clearInterval);
+    timers = [];
+    var all = document.querySelectorAll("p.clock .countdown[data-left]");
+    for (var i = 0; i < all.length; i++) count(all[i]);
+  }
+
+  clocks();
+  window.mootClocks = clocks;
 })();
 
 // The game's moves from the keyboard: Left and Right go a turn back and a turn on (while
@@ -913,7 +926,10 @@
           link.setAttribute("data-count", freshLink.getAttribute("data-count"));
         }
         var freshList = fresh.getElementById("your-games-list");
-        if (list && freshList) list.innerHTML = freshList.innerHTML;
+        if (list && freshList) {
+          list.innerHTML = freshList.innerHTML;
+          if (window.mootClocks) window.mootClocks();
+        }
         badge(count(link) > 0);
       }, function () {
         // Not read now: the next change reads it again.

@@ -158,6 +158,10 @@ async fn two_browsers_find_their_table_on_your_games_and_the_count_and_badge_fol
         wait_for(&ana, &words(0), "off", "Ana after her move").await;
         let listed = bo.text("#your-games-list").await;
         assert!(listed.contains("Your turn"), "{listed}");
+        // Every table's clock on the list read anew counts down in Bo's own time.
+        let clocks = bo.count("ul.your-games p.clock time").await;
+        assert_eq!(clocks, round + 1, "{listed}");
+        assert_eq!(bo.count("ul.your-games p.clock time[title]").await, clocks);
     }
     ana.finish().await;
     bo.finish().await;
