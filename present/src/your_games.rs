@@ -21,12 +21,13 @@ pub fn link_words(awaiting: u64) -> String {
     }
 }
 
-/// The header link's name for a screen reader, saying what the count is.
+/// The header link's name for a screen reader, saying what the count is; it starts with the
+/// words shown, so that a voice command naming them finds the link.
 pub fn link_label(awaiting: u64) -> String {
     match awaiting {
         0 => TITLE.to_owned(),
-        1 => format!("{TITLE}: 1 awaits your move"),
-        n => format!("{TITLE}: {n} await your move"),
+        1 => format!("{}, 1 awaits your move", link_words(1)),
+        n => format!("{}, {n} await your move", link_words(n)),
     }
 }
 
@@ -146,7 +147,7 @@ mod tests {
     fn the_link_counts_only_the_tables_awaiting_the_player() {
         assert_eq!(link_words(0), "Your games");
         assert_eq!(link_words(2), "Your games (2)");
-        assert_eq!(link_label(1), "Your games: 1 awaits your move");
+        assert_eq!(link_label(1), "Your games (1), 1 awaits your move");
     }
 
     #[test]

@@ -91,16 +91,37 @@ pub async fn browser(http: &HttpRequest, policy: &TablePolicy) -> Result<Browser
     })
 }
 
-/// A player for this browser: its own, or a new one named `name` (then with the cookie to
-/// set). `None` when the browser has none and the client made its share of players: the page
-/// goes on without one.
+/// Whether the request is a person's browser opening the page: a navigation to a document
+/// (`Sec-Fetch-Mode`, `Sec-Fetch-Dest`), not a prefetch or a prerender. A chat's link preview
+/// fetches a seat's link when it is sent; its fetcher sends none of these, and must not take
+/// the seat meant for the friend.
+pub fn opened_by_a_person(http: &HttpRequest) -> bool {
+    let header = |name: &str| {
+        http.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_ascii_lowercase)
+    };
+    header("sec-fetch-mode").as_deref() == Some("navigate")
+        && header("sec-fetch-dest").as_deref() == Some("document")
+        && header("sec-purpose").is_none()
+        && header("purpose").is_none()
+}
+
+/// A player for this browser: its own, or, if `may_make`, a new one named `name` (then with
+/// the cookie to set). `None` when the browser has none and none is made (or the client made
+/// its share of players): the page goes on without one.
 pub async fn player_for(
     http: &HttpRequest,
     policy: &TablePolicy,
     name: Option<String>,
+    may_make: bool,
 ) -> Result<Option<(String, Option<Cookie<'static>>)>, TableError> {
     if let Browser::Player(_, credential) = browser(http, policy).await? {
         return Ok(Some((credential, None)));
+    }
+    if !may_make {
+        return Ok(None);
     }
     let client = crate::client::client_of(http, policy.limits().trust_forwarded);
     if policy.may_create_player(&Client::Address(client)).is_err() {

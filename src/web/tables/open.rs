@@ -108,7 +108,7 @@ async fn open<G: PageGame>(
         .map_err(|wait| busy("opened many tables", wait))?;
     let state = G::new_game(&position.options)?;
     // The creator's seat is the browser's player's: its games page finds the table again.
-    let player = player::player_for(http, policy, names[0].clone())
+    let player = player::player_for(http, policy, names[0].clone(), true)
         .await
         .map_err(page_error)?;
     let (credential, cookie) = player.unzip();

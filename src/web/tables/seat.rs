@@ -191,10 +191,10 @@ async fn page(
 }
 
 /// The browser's player takes the seat whose link it opened, when no player holds it yet: its
-/// games page finds the table from then on. A browser without a player gets one (the cookie
-/// returned, to set). A seat another player holds, or the other seat of the browser's own
-/// table (its creator opening the friend's link), is left as it is; nothing here ever stops
-/// the page.
+/// games page finds the table from then on. A person's browser without a player gets one (the
+/// cookie returned, to set); a link preview's fetcher gets none, and leaves the seat free. A
+/// seat another player holds, or the other seat of the browser's own table (its creator
+/// opening the friend's link), is left as it is; nothing here ever stops the page.
 async fn take_for_browser(
     http: &HttpRequest,
     policy: &TablePolicy,
@@ -210,14 +210,15 @@ async fn take_for_browser(
             return None;
         }
     }
-    let (player, cookie) = match player::player_for(http, policy, None).await {
-        Ok(Some(found)) => found,
-        Ok(None) => return None,
-        Err(error) => {
-            tracing::debug!(%error, "no player for the browser");
-            return None;
-        }
-    };
+    let (player, cookie) =
+        match player::player_for(http, policy, None, player::opened_by_a_person(http)).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return None,
+            Err(error) => {
+                tracing::debug!(%error, "no player for the browser");
+                return None;
+            }
+        };
     if let Err(error) = policy
         .tables()
         .take_seat(id, seat, credential, &player, tables::now())

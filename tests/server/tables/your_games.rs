@@ -2,7 +2,8 @@
 //! "Play a friend" and when a seat's link is opened in a browser without one; each browser's
 //! player finds its tables on `/your-games` (its turn first) and plays them at
 //! `/table/{id}/mine` with JavaScript off; every page's header counts the tables awaiting its
-//! move; a cookie that is no player's is replaced; no credential in any link or page of these.
+//! move; a cookie that is no player's is replaced; a link preview's fetch takes no seat; no
+//! credential in any link or page of these.
 
 use actix_web::dev::Service;
 use actix_web::http::header;
@@ -47,6 +48,10 @@ impl Browser {
             >,
         B: actix_web::body::MessageBody,
     {
+        // A person's browser opening a page, as browsers tell it.
+        let request = request
+            .insert_header(("sec-fetch-mode", "navigate"))
+            .insert_header(("sec-fetch-dest", "document"));
         let request = match &self.player {
             Some(player) => {
                 request.insert_header((header::COOKIE, format!("moot_player={player}")))
@@ -228,6 +233,20 @@ both!(
         // Ana looks at the friend's link in her own browser: the seat stays free for Bo.
         let looked = ana.send(&app, TestRequest::get().uri(&theirs)).await;
         assert_eq!(looked.status, 200);
+        // A chat's link preview fetches the link as it is sent: no player, the seat stays free.
+        let preview = send(&app, TestRequest::get().uri(&theirs)).await;
+        assert_eq!(preview.status, 200);
+        assert_eq!(preview.player(), None, "{:?}", preview.cookies);
+        let prerender = send(
+            &app,
+            TestRequest::get()
+                .uri(&theirs)
+                .insert_header(("sec-fetch-mode", "navigate"))
+                .insert_header(("sec-fetch-dest", "document"))
+                .insert_header(("sec-purpose", "prefetch;prerender")),
+        )
+        .await;
+        assert_eq!(prerender.player(), None, "{:?}", prerender.cookies);
         // Bo's browser gets a player of its own, which takes the seat of the link.
         let joined = bo.send(&app, TestRequest::get().uri(&theirs)).await;
         assert_eq!(joined.status, 200, "{}", joined.body);
