@@ -121,6 +121,16 @@ async fn two_browsers_find_their_table_on_your_games_and_the_count_and_badge_fol
         assert!(listed.contains("Herfor against your friend"), "{listed}");
         assert!(listed.contains("Your turn"), "{listed}");
         wait_for(&ana, &words(1), "on", "Ana").await;
+        let overflow = script(
+            &ana,
+            "return String(document.documentElement.scrollWidth - window.innerWidth);",
+        )
+        .await;
+        assert_eq!(
+            overflow, "0",
+            "{size:?}: the page is no wider than the screen"
+        );
+        ana.screenshot(&format!("your-games-{}", size.0)).await;
         let serious: Vec<String> = violations(&ana, &axe)
             .await
             .into_iter()
