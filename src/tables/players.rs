@@ -262,19 +262,25 @@ impl Tables {
             .transpose()
     }
 
-    /// The id of the player holding `seat` of table `id`, if one does: a read, so that a
-    /// page's visit takes a free seat without a write for every seat already held.
-    pub async fn seat_holder(&self, id: &str, seat: Seat) -> Result<Option<String>, TableError> {
+    /// The ids of the players holding table `id`'s seats (the first seat's first), where one
+    /// does: a read, so that a page's visit takes a free seat without a write for every seat
+    /// already held.
+    pub async fn seat_holders(&self, id: &str) -> Result<[Option<String>; 2], TableError> {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
         }
-        let row = sqlx::query("SELECT player_id FROM moot_seats WHERE table_id = $1 AND seat = $2")
+        let rows = sqlx::query("SELECT seat, player_id FROM moot_seats WHERE table_id = $1")
             .bind(id)
-            .bind(seat.index() as i64)
-            .fetch_optional(&self.store.pool)
-            .await?
-            .ok_or(TableError::UnknownTable)?;
-        Ok(row.try_get("player_id")?)
+            .fetch_all(&self.store.pool)
+            .await?;
+        if rows.is_empty() {
+            return Err(TableError::UnknownTable);
+        }
+        let mut holders = [None, None];
+        for row in &rows {
+            holders[seat_of(row.try_get("seat")?)?.index()] = row.try_get("player_id")?;
+        }
+        Ok(holders)
     }
 
     /// The player holding `player_credential` takes `seat` of table `id`, shown to be that

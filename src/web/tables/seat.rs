@@ -202,23 +202,39 @@ async fn take_for_browser(
     seat: Seat,
     credential: &str,
 ) -> Option<Cookie<'static>> {
-    match policy.tables().seat_holder(id, seat).await {
-        Ok(None) => {}
-        Ok(Some(_)) => return None,
+    let holders = match policy.tables().seat_holders(id).await {
+        Ok(holders) => holders,
         Err(error) => {
             tracing::debug!(%error, "a seat's holder could not be read");
             return None;
         }
+    };
+    if holders[seat.index()].is_some() {
+        return None;
     }
-    let (player, cookie) =
-        match player::player_for(http, policy, None, player::opened_by_a_person(http)).await {
-            Ok(Some(found)) => found,
-            Ok(None) => return None,
-            Err(error) => {
-                tracing::debug!(%error, "no player for the browser");
-                return None;
+    let (player, cookie) = match player::browser(http, policy).await {
+        // The creator looking at the friend's link: a player holds one seat of a table.
+        Ok(Browser::Player(player, _))
+            if holders[seat.other().index()].as_deref() == Some(player.id.as_str()) =>
+        {
+            return None;
+        }
+        Ok(Browser::Player(_, credential)) => (credential, None),
+        Ok(Browser::Unknown | Browser::Forged) => {
+            match player::player_for(http, policy, None, player::opened_by_a_person(http)).await {
+                Ok(Some(found)) => found,
+                Ok(None) => return None,
+                Err(error) => {
+                    tracing::debug!(%error, "no player for the browser");
+                    return None;
+                }
             }
-        };
+        }
+        Err(error) => {
+            tracing::debug!(%error, "the browser's player could not be read");
+            return None;
+        }
+    };
     if let Err(error) = policy
         .tables()
         .take_seat(id, seat, credential, &player, tables::now())
