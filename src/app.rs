@@ -132,6 +132,8 @@ pub fn app_for(
             }
             service.call(request)
         })
+        // Inside compression: the header's link is put in a page's body before it is packed.
+        .wrap(from_fn(web::games_link::middleware))
         // The last wrapped runs first: compression outermost, so the request id's middleware
         // sees problem bodies before they are compressed.
         .wrap(from_fn(serve::url_limit::middleware))

@@ -40,14 +40,23 @@ pub fn seat(id: &str, credential: &str) -> String {
     format!("/table/{id}/seat/{credential}")
 }
 
-/// Where the seat holding `credential` at table `id` resigns.
-pub fn resign(id: &str, credential: &str) -> String {
-    format!("{}/resign", seat(id, credential))
+/// The page of the browser's own seat at table `id`: the seat its player (the cookie's) holds,
+/// with no credential in the path.
+pub fn mine(id: &str) -> String {
+    format!("/table/{id}/mine")
 }
 
-/// Where the seat holding `credential` at table `id` claims the win on time.
-pub fn claim(id: &str, credential: &str) -> String {
-    format!("{}/claim", seat(id, credential))
+/// The browser's player's tables: "Your games".
+pub const YOUR_GAMES: &str = "/your-games";
+
+/// Where the seat whose page is `seat_page` (by its link, or the browser's own) resigns.
+pub fn resign(seat_page: &str) -> String {
+    format!("{seat_page}/resign")
+}
+
+/// Where the seat whose page is `seat_page` claims the win on time.
+pub fn claim(seat_page: &str) -> String {
+    format!("{seat_page}/claim")
 }
 
 /// Table `id` in the API.

@@ -710,23 +710,12 @@
 
 // A table's clock counts down: the time left in the words the server wrote it in, from the
 // time left when the page was made (the viewer's clock may be wrong, its pace is not), and the
-// deadline in the viewer's own time. When the time runs out, the page is loaded again: the
-// waiting seat may then claim the win.
+// deadline in the viewer's own time. When the time runs out on a table's page, the page is
+// loaded again: the waiting seat may then claim the win. "Your games" has a clock per table,
+// each counted down the same way (again after its list is read anew: `mootClocks`).
 (function () {
   "use strict";
-  var left = document.querySelector("p.clock .countdown[data-left]");
-  if (!left) return;
-  var deadline = left.parentNode.querySelector("time[datetime]");
-  var due = deadline ? new Date(deadline.getAttribute("datetime")) : null;
-  if (due && !isNaN(due.getTime())) {
-    deadline.textContent = due.toLocaleString([], {
-      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
-    });
-    deadline.title = deadline.getAttribute("datetime");
-  }
-  var atLoad = parseInt(left.getAttribute("data-left"), 10);
-  var loaded = Date.now();
-  if (isNaN(atLoad)) return;
+  var timers = [];
 
   function words(ms) {
     if (ms <= 0) return "no time left";
@@ -738,15 +727,39 @@
     return s + " s left";
   }
 
-  var timer = window.setInterval(function () {
-    var ms = atLoad - (Date.now() - loaded);
-    var text = words(ms);
-    if (left.textContent !== text) left.textContent = text;
-    if (ms <= 0 && atLoad > 0) {
-      window.clearInterval(timer);
-      if (window.mootFollow) window.mootFollow();
+  function count(left) {
+    var deadline = left.parentNode.querySelector("time[datetime]");
+    var due = deadline ? new Date(deadline.getAttribute("datetime")) : null;
+    if (due && !isNaN(due.getTime())) {
+      deadline.textContent = due.toLocaleString([], {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      });
+      deadline.title = deadline.getAttribute("datetime");
     }
-  }, 1000);
+    var atLoad = parseInt(left.getAttribute("data-left"), 10);
+    var loaded = Date.now();
+    if (isNaN(atLoad)) return;
+    var timer = window.setInterval(function () {
+      var ms = atLoad - (Date.now() - loaded);
+      var text = words(ms);
+      if (left.textContent !== text) left.textContent = text;
+      if (ms <= 0 && atLoad > 0) {
+        window.clearInterval(timer);
+        if (window.mootFollow) window.mootFollow();
+      }
+    }, 1000);
+    timers.push(timer);
+  }
+
+  function clocks() {
+    timers.forEach(window.clearInterval);
+    timers = [];
+    var all = document.querySelectorAll("p.clock .countdown[data-left]");
+    for (var i = 0; i < all.length; i++) count(all[i]);
+  }
+
+  clocks();
+  window.mootClocks = clocks;
 })();
 
 // The game's moves from the keyboard: Left and Right go a turn back and a turn on (while
@@ -838,4 +851,96 @@
   }, true);
   window.mootSound = sound;
   if (window.location.hash === "#turn" || root.hasAttribute("data-followed")) sound();
+})();
+
+// "Your games", live: on the list and on the browser's own seat pages (`/table/{id}/mine`),
+// the page follows the browser's player's feed (`/your-games/events`, opened by the cookie)
+// and, at each change, reads "Your games" again for the header's count and the list. While a
+// game awaits the player's move, the tab's icon carries a dot (drawn on a canvas from the
+// icon). For the tests, the root says whether the dot is drawn (`data-badge`).
+(function () {
+  "use strict";
+  var link = document.querySelector("a.your-games-link[data-count]");
+  if (!link || !window.EventSource) return;
+  var list = document.getElementById("your-games-list");
+  var mine = /^\/table\/[^/]+\/mine$/.test(window.location.pathname);
+  var root = document.documentElement;
+  var icon = document.querySelector('link[rel="icon"]');
+  var plain = icon ? icon.getAttribute("href") : "/favicon.ico";
+  var badged = null;
+
+  function drawBadge(done) {
+    var image = new Image();
+    image.onload = function () {
+      var size = 32;
+      var canvas = document.createElement("canvas");
+      canvas.width = size;
+      canvas.height = size;
+      var context = canvas.getContext("2d");
+      if (!context) return;
+      context.drawImage(image, 0, 0, size, size);
+      context.beginPath();
+      context.arc(size * 0.75, size * 0.25, size * 0.22, 0, 2 * Math.PI);
+      context.fillStyle = "#c0392b";
+      context.fill();
+      context.lineWidth = 2;
+      context.strokeStyle = "#ffffff";
+      context.stroke();
+      try {
+        badged = canvas.toDataURL("image/png");
+      } catch (e) {
+        return;
+      }
+      done();
+    };
+    image.src = plain;
+  }
+
+  function badge(on) {
+    if (!icon) return;
+    if (!on) {
+      icon.setAttribute("href", plain);
+      root.setAttribute("data-badge", "off");
+      return;
+    }
+    var show = function () {
+      icon.setAttribute("href", badged);
+      root.setAttribute("data-badge", "on");
+    };
+    if (badged) show(); else drawBadge(show);
+  }
+
+  function count(link) {
+    return parseInt(link.getAttribute("data-count"), 10) || 0;
+  }
+
+  function refresh() {
+    window.fetch("/your-games", { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (answer) { return answer.ok ? answer.text() : Promise.reject(answer.status); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        var freshLink = fresh.querySelector("a.your-games-link[data-count]");
+        if (freshLink) {
+          link.textContent = freshLink.textContent;
+          link.setAttribute("aria-label", freshLink.getAttribute("aria-label") || freshLink.textContent);
+          link.setAttribute("data-count", freshLink.getAttribute("data-count"));
+        }
+        var freshList = fresh.getElementById("your-games-list");
+        if (list && freshList) {
+          list.innerHTML = freshList.innerHTML;
+          if (window.mootClocks) window.mootClocks();
+        }
+        badge(count(link) > 0);
+      }, function () {
+        // Not read now: the next change reads it again.
+      });
+  }
+
+  badge(count(link) > 0);
+  if (!list && !mine) return;
+  var source = new EventSource("/your-games/events");
+  ["reset", "move", "resign", "claim", "abandoned", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
+    source.addEventListener(type, refresh);
+  });
+  window.addEventListener("pagehide", function () { source.close(); });
 })();

@@ -25,5 +25,6 @@ pub mod tara;
 mod testing;
 pub mod view;
 pub mod words;
+pub mod your_games;
 
 pub use page_game::{PageGame, Playable};

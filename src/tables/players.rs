@@ -241,6 +241,48 @@ impl Tables {
         find(&self.store.pool, credential).await
     }
 
+    /// How many of the tables of the player holding `credential` await its move, in one
+    /// query (the list's `my_turn`, counted); `None` when the credential is no player's. For
+    /// the count every page's header shows a browser with a player.
+    pub async fn awaiting(&self, credential: &str) -> Result<Option<u64>, TableError> {
+        if !is_credential(credential) {
+            return Ok(None);
+        }
+        let row = sqlx::query(
+            "SELECT p.id, COUNT(t.id) AS awaiting FROM moot_players p \
+             LEFT JOIN moot_seats s ON s.player_id = p.id \
+             LEFT JOIN moot_tables t ON t.id = s.table_id AND t.status = 'ongoing' \
+             AND t.to_act = s.seat \
+             WHERE p.credential_sha256 = $1 GROUP BY p.id",
+        )
+        .bind(secret::digest(credential))
+        .fetch_optional(&self.store.pool)
+        .await?;
+        row.map(|row| Ok(row.try_get::<i64, _>("awaiting")?.max(0) as u64))
+            .transpose()
+    }
+
+    /// The ids of the players holding table `id`'s seats (the first seat's first), where one
+    /// does: a read, so that a page's visit takes a free seat without a write for every seat
+    /// already held.
+    pub async fn seat_holders(&self, id: &str) -> Result<[Option<String>; 2], TableError> {
+        if !secret::is_table_id(id) {
+            return Err(TableError::UnknownTable);
+        }
+        let rows = sqlx::query("SELECT seat, player_id FROM moot_seats WHERE table_id = $1")
+            .bind(id)
+            .fetch_all(&self.store.pool)
+            .await?;
+        if rows.is_empty() {
+            return Err(TableError::UnknownTable);
+        }
+        let mut holders = [None, None];
+        for row in &rows {
+            holders[seat_of(row.try_get("seat")?)?.index()] = row.try_get("player_id")?;
+        }
+        Ok(holders)
+    }
+
     /// The player holding `player_credential` takes `seat` of table `id`, shown to be that
     /// seat's by `seat_credential`. Taking a seat one holds already changes nothing; a seat
     /// another player holds, or the table's other seat when this player holds it, is refused.

@@ -8,6 +8,8 @@
 //! - [`opponent`]: the computer's moves and hints, searched under the pages' own limits;
 //! - [`options_form`]: a game's options form, built from its options' OpenAPI schema;
 //! - [`tables`]: kept tables: "Play a friend", each seat's page, the spectators' page;
+//! - [`player`]: the browser's player, a player key kept in a cookie; [`your_games`]: its
+//!   tables, and its feed for the pages' script; [`games_link`]: the header's link to them;
 //! - [`answers`]: a page of HTML, a redirect; [`downloads`]: the record's picture and
 //!   animation;
 //! - [`error`]: friendly error pages, and a link's error as one;
@@ -18,10 +20,13 @@ pub mod blocking;
 pub mod downloads;
 pub mod embed;
 pub mod error;
+pub mod games_link;
 pub mod handlers;
 pub mod opponent;
 pub mod options_form;
+pub mod player;
 pub mod tables;
+pub mod your_games;
 
 pub use moot_present::{PageGame, Playable};
 
@@ -32,5 +37,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(handlers::record)
         .service(handlers::rules)
         .service(embed::embed)
+        .service(your_games::your_games)
+        .service(your_games::your_events)
         .configure(tables::configure);
 }

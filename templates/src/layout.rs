@@ -1,6 +1,11 @@
 //! The page frame every page shares: head, site header, main content, footer.
 
-use maud::{DOCTYPE, Markup, html};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+/// The header's place for the link to the browser's own games: the server puts the link there
+/// for a browser with a player (its count of tables awaiting that player differs per browser,
+/// so the pages themselves stay the same for everyone).
+pub const YOUR_GAMES_SLOT: &str = "<!--your-games-->";
 
 /// The stylesheet's path; the server embeds and serves it.
 pub const STYLESHEET_HREF: &str = "/static/moot.css";
@@ -107,6 +112,7 @@ pub fn layout_with_skip(
                     nav aria-label="Site" {
                         a href="/" { "Games" }
                         a href="/docs/" { "API" }
+                        (PreEscaped(YOUR_GAMES_SLOT))
                     }
                 }
                 main #main tabindex="-1" { (body) }

@@ -16,5 +16,6 @@ pub mod play;
 pub mod rules;
 pub mod table;
 pub mod tara;
+pub mod your_games;
 
 pub use layout::layout;

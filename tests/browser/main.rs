@@ -16,6 +16,7 @@ mod scripts;
 mod smalls;
 mod sound;
 mod tables;
+mod your_games;
 
 use fantoccini::Locator;
 use harness::{Browser, ONE_AT_A_TIME};

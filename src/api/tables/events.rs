@@ -319,7 +319,7 @@ impl Stream {
 }
 
 /// The change number a reconnecting client saw last, from `Last-Event-ID`.
-pub(super) fn last_event_id(http: &HttpRequest) -> Result<Option<u64>, ApiError> {
+pub(crate) fn last_event_id(http: &HttpRequest) -> Result<Option<u64>, ApiError> {
     let Some(value) = http.headers().get("last-event-id") else {
         return Ok(None);
     };

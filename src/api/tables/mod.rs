@@ -30,7 +30,7 @@ pub mod players;
 pub mod push;
 pub mod push_bodies;
 pub mod reads;
-mod refusals;
+pub(crate) mod refusals;
 pub mod seats;
 pub mod take_seat;
 

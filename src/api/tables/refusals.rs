@@ -59,7 +59,7 @@ pub(super) fn player_strike(
 /// A refusal of the tables as the API answers it; an engine's refusal of a move exactly as the
 /// stateless API answers it; the database's failure as 503 `storage_unavailable` (the
 /// driver's words go to the log, not to the client).
-pub(super) fn problem(error: TableError) -> ApiError {
+pub(crate) fn problem(error: TableError) -> ApiError {
     if error.is_storage() {
         tracing::debug!(%error, "a table request met the database's failure");
         return storage_unavailable();

@@ -11,7 +11,8 @@
 //! board).
 //!
 //! - [`open`]: the friend page and opening a table;
-//! - [`seat`]: a seat's page, its moves, resigning and claiming on time;
+//! - [`seat`]: a seat's page, its moves, resigning and claiming on time, by the seat's link
+//!   or as the browser's own seat (`mine`);
 //! - [`watch`]: the spectators' page and the table's record;
 //! - [`page`]: a table's page, from the stored table to the page's HTML;
 //! - [`refusals`]: a table's refusals as a page of their own or as a notice over the board.
@@ -32,5 +33,9 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_page)
         .service(seat::seat_move)
         .service(seat::seat_resign)
-        .service(seat::seat_claim);
+        .service(seat::seat_claim)
+        .service(seat::mine_page)
+        .service(seat::mine_move)
+        .service(seat::mine_resign)
+        .service(seat::mine_claim);
 }

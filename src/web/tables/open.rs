@@ -18,6 +18,7 @@ use crate::tables::{self, TablePolicy};
 use crate::web::answers::{html, private};
 use crate::web::error::PageError;
 use crate::web::options_form::options_view;
+use crate::web::player;
 
 /// `GET /play/{game}/friend` (the options form's "Play a friend"): the options chosen, and the
 /// clock to choose before the table opens.
@@ -106,9 +107,22 @@ async fn open<G: PageGame>(
         .may_create(&crate::site_keys::Client::Address(client))
         .map_err(|wait| busy("opened many tables", wait))?;
     let state = G::new_game(&position.options)?;
+    // The creator's seat is the browser's player's: its games page finds the table again.
+    let player = player::player_for(http, policy, names[0].clone(), true)
+        .await
+        .map_err(page_error)?;
+    let (credential, cookie) = player.unzip();
     let created = policy
         .tables()
-        .create::<G>(&position.options, &state, days, names, None, tables::now())
+        .create_seated::<G>(
+            &position.options,
+            &state,
+            days,
+            names,
+            [credential, None],
+            None,
+            tables::now(),
+        )
         .await
         .map_err(page_error)?;
     let origin = crate::client::origin_of(http, policy.limits().trust_forwarded);
@@ -124,7 +138,11 @@ async fn open<G: PageGame>(
         },
         friend.as_deref(),
     );
-    Ok(html(StatusCode::OK, created_page(&view).into_string()))
+    let mut answer = html(StatusCode::OK, created_page(&view).into_string());
+    if let Some(cookie) = cookie.flatten() {
+        player::set(&mut answer, &cookie);
+    }
+    Ok(answer)
 }
 
 /// A player's name from the friend form: trimmed, `None` when left empty; at most

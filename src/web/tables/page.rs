@@ -20,8 +20,8 @@ use crate::web::error::PageError;
 pub struct Page {
     /// A seat's player, or a spectator.
     pub seating: Seating,
-    /// The seat's credential, on a seat's page.
-    pub credential: Option<String>,
+    /// How the seat's page was reached, on a seat's page: what its links hold.
+    pub door: Option<Door>,
     /// Why the seat's last action was refused, shown over the board.
     pub notice: Option<Notice>,
     /// The move typed (kept after a refusal).
@@ -30,6 +30,16 @@ pub struct Page {
     pub origin: String,
     /// The earlier position to show (`at`: after this many moves), to look at, as sent.
     pub at: Option<String>,
+}
+
+/// How a seat's page is reached, which its links and forms keep to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// By the seat's link, holding the seat's credential (or its player's).
+    Link(String),
+    /// By the browser's player, its credential in the cookie: no credential in any link, and
+    /// the page follows the table's events as a spectator's does.
+    Mine,
 }
 
 /// The earlier position a table's page is asked to show (`at`), as sent: read once the
@@ -73,7 +83,7 @@ fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<S
         origin: page.origin,
         at: page.at,
         now: tables::now(),
-        links: links(&table, page.credential.as_deref()),
+        links: links(&table, page.door.as_ref()),
     };
     let mut built = view_of::<G>(options, moves, &kept(&table), visit)?;
     downloads(&mut built.view.record, &built.shown);
@@ -89,13 +99,7 @@ fn kept(table: &Table) -> KeptTable {
             Standing::Ongoing { to_act } => shown::Standing::Ongoing { to_act },
             Standing::Finished { winner, ended_by } => shown::Standing::Finished {
                 winner,
-                ended_by: match ended_by {
-                    EndedBy::Rules => shown::EndedBy::Rules,
-                    EndedBy::Resignation => shown::EndedBy::Resignation,
-                    EndedBy::Time => shown::EndedBy::Time,
-                    EndedBy::PlyLimit => shown::EndedBy::PlyLimit,
-                    EndedBy::Abandoned => shown::EndedBy::Abandoned,
-                },
+                ended_by: shown_ended_by(ended_by),
             },
         },
         seats: table
@@ -108,16 +112,35 @@ fn kept(table: &Table) -> KeptTable {
     }
 }
 
-/// Where the page of `table` links to: for the seat holding `credential`, or for spectators.
-fn links(table: &Table, credential: Option<&str>) -> TableLinks {
+/// How a table ended, as the pages say it.
+pub fn shown_ended_by(ended_by: EndedBy) -> shown::EndedBy {
+    match ended_by {
+        EndedBy::Rules => shown::EndedBy::Rules,
+        EndedBy::Resignation => shown::EndedBy::Resignation,
+        EndedBy::Time => shown::EndedBy::Time,
+        EndedBy::PlyLimit => shown::EndedBy::PlyLimit,
+        EndedBy::Abandoned => shown::EndedBy::Abandoned,
+    }
+}
+
+/// Where the page of `table` links to: for a seat reached through `door`, or for spectators.
+fn links(table: &Table, door: Option<&Door>) -> TableLinks {
     let id = &table.id;
+    let (here, events) = match door {
+        None => (paths::watch(id), paths::table_events(id, None)),
+        Some(Door::Link(credential)) => (
+            paths::seat(id, credential),
+            paths::table_events(id, Some(credential)),
+        ),
+        Some(Door::Mine) => (paths::mine(id), paths::table_events(id, None)),
+    };
     TableLinks {
-        here: credential.map_or_else(|| paths::watch(id), |c| paths::seat(id, c)),
+        resign: door.map(|_| paths::resign(&here)),
+        claim: door.map(|_| paths::claim(&here)),
+        here,
         watch: paths::watch(id),
         record: paths::table_record(id),
-        events: paths::table_events(id, credential),
+        events,
         friend: paths::friend(table.game),
-        resign: credential.map(|c| paths::resign(id, c)),
-        claim: credential.map(|c| paths::claim(id, c)),
     }
 }

@@ -21,7 +21,7 @@ pub async fn watch(
     let origin = crate::client::origin_of(&http, policy.limits().trust_forwarded);
     let page = Page {
         seating: Seating::Watching,
-        credential: None,
+        door: None,
         notice: None,
         typed: String::new(),
         origin,

@@ -38,7 +38,11 @@
 //! - `push`: Web Push, the test as push service and browser: a push decrypts to the notice and
 //!   carries a VAPID JWT that verifies over the server's key; a 410 drops the subscription, a
 //!   500 is retried, two workers post each push once, replicas share one key; the
-//!   subscription routes' refusals; the binary posts with its `--push-contact`, stops at SIGTERM.
+//!   subscription routes' refusals; the binary posts with its `--push-contact`, stops at SIGTERM;
+//! - `your_games`: the pages' player in a cookie (its flags; made at "Play a friend" and at a
+//!   seat's link; a forged one replaced), each browser's tables on "Your games" (its turn
+//!   first), played at `/table/{id}/mine` with JavaScript off, counted in every header; no
+//!   credential in any link or page of these.
 
 mod db;
 mod ends;
@@ -56,6 +60,7 @@ mod refusals;
 mod sse;
 mod sweep;
 mod webhooks;
+mod your_games;
 
 /// Runs an async test body once per database: `both!(name, |url: String| async move { … })` makes
 /// `name::sqlite` and `name::postgres`.
