@@ -63,7 +63,7 @@ fn example(name: &str) -> PathBuf {
 
 /// What both programs print when they played everything.
 fn assert_played(language: &str, output: &str) {
-    for game in ["herfor:", "tara:", "hirth: 6 turns", "table:"] {
+    for game in ["herfor:", "tara:", "hirth: 6 turns", "table:", "players:"] {
         assert!(output.contains(game), "{language}: no {game} in\n{output}");
     }
 }

@@ -1,7 +1,8 @@
 """Plays Moot's three games through a running server with the client generated from
 openapi/openapi.json (openapi-python-client): a whole Herfor game on the size-3 board, a whole
-game of The High Kings of Tara, several turns of Hirþ, and a whole Herfor game at a table Moot
-keeps, each seat playing with its own credential.
+game of The High Kings of Tara, several turns of Hirþ, a whole Herfor game at a table Moot
+keeps, each seat playing with its own credential, and one more played by two player keys that
+find their turn in their lists of tables and read it back from their feeds.
 
     openapi-python-client generate --path ../../openapi/openapi.json --meta none \
         --output-path moot_client
@@ -10,6 +11,7 @@ keeps, each seat playing with its own credential.
 Every request and answer is a generated type; a problem answer stops the program.
 """
 
+import json
 import sys
 import uuid
 from typing import TypeVar
@@ -22,9 +24,11 @@ from moot_client.api.herfor import (
     herfor_score,
 )
 from moot_client.api.hirth import hirth_apply, hirth_evaluate, hirth_new_game
+from moot_client.api.players import create_player, my_tables
 from moot_client.api.tables import create_table, get_table, play_move
 from moot_client.api.tara import tara_apply, tara_evaluate, tara_new_game, tara_score
 from moot_client.models import (
+    CreatePlayerRequest,
     HerforApplyRequest,
     HerforCreateTableRequest,
     HerforNewGameRequest,
@@ -37,6 +41,10 @@ from moot_client.models import (
     HirthNewGameRequest,
     HirthOptions,
     HirthStatusOngoing,
+    MyTablesStatus,
+    MyTablesToAct,
+    PlayerEventType,
+    PlayerFeedEvent,
     Problem,
     Seat,
     StrengthName,
@@ -194,6 +202,101 @@ def play_table(client: Client) -> None:
     print(f"table: {plies} plies, won by the {winner.value if winner else 'nobody'} seat")
 
 
+def feed_until_finished(client: Client, credential: str) -> list[PlayerFeedEvent]:
+    """A player's feed from its first event to its `table_finished`, each event read into the
+    generated type (a server-sent event stream, so read with the client's own httpx)."""
+    events: list[PlayerFeedEvent] = []
+    headers = {"Authorization": f"Bearer {credential}", "Last-Event-ID": "0"}
+    with client.get_httpx_client().stream(
+        "GET", "/api/v1/players/me/events", headers=headers
+    ) as stream:
+        for line in stream.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            event = PlayerFeedEvent.from_dict(json.loads(line[len("data:") :]))
+            events.append(event)
+            if event.type_ == PlayerEventType.TABLE_FINISHED:
+                return events
+    raise AssertionError("the feed ended before the table did")
+
+
+def play_as_players(client: Client) -> None:
+    """Two player keys at a Herfor size-3 table: before each move the player to act finds the
+    table in its list with `to_act=me` (the other finds nothing there) and moves with its player
+    credential. Then the finished table is in its `status=finished` list, and its feed holds
+    every move once, in order, and one `your_turn` for each of its turns."""
+    players = [
+        answer(create_player.sync(client=client, body=CreatePlayerRequest(name=name)))
+        for name in ("Cass", "Dara")
+    ]
+    credential = {Seat.FIRST: players[0].credential, Seat.SECOND: players[1].credential}
+    created = answer(
+        create_table.sync(
+            client=client,
+            body=HerforCreateTableRequest(
+                game="herfor",
+                options=HerforOptions(size=3, pie=False),
+                days_per_move=3,
+                player_credentials=[players[0].credential, players[1].credential],
+            ),
+        )
+    )
+    table = created.table
+    assert isinstance(table, HerforTableResponse), "a Herfor table"
+    turns = {Seat.FIRST: 0, Seat.SECOND: 0}
+    while table.status == TableStatus.ONGOING:
+        assert isinstance(table.to_act, Seat), "an ongoing table awaits a seat"
+        waiting = Seat.SECOND if table.to_act == Seat.FIRST else Seat.FIRST
+        mine = answer(
+            my_tables.sync(
+                client=client,
+                to_act=MyTablesToAct.ME,
+                authorization=f"Bearer {credential[table.to_act]}",
+            )
+        ).tables
+        assert [(t.id, t.your_turn, t.ply) for t in mine] == [(table.id, True, table.ply)]
+        assert mine[0].opponent_name == ("Dara" if table.to_act == Seat.FIRST else "Cass")
+        theirs = answer(
+            my_tables.sync(
+                client=client,
+                to_act=MyTablesToAct.ME,
+                authorization=f"Bearer {credential[waiting]}",
+            )
+        ).tables
+        assert theirs == [], "the waiting player has nothing to play"
+        moves = answer(
+            herfor_legal_moves.sync(client=client, body=HerforStateRequest(state=table.state))
+        ).moves
+        turns[table.to_act] += 1
+        moved = answer(
+            play_move.sync(
+                table.id,
+                client=client,
+                body=TableMoveRequest(move=moves[0], ply=table.ply),
+                authorization=f"Bearer {credential[table.to_act]}",
+            )
+        )
+        assert isinstance(moved, HerforTableResponse), "the same table"
+        table = moved
+        assert table.ply < MAX_PLIES, "the table never ended"
+    finished = answer(
+        my_tables.sync(
+            client=client,
+            status=MyTablesStatus.FINISHED,
+            authorization=f"Bearer {credential[Seat.FIRST]}",
+        )
+    ).tables
+    assert [(t.id, t.ply) for t in finished] == [(table.id, table.ply)]
+    assert finished[0].result is not None, "a finished table has its result"
+    feed = feed_until_finished(client, credential[Seat.FIRST])
+    assert [e.seq for e in feed] == list(range(1, len(feed) + 1)), "every event once, in order"
+    moves_told = [e.ply for e in feed if e.type_ == PlayerEventType.MOVE]
+    assert moves_told == list(range(1, table.ply + 1)), "every move, once"
+    your_turns = sum(1 for e in feed if e.type_ == PlayerEventType.YOUR_TURN)
+    assert your_turns == turns[Seat.FIRST], f"{your_turns} your_turn for {turns[Seat.FIRST]} turns"
+    print(f"players: {table.ply} plies, {len(feed)} events in the first player's feed")
+
+
 def main() -> None:
     base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
     client = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60.0)
@@ -201,6 +304,7 @@ def main() -> None:
     play_tara(client)
     play_hirth(client, turns=6)
     play_table(client)
+    play_as_players(client)
 
 
 if __name__ == "__main__":

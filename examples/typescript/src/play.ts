@@ -1,7 +1,9 @@
 // Plays Moot's three games through a running server with a client generated from
 // openapi/openapi.json (openapi-typescript types, openapi-fetch requests): a whole Herfor game on
 // the size-3 board, a whole game of The High Kings of Tara, several turns of Hirþ, and a whole
-// Herfor game at a table Moot keeps, each seat playing with its own credential.
+// Herfor game at a table Moot keeps, each seat playing with its own credential, and one more
+// played by two player keys that find their turn in their lists of tables and read it back from
+// their feeds.
 //
 //   npm run generate && npm run build && node dist/play.js http://127.0.0.1:8080
 //
@@ -175,4 +177,114 @@ async function playTable(): Promise<void> {
 await playHerfor();
 await playTara();
 await playHirth(6);
+/** A player's feed from its first event to its `table_finished`: a server-sent event stream,
+ * read with fetch, each `data` typed by the document. */
+async function feedUntilFinished(credential: string): Promise<Schemas["PlayerFeedEvent"][]> {
+  const response = await fetch(`${baseUrl}/api/v1/players/me/events`, {
+    headers: { Authorization: `Bearer ${credential}`, "Last-Event-ID": "0" },
+  });
+  if (response.body === null) throw new Error("the feed has no body");
+  const events: Schemas["PlayerFeedEvent"][] = [];
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of response.body) {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith("data:")) continue;
+      const event: Schemas["PlayerFeedEvent"] = JSON.parse(line.slice("data:".length));
+      events.push(event);
+      // Leaving the loop cancels the stream.
+      if (event.type === "table_finished") return events;
+    }
+  }
+  throw new Error("the feed ended before the table did");
+}
+
+/** The tables of the player with `credential`, filtered as `query` says. */
+async function myTables(
+  credential: string,
+  query: { to_act?: "me"; status?: "ongoing" | "finished" },
+): Promise<Schemas["PlayerTableEntry"][]> {
+  const listed = answer(
+    await client.GET("/api/v1/players/me/tables", {
+      params: { query, header: { Authorization: `Bearer ${credential}` } },
+    }),
+  );
+  return listed.tables;
+}
+
+/** Two player keys at a Herfor size-3 table: before each move the player to act finds the table
+ * in its list with `to_act=me` (the other finds nothing there) and moves with its player
+ * credential. Then the finished table is in its `status=finished` list, and its feed holds every
+ * move once, in order, and one `your_turn` for each of its turns. */
+async function playAsPlayers(): Promise<void> {
+  const [cass, dara] = [
+    answer(await client.POST("/api/v1/players", { body: { name: "Cass" } })),
+    answer(await client.POST("/api/v1/players", { body: { name: "Dara" } })),
+  ];
+  const credentials = new Map<Schemas["Seat"], string>([
+    ["first", cass.credential],
+    ["second", dara.credential],
+  ]);
+  const created = answer(
+    await client.POST("/api/v1/tables", {
+      body: {
+        game: "herfor",
+        options: { size: 3, pie: false },
+        days_per_move: 3,
+        player_credentials: [cass.credential, dara.credential],
+      },
+    }),
+  );
+  let table = herforTable(created.table);
+  let firstTurns = 0;
+  while (table.status === "ongoing") {
+    const seat = table.to_act;
+    if (seat === undefined || seat === null) throw new Error("an ongoing table awaits a seat");
+    const waiting = seat === "first" ? "second" : "first";
+    const credential = credentials.get(seat) ?? "";
+    const mine = await myTables(credential, { to_act: "me" });
+    if (mine.length !== 1 || mine[0]?.id !== table.id || mine[0]?.your_turn !== true) {
+      throw new Error(`the player to act does not find its table: ${JSON.stringify(mine)}`);
+    }
+    if (mine[0]?.opponent_name !== (seat === "first" ? "Dara" : "Cass")) {
+      throw new Error("the list names the opponent");
+    }
+    if ((await myTables(credentials.get(waiting) ?? "", { to_act: "me" })).length !== 0) {
+      throw new Error("the waiting player has nothing to play");
+    }
+    const { moves } = answer(
+      await client.POST("/api/v1/games/herfor/legal-moves", { body: { state: table.state } }),
+    );
+    const move = moves[0];
+    if (move === undefined) throw new Error("an ongoing game has a legal move");
+    if (seat === "first") firstTurns += 1;
+    table = herforTable(
+      answer(
+        await client.POST("/api/v1/tables/{id}/moves", {
+          params: { path: { id: table.id }, header: { Authorization: `Bearer ${credential}` } },
+          body: { move, ply: table.ply },
+        }),
+      ),
+    );
+    if (table.ply >= MAX_PLIES) throw new Error("the table never ended");
+  }
+  const finished = await myTables(cass.credential, { status: "finished" });
+  if (finished.length !== 1 || finished[0]?.id !== table.id || !finished[0]?.result) {
+    throw new Error("the finished table, with its result, in the finished list");
+  }
+  const feed = await feedUntilFinished(cass.credential);
+  if (feed.some((event, i) => event.seq !== i + 1)) throw new Error("every event once, in order");
+  const moved = feed.filter((event) => event.type === "move").map((event) => event.ply);
+  if (moved.length !== table.ply || moved.some((ply, i) => ply !== i + 1)) {
+    throw new Error(`every move once: ${JSON.stringify(moved)}`);
+  }
+  const yourTurns = feed.filter((event) => event.type === "your_turn").length;
+  if (yourTurns !== firstTurns) throw new Error(`${yourTurns} your_turn for ${firstTurns} turns`);
+  console.log(`players: ${table.ply} plies, ${feed.length} events in the first player's feed`);
+}
+
 await playTable();
+await playAsPlayers();

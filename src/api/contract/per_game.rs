@@ -88,9 +88,11 @@ fn held_by_shared_paths(document: &Value, dependent: &BTreeSet<String>) -> BTree
     }
 }
 
-/// Makes each schema of `shared` that has a `game` member a union of the games' copies, told
-/// apart by `game` (each copy's `game` is its id), so a table is typed with its game's state and
-/// options. The others (which hold such a union) stay one schema, with the first game's example.
+/// Makes each schema of `shared` that always has a `game` member a union of the games' copies,
+/// told apart by `game` (each copy's `game` is its id), so a table is typed with its game's state
+/// and options. The others (which hold such a union, or name their game only sometimes, as a
+/// player's feed event does: a union needs its discriminator in every member) stay one schema,
+/// with the first game's example.
 fn unite_by_game(schemas: &mut Map<String, Value>, games: &[GameInfo], shared: &BTreeSet<String>) {
     for name in shared {
         let Some(generic) = schemas.get(name).cloned() else {
@@ -105,7 +107,10 @@ fn unite_by_game(schemas: &mut Map<String, Value>, games: &[GameInfo], shared: &
             .and_then(|(_, copy)| schemas.get(copy))
             .and_then(|copy| copy.get("example"))
             .cloned();
-        if generic["properties"]["game"].is_null() {
+        let names_its_game = generic["required"]
+            .as_array()
+            .is_some_and(|required| required.iter().any(|member| member == "game"));
+        if !names_its_game {
             if let (Some(example), Some(schema)) = (first_example, schemas.get_mut(name)) {
                 schema["example"] = example;
             }
