@@ -169,11 +169,17 @@ pub enum FeedCatchUp {
 /// is told.
 pub(super) type Told = Vec<(String, Seat, Vec<Notice>)>;
 
-/// Events written for players, to ring their bells after the commit: each player and its last
-/// event; whether any went to the outbox for a player's webhook; whether any made a push.
+/// Events written for players, to ring their bells after the commit.
 #[derive(Debug, Default)]
 #[must_use = "ring the players' bells after the commit"]
-pub(super) struct Rung(Vec<(String, u64)>, bool, bool);
+pub(super) struct Rung {
+    /// Each player written to, and its last event.
+    players: Vec<(String, u64)>,
+    /// Whether any event went to the outbox for a player's webhook.
+    webhooks: bool,
+    /// Whether any event made a push.
+    pushes: bool,
+}
 
 /// The players seated at a table, with their seats (a seat no player took is not there).
 #[derive(Debug, Default)]
@@ -235,7 +241,8 @@ impl Tables {
         for (player, seat, notices) in told {
             let row = sqlx::query(
                 "UPDATE moot_players SET last_event = last_event + $1 WHERE id = $2 \
-                 RETURNING last_event, webhook_url, webhook_secret",
+                 RETURNING last_event, webhook_url, webhook_secret, (SELECT COUNT(*) \
+                 FROM moot_push_subscriptions s WHERE s.player_id = moot_players.id) AS browsers",
             )
             .bind(notices.len() as i64)
             .bind(&player)
@@ -246,6 +253,8 @@ impl Tables {
                 (Some(url), Some(secret)) => Some(Webhook { url, secret }),
                 _ => None,
             };
+            // Read here, so that a player without browsers to push to costs no query more.
+            let pushed = row.try_get::<i64, _>("browsers")? > 0;
             let first = last as u64 + 1 - notices.len() as u64;
             for (seq, notice) in (first..).zip(notices) {
                 let event = PlayerEvent {
@@ -262,12 +271,12 @@ impl Tables {
                 })
                 .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
                 if let Some(webhook) = &webhook {
-                    rung.1 |= self
+                    rung.webhooks |= self
                         .enqueue_player_event(tx, &player, webhook, &event, now)
                         .await?;
                 }
-                if let Some(payload) = push_payload(&event) {
-                    rung.2 |= self.enqueue_push(tx, &player, &payload, now).await? > 0;
+                if let Some(payload) = pushed.then(|| push_payload(&event)).flatten() {
+                    rung.pushes |= self.enqueue_push(tx, &player, &payload, now).await? > 0;
                 }
                 sqlx::query(
                     "INSERT INTO moot_player_events \
@@ -290,20 +299,20 @@ impl Tables {
                     .execute(&mut **tx)
                     .await?;
             }
-            rung.0.push((player, last as u64));
+            rung.players.push((player, last as u64));
         }
         Ok(rung)
     }
 
     /// After the commit: wakes the followers in this process of the players written to.
     pub(super) fn ring_players(&self, rung: Rung) {
-        for (player, last) in rung.0 {
+        for (player, last) in rung.players {
             self.bells.ring(&player, last);
         }
-        if rung.1 {
+        if rung.webhooks {
             self.ring_outbox();
         }
-        if rung.2 {
+        if rung.pushes {
             self.ring_pushes();
         }
     }

@@ -333,13 +333,23 @@ pub(crate) fn last_event_id(http: &HttpRequest) -> Result<Option<u64>, ApiError>
     })
 }
 
-/// A seat's credential in the query of a stream: a browser's `EventSource` sends no headers.
+/// A credential in the query of a stream: a browser's `EventSource` sends no headers.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    /// A seat's credential, as `Authorization: Bearer` would send it (for a browser's
-    /// `EventSource`, which cannot send headers).
+    /// The seat's or player's credential, as `Authorization: Bearer` would send it (for a
+    /// browser's `EventSource`, which cannot send headers).
     credential: Option<String>,
+}
+
+/// The credential a stream's client sent, and where: as `Authorization: Bearer`, else as
+/// `credential` in the query (the field an error names).
+pub(super) fn stream_credential(http: &HttpRequest) -> Option<(String, &'static str)> {
+    if let Some(credential) = bearer(http) {
+        return Some((credential.to_owned(), "Authorization"));
+    }
+    let query = web::Query::<StreamQuery>::from_query(http.query_string()).ok()?;
+    Some((query.into_inner().credential?, "credential"))
 }
 
 fn full(refusal: FeedFull) -> ApiError {
@@ -350,13 +360,10 @@ fn full(refusal: FeedFull) -> ApiError {
 /// watcher from the client's address. A wrong credential counts as one at a move does.
 async fn who_follows(policy: &TablePolicy, http: &HttpRequest, id: &str) -> Result<Who, ApiError> {
     let client = client_of(policy, http);
-    let query = web::Query::<StreamQuery>::from_query(http.query_string())
-        .map(web::Query::into_inner)
-        .unwrap_or_default();
-    let Some(credential) = bearer(http).or(query.credential.as_deref()) else {
+    let Some((credential, _)) = stream_credential(http) else {
         return Ok(Who::Watcher(client.map(crate::client::share_key)));
     };
-    match policy.tables().seat(id, credential).await {
+    match policy.tables().seat(id, &credential).await {
         Ok(seat) => Ok(Who::Seat(seat)),
         Err(TableError::BadCredential) => match policy.barred(id, client) {
             Some(wait) => Err(rate_limited("wrong seat credentials", wait)),

@@ -10,17 +10,16 @@
 
 use std::collections::VecDeque;
 
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get};
 use bytes::Bytes;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
-use super::events::{TableEvent, event_stream, last_event_id};
+use super::events::{StreamQuery, TableEvent, event_stream, last_event_id, stream_credential};
 use super::player_bodies::MY_TABLES;
 use super::players::known_player;
 use super::refusals::problem;
-use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
@@ -314,15 +313,6 @@ impl FeedStream {
     }
 }
 
-/// A player's credential in the query of a stream: a browser's `EventSource` sends no headers.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct FeedQuery {
-    /// The player's credential, as `Authorization: Bearer` would send it (for a browser's
-    /// `EventSource`, which cannot send headers).
-    credential: Option<String>,
-}
-
 /// Streams the player's feed as it happens (server-sent events): every event of every table
 /// the player sits at, and its notices (`your_turn` once per turn, `deadline_near`,
 /// `deadline_passed`, `table_started`, `table_finished`). Without `Last-Event-ID` the stream
@@ -334,7 +324,7 @@ pub struct FeedQuery {
     params(
         ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: the player's credential (or `credential` in the query)"),
         ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it (or a `reset`)"),
-        FeedQuery,
+        StreamQuery,
     ),
     responses(
         (status = 200, description = "The events, as `text/event-stream`: each `data` is one `PlayerFeedEvent`, its `event` the event's `type` and its `id` its `seq`", body = PlayerFeedEvent, content_type = "text/event-stream"),
@@ -353,22 +343,14 @@ pub async fn my_events(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let seen = last_event_id(&http)?;
-    let query = web::Query::<FeedQuery>::from_query(http.query_string())
-        .map(web::Query::into_inner)
-        .unwrap_or_default();
-    let Some(credential) = bearer(&http).or(query.credential.as_deref()) else {
+    let Some((credential, field)) = stream_credential(&http) else {
         return Err(ApiError::new(
             ErrorCode::UnknownPlayerKey,
             "send the player's credential as `Authorization: Bearer <credential>`, or as \
              `credential` in the query",
         ));
     };
-    let field = if bearer(&http).is_some() {
-        "Authorization"
-    } else {
-        "credential"
-    };
-    let player = known_player(&policy, &http, credential, field).await?;
+    let player = known_player(&policy, &http, &credential, field).await?;
     feed_stream(policy.tables().clone(), player.id, seen).await
 }
 

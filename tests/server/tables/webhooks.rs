@@ -151,9 +151,22 @@ both!(
         receiver
             .until(Duration::from_secs(10), |got| got.len() == 1)
             .await;
-        // Between the first failure and the retry, the table says the webhook is retrying.
-        let shown = call(&app, db::get(&id)).await;
-        let webhook = &shown.ok()["webhook"];
+        // Between the first failure and the retry, the table says the webhook is retrying, once
+        // the worker has written down the failure (the receiver counts a post before its answer
+        // reaches the worker).
+        let waited = std::time::Instant::now();
+        let webhook = loop {
+            let shown = call(&app, db::get(&id)).await;
+            let webhook = shown.ok()["webhook"].clone();
+            if webhook["status"] != "ok" || receiver.deliveries().len() > 1 {
+                break webhook;
+            }
+            assert!(
+                waited.elapsed() < Duration::from_secs(10),
+                "the failure was never written down: {webhook}"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
         if webhook["status"] == "retrying" {
             assert_eq!(webhook["failed_events"], 0);
             assert!(
