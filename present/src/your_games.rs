@@ -115,6 +115,7 @@ fn row(table: &YourTable, now: Millis) -> GameRow {
 fn result(you: Seat, (winner, ended_by): (Option<Seat>, EndedBy)) -> String {
     match (ended_by, winner) {
         (EndedBy::Abandoned, _) => "Closed: no one moved for too long".to_owned(),
+        (EndedBy::Aborted, _) => "Aborted: no result".to_owned(),
         (EndedBy::PlyLimit, _) => "A draw: the table reached its most moves".to_owned(),
         (_, None) => "A draw".to_owned(),
         (EndedBy::Resignation, Some(w)) if w == you => "You won: your opponent resigned".into(),

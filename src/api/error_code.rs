@@ -69,6 +69,10 @@ pub enum ErrorCode {
     StalePly,
     /// 409: a claim on time before the deadline, or at a table with no clock.
     ClaimTooEarly,
+    /// 409: a claim on time where no one has moved: a late first move aborts the table.
+    NothingToClaim,
+    /// 409: an abort once both seats have moved.
+    BothMoved,
     /// 410: the table is over; it takes no more moves, resignations or claims.
     TableFinished,
     /// 501: this server keeps no tables.
@@ -97,7 +101,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 40] = [
+    pub const ALL: [ErrorCode; 42] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -127,6 +131,8 @@ impl ErrorCode {
         ErrorCode::NotWaiting,
         ErrorCode::StalePly,
         ErrorCode::ClaimTooEarly,
+        ErrorCode::NothingToClaim,
+        ErrorCode::BothMoved,
         ErrorCode::TableFinished,
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
@@ -172,6 +178,8 @@ impl ErrorCode {
             ErrorCode::NotWaiting => "not_waiting",
             ErrorCode::StalePly => "stale_ply",
             ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::NothingToClaim => "nothing_to_claim",
+            ErrorCode::BothMoved => "both_moved",
             ErrorCode::TableFinished => "table_finished",
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
@@ -220,7 +228,9 @@ impl ErrorCode {
             ErrorCode::NotYourTurn => StatusCode::FORBIDDEN,
             ErrorCode::NotWaiting => StatusCode::FORBIDDEN,
             ErrorCode::StalePly => StatusCode::CONFLICT,
-            ErrorCode::ClaimTooEarly => StatusCode::CONFLICT,
+            ErrorCode::ClaimTooEarly | ErrorCode::NothingToClaim | ErrorCode::BothMoved => {
+                StatusCode::CONFLICT
+            }
             ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished => StatusCode::GONE,
@@ -260,6 +270,8 @@ impl ErrorCode {
             ErrorCode::NotWaiting => "Only the waiting seat may claim",
             ErrorCode::StalePly => "The table has moved on",
             ErrorCode::ClaimTooEarly => "The deadline has not passed",
+            ErrorCode::NothingToClaim => "No one has moved: nothing to claim",
+            ErrorCode::BothMoved => "Both seats have moved",
             ErrorCode::TableFinished => "The table is over",
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
@@ -313,6 +325,8 @@ mod tests {
                 | ErrorCode::NotWaiting
                 | ErrorCode::StalePly
                 | ErrorCode::ClaimTooEarly
+                | ErrorCode::NothingToClaim
+                | ErrorCode::BothMoved
                 | ErrorCode::TableFinished
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull

@@ -17,7 +17,7 @@
 
 use super::player_feed::Sitters;
 use super::rows::{SELECT_TABLE, StoredTable, parse_json, read_seat};
-use super::{Committed, DAY, Event, Millis, TableError, Tables};
+use super::{Committed, DAY, EndedBy, Event, Millis, TableError, Tables};
 use crate::limits::tables as limits;
 use moot_games::{Game, with_game};
 
@@ -88,7 +88,13 @@ impl Tables {
             .fetch_all(&self.store.pool)
             .await?;
             for id in &ids {
-                match self.close_abandoned(id, now, abandonment).await {
+                let overdue = |row: &StoredTable| {
+                    abandonment.is_over(row.ply, row.deadline, row.updated, now)
+                };
+                match self
+                    .close_waiting(id, now, EndedBy::Abandoned, overdue)
+                    .await
+                {
                     Ok(Some(_)) => closed += 1,
                     Ok(None) => {}
                     Err(error) if error.is_storage() => return Err(error),
@@ -104,14 +110,15 @@ impl Tables {
         }
     }
 
-    /// Closes table `id` as abandoned if it is still open and has waited too long at `now`,
-    /// in one transaction with its event; `None` if it is not (closed meanwhile, by a move or
-    /// by another replica).
-    async fn close_abandoned(
+    /// Closes table `id` with no winner, as `ended_by` says (abandoned, or aborted by its late
+    /// first move), if it is still open and `overdue` at `now`, in one transaction with its
+    /// event; `None` if it is not (closed meanwhile, by a move or by another replica).
+    pub(super) async fn close_waiting(
         &self,
         id: &str,
         now: Millis,
-        abandonment: Abandonment,
+        ended_by: EndedBy,
+        overdue: impl FnOnce(&StoredTable) -> bool,
     ) -> Result<Option<Committed>, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
@@ -123,9 +130,7 @@ impl Tables {
                 return Ok(None);
             };
             let mut row = StoredTable::read(first)?;
-            if row.status != "ongoing"
-                || !abandonment.is_over(row.ply, row.deadline, row.updated, now)
-            {
+            if row.status != "ongoing" || !overdue(&row) {
                 return Ok(None);
             }
             let mut seats = Vec::with_capacity(2);
@@ -139,9 +144,10 @@ impl Tables {
             }
             let closed = sqlx::query(
                 "UPDATE moot_tables SET status = 'finished', winner = NULL, \
-                 ended_by = 'abandoned', deadline_ms = NULL, updated_ms = $1 \
-                 WHERE id = $2 AND status = 'ongoing' AND ply = $3",
+                 ended_by = $1, deadline_ms = NULL, updated_ms = $2 \
+                 WHERE id = $3 AND status = 'ongoing' AND ply = $4",
             )
+            .bind(ended_by.as_str())
             .bind(now)
             .bind(id)
             .bind(row.ply as i64)
@@ -152,13 +158,17 @@ impl Tables {
             }
             row.status = "finished".to_owned();
             row.winner = None;
-            row.ended_by = Some(super::EndedBy::Abandoned.as_str().to_owned());
+            row.ended_by = Some(ended_by.as_str().to_owned());
             row.deadline = None;
             row.updated = now;
             let webhook = row.webhook.clone();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
-                Committed { table: row.table::<G>(id, &state, seats)?, event: Event::Abandoned }
+                let event = match ended_by {
+                    EndedBy::Aborted => Event::Aborted,
+                    _ => Event::Abandoned,
+                };
+                Committed { table: row.table::<G>(id, &state, seats)?, event }
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
             self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;

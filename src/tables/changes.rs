@@ -106,7 +106,7 @@ impl Head {
     }
 
     /// The change that ended the table after its last move, if a seat resigned or won on time,
-    /// or the table was closed as abandoned.
+    /// or the table was closed as abandoned or aborted.
     fn ending(&self) -> Option<Event> {
         match self.standing {
             Standing::Finished {
@@ -123,6 +123,10 @@ impl Head {
                 ended_by: EndedBy::Abandoned,
                 ..
             } => Some(Event::Abandoned),
+            Standing::Finished {
+                ended_by: EndedBy::Aborted,
+                ..
+            } => Some(Event::Aborted),
             _ => None,
         }
     }

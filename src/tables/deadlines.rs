@@ -3,7 +3,9 @@
 //! (`deadline_passed`, to both players: the waiting one may claim the win), to the feeds of the
 //! players seated at the table, to the table's webhook if it names one, and to the followers of
 //! the table's stream (live: a notice is not kept with the moves; other replicas' followers hear
-//! of it through `NOTIFY`). A deadline found already passed is told passed only.
+//! of it through `NOTIFY`). A deadline found already passed is told passed only. A first
+//! deadline passed with no move made is not told: the table is aborted (no result), a change
+//! like a resignation (see [`Tables::close_waiting`]).
 //!
 //! The notices come from the database, not from a timer of one process: any replica's worker
 //! looks for the deadlines due at the time it is given, and each table's notice is written in
@@ -16,9 +18,9 @@
 use sqlx::Row;
 
 use super::player_feed::{Notice, Sitters};
-use super::rows::seat_of;
+use super::rows::{StoredTable, seat_of};
 use super::write::Write;
-use super::{DAY, Millis, TableError, Tables, Webhook};
+use super::{DAY, EndedBy, Millis, TableError, Tables, Webhook};
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
@@ -67,8 +69,9 @@ impl DeadlineNotice {
 }
 
 impl Tables {
-    /// Tells each deadline that came near or passed by `now` and was not told yet; returns
-    /// how many notices were written (one per table and kind). A table that cannot be read is
+    /// Tells each deadline that came near or passed by `now` and was not told yet, and aborts
+    /// the tables whose first move is late; returns how many notices were written (one per
+    /// table and kind) and tables aborted. A table that cannot be read is
     /// left (and logged); a failure of the database stops the run.
     pub async fn notice_deadlines(&self, now: Millis) -> Result<u64, TableError> {
         let mut told = 0;
@@ -93,7 +96,12 @@ impl Tables {
             .fetch_all(&self.store.pool)
             .await?;
             for id in &ids {
-                match self.notice_deadline(id, now).await {
+                let done = match self.notice_deadline(id, now).await {
+                    // Nothing to tell: a first deadline passed with no move aborts the table.
+                    Ok(false) => self.abort_unstarted(id, now).await,
+                    other => other,
+                };
+                match done {
                     Ok(true) => told += 1,
                     Ok(false) => {}
                     Err(error) if error.is_storage() => return Err(error),
@@ -137,7 +145,10 @@ impl Tables {
             let told_at = |column| -> Result<bool, TableError> {
                 Ok(first.try_get::<Option<i64>, _>(column)? == Some(ply))
             };
-            let due = if deadline < now {
+            let due = if deadline < now && ply == 0 {
+                // The table is aborted instead (by the caller).
+                None
+            } else if deadline < now {
                 (!told_at("deadline_passed_ply")?).then_some(Due::Passed)
             } else if deadline - days * NEAR_LEFT_PER_DAY <= now {
                 (!told_at("deadline_near_ply")?).then_some(Due::Near)
@@ -215,6 +226,16 @@ impl Tables {
             self.feed.publish_deadline(notice);
         }
         Ok(true)
+    }
+
+    /// Aborts table `id` if no one moved in it by its first deadline (passed at `now`);
+    /// whether this did.
+    async fn abort_unstarted(&self, id: &str, now: Millis) -> Result<bool, TableError> {
+        let overdue = |row: &StoredTable| row.ply == 0 && row.deadline.is_some_and(|d| d < now);
+        let closed = self
+            .close_waiting(id, now, EndedBy::Aborted, overdue)
+            .await?;
+        Ok(closed.is_some())
     }
 
     /// Marks the deadline of table `id` at `ply` told (a passed deadline is told near too:

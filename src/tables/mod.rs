@@ -109,6 +109,9 @@ pub enum EndedBy {
     /// No one moved for as long as a table is kept waiting (see [`Abandonment`]): closed by
     /// the sweep, with no winner.
     Abandoned,
+    /// Called off before both seats had moved, by a seat, or by itself when no one moved by
+    /// the first deadline: no result.
+    Aborted,
 }
 
 impl EndedBy {
@@ -120,6 +123,7 @@ impl EndedBy {
             EndedBy::Time => "time",
             EndedBy::PlyLimit => "ply_limit",
             EndedBy::Abandoned => "abandoned",
+            EndedBy::Aborted => "aborted",
         }
     }
 
@@ -130,6 +134,7 @@ impl EndedBy {
             EndedBy::Time,
             EndedBy::PlyLimit,
             EndedBy::Abandoned,
+            EndedBy::Aborted,
         ]
         .into_iter()
         .find(|e| e.as_str() == text)
@@ -157,12 +162,13 @@ pub enum Standing {
 
 impl Standing {
     /// The change number of a table standing so after `ply` moves: its ply, and one more once
-    /// a seat resigned or won on time, or the table was closed as abandoned (no move follows
-    /// those).
+    /// a seat resigned or won on time, or the table was closed as abandoned or aborted (no
+    /// move follows those).
     pub fn seq(&self, ply: u64) -> u64 {
         match self {
             Standing::Finished {
-                ended_by: EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned,
+                ended_by:
+                    EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned | EndedBy::Aborted,
                 ..
             } => ply + 1,
             _ => ply,
@@ -329,6 +335,9 @@ pub enum Event {
     },
     /// The sweep closed the table: no one moved for too long.
     Abandoned,
+    /// A seat called the table off before both had moved, or no one moved by its first
+    /// deadline.
+    Aborted,
 }
 
 /// A change committed: the table after it, and what happened.
@@ -348,14 +357,15 @@ impl Committed {
 }
 
 impl Event {
-    /// The event's name, as streams and webhooks give it: `move`, `resign`, `claim` or
-    /// `abandoned`.
+    /// The event's name, as streams and webhooks give it: `move`, `resign`, `claim`,
+    /// `abandoned` or `aborted`.
     pub fn name(&self) -> &'static str {
         match self {
             Event::Moved(_) => "move",
             Event::Resigned { .. } => "resign",
             Event::TimeClaimed { .. } => "claim",
             Event::Abandoned => "abandoned",
+            Event::Aborted => "aborted",
         }
     }
 }
@@ -389,6 +399,14 @@ pub enum TableError {
     /// A claim before the deadline, or at a table with no clock.
     #[error("{0}")]
     TooEarly(String),
+    /// A claim where no one has moved: a table whose first move is late is aborted, not won.
+    #[error(
+        "no one has moved yet: a table whose first move is late is aborted (no result), not won"
+    )]
+    Unstarted,
+    /// An abort once both seats have moved.
+    #[error("both seats have moved: the table can no longer be aborted (resign instead)")]
+    BothMoved,
     /// The engine refused the move.
     #[error("{text}: {error}")]
     Move {

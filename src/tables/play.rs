@@ -230,25 +230,26 @@ impl Tables {
         credential: &str,
         now: Millis,
     ) -> Result<Committed, TableError> {
-        self.end(id, credential, now, |_, _, seat| {
-            Ok((seat.other(), EndedBy::Resignation))
+        self.end(id, credential, now, |ending| {
+            Ok((Some(ending.seat.other()), EndedBy::Resignation))
         })
         .await
     }
 
     /// The seat holding `credential` claims a win on time: it must be waiting for the other's
-    /// move, and that move's deadline must have passed.
+    /// move, and that move's deadline must have passed. Where no one has moved, the late first
+    /// move aborts the table instead (see [`super::deadlines`]): there is nothing to claim.
     pub async fn claim(
         &self,
         id: &str,
         credential: &str,
         now: Millis,
     ) -> Result<Committed, TableError> {
-        self.end(id, credential, now, |row, to_act, seat| {
-            if to_act == seat {
+        self.end(id, credential, now, |ending| {
+            if ending.to_act == ending.seat {
                 return Err(TableError::NotWaiting);
             }
-            match row.deadline {
+            match ending.row.deadline {
                 None => Err(TableError::TooEarly(
                     "this table has no clock (days_per_move)".into(),
                 )),
@@ -256,37 +257,63 @@ impl Tables {
                     "the move is due in {} s",
                     (deadline - now + 999) / 1000
                 ))),
-                Some(_) => Ok((seat, EndedBy::Time)),
+                Some(_) if ending.row.ply == 0 => Err(TableError::Unstarted),
+                Some(_) => Ok((Some(ending.seat), EndedBy::Time)),
             }
         })
         .await
     }
 
-    /// Ends a table outside the rules: `decide` is given the row, the seat to act and the seat
-    /// asking, and names the winner and how it ended.
+    /// The seat holding `credential` calls the table off, with no result: only while a seat
+    /// has not moved yet.
+    pub async fn abort(
+        &self,
+        id: &str,
+        credential: &str,
+        now: Millis,
+    ) -> Result<Committed, TableError> {
+        self.end(id, credential, now, |ending| {
+            if ending.both_moved {
+                return Err(TableError::BothMoved);
+            }
+            Ok((None, EndedBy::Aborted))
+        })
+        .await
+    }
+
+    /// Ends a table outside the rules: `decide` is told the table and who asks, and names the
+    /// winner (if any) and how it ended.
     async fn end(
         &self,
         id: &str,
         credential: &str,
         now: Millis,
-        decide: impl FnOnce(&StoredTable, Seat, Seat) -> Result<(Seat, EndedBy), TableError>,
+        decide: impl FnOnce(&Ending) -> Result<(Option<Seat>, EndedBy), TableError>,
     ) -> Result<Committed, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
             let (mut row, seat, seats, sitters) =
                 Self::load_seated(&mut tx, id, credential).await?;
+            let movers: i64 = sqlx::query_scalar(
+                "SELECT COUNT(DISTINCT seat) FROM moot_moves WHERE table_id = $1",
+            )
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
             let webhook = row.webhook.clone();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
                 let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
                     return Err(TableError::Finished);
                 };
-                let (winner, ended_by) = decide(&row, to_act, seat)?;
+                let ending = Ending { row: &row, to_act, seat, both_moved: movers >= 2 };
+                let (winner, ended_by) = decide(&ending)?;
+                let winner_index = winner.map(|w| w.index() as i64);
                 let updated = sqlx::query(
                     "UPDATE moot_tables SET status = 'finished', winner = $1, ended_by = $2, \
                      deadline_ms = NULL, updated_ms = $3 WHERE id = $4 AND status = 'ongoing' AND ply = $5",
                 )
-                .bind(winner.index() as i64)
+                .bind(winner_index)
                 .bind(ended_by.as_str())
                 .bind(now)
                 .bind(id)
@@ -297,12 +324,13 @@ impl Tables {
                     return Err(lost_race(&mut tx, id, row.ply).await);
                 }
                 row.status = "finished".to_owned();
-                row.winner = Some(winner.index() as i64);
+                row.winner = winner_index;
                 row.ended_by = Some(ended_by.as_str().to_owned());
                 row.deadline = None;
                 row.updated = now;
                 let event = match ended_by {
                     EndedBy::Time => Event::TimeClaimed { seat },
+                    EndedBy::Aborted => Event::Aborted,
                     _ => Event::Resigned { seat },
                 };
                 Committed { table: row.table::<G>(id, &state, seats)?, event }
@@ -316,6 +344,18 @@ impl Tables {
         let (committed, webhook, rung) = tx.finish(outcome).await?;
         Ok(self.announced(webhook.as_ref(), rung, committed))
     }
+}
+
+/// What a seat's ending of its table is decided on.
+struct Ending<'a> {
+    /// The table as read.
+    row: &'a StoredTable,
+    /// The seat whose move is awaited.
+    to_act: Seat,
+    /// The seat asking.
+    seat: Seat,
+    /// Whether both seats have moved.
+    both_moved: bool,
 }
 
 /// Why a change of table `id` loaded at ply `seen` found it changed when it wrote (another

@@ -74,6 +74,8 @@ pub enum EndedBy {
     PlyLimit,
     /// No one moved for too long: closed with no winner.
     Abandoned,
+    /// Called off before both seats had moved: no result.
+    Aborted,
 }
 
 /// Where a table's page links to: the server's paths, given whole.

@@ -119,7 +119,11 @@ pub fn table_page<G: PageGame>(
     if let Standing::Finished {
         winner,
         ended_by:
-            ended_by @ (EndedBy::Resignation | EndedBy::Time | EndedBy::PlyLimit | EndedBy::Abandoned),
+            ended_by @ (EndedBy::Resignation
+            | EndedBy::Time
+            | EndedBy::PlyLimit
+            | EndedBy::Abandoned
+            | EndedBy::Aborted),
     } = table.standing
     {
         view.status = ended_outside_the_rules((winner, ended_by), you, table.ply, &table.seats);

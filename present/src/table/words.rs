@@ -24,6 +24,10 @@ pub enum SeatRefusal {
     NotWaiting,
     /// A claim before the deadline, or at a table with no clock: why, in a phrase.
     TooEarly(String),
+    /// A claim where no one has moved: a late first move aborts the table.
+    NothingToClaim,
+    /// An abort once both players have moved.
+    BothMoved,
     /// A move the engine refused.
     Move {
         /// The move as sent.
@@ -55,6 +59,16 @@ pub fn notice(refusal: &SeatRefusal) -> Notice {
             "Only the player waiting for the other's move may claim the win.".to_owned(),
         ),
         SeatRefusal::TooEarly(why) => ("Too early to claim", format!("{}.", capitalised(why))),
+        SeatRefusal::NothingToClaim => (
+            "Nothing to claim",
+            "No one has moved yet: a table whose first move is late is aborted, with no result."
+                .to_owned(),
+        ),
+        SeatRefusal::BothMoved => (
+            "Too late to abort",
+            "Both players have moved: the game can no longer be called off (you may resign)."
+                .to_owned(),
+        ),
         SeatRefusal::Move { text, why } => return refused_move(text, why),
         SeatRefusal::NoPly => (
             "No ply",
@@ -107,6 +121,12 @@ pub fn ended_outside_the_rules(
             return closed(
                 "Table closed: abandoned",
                 "No one moved for too long, so the table ended with no winner".to_owned(),
+            );
+        }
+        EndedBy::Aborted => {
+            return closed(
+                "Table aborted",
+                "It was called off before both players had moved: no result".to_owned(),
             );
         }
         EndedBy::Rules | EndedBy::Resignation | EndedBy::Time => {}

@@ -19,7 +19,7 @@ pub fn table_event(document: &mut Value) {
         "tableEvent": {
             "post": {
                 "summary": "An event of a table that names a webhook",
-                "description": "Posted to the table's `webhook.url` for each move, resignation, win on time and closing as abandoned, in the table's order. Check `Moot-Signature` before trusting the body: the HMAC-SHA-256 of `<t>.<body>` (the body as received), keyed with the table's `webhook.secret`, in hex, equals `v1`; refuse a `t` more than a few minutes old. Answer any 2xx to take the event; anything else (or no answer within 10 s) is retried with growing waits for a day. An event may come twice: deduplicate by `Moot-Event-Id`.",
+                "description": "Posted to the table's `webhook.url` for each move, resignation, win on time, closing as abandoned and abort, in the table's order, and each deadline near or passed. Check `Moot-Signature` before trusting the body: the HMAC-SHA-256 of `<t>.<body>` (the body as received), keyed with the table's `webhook.secret`, in hex, equals `v1`; refuse a `t` more than a few minutes old. Answer any 2xx to take the event; anything else (or no answer within 10 s) is retried with growing waits for a day. An event may come twice: deduplicate by `Moot-Event-Id`.",
                 "operationId": "table_event",
                 "tags": ["tables"],
                 // A receiver answers this request, no client sends it. openapi-generator (7.x)
@@ -35,14 +35,14 @@ pub fn table_event(document: &mut Value) {
                     ),
                     header(
                         "Moot-Event-Id",
-                        "`<table id>-<seq>`: unique, to deduplicate.",
-                        "^[0-9a-f]{32}-[0-9]+$",
+                        "`<table id>-<seq>`, or `<table id>-<seq>-<type>` for a deadline's notice (it follows change `<seq>`): unique, to deduplicate.",
+                        "^[0-9a-f]{32}-[0-9]+(-deadline_(near|passed))?$",
                         "5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c-3",
                     ),
                     header(
                         "Moot-Event",
-                        "The event's `type`: `move`, `resign`, `claim` or `abandoned`.",
-                        "^(move|resign|claim|abandoned)$",
+                        "The event's `type`: `move`, `resign`, `claim`, `abandoned`, `aborted`, `deadline_near` or `deadline_passed`.",
+                        "^(move|resign|claim|abandoned|aborted|deadline_near|deadline_passed)$",
                         "move",
                     ),
                 ],

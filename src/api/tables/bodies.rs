@@ -186,6 +186,9 @@ pub enum TableEnding {
     /// while no one has moved; from the deadline for a table with a clock): closed with no
     /// winner.
     Abandoned,
+    /// Called off before both seats had moved: by a seat (`POST /api/v1/tables/{id}/abort`),
+    /// or by itself when no one moved by the first deadline. No result.
+    Aborted,
 }
 
 /// The result of a finished table.
@@ -269,6 +272,7 @@ pub fn standing_fields(standing: &Standing) -> (TableStatus, Option<Seat>, Optio
                     EndedBy::Time => TableEnding::Time,
                     EndedBy::PlyLimit => TableEnding::PlyLimit,
                     EndedBy::Abandoned => TableEnding::Abandoned,
+                    EndedBy::Aborted => TableEnding::Aborted,
                 },
             }),
         ),

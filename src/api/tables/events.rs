@@ -54,6 +54,9 @@ pub enum TableEventType {
     Claim,
     /// The table was closed as abandoned: no one moved for too long.
     Abandoned,
+    /// The table was called off before both seats had moved, by a seat or by its late first
+    /// move: no result.
+    Aborted,
     /// Four fifths of the awaited move's time have passed: a notice, not a change (its `seq`
     /// and `id` are the change it follows); a stream sends it to a follower that has seen that
     /// change, and does not send it again on reconnecting.
@@ -120,6 +123,7 @@ impl TableEvent {
             Event::Resigned { seat } => (TableEventType::Resign, None, Some(*seat)),
             Event::TimeClaimed { seat } => (TableEventType::Claim, None, Some(*seat)),
             Event::Abandoned => (TableEventType::Abandoned, None, None),
+            Event::Aborted => (TableEventType::Aborted, None, None),
         };
         let (status, to_act, result) = standing_fields(&change.after.standing);
         TableEvent {
@@ -202,6 +206,7 @@ impl TableEvent {
             TableEventType::Resign => "resign",
             TableEventType::Claim => "claim",
             TableEventType::Abandoned => "abandoned",
+            TableEventType::Aborted => "aborted",
             TableEventType::DeadlineNear => "deadline_near",
             TableEventType::DeadlinePassed => "deadline_passed",
         };

@@ -44,6 +44,7 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(reads::table_history)
         .service(seats::play_move)
         .service(seats::resign)
+        .service(seats::abort)
         .service(seats::claim)
         .service(events::table_events)
         .service(players::create_player)

@@ -44,6 +44,8 @@ pub enum PlayerEventType {
     Claim,
     /// The table was closed as abandoned.
     Abandoned,
+    /// The table was aborted.
+    Aborted,
     /// The player's move is awaited: once per turn (the steps of a Hirþ turn make one).
     YourTurn,
     /// Four fifths of the time for the player's move have passed.
@@ -156,6 +158,7 @@ impl PlayerFeedEvent {
                     super::events::TableEventType::Resign => PlayerEventType::Resign,
                     super::events::TableEventType::Claim => PlayerEventType::Claim,
                     super::events::TableEventType::Abandoned => PlayerEventType::Abandoned,
+                    super::events::TableEventType::Aborted => PlayerEventType::Aborted,
                     _ => PlayerEventType::Move,
                 };
                 body.ply = Some(change.after.ply);

@@ -72,6 +72,8 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::NotYourTurn => ErrorCode::NotYourTurn,
         TableError::NotWaiting => ErrorCode::NotWaiting,
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
+        TableError::Unstarted => ErrorCode::NothingToClaim,
+        TableError::BothMoved => ErrorCode::BothMoved,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,
         TableError::KeyTaken => ErrorCode::IdempotencyKeyInUse,
         TableError::UnknownPlayer => ErrorCode::UnknownPlayerKey,

@@ -1,4 +1,4 @@
-//! A seat's changes to its table: play a move, resign, claim a win on time. Each is sent with
+//! A seat's changes to its table: play a move, resign, abort, claim a win on time. Each is sent with
 //! the seat's credential (`Authorization: Bearer …`); a wrong or missing one counts against the
 //! client's share, and a client past it is barred for a while.
 
@@ -171,6 +171,45 @@ pub async fn resign(
     .await
 }
 
+/// The seat whose credential is sent calls the table off, with no result: only while a seat
+/// has not moved yet (its first move, or a reply to it, is all that was played).
+#[utoipa::path(
+    tag = "tables",
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Authorization" = String, Header, description = "`Bearer <credential>`: the seat's credential, or the credential of the player who took the seat"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
+    ),
+    responses(
+        (status = 200, description = "The table, finished with no winner (`ended_by: aborted`)", body = TableResponse),
+        (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`both_moved`: both seats have moved (resign instead); `stale_ply`: a move was committed meanwhile; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
+        (status = 422, description = "`idempotency_key_reused`: the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
+    )
+)]
+#[post("/tables/{id}/abort")]
+pub async fn abort(
+    id: web::Path<String>,
+    policy: KeptTables<ApiError>,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let table = id.clone();
+    seated(
+        &policy,
+        &http,
+        (&table, &[b"abort"]),
+        |tables, credential| async move { tables.abort(&id, &credential, tables::now()).await },
+    )
+    .await
+}
+
 /// The seat whose credential is sent claims a win on time: it must be waiting for the other
 /// seat's move, and that move's deadline must have passed.
 #[utoipa::path(
@@ -185,7 +224,7 @@ pub async fn resign(
         (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_waiting`: the claimant's own move is awaited", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `stale_ply`; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`claim_too_early`: the deadline has not passed, or the table has no clock; `nothing_to_claim`: no one has moved (a late first move aborts the table); `stale_ply`; `idempotency_key_in_use`: a request with the `Idempotency-Key` was under way, send it again", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),

@@ -120,6 +120,7 @@ pub fn shown_ended_by(ended_by: EndedBy) -> shown::EndedBy {
         EndedBy::Time => shown::EndedBy::Time,
         EndedBy::PlyLimit => shown::EndedBy::PlyLimit,
         EndedBy::Abandoned => shown::EndedBy::Abandoned,
+        EndedBy::Aborted => shown::EndedBy::Aborted,
     }
 }
 

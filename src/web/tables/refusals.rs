@@ -73,6 +73,8 @@ pub fn notice(error: &TableError) -> Option<(StatusCode, Notice)> {
         TableError::Finished => SeatRefusal::Finished,
         TableError::NotWaiting => SeatRefusal::NotWaiting,
         TableError::TooEarly(why) => SeatRefusal::TooEarly(why.clone()),
+        TableError::Unstarted => SeatRefusal::NothingToClaim,
+        TableError::BothMoved => SeatRefusal::BothMoved,
         TableError::Move { text, error } => SeatRefusal::Move {
             text: text.clone(),
             why: error.to_string(),
@@ -85,7 +87,10 @@ pub fn notice(error: &TableError) -> Option<(StatusCode, Notice)> {
 /// `refusal` over the board, with the status its page is answered with.
 pub fn said(refusal: &SeatRefusal) -> (StatusCode, Notice) {
     let status = match refusal {
-        SeatRefusal::StalePly | SeatRefusal::TooEarly(_) => StatusCode::CONFLICT,
+        SeatRefusal::StalePly
+        | SeatRefusal::TooEarly(_)
+        | SeatRefusal::NothingToClaim
+        | SeatRefusal::BothMoved => StatusCode::CONFLICT,
         SeatRefusal::NotYourTurn | SeatRefusal::NotWaiting => StatusCode::FORBIDDEN,
         SeatRefusal::Finished => StatusCode::GONE,
         SeatRefusal::Move { .. } => StatusCode::UNPROCESSABLE_ENTITY,

@@ -1,6 +1,7 @@
 //! Tables that end outside their game's rules: the move that reaches the ply cap ends the table
 //! drawn, and the sweep's closing ends a table left without a move as abandoned, once, with its
-//! event; the clock is passed in.
+//! event; a seat aborts a table before both have moved, and a table no one moved in by its
+//! first deadline is aborted by the deadline worker, once; the clock is passed in.
 
 use actix_web::test::TestRequest;
 use moot::games::Game;
@@ -434,3 +435,132 @@ async fn caught_up(tables: &Tables, id: &str, seen: u64) -> Vec<Change> {
         CatchUp::Reset(table) => panic!("a reset at ply {}", table.ply),
     }
 }
+
+both!(
+    a_seat_aborts_its_table_while_a_seat_has_not_moved_and_not_after,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        // At once: the second seat calls it off, with no result.
+        let created = call(&app, create(json!({"game": "herfor", "days_per_move": 2}))).await;
+        let (id, [_, second]) = seats(&created.body);
+        let aborted = call(&app, db::act(&id, &second, "abort")).await;
+        let table = aborted.ok();
+        assert_eq!(table["status"], "finished");
+        assert_eq!(table["result"], json!({"ended_by": "aborted"}));
+        assert_eq!(table.get("deadline"), None, "{table:#}");
+        let history = caught_up(&tables, &id, 0).await;
+        assert_eq!(
+            history.iter().map(|c| &c.event).collect::<Vec<_>>(),
+            [&Event::Aborted]
+        );
+        call(&app, db::act(&id, &second, "abort"))
+            .await
+            .problem(410, "table_finished");
+        // After the first seat's move, the second has not moved: either may still abort.
+        let created = call(&app, create(json!({"game": "herfor"}))).await;
+        let (id, [first, second]) = seats(&created.body);
+        let start = serde_json::from_value(created.body["table"]["state"].clone()).unwrap();
+        let moved = call(&app, play(&id, &first, &first_move(&start), 0)).await;
+        let after: <Herfor as Game>::State =
+            serde_json::from_value(moved.ok()["state"].clone()).unwrap();
+        let aborted = call(&app, db::act(&id, &first, "abort")).await;
+        assert_eq!(aborted.ok()["result"], json!({"ended_by": "aborted"}));
+        assert_eq!(aborted.ok()["ply"], 1);
+        // Once both have moved, it is too late: resign instead.
+        let created = call(&app, create(json!({"game": "herfor"}))).await;
+        let (id, [first, second_too]) = seats(&created.body);
+        call(&app, play(&id, &first, &first_move(&start), 0))
+            .await
+            .ok();
+        call(&app, play(&id, &second_too, &first_move(&after), 1))
+            .await
+            .ok();
+        for seat in [&first, &second_too] {
+            call(&app, db::act(&id, seat, "abort"))
+                .await
+                .problem(409, "both_moved");
+        }
+        assert_eq!(call(&app, get(&id)).await.ok()["status"], "ongoing");
+        // A credential that is no seat's is refused as for any change.
+        call(&app, db::act(&id, &second, "abort"))
+            .await
+            .problem(401, "unauthorized");
+    }
+);
+
+both!(
+    a_table_no_one_moved_in_by_its_first_deadline_is_aborted_once_across_two_replicas,
+    |url: String| async move {
+        let one = db::tables(&url, 100).await;
+        let other = db::tables(&url, 100).await;
+        let ann = one.create_player(Some("Ann".into()), T0).await.unwrap();
+        let bo = one.create_player(Some("Bo".into()), T0).await.unwrap();
+        let options = HerforOptions::default();
+        let start = Herfor::new_game(&options).unwrap();
+        let created = one
+            .create_seated::<Herfor>(
+                &options,
+                &start,
+                Some(1),
+                [None, None],
+                [Some(ann.credential.clone()), Some(bo.credential.clone())],
+                webhook(),
+                T0,
+            )
+            .await
+            .unwrap();
+        let id = created.table.id.clone();
+        // Past the first deadline, before the worker looks: the waiting seat cannot win it.
+        let late = T0 + DAY + 1;
+        assert!(matches!(
+            one.claim(&id, &bo.credential, late).await,
+            Err(TableError::Unstarted)
+        ));
+        // Both replicas look at once: the table is aborted once, its deadline not told passed.
+        let (a, b) = tokio::join!(one.notice_deadlines(late), other.notice_deadlines(late));
+        assert_eq!(a.unwrap() + b.unwrap(), 1, "aborted once");
+        assert_eq!(other.notice_deadlines(late + DAY).await.unwrap(), 0);
+        let table = one.get(&id).await.unwrap().unwrap();
+        assert_eq!(
+            table.standing,
+            Standing::Finished {
+                winner: None,
+                ended_by: EndedBy::Aborted
+            }
+        );
+        assert_eq!(table.seq(), 1, "the abort is a change after ply 0");
+        // A follower reconnecting after ply 0 is sent the abort (live followers are told as
+        // of an abandoned table's closing: the same code).
+        let changes = caught_up(&one, &id, 0).await;
+        assert_eq!(
+            changes.iter().map(|c| &c.event).collect::<Vec<_>>(),
+            [&Event::Aborted]
+        );
+        assert_eq!(outbox(&one, &id).await, [(1, "aborted".to_owned())]);
+        // Both players hear it, and that the table is over.
+        for player in [&ann.player.id, &bo.player.id] {
+            let told: Vec<&str> = match one.feed_events(player, 0, 100).await.unwrap() {
+                moot::tables::player_feed::FeedCatchUp::Events(events) => events
+                    .iter()
+                    .map(|e| e.notice.kind())
+                    .filter(|k| !matches!(*k, "table_started" | "your_turn"))
+                    .collect(),
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(told, ["aborted", "table_finished"]);
+        }
+        // A move now finds it over; the sweep has nothing more to close.
+        assert!(matches!(
+            one.play(&id, &ann.credential, 0, &first_move(&start), late + 1)
+                .await,
+            Err(TableError::Finished)
+        ));
+        assert_eq!(
+            one.abandon(late + 30 * DAY, Abandonment::default())
+                .await
+                .unwrap(),
+            0
+        );
+    }
+);

@@ -437,32 +437,40 @@ both!(
         )
         .await;
         let (id, credentials) = seats(&created.body);
-        let table = created.body["table"].clone();
         let mut stream = open(&app, &id, None).await;
         assert_eq!(stream.next().await.unwrap().kind, "table");
+        // The first seat moves (a first deadline passed with no move aborts the table instead):
+        // the second's move is due a day later.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let mv = random_move::<Herfor>(&created.body["table"], &mut rng);
+        let table = call(&app, play(&id, &credentials[0], &mv, 0))
+            .await
+            .ok()
+            .clone();
+        assert_eq!(stream.next().await.unwrap().kind, "move");
         let now = moot::tables::now();
         let day = moot::tables::DAY;
         // Four fifths of the day, then the deadline passed: each told once, as a notice
-        // following the change it names (the table as created: 0).
+        // following the change it names (the move: 1).
         for (at, kind) in [
             (now + day * 9 / 10, "deadline_near"),
             (now + day + 1000, "deadline_passed"),
         ] {
             assert_eq!(tables.notice_deadlines(at).await.unwrap(), 1);
             let notice = stream.next().await.unwrap();
-            assert_eq!((notice.id, notice.kind.as_str()), (0, kind), "{notice:#?}");
+            assert_eq!((notice.id, notice.kind.as_str()), (1, kind), "{notice:#?}");
             assert_eq!(notice.data["type"], kind);
-            assert_eq!(notice.data["to_act"], "first");
+            assert_eq!(notice.data["to_act"], "second");
             assert_eq!(notice.data["status"], "ongoing");
             assert_eq!(notice.data["deadline"], table["deadline"]);
         }
         // A follower that comes back after the notices is not sent them again: the next
         // change is what follows.
-        let mut again = open(&app, &id, Some(0)).await;
-        let mv = random_move::<Herfor>(&table, &mut rand::rngs::SmallRng::seed_from_u64(1));
-        call(&app, play(&id, &credentials[0], &mv, 0)).await.ok();
+        let mut again = open(&app, &id, Some(1)).await;
+        let mv = random_move::<Herfor>(&table, &mut rng);
+        call(&app, play(&id, &credentials[1], &mv, 1)).await.ok();
         let next = again.next().await.unwrap();
-        assert_eq!((next.id, next.kind.as_str()), (1, "move"));
+        assert_eq!((next.id, next.kind.as_str()), (2, "move"));
         assert_eq!(stream.next().await.unwrap().kind, "move");
     }
 );

@@ -436,6 +436,10 @@ both!(
             .await
             .unwrap();
         let id = created.table.id.clone();
+        // Ann moves at once (a first deadline passed with no move aborts the table instead):
+        // Bo's move is due a day later.
+        let mv = Herfor::format_move(&start, &Herfor::legal_moves(&start)[0]);
+        let after = one.play(&id, &ann.credential, 0, &mv, T0).await.unwrap();
         let deadline = T0 + DAY;
         // Before four fifths of the day: nothing.
         assert_eq!(one.notice_deadlines(T0 + DAY * 4 / 5 - 1).await.unwrap(), 0);
@@ -458,53 +462,62 @@ both!(
         assert_eq!(a.unwrap() + b.unwrap(), 1, "told once");
         assert_eq!(one.notice_deadlines(passed + DAY).await.unwrap(), 0);
 
-        let anns = notices(&one, &ann.player.id).await;
+        let bos = notices(&one, &bo.player.id).await;
         assert_eq!(
-            kinds(&anns, &id),
+            kinds(&bos, &id),
             [
                 "table_started",
+                "move",
                 "your_turn",
                 "deadline_near",
                 "deadline_passed"
             ]
         );
         assert!(
-            matches!(anns[2].1, Notice::DeadlineNear { ply: 0, deadline: d, .. } if d == deadline)
+            matches!(bos[3].1, Notice::DeadlineNear { ply: 1, deadline: d, .. } if d == deadline)
         );
-        // Bo waits: he hears the deadline pass (he may claim), not that it is near.
-        let bos = notices(&one, &bo.player.id).await;
-        assert_eq!(kinds(&bos, &id), ["table_started", "deadline_passed"]);
+        // Ann waits: she hears the deadline pass (she may claim), not that it is near.
+        let anns = notices(&one, &ann.player.id).await;
+        assert_eq!(
+            kinds(&anns, &id),
+            ["table_started", "your_turn", "move", "deadline_passed"]
+        );
 
-        // Ann moves late (no one claimed): Bo's move is awaited with a new deadline, whose
+        // Bo moves late (no one claimed): Ann's move is awaited with a new deadline, whose
         // notices are due again. Found only once it has passed: told passed, not near.
         let moved_at = passed + 1000;
-        let mv = Herfor::format_move(&start, &Herfor::legal_moves(&start)[0]);
-        one.play(&id, &ann.credential, 0, &mv, moved_at)
+        let position: <Herfor as Game>::State =
+            serde_json::from_value(after.table.state.clone()).unwrap();
+        let mv = Herfor::format_move(&position, &Herfor::legal_moves(&position)[0]);
+        one.play(&id, &bo.credential, 1, &mv, moved_at)
             .await
             .unwrap();
         assert_eq!(one.notice_deadlines(moved_at + DAY + 1).await.unwrap(), 1);
         assert_eq!(other.notice_deadlines(moved_at + DAY + 2).await.unwrap(), 0);
-        let bos = notices(&one, &bo.player.id).await;
+        let anns = notices(&one, &ann.player.id).await;
         assert_eq!(
-            kinds(&bos, &id),
+            kinds(&anns, &id),
             [
                 "table_started",
+                "your_turn",
+                "move",
                 "deadline_passed",
                 "move",
                 "your_turn",
                 "deadline_passed"
             ]
         );
-        // Ann, waiting, claims: the table is over, and no deadline is told of it again.
-        one.claim(&id, &ann.credential, moved_at + DAY + 3)
+        // Bo, waiting, claims: the table is over, and no deadline is told of it again.
+        one.claim(&id, &bo.credential, moved_at + DAY + 3)
             .await
             .unwrap();
         assert_eq!(one.notice_deadlines(moved_at + 10 * DAY).await.unwrap(), 0);
-        let anns = notices(&one, &ann.player.id).await;
+        let bos = notices(&one, &bo.player.id).await;
         assert_eq!(
-            kinds(&anns, &id),
+            kinds(&bos, &id),
             [
                 "table_started",
+                "move",
                 "your_turn",
                 "deadline_near",
                 "deadline_passed",
@@ -526,18 +539,19 @@ both!(
         assert_eq!(
             told,
             [
-                (0, "deadline_near"),
-                (0, "deadline_passed"),
                 (1, "move"),
+                (1, "deadline_near"),
                 (1, "deadline_passed"),
-                (2, "claim")
+                (2, "move"),
+                (2, "deadline_passed"),
+                (3, "claim")
             ]
         );
-        let near: Value = serde_json::from_str(&posted[0].2).unwrap();
+        let near: Value = serde_json::from_str(&posted[1].2).unwrap();
         assert_eq!(near["type"], "deadline_near");
-        assert_eq!(near["to_act"], "first");
+        assert_eq!(near["to_act"], "second");
         assert_eq!(near["status"], "ongoing");
-        assert_eq!(near["ply"], 0);
+        assert_eq!(near["ply"], 1);
         assert_eq!(near["deadline"], "2027-01-16T08:00:00Z");
     }
 );

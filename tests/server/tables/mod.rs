@@ -24,7 +24,9 @@
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
 //! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
-//!   racing the closing either plays or finds the table closed, never both;
+//!   racing the closing either plays or finds the table closed, never both; a seat aborts a
+//!   table before both have moved (not after), and one no one moved in by its first deadline
+//!   is aborted once by one of two replicas;
 //! - `feed`: a player's feed: three games' events once, in order, its turn once per turn,
 //!   reconnecting, `reset`; deadlines told once, near and passed, across two replicas and a
 //!   restart, by a clock passed in;

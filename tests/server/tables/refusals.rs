@@ -5,11 +5,12 @@ use std::time::Duration;
 use actix_web::dev::Service;
 use actix_web::http::header;
 use actix_web::test::{self, TestRequest};
+use moot::games::herfor::Herfor;
 use moot::tables::TableLimits;
 use serde_json::json;
 
 use crate::both;
-use crate::tables::db::{self, act, call, create, play, roomy, seats};
+use crate::tables::db::{self, act, call, create, play, random_move, roomy, seats};
 
 both!(
     bad_creations_are_422_naming_the_member,
@@ -189,13 +190,26 @@ both!(
         call(&app, act(&unclocked_id, &waiting, "claim"))
             .await
             .problem(409, "claim_too_early");
-        // Two days and a second later (a clock passed in), the waiting seat wins on time.
+        // Two days and a second later (a clock passed in), no one has moved: nothing to claim
+        // (the deadline worker aborts such a table).
         let later = moot::tables::now() + 2 * moot::tables::DAY + 1000;
-        let committed = tables.claim(&id, &second, later).await.expect("the claim");
+        let unstarted = tables.claim(&id, &second, later).await;
+        assert!(
+            matches!(unstarted, Err(moot::tables::TableError::Unstarted)),
+            "{unstarted:?}"
+        );
+        // Once the first seat has moved, it waits, and wins on time two days later.
+        let text = random_move::<Herfor>(&created.body["table"], &mut rand::rng());
+        call(&app, play(&id, &first, &text, 0)).await.ok();
+        call(&app, act(&id, &first, "claim"))
+            .await
+            .problem(409, "claim_too_early");
+        let later = moot::tables::now() + 2 * moot::tables::DAY + 1000;
+        let committed = tables.claim(&id, &first, later).await.expect("the claim");
         assert_eq!(
             committed.event,
             moot::tables::Event::TimeClaimed {
-                seat: moot::games::Seat::Second
+                seat: moot::games::Seat::First
             }
         );
         let table = call(
@@ -205,7 +219,7 @@ both!(
         .await;
         assert_eq!(
             table.ok()["result"],
-            json!({"winner": "second", "ended_by": "time"})
+            json!({"winner": "first", "ended_by": "time"})
         );
     }
 );

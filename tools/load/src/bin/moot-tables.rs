@@ -4,7 +4,9 @@
 //! the server does only the table's work: read, check, apply, commit), posted with the ply it
 //! was seen at and the seat's credential. A finished table is replaced by a new one. Prints the
 //! moves committed per second and a move's p50 and p99, transport included, with the load
-//! average: the figure to set beside the database's own (`pgbench`).
+//! average: the figure to set beside the database's own (`pgbench`). With `--players`, each
+//! task's two seats are taken by two player keys made at its start, and moves are sent with the
+//! players' credentials: what seated players cost a move (their feeds are written beside it).
 //!
 //! The server must let one address create tables freely: `moot --table-every-ms 0`.
 //!
@@ -38,6 +40,9 @@ struct Args {
     /// The Herfor board's size.
     #[arg(long, default_value_t = 7)]
     size: u32,
+    /// Seat two player keys at each table and move with their credentials.
+    #[arg(long)]
+    players: bool,
 }
 
 /// One table's player: its connection, the table as last answered, its seats' credentials.
@@ -47,6 +52,8 @@ struct Seated {
     size: u32,
     table: Value,
     credentials: [String; 2],
+    /// The players' credentials, when players sit at the tables.
+    players: Option<[String; 2]>,
 }
 
 /// What one player did: each committed move's time, and the moves refused.
@@ -58,7 +65,7 @@ struct Played {
 
 impl Seated {
     /// A new table on a connection of its own.
-    async fn open(base: &str, size: u32) -> Result<Seated, String> {
+    async fn open(base: &str, size: u32, players: bool) -> Result<Seated, String> {
         let client = reqwest::Client::new();
         let mut seated = Seated {
             client,
@@ -66,15 +73,32 @@ impl Seated {
             size,
             table: Value::Null,
             credentials: Default::default(),
+            players: None,
         };
+        if players {
+            seated.players = Some([seated.new_player().await?, seated.new_player().await?]);
+        }
         seated.new_table().await?;
         Ok(seated)
+    }
+
+    /// A new player key's credential.
+    async fn new_player(&self) -> Result<String, String> {
+        let url = format!("{}/api/v1/players", self.base);
+        let (status, created) = self.send(self.client.post(&url).json(&json!({}))).await?;
+        match created["credential"].as_str() {
+            Some(credential) if status == 201 => Ok(credential.to_owned()),
+            _ => Err(format!("{url}: {status}: {created}")),
+        }
     }
 
     /// Replaces the table with a new one.
     async fn new_table(&mut self) -> Result<(), String> {
         let url = format!("{}/api/v1/tables", self.base);
-        let body = json!({"game": "herfor", "options": {"size": self.size}});
+        let mut body = json!({"game": "herfor", "options": {"size": self.size}});
+        if let Some(players) = &self.players {
+            body["player_credentials"] = json!(players);
+        }
         let (status, mut created) = self.send(self.client.post(&url).json(&body)).await?;
         if status == 429 {
             return Err(format!(
@@ -92,7 +116,7 @@ impl Seated {
         let (Some(first), Some(second)) = (credential(0), credential(1)) else {
             return Err(format!("{url}: no credentials in {created}"));
         };
-        self.credentials = [first, second];
+        self.credentials = self.players.clone().unwrap_or([first, second]);
         self.table = created["table"].take();
         Ok(())
     }
@@ -166,7 +190,7 @@ async fn run(args: Args) -> Result<(), String> {
     let base = args.base.trim_end_matches('/').to_owned();
     let mut players = Vec::new();
     for _ in 0..args.tables {
-        players.push(Seated::open(&base, args.size).await?);
+        players.push(Seated::open(&base, args.size, args.players).await?);
     }
     let started = Instant::now();
     let until = started + Duration::from_secs(args.seconds);
@@ -188,8 +212,13 @@ async fn run(args: Args) -> Result<(), String> {
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "{} tables at {base} over HTTP: {} moves in {elapsed:.1} s: {:.0} moves/s; a move p50 {}, p99 {}; {refused} refused (load average: {})",
+        "{} tables{} at {base} over HTTP: {} moves in {elapsed:.1} s: {:.0} moves/s; a move p50 {}, p99 {}; {refused} refused (load average: {})",
         args.tables,
+        if args.players {
+            " seated by players"
+        } else {
+            ""
+        },
         times.len(),
         times.len() as f64 / elapsed,
         ms(percentile(&times, 50)),
