@@ -95,6 +95,8 @@ pub struct TableView {
     pub seq: u64,
     /// The page's seat is to act: the tab's title says so.
     pub your_turn: bool,
+    /// "Turn on notifications", on the browser's own seat's page (its player's notices).
+    pub notifications: Option<crate::notifications::NotificationsView>,
 }
 
 /// A table's clock: the time left for the awaited move, counted down by the script, and its
@@ -513,6 +515,9 @@ fn table_part(table: &TableView) -> Markup {
                         button.secondary type="submit" { "Yes, resign this game" }
                     }
                 }
+            }
+            @if let Some(notifications) = &table.notifications {
+                (crate::notifications::control(notifications))
             }
         }
     }
