@@ -318,6 +318,11 @@ pub fn page(view: &PlayView) -> Markup {
                             @if let Some(score) = &view.score { (score_table(score)) }
                             (all_moves(view))
                             (links(view))
+                            // A setting of the player's, like the move sound: beside the
+                            // game's links, not between the status and the board.
+                            @if let Some(notifications) = view.table.as_ref().and_then(|t| t.notifications.as_ref()) {
+                                (crate::notifications::control(notifications))
+                            }
                         }
                     }
                     (record(&view.record, &view.form))
@@ -515,9 +520,6 @@ fn table_part(table: &TableView) -> Markup {
                         button.secondary type="submit" { "Yes, resign this game" }
                     }
                 }
-            }
-            @if let Some(notifications) = &table.notifications {
-                (crate::notifications::control(notifications))
             }
         }
     }

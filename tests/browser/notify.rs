@@ -3,7 +3,8 @@
 //! service worker is registered for the whole site and active, the opponent moves (through the
 //! API, with the seat's credential) and the test's push service gets a push that decrypts to
 //! the player's `your_turn` at that table, opening its seat's page; "Turn off notifications"
-//! forgets it, and the next turn pushes nothing; with the permission denied the control says
+//! forgets it, and the next turn pushes nothing; her seat's page has the control too; with the
+//! permission denied the control says
 //! how to allow it. The control passes axe in light and dark. With JavaScript off the control
 //! is not shown.
 //!
@@ -247,6 +248,13 @@ async fn a_player_turns_notifications_on_gets_its_turn_pushed_and_turns_them_off
     play(&http, &ana.base, &id, &bo_seat).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(service.posts().len(), 1, "nothing pushed after turning off");
+
+    // Her seat's page has the control too (off: the browser holds no real subscription).
+    ana.open(&format!("/table/{id}/mine")).await;
+    ana.wait_for_styles().await;
+    wait_for_state(&ana, "off").await;
+    ana.screenshot("notify-mine-dark").await;
+    no_serious_violations(&ana, &axe, "a seat's page, dark").await;
 
     // Denied in the browser's settings: the control says so, and how to allow them.
     ana.devtools(
