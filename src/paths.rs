@@ -52,10 +52,6 @@ pub const YOUR_GAMES: &str = "/your-games";
 /// Where the pages' script turns the browser's notices (Web Push) on (POST) and off (DELETE).
 pub const NOTIFICATIONS: &str = "/your-games/notifications";
 
-/// The pages' service worker, which shows a pushed notice: served at the root, so that its
-/// scope is the whole site.
-pub const PUSH_WORKER: &str = "/push-worker.js";
-
 /// Where the seat whose page is `seat_page` (by its link, or the browser's own) resigns.
 pub fn resign(seat_page: &str) -> String {
     format!("{seat_page}/resign")
