@@ -121,6 +121,7 @@ pub fn app_for(
         .service(site::home)
         .service(site::stylesheet)
         .service(site::script)
+        .service(site::push_worker)
         .service(site::favicon)
         .configure(web::configure)
         .default_service(actix_web::web::to(site::fallback))

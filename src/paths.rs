@@ -49,6 +49,9 @@ pub fn mine(id: &str) -> String {
 /// The browser's player's tables: "Your games".
 pub const YOUR_GAMES: &str = "/your-games";
 
+/// Where the pages' script turns the browser's notices (Web Push) on (POST) and off (DELETE).
+pub const NOTIFICATIONS: &str = "/your-games/notifications";
+
 /// Where the seat whose page is `seat_page` (by its link, or the browser's own) resigns.
 pub fn resign(seat_page: &str) -> String {
     format!("{seat_page}/resign")

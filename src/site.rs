@@ -151,6 +151,20 @@ pub async fn script() -> HttpResponse {
         .body(MOOT_JS)
 }
 
+/// The pages' service worker: shows a pushed notice, and opens its page when it is clicked.
+pub const PUSH_WORKER_JS: &str = include_str!("../static/push-worker.js");
+
+/// `GET /push-worker.js`: the service worker, at the root so that its scope is the whole site.
+/// `no-cache`: a browser asks again (a 304 when unchanged) each time it checks the worker for
+/// an update, so that a new server's worker reaches it at once, not after a day.
+#[get("/push-worker.js")]
+pub async fn push_worker() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(PUSH_WORKER_JS)
+}
+
 /// The site's icon: a stone in Moot's colours, 32 px, embedded.
 pub const FAVICON_PNG: &[u8] = include_bytes!("../static/favicon.png");
 
@@ -239,8 +253,12 @@ pub async fn fallback(request: HttpRequest) -> HttpResponse {
     }
     let path = request.path();
     let mut allowed = crate::api::documented::documented_methods(path);
+    if allowed.is_empty() && path == paths::NOTIFICATIONS {
+        // The pages' script's route: it changes the player's notices, and shows nothing.
+        allowed = vec!["POST".to_owned(), "DELETE".to_owned()];
+    }
     if allowed.is_empty() && request.resource_map().match_pattern(path).is_some() {
-        // Every route outside the API's document is a GET (and so HEAD) route.
+        // Every other route outside the API's document is a GET (and so HEAD) route.
         allowed = vec!["GET".to_owned(), "HEAD".to_owned()];
     }
     if allowed.is_empty() && !path.starts_with("/api") {

@@ -944,3 +944,151 @@
   });
   window.addEventListener("pagehide", function () { source.close(); });
 })();
+
+// "Turn on notifications" (Web Push): the server renders the control hidden, and it is shown
+// only where this browser can push (a service worker, the Push API, notifications). Turning
+// them on asks the browser's permission, registers Moot's service worker (`/push-worker.js`,
+// the whole site its scope), subscribes at the browser's push service with the server's key,
+// and sends the subscription to the server for the cookie's player; turning them off tells
+// the server, then the browser. Each state's words are the control's attributes. For the
+// tests, the control says its state (`data-state`: on, off, blocked, failed).
+(function () {
+  "use strict";
+  var section = document.getElementById("notifications");
+  var button = document.getElementById("notify");
+  var status = document.getElementById("notify-status");
+  if (!section || !button || !status) return;
+  if (!("serviceWorker" in navigator) || !window.PushManager || !window.Notification) return;
+  var WORKER = "/push-worker.js";
+  var ROUTE = "/your-games/notifications";
+  // The browser's subscription while notifications are on.
+  var subscription = null;
+  var busy = false;
+
+  function words(name) {
+    return section.getAttribute("data-" + name) || "";
+  }
+
+  // `on` chooses the button's words; `state` and `said` the status.
+  function show(on, state, said) {
+    button.textContent = words(on ? "turn-off" : "turn-on");
+    section.setAttribute("data-state", state);
+    status.textContent = said === undefined ? words(state) : said;
+  }
+
+  // A step's failure, named for the status line (with the server's reason when it gave one).
+  function failure(step, reason) {
+    return { step: step, reason: reason || "" };
+  }
+  function at(step, promise) {
+    return promise.then(null, function (error) {
+      throw error && error.step ? error : failure(step);
+    });
+  }
+
+  // The server's problem's reason (`detail`), or none.
+  function refusal(step, answer) {
+    return answer.json().then(
+      function (problem) { throw failure(step, problem && problem.detail); },
+      function () { throw failure(step); }
+    );
+  }
+
+  // The server's key, base64url, as the bytes `applicationServerKey` takes.
+  function bytes(base64url) {
+    var text = base64url.replace(/-/g, "+").replace(/_/g, "/");
+    while (text.length % 4) text += "=";
+    var raw = window.atob(text);
+    var out = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  }
+
+  function turnOn() {
+    return Notification.requestPermission().then(function (permission) {
+      if (permission === "denied") throw { state: "blocked" };
+      if (permission !== "granted") throw { state: "off", said: words("dismissed") };
+      return at("worker", navigator.serviceWorker.register(WORKER, { scope: "/" }).then(function () {
+        return navigator.serviceWorker.ready;
+      }));
+    }).then(function (registration) {
+      return at("key", window.fetch("/api/v1/push/key").then(function (answer) {
+        return answer.ok ? answer.json() : Promise.reject(answer.status);
+      })).then(function (key) {
+        return at("subscribe", registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: bytes(key.public_key)
+        }));
+      });
+    }).then(function (made) {
+      return at("keep", window.fetch(ROUTE, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(made)
+      }).then(function (answer) {
+        if (!answer.ok) return refusal("keep", answer);
+      })).then(function () {
+        subscription = made;
+        show(true, "on");
+      }, function (error) {
+        // Not kept: the browser's subscription would push nothing.
+        return Promise.resolve(made.unsubscribe()).then(null, function () {}).then(function () {
+          throw error;
+        });
+      });
+    });
+  }
+
+  function turnOff() {
+    var held = subscription;
+    var endpoint = ROUTE + "?endpoint=" + encodeURIComponent(held.endpoint);
+    return at("forget", window.fetch(endpoint, { method: "DELETE", credentials: "same-origin" })
+      .then(function (answer) {
+        // 404: the server had forgotten it already (its push service dropped it).
+        if (!answer.ok && answer.status !== 404) return refusal("forget", answer);
+      })).then(function () {
+        return Promise.resolve(held.unsubscribe()).then(null, function () {});
+      }).then(function () {
+        subscription = null;
+        show(false, "off");
+      });
+  }
+
+  button.addEventListener("click", function () {
+    if (busy) return;
+    busy = true;
+    var on = subscription !== null;
+    button.setAttribute("aria-disabled", "true");
+    status.textContent = words("working");
+    (on ? turnOff() : turnOn()).then(null, function (error) {
+      if (error && error.state) {
+        show(false, error.state, error.said);
+      } else {
+        var step = error && error.step ? error.step : on ? "forget" : "keep";
+        var said = words("failed-" + step);
+        show(on, "failed", error && error.reason ? said + " (" + error.reason + ")" : said);
+      }
+    }).then(function () {
+      busy = false;
+      button.removeAttribute("aria-disabled");
+    });
+  });
+
+  // The state as this browser keeps it: blocked, or subscribed through Moot's worker, or off.
+  if (Notification.permission === "denied") {
+    show(false, "blocked");
+    section.hidden = false;
+    return;
+  }
+  navigator.serviceWorker.getRegistration("/").then(function (registration) {
+    return registration ? registration.pushManager.getSubscription() : null;
+  }).then(function (held) {
+    subscription = held && Notification.permission === "granted" ? held : null;
+    show(subscription !== null, subscription ? "on" : "off");
+  }, function () {
+    show(false, "off");
+  }).then(function () {
+    section.hidden = false;
+  });
+})();

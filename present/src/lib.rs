@@ -13,6 +13,7 @@ pub mod herfor;
 pub mod hirth;
 pub mod limits;
 pub mod link;
+pub mod notifications;
 pub mod page_game;
 pub mod preview;
 pub mod refusal;

@@ -70,6 +70,7 @@ pub fn view(tables: &[YourTable], friend: &str, now: Millis) -> YourGamesView {
         rows: tables.iter().map(|table| row(table, now)).collect(),
         friend_href: friend.to_owned(),
         friend_words: "Play a friend".to_owned(),
+        notifications: None,
     }
 }
 

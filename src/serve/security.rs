@@ -16,10 +16,12 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 
 /// The pages' policy: inline SVG is markup, not script or style, so it needs nothing here; the
-/// play pages' script is a file of this origin and fetches pages of it.
+/// play pages' script is a file of this origin and fetches pages of it, and registers this
+/// origin's service worker (`/push-worker.js`, for notices): `worker-src` says so, rather than
+/// leaving it to fall back on `script-src`.
 pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 'self'; \
-     connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; \
-     frame-ancestors 'none'";
+     worker-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; \
+     base-uri 'none'; frame-ancestors 'none'";
 
 /// The `Referrer-Policy` of every answer: a link holds a whole game, so only this origin gets it.
 pub const REFERRER_POLICY: &str = "same-origin";

@@ -409,7 +409,10 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
         "type": event.notice.kind(),
         "title": title,
         "body": body,
-        "url": format!("/table/{}", event.table_id),
+        // The player's own seat at the table: a click on the notice opens the page where it
+        // moves (in the browser whose cookie holds the player; elsewhere that page says
+        // whose games that browser holds).
+        "url": crate::paths::mine(&event.table_id),
         "table_id": event.table_id,
         "seq": event.seq,
     });

@@ -10,6 +10,8 @@
 //! - [`tables`]: kept tables: "Play a friend", each seat's page, the spectators' page;
 //! - [`player`]: the browser's player, a player key kept in a cookie; [`your_games`]: its
 //!   tables, and its feed for the pages' script; [`games_link`]: the header's link to them;
+//! - [`notifications`]: the browser's notices (Web Push) turned on and off for its player;
+//!   [`same_origin`]: such a change is taken from Moot's own pages only;
 //! - [`answers`]: a page of HTML, a redirect; [`downloads`]: the record's picture and
 //!   animation;
 //! - [`error`]: friendly error pages, and a link's error as one;
@@ -22,9 +24,11 @@ pub mod embed;
 pub mod error;
 pub mod games_link;
 pub mod handlers;
+pub mod notifications;
 pub mod opponent;
 pub mod options_form;
 pub mod player;
+pub mod same_origin;
 pub mod tables;
 pub mod your_games;
 
@@ -39,5 +43,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(embed::embed)
         .service(your_games::your_games)
         .service(your_games::your_events)
+        .service(notifications::turn_on)
+        .service(notifications::turn_off)
         .configure(tables::configure);
 }

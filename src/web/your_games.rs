@@ -34,7 +34,11 @@ pub async fn your_games(
         Browser::Unknown | Browser::Forged => Vec::new(),
     };
     let shown: Vec<YourTable> = listed.iter().map(your_table).collect();
-    let page = view(&shown, paths::HOME, tables::now());
+    let mut page = view(&shown, paths::HOME, tables::now());
+    // Notices are a player's: a browser without one has none to turn on.
+    if let Browser::Player(..) = browser {
+        page.notifications = Some(moot_present::notifications::view());
+    }
     let mut answer = html(
         StatusCode::OK,
         moot_templates::your_games::page(&page).into_string(),

@@ -10,6 +10,7 @@ pub mod herfor;
 pub mod hirth;
 pub mod home;
 pub mod layout;
+pub mod notifications;
 pub mod options;
 pub mod parts;
 pub mod play;

@@ -95,6 +95,8 @@ pub struct TableView {
     pub seq: u64,
     /// The page's seat is to act: the tab's title says so.
     pub your_turn: bool,
+    /// "Turn on notifications", on the browser's own seat's page (its player's notices).
+    pub notifications: Option<crate::notifications::NotificationsView>,
 }
 
 /// A table's clock: the time left for the awaited move, counted down by the script, and its
@@ -316,6 +318,11 @@ pub fn page(view: &PlayView) -> Markup {
                             @if let Some(score) = &view.score { (score_table(score)) }
                             (all_moves(view))
                             (links(view))
+                            // A setting of the player's, like the move sound: beside the
+                            // game's links, not between the status and the board.
+                            @if let Some(notifications) = view.table.as_ref().and_then(|t| t.notifications.as_ref()) {
+                                (crate::notifications::control(notifications))
+                            }
                         }
                     }
                     (record(&view.record, &view.form))

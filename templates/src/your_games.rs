@@ -4,6 +4,7 @@
 use maud::{Markup, html};
 
 use crate::layout::layout;
+use crate::notifications::{NotificationsView, control};
 
 /// The page: a summary line, then the tables (the player's turn first).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,6 +19,8 @@ pub struct YourGamesView {
     pub friend_href: String,
     /// Its words (`Play a friend`).
     pub friend_words: String,
+    /// "Turn on notifications", for a browser with a player (whose notices they are).
+    pub notifications: Option<NotificationsView>,
 }
 
 /// One table.
@@ -92,6 +95,9 @@ pub fn page(view: &YourGamesView) -> Markup {
                 h1 { (view.title) }
                 (list(view))
                 p { a.button href=(view.friend_href) { (view.friend_words) } }
+                @if let Some(notifications) = &view.notifications {
+                    (control(notifications))
+                }
             }
             script src=(crate::play::SCRIPT_HREF) defer {}
         },
@@ -126,6 +132,7 @@ mod tests {
             }],
             friend_href: "/".into(),
             friend_words: "Play a friend".into(),
+            notifications: None,
         };
         let page = page(&view).into_string();
         assert!(

@@ -12,6 +12,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 
 #[path = "../common/ports.rs"]
 mod ports;
+#[path = "../common/push_service.rs"]
+pub mod push_service;
 use ports::{free_port, wait_for_port};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -57,6 +59,31 @@ impl Scheme {
     }
 }
 
+/// A DevTools command, as chromedriver relays it to its Chromium.
+#[derive(Debug)]
+struct Devtools {
+    command: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Devtools {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (reqwest::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.command, "params": self.params });
+        (reqwest::Method::POST, Some(body.to_string()))
+    }
+}
+
 pub struct Browser {
     pub client: Client,
     /// Whether the browser runs the pages' script.
@@ -97,7 +124,7 @@ impl Browser {
 
     /// Two browsers on one app that keeps tables (in a new SQLite file): two players far apart.
     pub async fn two_with_tables(name: &str) -> (Browser, Browser) {
-        let (base, handle) = Self::serve_tables(name).await;
+        let (base, handle) = Self::serve_tables(name, false).await;
         let first = Self::connect(
             &format!("{name}-1"),
             true,
@@ -112,14 +139,21 @@ impl Browser {
 
     /// One browser on an app that keeps tables, running the pages' script or not.
     pub async fn one_with_tables(name: &str, script: bool) -> Browser {
-        let (base, handle) = Self::serve_tables(name).await;
+        let (base, handle) = Self::serve_tables(name, false).await;
         Self::connect(name, script, Scheme::Light, base, handle).await
+    }
+
+    /// One browser running the pages' script on an app that keeps tables and posts players'
+    /// pushes, to push services on this machine too (a test's, over plain HTTP).
+    pub async fn one_with_pushes(name: &str) -> Browser {
+        let (base, handle) = Self::serve_tables(name, true).await;
+        Self::connect(name, true, Scheme::Light, base, handle).await
     }
 
     /// Browsers on one app that keeps tables (in a new SQLite file), one per entry of
     /// `scripts`: whether it runs the pages' script.
     pub async fn with_tables(name: &str, scripts: &[bool]) -> Vec<Browser> {
-        let (base, handle) = Self::serve_tables(name).await;
+        let (base, handle) = Self::serve_tables(name, false).await;
         let mut browsers = Vec::new();
         for (index, script) in scripts.iter().enumerate() {
             let named = format!("{name}-{}", index + 1);
@@ -130,17 +164,32 @@ impl Browser {
         browsers
     }
 
-    /// An app that keeps tables (in a new SQLite file named after `name`): its address.
-    async fn serve_tables(name: &str) -> (String, ServerHandle) {
+    /// An app that keeps tables (in a new SQLite file named after `name`): its address. With
+    /// `pushes`, it posts players' pushes, and takes push services (as webhooks) on this
+    /// machine.
+    async fn serve_tables(name: &str, pushes: bool) -> (String, ServerHandle) {
         let file =
             std::env::temp_dir().join(format!("moot-browser-{name}-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&file);
         let store = moot::tables::Store::connect(&format!("sqlite://{}", file.display()))
             .await
             .expect("the database opens");
+        let tables = moot::tables::Tables::new(store, 100);
+        if pushes {
+            let limits = moot::push::PushLimits {
+                allow_private: true,
+                ..moot::push::PushLimits::default()
+            };
+            let worker = moot::push::Pushes::new(tables.clone(), limits).expect("an HTTP client");
+            // Ends with the test's runtime.
+            tokio::spawn(worker.run(tokio_util::sync::CancellationToken::new()));
+        }
         let policy = moot::tables::TablePolicy::new(
-            moot::tables::Tables::new(store, 100),
-            moot::tables::TableLimits::default(),
+            tables,
+            moot::tables::TableLimits {
+                allow_private_webhooks: pushes,
+                ..moot::tables::TableLimits::default()
+            },
         );
         let computer = moot::Computer::new(moot::AiConfig::default());
         let middleware = moot::serve::Middleware::new(moot::serve::Origins::Any, &computer);
@@ -225,6 +274,15 @@ impl Browser {
             server: handle,
             _driver: driver,
         }
+    }
+
+    /// Sends Chromium a DevTools command (`Browser.grantPermissions`, `Emulation.…`) through
+    /// chromedriver's `goog/cdp/execute`: what WebDriver itself cannot do.
+    pub async fn devtools(&self, command: &'static str, params: serde_json::Value) {
+        self.client
+            .issue_cmd(Devtools { command, params })
+            .await
+            .unwrap_or_else(|e| panic!("Chromium runs {command}: {e}"));
     }
 
     pub async fn open(&self, path: &str) {

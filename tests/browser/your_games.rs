@@ -15,7 +15,7 @@ use crate::harness::{Browser, ONE_AT_A_TIME};
 const SIZES: [(u32, u32); 2] = [(390, 844), (1280, 800)];
 
 /// What a script answers in the open page, as text.
-async fn script(browser: &Browser, code: &str) -> String {
+pub async fn script(browser: &Browser, code: &str) -> String {
     match browser
         .client
         .execute(code, vec![])
@@ -69,7 +69,7 @@ fn words(n: usize) -> String {
 }
 
 /// Opens a Herfor size-3 table for a friend in `creator`'s browser: the friend's link's path.
-async fn open_table(creator: &Browser) -> String {
+pub async fn open_table(creator: &Browser) -> String {
     creator
         .open("/play/herfor/friend?size=3&pie=false&simple=false&moves=")
         .await;

@@ -4,6 +4,7 @@
 
 pub mod contract;
 pub mod ports;
+pub mod push_service;
 pub mod receiver;
 
 use actix_web::dev::{Service, ServiceResponse};

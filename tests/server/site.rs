@@ -399,6 +399,26 @@ async fn absolute_links_start_with_the_public_url_whatever_the_request_says() {
 }
 
 #[actix_web::test]
+async fn the_web_push_worker_is_served_at_the_root_revalidated_and_the_pages_policy_allows_it() {
+    let app = test::init_service(moot::app()).await;
+    let (status, headers, body) = call(&app, TestRequest::get().uri("/push-worker.js")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        header_of(&headers, "content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    // Revalidated at each update check: a new worker reaches browsers at once.
+    assert_eq!(header_of(&headers, "cache-control"), Some("no-cache"));
+    let script = String::from_utf8(body).expect("UTF-8");
+    assert!(script.contains("showNotification"), "{script:.200}");
+    assert!(script.contains("notificationclick"));
+    let (_, headers, _) = call(&app, TestRequest::get().uri("/")).await;
+    let policy = header_of(&headers, "content-security-policy").unwrap_or_default();
+    assert!(policy.contains("worker-src 'self'"), "{policy}");
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+}
+
+#[actix_web::test]
 async fn pages_get_security_headers_and_swagger_ui_its_freedom() {
     let app = test::init_service(moot::app()).await;
     for uri in ["/", "/rules/herfor", "/play/tara", "/nowhere"] {

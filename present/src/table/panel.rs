@@ -80,5 +80,6 @@ pub fn table_view(
         events_href: ongoing.map(|_| links.events.clone()),
         seq: table.seq,
         your_turn: ongoing.is_some() && ongoing == you,
+        notifications: None,
     }
 }

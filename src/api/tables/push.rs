@@ -1,7 +1,9 @@
 //! Web Push over HTTP: `GET /api/v1/push/key` gives the server's VAPID public key, which a
 //! page passes to `pushManager.subscribe`; with the player's credential, `POST
 //! /api/v1/players/me/push-subscriptions` keeps the subscription the browser gives and `DELETE`
-//! forgets it. The pushes themselves go out from the push worker (`crate::push`).
+//! forgets it. The pages keep and forget a browser's subscription for the player in its cookie
+//! with the same functions ([`keep`], [`forget`]: `crate::web::notifications`). The pushes
+//! themselves go out from the push worker (`crate::push`).
 
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, delete, get, post, web};
@@ -17,7 +19,7 @@ use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::push::subscription;
 use crate::push::vapid::Vapid;
-use crate::tables::{self, subscriptions::Subscribed};
+use crate::tables::{self, TablePolicy, subscriptions::Subscribed};
 
 /// How long a client may keep the key: it changes only with the database.
 const KEY_MAX_AGE: u64 = 24 * 60 * 60;
@@ -84,7 +86,18 @@ pub async fn subscribe(body: JsonBody, http: HttpRequest) -> Result<HttpResponse
     // The tables are taken once the body is read: a body's faults are answered first.
     let policy = KeptTables::<ApiError>::extract(&http).await?;
     let player = player_of(&policy, &http).await?;
-    let request: SubscribeRequest = ops::envelope(body.0)?;
+    keep(&policy, &player.id, body.0).await
+}
+
+/// Keeps the subscription `body` (a browser's `PushSubscription.toJSON()`) for player
+/// `player_id`: 201 when new, 200 when the player had its endpoint. The API's route (the
+/// player by its credential) and the pages' (by the browser's cookie) both answer with this.
+pub async fn keep(
+    policy: &TablePolicy,
+    player_id: &str,
+    body: serde_json::Value,
+) -> Result<HttpResponse, ApiError> {
+    let request: SubscribeRequest = ops::envelope(body)?;
     let kept = subscription::check(
         &request.endpoint,
         &request.keys.p256dh,
@@ -100,7 +113,7 @@ pub async fn subscribe(body: JsonBody, http: HttpRequest) -> Result<HttpResponse
     })?;
     let subscribed = policy
         .tables()
-        .subscribe(&player.id, &kept, tables::now())
+        .subscribe(player_id, &kept, tables::now())
         .await
         .map_err(problem)?;
     let answer = SubscriptionResponse {
@@ -139,9 +152,19 @@ pub async fn unsubscribe(
 ) -> Result<HttpResponse, ApiError> {
     let endpoint = endpoint_of(&http)?;
     let player = player_of(&policy, &http).await?;
+    forget(&policy, &player.id, &endpoint).await
+}
+
+/// Forgets player `player_id`'s subscription at `endpoint`: 204, or 404 `not_found` when the
+/// player has none there. The API's route and the pages' both answer with this.
+pub async fn forget(
+    policy: &TablePolicy,
+    player_id: &str,
+    endpoint: &str,
+) -> Result<HttpResponse, ApiError> {
     let forgotten = policy
         .tables()
-        .unsubscribe(&player.id, &endpoint, tables::now())
+        .unsubscribe(player_id, endpoint, tables::now())
         .await
         .map_err(problem)?;
     if !forgotten {
@@ -155,7 +178,7 @@ pub async fn unsubscribe(
 }
 
 /// The query's `endpoint`, given once and alone.
-fn endpoint_of(http: &HttpRequest) -> Result<String, ApiError> {
+pub fn endpoint_of(http: &HttpRequest) -> Result<String, ApiError> {
     let refused =
         |detail: String| ApiError::new(ErrorCode::InvalidQuery, detail).with_field("endpoint");
     let pairs = web::Query::<Vec<(String, String)>>::from_query(http.query_string())

@@ -76,6 +76,8 @@ pub async fn table_page(policy: &TablePolicy, id: &str, page: Page) -> Result<St
 
 fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<String, PageError> {
     let options = options_of::<G>(&table)?;
+    // The browser's own seat: its player's notices may be turned on here too.
+    let own_seat = matches!(page.door, Some(Door::Mine));
     let visit = Visit {
         seating: page.seating,
         notice: page.notice,
@@ -86,6 +88,9 @@ fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<S
         links: links(&table, page.door.as_ref()),
     };
     let mut built = view_of::<G>(options, moves, &kept(&table), visit)?;
+    if let Some(shown) = built.view.table.as_mut().filter(|_| own_seat) {
+        shown.notifications = Some(moot_present::notifications::view());
+    }
     downloads(&mut built.view.record, &built.shown);
     Ok(moot_templates::play::page(&built.view).into_string())
 }

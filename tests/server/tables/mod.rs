@@ -44,7 +44,10 @@
 //! - `your_games`: the pages' player in a cookie (its flags; made at "Play a friend" and at a
 //!   seat's link; a forged one replaced), each browser's tables on "Your games" (its turn
 //!   first), played at `/table/{id}/mine` with JavaScript off, counted in every header; no
-//!   credential in any link or page of these.
+//!   credential in any link or page of these;
+//! - `web_push`: notices on the pages: the control rendered hidden for a browser with a player
+//!   (on "Your games" and its own seat's page), the pages' routes that keep and forget a
+//!   browser's subscription for the cookie's player, and their refusals.
 
 mod db;
 mod ends;
@@ -61,6 +64,7 @@ mod push;
 mod refusals;
 mod sse;
 mod sweep;
+mod web_push;
 mod webhooks;
 mod your_games;
 

@@ -8,10 +8,7 @@
 //! and the subscription routes refuse what they cannot use. The real binary posts with its
 //! `--push-contact` and stops at SIGTERM with exit 0.
 
-use std::collections::{HashSet, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::{Arc, Mutex};
+use std::collections::HashSet;
 use std::time::Duration;
 
 use actix_web::http::header;
@@ -22,192 +19,16 @@ use moot::tables::subscriptions::Subscription;
 use moot::tables::{TableError, Tables};
 use serde_json::{Value, json};
 use sqlx::Row;
-use web_push_native::Auth;
 use web_push_native::jwt_simple::prelude::{
     ECDSAP256PublicKeyLike, ES256PublicKey, NoCustomClaims,
 };
-use web_push_native::p256::SecretKey;
-use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use crate::both;
+use crate::common::push_service::{PushBrowser as Browser, PushService};
 use crate::tables::db::{self, call, roomy};
 
 /// The server's contact, as `--push-contact` gives it.
 const CONTACT: &str = "mailto:referee@games.example";
-
-/// One post as the push service got it.
-#[derive(Clone, Debug)]
-struct Post {
-    /// The request's path: which browser it is for.
-    path: String,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    /// The status the push service answered.
-    answered: u16,
-}
-
-impl Post {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(name))
-            .map(|(_, value)| value.as_str())
-    }
-}
-
-/// A push service on this machine: answers the statuses it was told to, then 201.
-#[derive(Clone)]
-struct PushService {
-    /// `http://127.0.0.1:<port>`.
-    origin: String,
-    got: Arc<Mutex<Vec<Post>>>,
-    answers: Arc<Mutex<VecDeque<u16>>>,
-}
-
-impl PushService {
-    fn start(answers: &[u16]) -> PushService {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-        let port = listener.local_addr().expect("an address").port();
-        let service = PushService {
-            origin: format!("http://127.0.0.1:{port}"),
-            got: Arc::default(),
-            answers: Arc::new(Mutex::new(answers.iter().copied().collect())),
-        };
-        let shared = service.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let service = shared.clone();
-                std::thread::spawn(move || service.serve(stream));
-            }
-        });
-        service
-    }
-
-    /// Reads one request, records it, answers it.
-    fn serve(&self, mut stream: std::net::TcpStream) {
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-        let mut reader = BufReader::new(stream.try_clone().expect("a stream"));
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end().to_owned();
-            if line.is_empty() {
-                break;
-            }
-            lines.push(line);
-        }
-        let path = lines[0].split(' ').nth(1).unwrap_or_default().to_owned();
-        let headers: Vec<(String, String)> = lines[1..]
-            .iter()
-            .filter_map(|line| {
-                let (key, value) = line.split_once(':')?;
-                Some((key.trim().to_owned(), value.trim().to_owned()))
-            })
-            .collect();
-        let mut post = Post {
-            path,
-            headers,
-            body: Vec::new(),
-            answered: 0,
-        };
-        let length = post
-            .header("content-length")
-            .and_then(|l| l.parse().ok())
-            .unwrap_or(0);
-        post.body = vec![0; length];
-        if reader.read_exact(&mut post.body).is_err() {
-            return;
-        }
-        post.answered = self.answers.lock().unwrap().pop_front().unwrap_or(201);
-        let answered = post.answered;
-        self.got.lock().unwrap().push(post);
-        let _ = write!(
-            stream,
-            "HTTP/1.1 {answered} Told\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-        );
-    }
-
-    fn posts(&self) -> Vec<Post> {
-        self.got.lock().unwrap().clone()
-    }
-
-    /// Waits until `done` holds of the posts; fails the test after `within`.
-    async fn until(&self, within: Duration, done: impl Fn(&[Post]) -> bool) -> Vec<Post> {
-        let deadline = std::time::Instant::now() + within;
-        loop {
-            let got = self.posts();
-            if done(&got) {
-                return got;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the push service did not get what was awaited within {within:?}; it got {:?}",
-                got.iter()
-                    .map(|p| (&p.path, p.answered))
-                    .collect::<Vec<_>>()
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-/// A browser: its keys, made here, and its endpoint at a push service.
-struct Browser {
-    secret: SecretKey,
-    auth: [u8; 16],
-    endpoint: String,
-}
-
-impl Browser {
-    fn new(service: &PushService, name: &str) -> Browser {
-        let secret = loop {
-            let mut scalar = [0u8; 32];
-            getrandom::fill(&mut scalar).unwrap();
-            if let Ok(secret) = SecretKey::from_slice(&scalar) {
-                break secret;
-            }
-        };
-        let mut auth = [0u8; 16];
-        getrandom::fill(&mut auth).unwrap();
-        Browser {
-            secret,
-            auth,
-            endpoint: format!("{}/push/{name}", service.origin),
-        }
-    }
-
-    /// `PushSubscription.toJSON()`.
-    fn subscription(&self) -> Value {
-        let point = self.secret.public_key().to_encoded_point(false);
-        json!({
-            "endpoint": self.endpoint,
-            "expirationTime": null,
-            "keys": {
-                "p256dh": Base64UrlUnpadded::encode_string(point.as_bytes()),
-                "auth": Base64UrlUnpadded::encode_string(&self.auth),
-            },
-        })
-    }
-
-    /// The path of its pushes at the push service.
-    fn path(&self) -> &str {
-        &self.endpoint[self.endpoint.find("/push/").unwrap()..]
-    }
-
-    /// What a push to it says, decrypted with its private key.
-    fn read(&self, post: &Post) -> String {
-        let plain = web_push_native::decrypt(
-            post.body.clone(),
-            &self.secret,
-            &Auth::clone_from_slice(&self.auth),
-        )
-        .expect("the push decrypts with the browser's keys");
-        String::from_utf8(plain).expect("a UTF-8 payload")
-    }
-}
 
 /// The push services of these tests listen on this machine, over plain HTTP.
 fn private_allowed() -> moot::tables::TableLimits {
@@ -851,7 +672,7 @@ both!(
         assert_eq!(read[1]["type"], "deadline_near");
         for notice in &read {
             assert_eq!(notice["table_id"], id.as_str());
-            assert_eq!(notice["url"], format!("/table/{id}"));
+            assert_eq!(notice["url"], format!("/table/{id}/mine"));
             assert!(notice["title"].as_str().is_some_and(|t| !t.is_empty()));
             assert!(notice["body"].as_str().is_some_and(|b| !b.is_empty()));
         }
