@@ -146,6 +146,17 @@ impl Tables {
                 }
             };
             let mut words = notification.payload().split(' ');
+            if notification.channel() == PLAYERS_CHANNEL {
+                // Each player's followers read what they have not seen themselves.
+                if words.next() != Some(self.replica.as_str()) {
+                    while let (Some(player), Some(Ok(last))) =
+                        (words.next(), words.next().map(str::parse::<u64>))
+                    {
+                        self.bells.ring(player, last);
+                    }
+                }
+                continue;
+            }
             let (Some(replica), Some(id), Some(seq)) = (words.next(), words.next(), words.next())
             else {
                 continue;
@@ -153,13 +164,6 @@ impl Tables {
             let Ok(seq) = seq.parse::<u64>() else {
                 continue;
             };
-            if notification.channel() == PLAYERS_CHANNEL {
-                // A player's followers read what they have not seen themselves.
-                if replica != self.replica {
-                    self.bells.ring(id, seq);
-                }
-                continue;
-            }
             // A deadline notice: told as it was heard (it is not kept to be read).
             if let (Some(kind), Some(deadline), Some(to_act)) =
                 (words.next(), words.next(), words.next())

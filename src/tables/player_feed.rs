@@ -32,7 +32,8 @@ use super::{
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
-/// The PostgreSQL channel of players' events: `<replica> <player id> <seq>`.
+/// The PostgreSQL channel of players' events: `<replica>` then `<player id> <seq>` for each
+/// player a change wrote to.
 pub(super) const PLAYERS_CHANNEL: &str = "moot_player_events";
 
 /// What a player's feed tells of a table.
@@ -238,6 +239,8 @@ impl Tables {
         told.retain(|(_, _, notices)| !notices.is_empty());
         told.sort_by(|a, b| a.0.cmp(&b.0));
         let mut rung = Rung::default();
+        // Every event of the change, written in one statement once numbered.
+        let mut rows: Vec<(String, u64, &'static str, String)> = Vec::new();
         for (player, seat, notices) in told {
             let row = sqlx::query(
                 "UPDATE moot_players SET last_event = last_event + $1 WHERE id = $2 \
@@ -264,7 +267,6 @@ impl Tables {
                     notice,
                     time: now,
                 };
-                let kind = event.notice.kind();
                 let body = serde_json::to_string(&Stored {
                     seat,
                     notice: &event.notice,
@@ -278,28 +280,55 @@ impl Tables {
                 if let Some(payload) = pushed.then(|| push_payload(&event)).flatten() {
                     rung.pushes |= self.enqueue_push(tx, &player, &payload, now).await? > 0;
                 }
-                sqlx::query(
-                    "INSERT INTO moot_player_events \
-                     (player_id, seq, table_id, kind, body, created_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                rows.push((player.clone(), seq, event.notice.kind(), body));
+            }
+            rung.players.push((player, last as u64));
+        }
+        if rows.is_empty() {
+            return Ok(rung);
+        }
+        // Numbered placeholders (`$1`), which both databases read.
+        let values: Vec<String> = (0..rows.len())
+            .map(|i| {
+                let n = i * 6;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${})",
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5,
+                    n + 6
                 )
-                .bind(&player)
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO moot_player_events (player_id, seq, table_id, kind, body, created_ms) \
+             VALUES {}",
+            values.join(", ")
+        );
+        let mut insert = sqlx::query(&sql);
+        for (player, seq, kind, body) in rows {
+            insert = insert
+                .bind(player)
                 .bind(seq as i64)
                 .bind(table_id)
                 .bind(kind)
                 .bind(body)
-                .bind(now)
+                .bind(now);
+        }
+        insert.execute(&mut **tx).await?;
+        if self.store.backend == Backend::Postgres {
+            // One notice for every player written to: `<replica> <player> <last> …`.
+            let mut payload = self.replica.to_string();
+            for (player, last) in &rung.players {
+                payload.push_str(&format!(" {player} {last}"));
+            }
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(PLAYERS_CHANNEL)
+                .bind(payload)
                 .execute(&mut **tx)
                 .await?;
-            }
-            if self.store.backend == Backend::Postgres {
-                sqlx::query("SELECT pg_notify($1, $2)")
-                    .bind(PLAYERS_CHANNEL)
-                    .bind(format!("{} {player} {last}", self.replica))
-                    .execute(&mut **tx)
-                    .await?;
-            }
-            rung.players.push((player, last as u64));
         }
         Ok(rung)
     }
