@@ -57,6 +57,11 @@ pub fn resign(seat_page: &str) -> String {
     format!("{seat_page}/resign")
 }
 
+/// Where the seat whose page is `seat_page` aborts the table.
+pub fn abort(seat_page: &str) -> String {
+    format!("{seat_page}/abort")
+}
+
 /// Where the seat whose page is `seat_page` claims the win on time.
 pub fn claim(seat_page: &str) -> String {
     format!("{seat_page}/claim")

@@ -85,6 +85,8 @@ pub struct TableView {
     pub resign_action: Option<String>,
     /// Where the seat's claim of a win on time is sent, once the opponent's move is overdue.
     pub claim_action: Option<String>,
+    /// Where the seat's abort is sent, while a seat has not moved yet.
+    pub abort_action: Option<String>,
     /// The spectators' page, to share.
     pub watch_href: Option<String>,
     /// The table's event stream, while it goes on: the script reloads the page (at
@@ -487,8 +489,8 @@ fn all_moves(view: &PlayView) -> Markup {
     }
 }
 
-/// A kept table: who plays whom, the clock, a reload link, resigning (behind a second click)
-/// and claiming.
+/// A kept table: who plays whom, the clock, a reload link, resigning and aborting (each behind
+/// a second click) and claiming.
 fn table_part(table: &TableView) -> Markup {
     html! {
         div.table-seats data-events=[table.events_href.as_ref()] data-seq=(table.seq) data-reload=[table.reload_href.as_ref()] {
@@ -511,6 +513,14 @@ fn table_part(table: &TableView) -> Markup {
             @if let Some(action) = &table.claim_action {
                 form method="post" action=(action) {
                     button type="submit" { "Claim the win: the opponent's move is overdue" }
+                }
+            }
+            @if let Some(action) = &table.abort_action {
+                details.resign.abort {
+                    summary { "Abort…" }
+                    form method="post" action=(action) {
+                        button.secondary type="submit" { "Yes, call this game off: no result" }
+                    }
                 }
             }
             @if let Some(action) = &table.resign_action {

@@ -42,6 +42,8 @@ pub struct KeptTable {
     pub days_per_move: Option<u32>,
     /// When the awaited move is due, if the table has a clock and goes on.
     pub deadline: Option<Millis>,
+    /// Whether both seats have moved: until they have, a seat may abort the table.
+    pub both_moved: bool,
 }
 
 /// Whether a table goes on, and if not, how it ended.
@@ -95,6 +97,8 @@ pub struct TableLinks {
     pub resign: Option<String>,
     /// Where the seat's claim of a win on time is sent; `None` for spectators.
     pub claim: Option<String>,
+    /// Where the seat's abort is sent; `None` for spectators.
+    pub abort: Option<String>,
 }
 
 /// Whom a table's page is for, and what it says besides the table.

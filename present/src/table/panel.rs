@@ -1,5 +1,5 @@
 //! The table's panel beside the game: who sits where, the clock, and the seat's actions
-//! outside the rules (resigning, claiming a win on time).
+//! outside the rules (resigning, aborting before both have moved, claiming a win on time).
 
 use moot_games::Seat;
 use moot_templates::play::{ClockView, TableView};
@@ -72,8 +72,14 @@ pub fn table_view(
         reload_href: ongoing.map(|_| links.here.clone()),
         reload_words: waiting.then(|| "Reload to see the opponent's move".to_owned()),
         resign_action: ongoing.and_then(|_| links.resign.clone()),
+        abort_action: ongoing
+            .filter(|_| !table.both_moved)
+            .and_then(|_| links.abort.clone()),
+        // Where no one has moved, a late first move aborts the table: nothing to claim.
         claim_action: match (you, ongoing) {
-            (Some(you), Some(to_act)) if to_act != you && overdue => links.claim.clone(),
+            (Some(you), Some(to_act)) if to_act != you && overdue && table.ply > 0 => {
+                links.claim.clone()
+            }
             _ => None,
         },
         watch_href: Some(links.watch.clone()),

@@ -33,9 +33,11 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_page)
         .service(seat::seat_move)
         .service(seat::seat_resign)
+        .service(seat::seat_abort)
         .service(seat::seat_claim)
         .service(seat::mine_page)
         .service(seat::mine_move)
         .service(seat::mine_resign)
+        .service(seat::mine_abort)
         .service(seat::mine_claim);
 }

@@ -15,6 +15,7 @@ use crate::tables::{self, EndedBy, Standing, Table, TableError, TablePolicy};
 use crate::web::blocking::page_off_workers;
 use crate::web::downloads::downloads;
 use crate::web::error::PageError;
+use moot_games::Seat;
 
 /// Whom a table's page is for, and what it says besides the table.
 pub struct Page {
@@ -70,11 +71,18 @@ pub fn options_of<G: PageGame>(table: &Table) -> Result<G::Options, PageError> {
 pub async fn table_page(policy: &TablePolicy, id: &str, page: Page) -> Result<String, PageError> {
     let table = read_table(policy, id).await?;
     let history = policy.tables().history(id).await.map_err(page_error)?;
+    let moved = |seat: Seat| history.moves.iter().any(|m| m.seat == seat);
+    let both_moved = moved(Seat::First) && moved(Seat::Second);
     let moves: Vec<String> = history.moves.into_iter().map(|m| m.notation).collect();
-    moot_games::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, page)).await, else Err(PageError::unknown_game(table.game)))
+    moot_games::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, both_moved, page)).await, else Err(PageError::unknown_game(table.game)))
 }
 
-fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<String, PageError> {
+fn render<G: PageGame>(
+    table: Table,
+    moves: Vec<String>,
+    both_moved: bool,
+    page: Page,
+) -> Result<String, PageError> {
     let options = options_of::<G>(&table)?;
     // The browser's own seat: its player's notices may be turned on here too.
     let own_seat = matches!(page.door, Some(Door::Mine));
@@ -87,7 +95,7 @@ fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<S
         now: tables::now(),
         links: links(&table, page.door.as_ref()),
     };
-    let mut built = view_of::<G>(options, moves, &kept(&table), visit)?;
+    let mut built = view_of::<G>(options, moves, &kept(&table, both_moved), visit)?;
     if let Some(shown) = built.view.table.as_mut().filter(|_| own_seat) {
         shown.notifications = Some(moot_present::notifications::view());
     }
@@ -95,8 +103,8 @@ fn render<G: PageGame>(table: Table, moves: Vec<String>, page: Page) -> Result<S
     Ok(moot_templates::play::page(&built.view).into_string())
 }
 
-/// The table as its pages show it.
-fn kept(table: &Table) -> KeptTable {
+/// The table as its pages show it (`both_moved`: whether both seats have moved).
+fn kept(table: &Table, both_moved: bool) -> KeptTable {
     KeptTable {
         ply: table.ply,
         seq: table.seq(),
@@ -114,6 +122,7 @@ fn kept(table: &Table) -> KeptTable {
             .collect(),
         days_per_move: table.days_per_move,
         deadline: table.deadline,
+        both_moved,
     }
 }
 
@@ -143,6 +152,7 @@ fn links(table: &Table, door: Option<&Door>) -> TableLinks {
     TableLinks {
         resign: door.map(|_| paths::resign(&here)),
         claim: door.map(|_| paths::claim(&here)),
+        abort: door.map(|_| paths::abort(&here)),
         here,
         watch: paths::watch(id),
         record: paths::table_record(id),

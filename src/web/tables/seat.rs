@@ -369,6 +369,28 @@ pub async fn seat_claim(
     ends(&http, &policy, reached, Ending::Claim).await
 }
 
+/// `POST /table/{id}/seat/{credential}/abort`: the seat aborts the table (before both moved).
+#[post("/table/{id}/seat/{credential}/abort", wrap = "private()")]
+pub async fn seat_abort(
+    path: Path<(String, String)>,
+    http: HttpRequest,
+    policy: KeptTables<PageError>,
+) -> Result<HttpResponse, PageError> {
+    let reached = Reached::by_link(&policy, &http, path).await?;
+    ends(&http, &policy, reached, Ending::Abort).await
+}
+
+/// `POST /table/{id}/mine/abort`: the browser's own seat aborts the table.
+#[post("/table/{id}/mine/abort", wrap = "private()")]
+pub async fn mine_abort(
+    id: Path<String>,
+    http: HttpRequest,
+    policy: KeptTables<PageError>,
+) -> Result<HttpResponse, PageError> {
+    let reached = Reached::mine(&policy, &http, id).await?;
+    ends(&http, &policy, reached, Ending::Abort).await
+}
+
 /// `POST /table/{id}/mine/resign`: the browser's own seat resigns.
 #[post("/table/{id}/mine/resign", wrap = "private()")]
 pub async fn mine_resign(
@@ -394,6 +416,7 @@ pub async fn mine_claim(
 /// A seat's action outside the rules that ends the table.
 enum Ending {
     Resign,
+    Abort,
     Claim,
 }
 
@@ -407,6 +430,7 @@ async fn ends(
     let (id, credential) = (&reached.id, &reached.credential);
     let result = match ending {
         Ending::Resign => policy.tables().resign(id, credential, now).await,
+        Ending::Abort => policy.tables().abort(id, credential, now).await,
         Ending::Claim => policy.tables().claim(id, credential, now).await,
     };
     match result {

@@ -351,6 +351,45 @@ both!(
 );
 
 both!(
+    a_seat_aborts_from_its_page_until_both_have_moved,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (mine, theirs, _) = open(&app).await;
+        let abort_form = |page: &str| format!(r#"action="{page}/abort""#);
+        let page = get(&app, TestRequest::get().uri(&mine)).await;
+        assert!(page.body.contains(&abort_form(&mine)), "{}", page.body);
+        // Black has moved, White not: either may still call it off.
+        let played = get(&app, form(&mine, "ply=0&play=c3")).await;
+        assert_eq!(played.status, 303, "{}", played.body);
+        for seat in [&mine, &theirs] {
+            let page = get(&app, TestRequest::get().uri(seat)).await;
+            assert!(page.body.contains(&abort_form(seat)), "{}", page.body);
+        }
+        // Both have moved: no abort offered, and one sent anyway is refused on the page.
+        let played = get(&app, form(&theirs, "ply=1&play=b2")).await;
+        assert_eq!(played.status, 303, "{}", played.body);
+        for seat in [&mine, &theirs] {
+            let page = get(&app, TestRequest::get().uri(seat)).await;
+            assert!(!page.body.contains(&abort_form(seat)), "{}", page.body);
+        }
+        let late = get(&app, form(&format!("{mine}/abort"), "")).await;
+        assert_eq!(late.status, 409, "{}", late.body);
+        assert!(late.body.contains("Too late to abort"), "{}", late.body);
+
+        // At a new table, White calls it off before anyone moved: no result, on both pages.
+        let (mine, theirs, watch) = open(&app).await;
+        let aborted = get(&app, form(&format!("{theirs}/abort"), "")).await;
+        assert_eq!(aborted.status, 303, "{}", aborted.body);
+        for page in [&mine, &theirs, &watch] {
+            let shown = get(&app, TestRequest::get().uri(page)).await;
+            assert!(shown.body.contains("Table aborted"), "{}", shown.body);
+            assert!(shown.body.contains("no result"), "{}", shown.body);
+            assert!(offered(&shown.body).is_empty(), "nothing more to play");
+        }
+    }
+);
+
+both!(
     a_stale_page_a_wrong_link_and_a_resignation_are_answered_on_the_page,
     |url: String| async move {
         let app = db::app(db::tables(&url, 100).await, roomy()).await;
