@@ -118,21 +118,16 @@ pub struct Pushes {
 impl Pushes {
     /// A worker posting the pushes of `tables` under `limits`.
     pub fn new(tables: Tables, limits: PushLimits) -> Result<Pushes, reqwest::Error> {
-        let mut client = reqwest::Client::builder()
-            .timeout(limits.timeout)
-            .connect_timeout(limits.timeout.min(Duration::from_secs(5)))
-            // A push service answers; it does not send a push elsewhere.
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .user_agent(concat!("Moot-Push/", env!("CARGO_PKG_VERSION")));
-        if !limits.allow_private {
-            client = client.dns_resolver(Arc::new(target::PublicOnly));
-        }
+        let client = target::client(
+            limits.timeout,
+            limits.allow_private,
+            concat!("Moot-Push/", env!("CARGO_PKG_VERSION")),
+        )?;
         Ok(Pushes {
             tables,
             permits: Arc::new(Semaphore::new(limits.concurrency.max(1))),
             limits: Arc::new(limits),
-            client: client.build()?,
+            client,
             ended: Arc::default(),
         })
     }

@@ -118,21 +118,16 @@ pub struct Deliveries {
 impl Deliveries {
     /// A worker delivering the events of `tables` under `limits`.
     pub fn new(tables: Tables, limits: WebhookLimits) -> Result<Deliveries, reqwest::Error> {
-        let mut client = reqwest::Client::builder()
-            .timeout(limits.timeout)
-            .connect_timeout(limits.timeout.min(Duration::from_secs(5)))
-            // A redirect is an answer like any other that is not 2xx: following it would
-            // post the body where the table's owner did not say.
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .user_agent(concat!("Moot-Webhooks/", env!("CARGO_PKG_VERSION")));
-        if !limits.allow_private {
-            client = client.dns_resolver(Arc::new(target::PublicOnly));
-        }
+        // A redirect is an answer like any other that is not 2xx.
+        let client = target::client(
+            limits.timeout,
+            limits.allow_private,
+            concat!("Moot-Webhooks/", env!("CARGO_PKG_VERSION")),
+        )?;
         Ok(Deliveries {
             tables,
             limits,
-            client: client.build()?,
+            client,
             permits: Arc::new(Semaphore::new(limits.concurrency.max(1))),
             hosts: Arc::new(Hosts::new(
                 limits.per_host,

@@ -6,10 +6,33 @@
 //! `--allow-private-webhooks` lifts the address checks (a site on the same network; tests).
 
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
 
 use ipnet::{IpNet, Ipv6Net};
 use reqwest::Url;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// The HTTP client that posts to receivers (webhooks, push services): answers within
+/// `timeout`, never follows a redirect (following one would post the body where its owner did
+/// not say), ignores proxies, names itself `user_agent`, and reaches only public addresses
+/// unless `allow_private`.
+pub fn client(
+    timeout: Duration,
+    allow_private: bool,
+    user_agent: &'static str,
+) -> reqwest::Result<reqwest::Client> {
+    let mut client = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(5)))
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .user_agent(user_agent);
+    if !allow_private {
+        client = client.dns_resolver(Arc::new(PublicOnly));
+    }
+    client.build()
+}
 
 /// The longest webhook URL taken, in bytes.
 pub const MAX_URL_BYTES: usize = 2048;
