@@ -29,7 +29,7 @@ pub(super) fn client_of(policy: &TablePolicy, http: &HttpRequest) -> Option<IpAd
     crate::client::client_of(http, policy.limits().trust_forwarded)
 }
 
-/// A wrong or missing credential at table `id`: 401 saying `detail`, or 429 once the client
+/// A wrong credential at table `id`: 401 saying `detail`, or 429 once the client
 /// is past its share there (and then barred from it).
 pub(super) fn strike(
     policy: &TablePolicy,

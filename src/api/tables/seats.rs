@@ -1,6 +1,6 @@
-//! A seat's changes to its table: play a move, resign, abort, claim a win on time. Each is sent with
-//! the seat's credential (`Authorization: Bearer …`); a wrong or missing one counts against the
-//! client's share, and a client past it is barred for a while.
+//! A seat's changes to its table: play a move, resign, abort, claim a win on time. Each is sent
+//! with the seat's credential (`Authorization: Bearer …`); a wrong one counts against the
+//! client's share, and a client past it is barred for a while (a missing one is only refused).
 
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, post, web};
@@ -11,7 +11,7 @@ use super::idempotency::{at_most_once, key_of};
 use super::refusals::{client_of, problem, rate_limited, strike};
 use crate::api::body::JsonBody;
 use crate::api::ops;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::tables::{self, Answering, Committed, Idempotent, TableError, TablePolicy, Tables};
 
@@ -38,10 +38,11 @@ where
     Fut: Future<Output = Result<Committed, TableError>>,
 {
     let client = client_of(policy, http);
+    // A missing credential is no guess (and costs no read): 401, never counted against the
+    // client's share.
     let Some(credential) = bearer(http) else {
-        return Err(strike(
-            policy,
-            (id, client),
+        return Err(ApiError::new(
+            ErrorCode::Unauthorized,
             "send the seat's credential as `Authorization: Bearer <credential>`",
         ));
     };

@@ -357,13 +357,13 @@ both!(
         let barred = call(&app, play(&id, &wrong, "c3", 0)).await;
         barred.problem(429, "rate_limited");
         assert!(barred.retry_after.is_some());
-        // Missing credentials count too.
+        // A missing credential is no guess: 401 even now, and not counted.
         call(
             &app,
             TestRequest::post().uri(&format!("/api/v1/tables/{id}/resign")),
         )
         .await
-        .problem(429, "rate_limited");
+        .problem(401, "unauthorized");
         // Barred, the right credential still plays: a site relaying its players' moves from one
         // address is not stalled by one player's mistakes.
         let table = call(&app, db::get(&id)).await.body;
