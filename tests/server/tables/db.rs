@@ -105,6 +105,24 @@ pub fn roomy() -> TableLimits {
     }
 }
 
+/// A new player named `name`, made through the API: its id and credential.
+pub async fn new_player<S, B>(app: &S, name: &str) -> (String, String)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: actix_web::body::MessageBody,
+{
+    let made = call(
+        app,
+        TestRequest::post()
+            .uri("/api/v1/players")
+            .set_json(json!({"name": name})),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{made:#?}");
+    let text = |field: &str| made.body[field].as_str().unwrap().to_owned();
+    (text("id"), text("credential"))
+}
+
 /// Sends `request` to `app`.
 pub async fn call<S, B>(app: &S, request: TestRequest) -> Answer
 where

@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use serde_json::{Value, json};
 
 use crate::both;
-use crate::tables::db::{self, call, create, play, random_move, roomy, seats, to_act};
+use crate::tables::db::{self, call, create, new_player, play, random_move, roomy, seats, to_act};
 use crate::tables::sse::{Sse, Stream};
 
 /// A fixed start of time, so that deadlines are counted from it.
@@ -56,23 +56,6 @@ where
         body: response.map_into_boxed_body().into_body(),
         buffer: String::new(),
     }
-}
-
-/// A new player named `name`: its credential.
-async fn player<S, B>(app: &S, name: &str) -> String
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: actix_web::body::MessageBody,
-{
-    let made = call(
-        app,
-        TestRequest::post()
-            .uri("/api/v1/players")
-            .set_json(json!({"name": name})),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{made:#?}");
-    made.body["credential"].as_str().unwrap().to_owned()
 }
 
 /// What a player expects next on its feed, in order: `(type, table id, ply)`.
@@ -112,8 +95,8 @@ both!(
     a_players_feed_tells_three_games_once_in_order_and_its_turn_once_per_turn,
     |url: String| async move {
         let app = db::app(db::tables(&url, 100).await, roomy()).await;
-        let ann = player(&app, "Ann").await;
-        let bo = player(&app, "Bo").await;
+        let ann = new_player(&app, "Ann").await.1;
+        let bo = new_player(&app, "Bo").await.1;
         let mut feed = open(&app, &ann, None).await;
         let opening = feed.next().await.unwrap();
         assert_eq!(opening.kind, "feed");
@@ -348,7 +331,7 @@ both!(
     a_players_feed_refuses_what_it_cannot_follow,
     |url: String| async move {
         let app = db::app(db::tables(&url, 100).await, roomy()).await;
-        let ann = player(&app, "Ann").await;
+        let ann = new_player(&app, "Ann").await.1;
         let none = call(&app, TestRequest::get().uri("/api/v1/players/me/events")).await;
         none.problem(401, "unknown_player_key");
         let wrong = call(&app, feed_request(&"0".repeat(64), None)).await;
@@ -576,7 +559,7 @@ both!(
         };
         let app = db::app(tables, limits).await;
         let receiver = crate::common::receiver::Receiver::start(SECRET, &[]);
-        let ann = player(&app, "Ann").await;
+        let ann = new_player(&app, "Ann").await.1;
         let as_ann = |request: TestRequest| {
             request.insert_header((header::AUTHORIZATION, format!("Bearer {ann}")))
         };
@@ -686,7 +669,7 @@ async fn a_players_follower_on_one_replica_hears_another_replicas_events() {
     let stop = tokio_util::sync::CancellationToken::new();
     let listening = tokio::spawn(follower.clone().listen(url.clone(), stop.clone()));
     let app = db::app(follower, roomy()).await;
-    let ann = player(&app, "Ann").await;
+    let ann = new_player(&app, "Ann").await.1;
     let mut feed = open(&app, &ann, None).await;
     assert_eq!(feed.next().await.unwrap().kind, "feed");
     // Give the listener its connection before the first notice is sent.

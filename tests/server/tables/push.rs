@@ -25,7 +25,7 @@ use web_push_native::jwt_simple::prelude::{
 
 use crate::both;
 use crate::common::push_service::{PushBrowser as Browser, PushService};
-use crate::tables::db::{self, call, roomy};
+use crate::tables::db::{self, call, new_player, roomy};
 
 /// The server's contact, as `--push-contact` gives it.
 const CONTACT: &str = "mailto:referee@games.example";
@@ -52,28 +52,6 @@ fn quick() -> PushLimits {
 fn post_pushes(tables: &Tables) {
     let worker = Pushes::new(tables.clone(), quick()).expect("a client");
     tokio::spawn(worker.run(tokio_util::sync::CancellationToken::new()));
-}
-
-/// A new player: its id and credential.
-async fn player<S, B>(app: &S) -> (String, String)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let made = call(
-        app,
-        TestRequest::post()
-            .uri("/api/v1/players")
-            .set_json(json!({"name": "Aoife"})),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{:#}", made.body);
-    let text = |field: &str| made.body[field].as_str().unwrap().to_owned();
-    (text("id"), text("credential"))
 }
 
 fn subscribe(credential: &str, body: &Value) -> TestRequest {
@@ -141,7 +119,7 @@ both!(
         );
         let service = PushService::start(&[]);
         let browser = Browser::new(&service, "aoife-phone");
-        let (player_id, credential) = player(&app).await;
+        let (player_id, credential) = new_player(&app, "Aoife").await;
         let kept = call(&app, subscribe(&credential, &browser.subscription())).await;
         assert_eq!(kept.status, 201, "{:#}", kept.body);
         assert_eq!(kept.body["endpoint"], browser.endpoint.as_str());
@@ -212,7 +190,7 @@ both!(
         let app = db::app(tables.clone(), private_allowed()).await;
         let service = PushService::start(&[410]);
         let browser = Browser::new(&service, "unsubscribed");
-        let (player_id, credential) = player(&app).await;
+        let (player_id, credential) = new_player(&app, "Aoife").await;
         let kept = call(&app, subscribe(&credential, &browser.subscription())).await;
         assert_eq!(kept.status, 201, "{:#}", kept.body);
         let now = moot::tables::now();
@@ -256,7 +234,7 @@ both!(
         let app = db::app(tables.clone(), private_allowed()).await;
         let service = PushService::start(&[500, 503]);
         let browser = Browser::new(&service, "flaky");
-        let (player_id, credential) = player(&app).await;
+        let (player_id, credential) = new_player(&app, "Aoife").await;
         call(&app, subscribe(&credential, &browser.subscription())).await;
         let notice = "{\"type\":\"deadline_near\"}";
         tables
@@ -292,7 +270,7 @@ both!(
         let second = db::tables(&url, 100).await;
         let app = db::app(first.clone(), private_allowed()).await;
         let service = PushService::start(&[]);
-        let (player_id, credential) = player(&app).await;
+        let (player_id, credential) = new_player(&app, "Aoife").await;
         let browsers: Vec<Browser> = (0..3)
             .map(|i| Browser::new(&service, &format!("browser-{i}")))
             .collect();
@@ -364,7 +342,7 @@ both!(
     |url: String| async move {
         let tables = db::tables(&url, 100).await;
         let app = db::app(tables.clone(), roomy()).await;
-        let (player_id, _) = player(&app).await;
+        let (player_id, _) = new_player(&app, "Aoife").await;
         let service = PushService::start(&[]);
         let start = moot::tables::now();
         let mut endpoints = Vec::new();
@@ -400,7 +378,7 @@ both!(
         let tables = db::tables(&url, 100).await;
         // As a server runs by default: push services on the internet, over https.
         let app = db::app(tables.clone(), roomy()).await;
-        let (player_id, credential) = player(&app).await;
+        let (player_id, credential) = new_player(&app, "Aoife").await;
         let service = PushService::start(&[]);
         let browser = Browser::new(&service, "refused");
         let good = json!({
@@ -617,7 +595,7 @@ both!(
         let app = db::app(tables.clone(), private_allowed()).await;
         let service = PushService::start(&[]);
         let browser = Browser::new(&service, "ann-phone");
-        let (_, ann) = player(&app).await;
+        let (_, ann) = new_player(&app, "Aoife").await;
         let kept = call(&app, subscribe(&ann, &browser.subscription())).await;
         assert_eq!(kept.status, 201, "{:#}", kept.body);
         post_pushes(&tables);

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::both;
 use crate::common::push_service::{PushBrowser, PushService};
-use crate::tables::db::{self, call, create, roomy};
+use crate::tables::db::{self, call, create, new_player, roomy};
 
 /// The pages' route.
 const ROUTE: &str = "/your-games/notifications";
@@ -51,27 +51,6 @@ fn turn_off(cookie: Option<&str>, endpoint: &str) -> TestRequest {
     )
 }
 
-/// A new player's credential, as the pages keep it in the cookie.
-async fn player<S, B>(app: &S) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let made = call(
-        app,
-        TestRequest::post()
-            .uri("/api/v1/players")
-            .set_json(json!({"name": "Ana"})),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{:#}", made.body);
-    made.body["credential"].as_str().unwrap().to_owned()
-}
-
 both!(
     the_pages_turn_a_browsers_notifications_on_and_off_for_the_cookies_player,
     |url: String| async move {
@@ -79,7 +58,7 @@ both!(
         let app = db::app(tables.clone(), private_allowed()).await;
         let service = PushService::start(&[]);
         let browser = PushBrowser::new(&service, "ana-laptop");
-        let ana = player(&app).await;
+        let ana = new_player(&app, "Ana").await.1;
         let id = tables.player(&ana).await.unwrap().expect("Ana").id;
 
         let kept = call(&app, turn_on(Some(&ana), &browser.subscription())).await;
@@ -106,7 +85,7 @@ both!(
         let app = db::app(tables.clone(), private_allowed()).await;
         let service = PushService::start(&[]);
         let browser = PushBrowser::new(&service, "ana-phone");
-        let ana = player(&app).await;
+        let ana = new_player(&app, "Ana").await.1;
         let id = tables.player(&ana).await.unwrap().expect("Ana").id;
         let subscription = browser.subscription();
 
@@ -182,7 +161,7 @@ both!(
     |url: String| async move {
         let tables = db::tables(&url, 100).await;
         let app = db::app(tables.clone(), roomy()).await;
-        let ana = player(&app).await;
+        let ana = new_player(&app, "Ana").await.1;
         let with_cookie = |uri: &str| {
             TestRequest::get()
                 .uri(uri)
