@@ -3,12 +3,13 @@
 //! transaction, creations taking turns (SQLite's one writer; PostgreSQL's advisory lock, held
 //! to the commit, across replicas), so that racing creations never open more than the cap.
 
-use super::player_feed::Sitters;
+use super::player_feed::{Rung, Sitters};
 use super::players::player_id;
 use super::read::read_table;
 use super::rows::{awaited, to_text};
 use super::store::Backend;
-use super::{Created, DAY, Millis, TableError, Tables, Webhook, secret};
+use super::write::Write;
+use super::{Created, DAY, Millis, Table, TableError, Tables, Webhook, secret};
 use moot_games::{Game, Seat};
 
 /// The PostgreSQL advisory lock creations take turns on (any number shared by the replicas
@@ -56,69 +57,27 @@ impl Tables {
         if webhook.is_some() && self.outbox.is_none() {
             return Err(TableError::WebhooksOff);
         }
-        let id = secret::table_id();
         let credentials = [secret::credential(), secret::credential()];
-        let deadline = days_per_move.map(|days| now + i64::from(days) * DAY);
         let mut tx = self.write().await?;
         let outcome = async {
-            if self.store.backend == Backend::Postgres {
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(CREATIONS_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            let open: i64 =
-                sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
-                    .fetch_one(&mut *tx)
-                    .await?;
-            if open as u64 >= self.max_open {
-                return Err(TableError::Full(open as u64));
-            }
-            sqlx::query(
-                "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
-                 days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act) \
-                 VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10)",
-            )
-            .bind(&id)
-            .bind(G::ID)
-            .bind(to_text(options)?)
-            .bind(to_text(state)?)
-            .bind(days_per_move.map(i64::from))
-            .bind(deadline)
-            .bind(now)
-            .bind(webhook.as_ref().map(|w| w.url.clone()))
-            .bind(webhook.map(|w| w.secret))
-            .bind(awaited::<G>(state))
-            .execute(&mut *tx)
-            .await?;
-            let mut sitters = Sitters::default();
-            for (seat, ((credential, name), player)) in
-                credentials.iter().zip(&names).zip(&players).enumerate()
-            {
-                let player = match player {
-                    Some(key) => Some(player_id(&mut tx, key).await?),
-                    None => None,
-                };
-                if let Some(player) = &player {
-                    sitters.0.push((player.clone(), Seat::BOTH[seat]));
+            let mut seated = [None, None];
+            for (player, key) in seated.iter_mut().zip(&players) {
+                if let Some(key) = key {
+                    *player = Some(player_id(&mut tx, key).await?);
                 }
-                sqlx::query(
-                    "INSERT INTO moot_seats (table_id, seat, name, credential_sha256, player_id) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(&id)
-                .bind(seat as i64)
-                .bind(name.clone())
-                .bind(secret::digest(credential))
-                .bind(player)
-                .execute(&mut *tx)
-                .await?;
             }
-            let table = read_table(&mut *tx, &id)
-                .await?
-                .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
-            let told = sitters.started(&table);
-            let rung = self.tell_players(&mut tx, &id, told, now).await?;
+            let new = NewTable {
+                game: G::ID,
+                options: to_text(options)?,
+                state: to_text(state)?,
+                to_act: awaited::<G>(state),
+                days_per_move,
+                names,
+                digests: credentials.each_ref().map(|c| secret::digest(c)),
+                players: seated,
+                webhook,
+            };
+            let (table, rung) = self.open_table(&mut tx, new, now).await?;
             let created = Created { table, credentials };
             self.remember_creation(&mut tx, &created, now).await?;
             Ok((created, rung))
@@ -128,4 +87,95 @@ impl Tables {
         self.ring_players(rung);
         Ok(created)
     }
+
+    /// Writes `new` as a table in `tx` (an id of its own, its clock starting `now`), once the
+    /// cap on open tables allows it, and tells its seated players it started. For every change
+    /// that opens a table (a creation, an accepted challenge or rematch): the caller commits.
+    pub(super) async fn open_table(
+        &self,
+        tx: &mut Write,
+        new: NewTable,
+        now: Millis,
+    ) -> Result<(Table, Rung), TableError> {
+        let id = secret::table_id();
+        let deadline = new.days_per_move.map(|days| now + i64::from(days) * DAY);
+        if self.store.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(CREATIONS_LOCK)
+                .execute(&mut **tx)
+                .await?;
+        }
+        let open: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM moot_tables WHERE status = 'ongoing'")
+                .fetch_one(&mut **tx)
+                .await?;
+        if open as u64 >= self.max_open {
+            return Err(TableError::Full(open as u64));
+        }
+        sqlx::query(
+            "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
+             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act) \
+             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10)",
+        )
+        .bind(&id)
+        .bind(new.game)
+        .bind(new.options)
+        .bind(new.state)
+        .bind(new.days_per_move.map(i64::from))
+        .bind(deadline)
+        .bind(now)
+        .bind(new.webhook.as_ref().map(|w| w.url.clone()))
+        .bind(new.webhook.map(|w| w.secret))
+        .bind(new.to_act)
+        .execute(&mut **tx)
+        .await?;
+        let mut sitters = Sitters::default();
+        for (seat, ((digest, name), player)) in new
+            .digests
+            .iter()
+            .zip(new.names)
+            .zip(new.players)
+            .enumerate()
+        {
+            if let Some(player) = &player {
+                sitters.0.push((player.clone(), Seat::BOTH[seat]));
+            }
+            sqlx::query(
+                "INSERT INTO moot_seats (table_id, seat, name, credential_sha256, player_id) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&id)
+            .bind(seat as i64)
+            .bind(name)
+            .bind(digest)
+            .bind(player)
+            .execute(&mut **tx)
+            .await?;
+        }
+        let table = read_table(&mut **tx, &id)
+            .await?
+            .ok_or_else(|| TableError::Corrupt("the new table is not there".into()))?;
+        let told = sitters.started(&table);
+        let rung = self.tell_players(tx, &id, told, now).await?;
+        Ok((table, rung))
+    }
+}
+
+/// A table about to be written: everything but its id and its times.
+pub(super) struct NewTable {
+    /// The game's id.
+    pub game: &'static str,
+    /// The options and the start state, as stored.
+    pub options: String,
+    pub state: String,
+    /// The seat the state awaits, as stored (see [`awaited`]).
+    pub to_act: Option<i64>,
+    /// The clock: days per move, if any.
+    pub days_per_move: Option<u32>,
+    /// Each seat's name, its credential's digest and its player's id, the first seat's first.
+    pub names: [Option<String>; 2],
+    pub digests: [String; 2],
+    pub players: [Option<String>; 2],
+    /// Where its events are posted, if anywhere (the URL already checked).
+    pub webhook: Option<Webhook>,
 }
