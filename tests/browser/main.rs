@@ -9,6 +9,7 @@ mod friend;
 mod harness;
 mod home;
 mod layout;
+mod looks;
 mod notify;
 mod play;
 mod refusals;
