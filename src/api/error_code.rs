@@ -73,6 +73,12 @@ pub enum ErrorCode {
     NothingToClaim,
     /// 409: an abort once both seats have moved.
     BothMoved,
+    /// 409: a rematch asked for while the table goes on.
+    NotFinished,
+    /// 409: the table's rematch was accepted; its table is named.
+    AlreadyRematched,
+    /// 409: a rematch declined where none is offered.
+    NoRematchOffer,
     /// 410: the table is over; it takes no more moves, resignations or claims.
     TableFinished,
     /// 501: this server keeps no tables.
@@ -101,7 +107,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 42] = [
+    pub const ALL: [ErrorCode; 45] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -133,6 +139,9 @@ impl ErrorCode {
         ErrorCode::ClaimTooEarly,
         ErrorCode::NothingToClaim,
         ErrorCode::BothMoved,
+        ErrorCode::NotFinished,
+        ErrorCode::AlreadyRematched,
+        ErrorCode::NoRematchOffer,
         ErrorCode::TableFinished,
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
@@ -180,6 +189,9 @@ impl ErrorCode {
             ErrorCode::ClaimTooEarly => "claim_too_early",
             ErrorCode::NothingToClaim => "nothing_to_claim",
             ErrorCode::BothMoved => "both_moved",
+            ErrorCode::NotFinished => "not_finished",
+            ErrorCode::AlreadyRematched => "already_rematched",
+            ErrorCode::NoRematchOffer => "no_rematch_offer",
             ErrorCode::TableFinished => "table_finished",
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
@@ -231,6 +243,9 @@ impl ErrorCode {
             ErrorCode::ClaimTooEarly | ErrorCode::NothingToClaim | ErrorCode::BothMoved => {
                 StatusCode::CONFLICT
             }
+            ErrorCode::NotFinished | ErrorCode::AlreadyRematched | ErrorCode::NoRematchOffer => {
+                StatusCode::CONFLICT
+            }
             ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished => StatusCode::GONE,
@@ -272,6 +287,9 @@ impl ErrorCode {
             ErrorCode::ClaimTooEarly => "The deadline has not passed",
             ErrorCode::NothingToClaim => "No one has moved: nothing to claim",
             ErrorCode::BothMoved => "Both seats have moved",
+            ErrorCode::NotFinished => "The table goes on",
+            ErrorCode::AlreadyRematched => "The rematch was accepted",
+            ErrorCode::NoRematchOffer => "No rematch is offered",
             ErrorCode::TableFinished => "The table is over",
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
@@ -327,6 +345,9 @@ mod tests {
                 | ErrorCode::ClaimTooEarly
                 | ErrorCode::NothingToClaim
                 | ErrorCode::BothMoved
+                | ErrorCode::NotFinished
+                | ErrorCode::AlreadyRematched
+                | ErrorCode::NoRematchOffer
                 | ErrorCode::TableFinished
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull

@@ -173,6 +173,7 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "CreateTableRequest" => &samples.tables.create_request,
         "CreatedTable" => &samples.tables.created,
         "TableResponse" => &samples.tables.table,
+        "RematchResponse" => &samples.tables.rematch,
         _ => return None,
     };
     Some(example.clone())

@@ -22,7 +22,7 @@
 //!   table, a page of its history, the seat of a credential), [`changes`] (where a table
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
 //!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
-//!   deleted once old);
+//!   deleted once old), [`rematch`] (another game between a finished table's seats);
 //! - [`players`]: player keys (a credential that reaches all of a player's seats), the seats
 //!   they take, and a player's tables listed in one query;
 //! - [`player_feed`]: each player's feed (every event of its tables, its turn, its deadlines,
@@ -59,6 +59,7 @@ pub mod push;
 mod push_keys;
 mod read;
 mod ready;
+mod rematch;
 mod rows;
 pub mod secret;
 pub mod store;
@@ -73,6 +74,7 @@ pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
+pub use rematch::Rematched;
 pub use store::{Backend, Store, StoreError, StoreLimits};
 
 use serde::{Deserialize, Serialize};
@@ -261,6 +263,20 @@ pub struct Table {
     pub updated: Millis,
     /// How its webhook fares, if it has one.
     pub webhook: Option<WebhookHealth>,
+    /// A rematch offered at the finished table, and the tables it links to.
+    pub rematch: Rematch,
+}
+
+/// A table's rematch: offered by a seat of the finished table, accepted by the other, which
+/// opens a new table between the same seats, their colours swapped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rematch {
+    /// The seat whose offer stands, until the other accepts or either declines.
+    pub offered_by: Option<Seat>,
+    /// The table this one is the rematch of.
+    pub of: Option<String>,
+    /// This table's rematch, once accepted.
+    pub by: Option<String>,
 }
 
 impl Table {
@@ -404,6 +420,19 @@ pub enum TableError {
         "no one has moved yet: a table whose first move is late is aborted (no result), not won"
     )]
     Unstarted,
+    /// A rematch asked for at a table still going on.
+    #[error("the table goes on: a rematch is offered once it is over")]
+    Unfinished,
+    /// The table's rematch was accepted before: its id.
+    #[error("the rematch was accepted: table {0}")]
+    Rematched(String),
+    /// A rematch declined where none is offered.
+    #[error("no rematch is offered at this table")]
+    NoRematchOffer,
+    /// Another rematch change of the table committed meanwhile (tried again; never answered
+    /// but after three such races).
+    #[error("the table's rematch changed meanwhile: try again")]
+    RematchRace,
     /// An abort once both seats have moved.
     #[error("both seats have moved: the table can no longer be aborted (resign instead)")]
     BothMoved,

@@ -86,6 +86,21 @@ pub enum Notice {
         /// How it ended.
         ended_by: EndedBy,
     },
+    /// A seat of the finished table offers a rematch.
+    RematchOffered {
+        /// The seat offering.
+        by: Seat,
+    },
+    /// The offer of a rematch was declined (or withdrawn, by the seat that made it).
+    RematchDeclined {
+        /// The seat declining.
+        by: Seat,
+    },
+    /// The rematch was accepted: a new table opened between the same seats.
+    RematchAccepted {
+        /// The new table's id.
+        rematch: String,
+    },
 }
 
 impl Notice {
@@ -98,6 +113,9 @@ impl Notice {
             Notice::DeadlinePassed { .. } => "deadline_passed",
             Notice::TableStarted { .. } => "table_started",
             Notice::TableFinished { .. } => "table_finished",
+            Notice::RematchOffered { .. } => "rematch_offered",
+            Notice::RematchDeclined { .. } => "rematch_declined",
+            Notice::RematchAccepted { .. } => "rematch_accepted",
         }
     }
 
@@ -169,6 +187,16 @@ pub enum FeedCatchUp {
 /// The notices of one change for the players at its table: each player, its seat, and what it
 /// is told.
 pub(super) type Told = Vec<(String, Seat, Vec<Notice>)>;
+
+impl Rung {
+    /// The bells of both `self` and `other`: two tellings in one transaction.
+    pub(super) fn and(mut self, other: Rung) -> Rung {
+        self.players.extend(other.players);
+        self.webhooks |= other.webhooks;
+        self.pushes |= other.pushes;
+        self
+    }
+}
 
 /// Events written for players, to ring their bells after the commit.
 #[derive(Debug, Default)]
@@ -431,6 +459,10 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
         Notice::DeadlineNear { .. } => (
             "Your move is due soon",
             "Four fifths of the time for your move have passed.".to_owned(),
+        ),
+        Notice::RematchOffered { by } if *by != event.seat => (
+            "A rematch?",
+            "Your opponent at a finished table of Moot offers a rematch.".to_owned(),
         ),
         _ => return None,
     };

@@ -8,7 +8,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{
-    EndedBy, Millis, Played, SeatInfo, Standing, Table, TableError, Webhook, WebhookHealth,
+    EndedBy, Millis, Played, Rematch, SeatInfo, Standing, Table, TableError, Webhook, WebhookHealth,
 };
 use moot_games::{GAME_IDS, Game, Seat, Turn};
 
@@ -17,7 +17,8 @@ use moot_games::{GAME_IDS, Game, Seat, Turn};
 /// per move, which is most of a move's cost on SQLite.
 pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
-     t.webhook_secret, t.webhook_failed, t.webhook_error, s.seat, s.name, s.credential_sha256, \
+     t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, t.rematch_of, \
+     t.rematched_by, s.seat, s.name, s.credential_sha256, \
      s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
@@ -30,7 +31,7 @@ pub(super) const SELECT_SEAT_KEYS: &str = "SELECT s.seat, s.credential_sha256, s
 /// The digests of what opens a seat: the seat's own credential, and the credential of the
 /// player who took it, if one did (and that player's id, whose feed hears of the table).
 pub(super) struct SeatKeys {
-    seat: String,
+    pub(super) seat: String,
     player: Option<String>,
     pub(super) player_id: Option<String>,
 }
@@ -61,7 +62,8 @@ impl SeatKeys {
 /// once, where [`SELECT_TABLE`]'s row per seat reads it with each.
 pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, \
      t.winner, t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, \
-     t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, \
+     t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, \
+     t.rematch_of, t.rematched_by, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 0) AS first_name, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 1) AS second_name \
      FROM moot_tables t WHERE t.id = $1";
@@ -96,6 +98,8 @@ pub(super) struct StoredTable {
     pub(super) webhook_failed: i64,
     /// Its webhook's last failure, until a delivery succeeds.
     pub(super) webhook_error: Option<String>,
+    /// A rematch offered, and the tables it links to.
+    pub(super) rematch: Rematch,
 }
 
 impl StoredTable {
@@ -127,6 +131,14 @@ impl StoredTable {
             },
             webhook_failed: row.try_get("webhook_failed")?,
             webhook_error: row.try_get("webhook_error")?,
+            rematch: Rematch {
+                offered_by: row
+                    .try_get::<Option<i64>, _>("rematch_offer")?
+                    .map(seat_of)
+                    .transpose()?,
+                of: row.try_get("rematch_of")?,
+                by: row.try_get("rematched_by")?,
+            },
         })
     }
 
@@ -186,6 +198,7 @@ impl StoredTable {
                 failed: self.webhook_failed as u64,
                 last_error: self.webhook_error.clone(),
             }),
+            rematch: self.rematch.clone(),
         })
     }
 }

@@ -255,6 +255,15 @@ pub struct TableResponse {
     /// How the table's webhook fares, if it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook: Option<TableWebhook>,
+    /// The seat offering a rematch at the finished table, while its offer stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch_offered_by: Option<Seat>,
+    /// The table this one is the rematch of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<String>,
+    /// This table's rematch, once accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematched_by: Option<String>,
 }
 
 /// A standing as the API writes it: the status, the seat awaited, the result.
@@ -305,8 +314,35 @@ impl From<tables::Table> for TableResponse {
             created: rfc3339(table.created),
             updated: rfc3339(table.updated),
             webhook: table.webhook.map(TableWebhook::from),
+            rematch_offered_by: table.rematch.offered_by,
+            rematch_of: table.rematch.of,
+            rematched_by: table.rematch.by,
         }
     }
+}
+
+/// What a rematch request did: the finished table as it stands after it, and its rematch once
+/// accepted.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RematchResponse {
+    /// `offered`: the seat's offer stands; `accepted`: the rematch's table is open.
+    pub status: RematchStatus,
+    /// The finished table.
+    pub table: TableResponse,
+    /// The rematch, once accepted: the same seats (their credentials and players open it),
+    /// their colours swapped, the same options and clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<TableResponse>,
+}
+
+/// Where a rematch stands after a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RematchStatus {
+    /// The seat's offer stands, awaiting the other seat.
+    Offered,
+    /// The rematch's table is open.
+    Accepted,
 }
 
 /// One seat's credential, shown once.

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::bodies::{CreatedTable, TableHistory, TableMove, TableResponse, rfc3339};
+use super::bodies::{
+    CreatedTable, RematchResponse, RematchStatus, TableHistory, TableMove, TableResponse, rfc3339,
+};
 use crate::tables::{self, Standing};
 use moot_games::{Game, Seat, Turn};
 
@@ -22,6 +24,8 @@ pub struct TableExamples {
     pub history: Value,
     /// A `TableMoveRequest`.
     pub move_request: Value,
+    /// A `RematchResponse`: the table after the opening, resigned, and its rematch accepted.
+    pub rematch: Value,
 }
 
 impl TableExamples {
@@ -29,14 +33,15 @@ impl TableExamples {
     /// `next` is the move to send.
     pub fn of<G: Game>(options: &Value, opening: &[String], next: &str) -> Option<Self> {
         const TABLE_ID: &str = "5f0c9d4e8b7a6f3e2d1c0b9a8f7e6d5c";
+        const REMATCH_ID: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
         const NAMES: [&str; 2] = ["Aoife", "Bran"];
         const DAYS: u32 = 3;
         const CREATED: tables::Millis = 1_796_212_800_000; // 2026-12-02T12:00:00Z
         const HOUR: tables::Millis = 3_600_000;
         let at = |ply: usize| CREATED + ply as tables::Millis * HOUR;
-        let table = |state: &G::State, ply: usize| -> Option<TableResponse> {
+        let table = |state: &G::State, ply: usize| -> Option<tables::Table> {
             let standing = Standing::after::<G>(state);
-            Some(TableResponse::from(tables::Table {
+            Some(tables::Table {
                 id: TABLE_ID.to_owned(),
                 game: G::ID,
                 options: options.clone(),
@@ -58,7 +63,8 @@ impl TableExamples {
                 created: CREATED,
                 updated: at(ply),
                 webhook: None,
-            }))
+                rematch: tables::Rematch::default(),
+            })
         };
         let typed: G::Options = serde_json::from_value(options.clone()).ok()?;
         let mut state = G::new_game(&typed).ok()?;
@@ -86,7 +92,47 @@ impl TableExamples {
             record: Some(record),
             next: None,
         };
-        let created = CreatedTable::new(fresh, ["3b9f", "c41e"].map(|stem| stem.repeat(16)));
+        let played = table(&state, opening.len())?;
+        let rematch = RematchResponse {
+            status: RematchStatus::Accepted,
+            table: TableResponse::from(tables::Table {
+                standing: Standing::Finished {
+                    winner: Some(Seat::Second),
+                    ended_by: tables::EndedBy::Resignation,
+                },
+                deadline: None,
+                rematch: tables::Rematch {
+                    by: Some(REMATCH_ID.to_owned()),
+                    ..tables::Rematch::default()
+                },
+                ..played.clone()
+            }),
+            rematch: Some(TableResponse::from(tables::Table {
+                id: REMATCH_ID.to_owned(),
+                seats: fresh
+                    .seats
+                    .iter()
+                    .rev()
+                    .zip(Seat::BOTH)
+                    .map(|(s, seat)| tables::SeatInfo {
+                        seat,
+                        name: s.name.clone(),
+                    })
+                    .collect(),
+                created: played.updated,
+                updated: played.updated,
+                deadline: Some(played.updated + i64::from(DAYS) * tables::DAY),
+                rematch: tables::Rematch {
+                    of: Some(TABLE_ID.to_owned()),
+                    ..tables::Rematch::default()
+                },
+                ..fresh.clone()
+            })),
+        };
+        let created = CreatedTable::new(
+            TableResponse::from(fresh),
+            ["3b9f", "c41e"].map(|stem| stem.repeat(16)),
+        );
         Some(TableExamples {
             create_request: serde_json::json!({
                 "game": G::ID,
@@ -95,9 +141,10 @@ impl TableExamples {
                 "names": NAMES,
             }),
             created: serde_json::to_value(created).ok()?,
-            table: serde_json::to_value(table(&state, opening.len())?).ok()?,
+            table: serde_json::to_value(TableResponse::from(played)).ok()?,
             history: serde_json::to_value(history).ok()?,
             move_request: serde_json::json!({ "move": next, "ply": opening.len() }),
+            rematch: serde_json::to_value(rematch).ok()?,
         })
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! - [`bodies`]: the request and answer bodies, made from what the tables keep;
 //! - [`create`]: a new table; [`reads`]: a table and its history; [`seats`]: a seat's move,
-//!   resignation or claim; [`events`]: a table's events as they happen (server-sent events);
+//!   resignation, abort or claim; [`rematch`]: another game between a finished table's seats;
+//!   [`events`]: a table's events as they happen (server-sent events);
 //! - `refusals`: a refusal of the tables as a problem, and a client past its share;
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
 //! - player keys: [`players`] makes one and reads it back; [`take_seat`]: a player takes a
@@ -31,6 +32,7 @@ pub mod push;
 pub mod push_bodies;
 pub mod reads;
 pub(crate) mod refusals;
+pub mod rematch;
 pub mod seats;
 pub mod take_seat;
 
@@ -46,6 +48,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(seats::resign)
         .service(seats::abort)
         .service(seats::claim)
+        .service(rematch::offer_rematch)
+        .service(rematch::decline_rematch)
         .service(events::table_events)
         .service(players::create_player)
         .service(players::me)

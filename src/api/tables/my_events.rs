@@ -56,6 +56,12 @@ pub enum PlayerEventType {
     TableStarted,
     /// The table is over.
     TableFinished,
+    /// A seat of the finished table offers a rematch (`by`).
+    RematchOffered,
+    /// The rematch offered was declined, or withdrawn by the seat that offered it (`by`).
+    RematchDeclined,
+    /// The rematch was accepted: a new table between the same seats (`rematch_id`).
+    RematchAccepted,
 }
 
 /// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
@@ -92,7 +98,7 @@ pub struct PlayerFeedEvent {
     /// The game, for `table_started`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
-    /// Moves played at the table, for every event of a table.
+    /// Moves played at the table, for every event of a table but the rematch's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<u64>,
     /// The seat whose move is awaited: for `deadline_near`, `deadline_passed` and
@@ -111,6 +117,16 @@ pub struct PlayerFeedEvent {
     /// stream and webhook send it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<TableEvent>,
+    /// The seat offering or declining, for `rematch_offered` and `rematch_declined`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<Seat>,
+    /// The rematch's table, for `rematch_accepted`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch_id: Option<String>,
+    /// The rematch's table in the API, for `rematch_accepted`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub rematch_url: Option<String>,
     /// The player's tables, for `feed` and `reset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
@@ -136,6 +152,9 @@ impl PlayerFeedEvent {
             deadline: None,
             result: None,
             event: None,
+            by: None,
+            rematch_id: None,
+            rematch_url: None,
             tables_url: Some(MY_TABLES.to_owned()),
             time: None,
         }
@@ -208,6 +227,19 @@ impl PlayerFeedEvent {
                     ended_by: *ended_by,
                 })
                 .2;
+            }
+            Notice::RematchOffered { by } => {
+                body.kind = PlayerEventType::RematchOffered;
+                body.by = Some(*by);
+            }
+            Notice::RematchDeclined { by } => {
+                body.kind = PlayerEventType::RematchDeclined;
+                body.by = Some(*by);
+            }
+            Notice::RematchAccepted { rematch } => {
+                body.kind = PlayerEventType::RematchAccepted;
+                body.rematch_url = Some(table_url(rematch));
+                body.rematch_id = Some(rematch.clone());
             }
         }
         body

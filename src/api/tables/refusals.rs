@@ -74,6 +74,11 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,
         TableError::Unstarted => ErrorCode::NothingToClaim,
         TableError::BothMoved => ErrorCode::BothMoved,
+        TableError::Unfinished => ErrorCode::NotFinished,
+        TableError::Rematched(_) => ErrorCode::AlreadyRematched,
+        TableError::NoRematchOffer => ErrorCode::NoRematchOffer,
+        // Three races lost to the other seat's rematch changes: the table moved on.
+        TableError::RematchRace => ErrorCode::StalePly,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,
         TableError::KeyTaken => ErrorCode::IdempotencyKeyInUse,
         TableError::UnknownPlayer => ErrorCode::UnknownPlayerKey,

@@ -62,6 +62,7 @@ mod players;
 mod processes;
 mod push;
 mod refusals;
+mod rematch;
 mod sse;
 mod sweep;
 mod web_push;
