@@ -62,6 +62,16 @@ pub fn abort(seat_page: &str) -> String {
     format!("{seat_page}/abort")
 }
 
+/// Where the seat whose page is `seat_page` offers a rematch, or accepts the other's.
+pub fn rematch(seat_page: &str) -> String {
+    format!("{seat_page}/rematch")
+}
+
+/// Where the seat whose page is `seat_page` declines the rematch offered, or withdraws its own.
+pub fn decline_rematch(seat_page: &str) -> String {
+    format!("{seat_page}/rematch/decline")
+}
+
 /// Where the seat whose page is `seat_page` claims the win on time.
 pub fn claim(seat_page: &str) -> String {
     format!("{seat_page}/claim")

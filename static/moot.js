@@ -942,6 +942,20 @@
   ["reset", "move", "resign", "claim", "abandoned", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
     source.addEventListener(type, refresh);
   });
+  // A finished table's rematch, offered or answered by the other seat: this seat's page shows
+  // it (an accepted one opens the rematch's page).
+  if (mine) {
+    var table = window.location.pathname.split("/")[2];
+    ["rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
+      source.addEventListener(type, function (event) {
+        var told;
+        try { told = JSON.parse(event.data); } catch (e) { return; }
+        if (told.table_id !== table) return;
+        var next = told.rematch_id ? "/table/" + told.rematch_id + "/mine" : window.location.pathname;
+        window.location.replace(next + "#turn");
+      });
+    });
+  }
   window.addEventListener("pagehide", function () { source.close(); });
 })();
 

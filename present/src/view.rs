@@ -160,6 +160,7 @@ pub fn play_view<G: PageGame>(
         can_undo: linked && undo_position(position, game).is_some(),
         new_game_href: position.options_href(),
         play_again_href: (finished && linked).then(|| position.truncated(0).href()),
+        rematch: None,
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| G::score_words(state, players)),
         record: record_view(game, game.plies.len(), &link_positions(position)),

@@ -44,6 +44,8 @@ pub struct PlayView {
     /// Once the game is over: the same game again from the start (same options, same
     /// opponent), offered beside the result.
     pub play_again_href: Option<String>,
+    /// At a finished kept table: the rematch, in place of `play_again_href`.
+    pub rematch: Option<RematchView>,
     /// The game's rules page, linked beside `New game`.
     pub rules_href: String,
     /// The score breakdown, once the game is over.
@@ -99,6 +101,18 @@ pub struct TableView {
     pub your_turn: bool,
     /// "Turn on notifications", on the browser's own seat's page (its player's notices).
     pub notifications: Option<crate::notifications::NotificationsView>,
+}
+
+/// A finished table's rematch as a seat or a spectator sees it: where it stands, and what
+/// may be done (each a form that posts, so it works without the script).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RematchView {
+    /// Where the rematch stands (`Bo offers a rematch: you would play White.`), if offered.
+    pub line: Option<String>,
+    /// The rematch's page, once accepted, and its link's words.
+    pub link: Option<(String, String)>,
+    /// The forms: where each posts, its button's words, and whether it is the main action.
+    pub actions: Vec<(String, String, bool)>,
 }
 
 /// A table's clock: the time left for the awaited move, counted down by the script, and its
@@ -294,7 +308,9 @@ pub fn page(view: &PlayView) -> Markup {
                         @if !view.status.detail.is_empty() { " — " (view.status.detail) }
                     }
                     @if let Some(looking) = &view.looking_back { (look_back(looking)) }
-                    @if let Some(again) = &view.play_again_href {
+                    @if let Some(rematch) = &view.rematch {
+                        (rematch_part(rematch, &view.new_game_href))
+                    } @else if let Some(again) = &view.play_again_href {
                         p.again {
                             a.button href=(again) { "Play again" }
                             a.button.secondary href=(view.new_game_href) { "New game" }
@@ -407,7 +423,7 @@ fn turn_controls(view: &PlayView) -> Markup {
                     button.secondary type="submit" form=(FORM) name=(form.hint_field) value="1" { "Hint" }
                 }
                 // On a phone, where the side's links are screens away (the result has its own).
-                @if view.play_again_href.is_none() {
+                @if view.play_again_href.is_none() && view.rematch.is_none() {
                     a.button.secondary.new-game href=(view.new_game_href) { "New game" }
                 }
             }
@@ -530,6 +546,28 @@ fn table_part(table: &TableView) -> Markup {
                         button.secondary type="submit" { "Yes, resign this game" }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// A finished table's rematch: where it stands, its forms, and a new game.
+fn rematch_part(rematch: &RematchView, new_game: &str) -> Markup {
+    html! {
+        section.rematch aria-label="Rematch" {
+            @if let Some(line) = &rematch.line { p.rematch-line role="status" { (line) } }
+            div.again {
+                @if let Some((href, words)) = &rematch.link { a.button href=(href) { (words) } }
+                @for (action, label, main) in &rematch.actions {
+                    form method="post" action=(action) {
+                        @if *main {
+                            button type="submit" { (label) }
+                        } @else {
+                            button.secondary type="submit" { (label) }
+                        }
+                    }
+                }
+                a.button.secondary href=(new_game) { "New game" }
             }
         }
     }

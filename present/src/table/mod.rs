@@ -5,11 +5,13 @@
 //!
 //! - [`page`]: a table's page from its facts and its game's moves;
 //! - [`panel`]: who sits where, the clock, and the seat's actions outside the rules;
+//! - [`rematch`]: a finished table's rematch, offered, answered or linked;
 //! - [`words`]: a seat's refusals over the board, an ending outside the rules, the time shown,
 //!   the new table's and the friend page's lines.
 
 pub mod page;
 pub mod panel;
+pub mod rematch;
 pub mod words;
 
 use moot_games::Seat;
@@ -44,6 +46,8 @@ pub struct KeptTable {
     pub deadline: Option<Millis>,
     /// Whether both seats have moved: until they have, a seat may abort the table.
     pub both_moved: bool,
+    /// The seat whose offer of a rematch stands, at a finished table.
+    pub rematch_offered_by: Option<Seat>,
 }
 
 /// Whether a table goes on, and if not, how it ended.
@@ -99,6 +103,12 @@ pub struct TableLinks {
     pub claim: Option<String>,
     /// Where the seat's abort is sent; `None` for spectators.
     pub abort: Option<String>,
+    /// Where the seat's offer (or acceptance) of a rematch is sent; `None` for spectators.
+    pub rematch: Option<String>,
+    /// Where the seat declines (or withdraws) the rematch offered; `None` for spectators.
+    pub decline_rematch: Option<String>,
+    /// The rematch's page for this visitor, once accepted.
+    pub rematch_page: Option<String>,
 }
 
 /// Whom a table's page is for, and what it says besides the table.

@@ -13,6 +13,7 @@
 //! - [`open`]: the friend page and opening a table;
 //! - [`seat`]: a seat's page, its moves, resigning and claiming on time, by the seat's link
 //!   or as the browser's own seat (`mine`);
+//! - [`rematch`]: a finished table's rematch offered, accepted, declined, by either door;
 //! - [`watch`]: the spectators' page and the table's record;
 //! - [`page`]: a table's page, from the stored table to the page's HTML;
 //! - [`refusals`]: a table's refusals as a page of their own or as a notice over the board.
@@ -20,6 +21,7 @@
 pub mod open;
 pub mod page;
 pub mod refusals;
+pub mod rematch;
 pub mod seat;
 pub mod watch;
 
@@ -35,9 +37,13 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_resign)
         .service(seat::seat_abort)
         .service(seat::seat_claim)
+        .service(rematch::seat_rematch)
+        .service(rematch::seat_decline_rematch)
         .service(seat::mine_page)
         .service(seat::mine_move)
         .service(seat::mine_resign)
         .service(seat::mine_abort)
-        .service(seat::mine_claim);
+        .service(seat::mine_claim)
+        .service(rematch::mine_rematch)
+        .service(rematch::mine_decline_rematch);
 }

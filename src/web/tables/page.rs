@@ -123,6 +123,7 @@ fn kept(table: &Table, both_moved: bool) -> KeptTable {
         days_per_move: table.days_per_move,
         deadline: table.deadline,
         both_moved,
+        rematch_offered_by: table.rematch.offered_by,
     }
 }
 
@@ -135,6 +136,16 @@ pub fn shown_ended_by(ended_by: EndedBy) -> shown::EndedBy {
         EndedBy::PlyLimit => shown::EndedBy::PlyLimit,
         EndedBy::Abandoned => shown::EndedBy::Abandoned,
         EndedBy::Aborted => shown::EndedBy::Aborted,
+    }
+}
+
+/// Table `id`'s page for a visitor who came through `door` (a seat's link, the browser's own
+/// seat), or the spectators' page: a rematch's seats are opened by the same keys.
+pub fn page_at(id: &str, door: Option<&Door>) -> String {
+    match door {
+        None => paths::watch(id),
+        Some(Door::Link(credential)) => paths::seat(id, credential),
+        Some(Door::Mine) => paths::mine(id),
     }
 }
 
@@ -153,6 +164,13 @@ fn links(table: &Table, door: Option<&Door>) -> TableLinks {
         resign: door.map(|_| paths::resign(&here)),
         claim: door.map(|_| paths::claim(&here)),
         abort: door.map(|_| paths::abort(&here)),
+        rematch: door.map(|_| paths::rematch(&here)),
+        decline_rematch: door.map(|_| paths::decline_rematch(&here)),
+        rematch_page: table
+            .rematch
+            .by
+            .as_deref()
+            .map(|rematch| page_at(rematch, door)),
         here,
         watch: paths::watch(id),
         record: paths::table_record(id),

@@ -56,16 +56,16 @@ async fn seat_of(
 
 /// A seat as one of its routes reached it: the table, the credential that opens the seat (the
 /// seat's own or its player's), and how the route was reached.
-struct Reached {
-    id: String,
+pub(super) struct Reached {
+    pub(super) id: String,
     seat: Seat,
-    credential: String,
-    door: Door,
+    pub(super) credential: String,
+    pub(super) door: Door,
 }
 
 impl Reached {
     /// The seat reached by its link, `credential` in the path.
-    async fn by_link(
+    pub(super) async fn by_link(
         policy: &TablePolicy,
         http: &HttpRequest,
         path: Path<(String, String)>,
@@ -81,7 +81,7 @@ impl Reached {
     }
 
     /// The browser's own seat at table `id`, opened by its cookie's player credential.
-    async fn mine(
+    pub(super) async fn mine(
         policy: &TablePolicy,
         http: &HttpRequest,
         id: Path<String>,
@@ -114,7 +114,7 @@ impl Reached {
     }
 
     /// The seat's page.
-    fn here(&self) -> String {
+    pub(super) fn here(&self) -> String {
         match &self.door {
             Door::Link(credential) => paths::seat(&self.id, credential),
             Door::Mine => paths::mine(&self.id),

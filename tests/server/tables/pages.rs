@@ -436,10 +436,11 @@ both!(
         let won = get(&app, TestRequest::get().uri(&mine)).await;
         assert!(won.body.contains("Game over: you won"), "{}", won.body);
         assert!(won.body.contains("Your opponent resigned"), "{}", won.body);
+        // Again with the same friend: a rematch at this table, no new links to send.
         assert!(
             won.body
-                .contains(r#"<a class="button" href="/play/herfor/friend?"#),
-            "play again with the same friend: {}",
+                .contains(&format!(r#"<form method="post" action="{mine}/rematch">"#)),
+            "a rematch with the same friend: {}",
             won.body
         );
         assert!(
@@ -646,5 +647,145 @@ both!(
             "{}",
             past.body
         );
+    }
+);
+
+both!(
+    a_finished_tables_seats_offer_and_accept_a_rematch_from_their_pages_and_open_it,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = db::call(
+            &app,
+            db::create(serde_json::json!({"game": "herfor", "options": {"size": 3}, "names": ["Ana", "Bo"]})),
+        )
+        .await;
+        let (id, [ana, bo]) = db::seats(&created.body);
+        let (ana_page, bo_page) = (
+            format!("/table/{id}/seat/{ana}"),
+            format!("/table/{id}/seat/{bo}"),
+        );
+        // While the game goes on, no rematch is offered.
+        let going = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(!going.body.contains("rematch"), "{}", going.body);
+        db::call(&app, db::act(&id, &bo, "resign")).await.ok();
+
+        // Ana offers: her page says she waits for Bo, with a form to withdraw.
+        let offer_form = format!(r#"<form method="post" action="{ana_page}/rematch">"#);
+        let finished = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(finished.body.contains(&offer_form), "{}", finished.body);
+        assert!(finished.body.contains("Offer a rematch"));
+        let offered = get(&app, form(&format!("{ana_page}/rematch"), "")).await;
+        assert_eq!(offered.status, 303);
+        assert_eq!(offered.location, Some(format!("{ana_page}#turn")));
+        let waiting = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(
+            waiting
+                .body
+                .contains("You offered a rematch; waiting for Bo to accept."),
+            "{}",
+            waiting.body
+        );
+        assert!(
+            waiting
+                .body
+                .contains(&format!(r#"action="{ana_page}/rematch/decline""#))
+        );
+
+        // Bo sees the offer, with Accept and Decline; accepting opens the rematch's page for
+        // the same link's credential, Bo now in the first seat.
+        let asked = get(&app, TestRequest::get().uri(&bo_page)).await;
+        assert!(
+            asked
+                .body
+                .contains("Ana offers a rematch: you would sit in the first seat this time."),
+            "{}",
+            asked.body
+        );
+        assert!(asked.body.contains("Accept the rematch") && asked.body.contains(">Decline<"));
+        let accepted = get(&app, form(&format!("{bo_page}/rematch"), "")).await;
+        assert_eq!(accepted.status, 303);
+        let location = accepted.location.expect("a redirect");
+        let new_id = location
+            .strip_prefix("/table/")
+            .and_then(|rest| rest.split('/').next())
+            .expect("a table's page")
+            .to_owned();
+        assert_ne!(new_id, id);
+        assert_eq!(location, format!("/table/{new_id}/seat/{bo}#turn"));
+        let rematch = get(
+            &app,
+            TestRequest::get().uri(&format!("/table/{new_id}/seat/{bo}")),
+        )
+        .await;
+        assert_eq!(rematch.status, 200);
+        assert!(
+            rematch.body.contains("You sit in the first seat"),
+            "{}",
+            rematch.body
+        );
+        assert!(
+            rematch
+                .body
+                .contains("Players: Bo (first seat), Ana (second seat).")
+        );
+        // Sent again, the form lands on the rematch; the old pages link to it.
+        let again = get(&app, form(&format!("{bo_page}/rematch"), "")).await;
+        assert_eq!(again.location.as_deref(), Some(location.as_str()));
+        let old = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(
+            old.body.contains(&format!(
+                r#"href="/table/{new_id}/seat/{ana}">Play the rematch"#
+            )),
+            "{}",
+            old.body
+        );
+        let watched = get(&app, TestRequest::get().uri(&format!("/table/{id}"))).await;
+        assert!(
+            watched
+                .body
+                .contains(&format!(r#"href="/table/{new_id}">Watch the rematch"#)),
+            "{}",
+            watched.body
+        );
+    }
+);
+
+both!(
+    a_rematch_declined_from_the_page_leaves_the_offer_to_make_again,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = db::call(&app, db::create(serde_json::json!({"game": "tara"}))).await;
+        let (id, [first, second]) = db::seats(&created.body);
+        db::call(&app, db::act(&id, &first, "resign")).await.ok();
+        let (first_page, second_page) = (
+            format!("/table/{id}/seat/{first}"),
+            format!("/table/{id}/seat/{second}"),
+        );
+        get(&app, form(&format!("{first_page}/rematch"), "")).await;
+        let asked = get(&app, TestRequest::get().uri(&second_page)).await;
+        assert!(
+            asked
+                .body
+                .contains("The first player offers a rematch: you would sit in the first seat"),
+            "{}",
+            asked.body
+        );
+        let declined = get(&app, form(&format!("{second_page}/rematch/decline"), "")).await;
+        assert_eq!(declined.location, Some(format!("{second_page}#turn")));
+        // Declining again changes nothing and lands on the page, which offers a rematch anew.
+        let again = get(&app, form(&format!("{second_page}/rematch/decline"), "")).await;
+        assert_eq!(again.status, 303);
+        for page in [&first_page, &second_page] {
+            let shown = get(&app, TestRequest::get().uri(page)).await;
+            assert!(shown.body.contains("Offer a rematch"), "{}", shown.body);
+            assert!(!shown.body.contains("offers a rematch"));
+        }
+        // A wrong link is refused as at the seat's other forms.
+        let wrong = get(
+            &app,
+            form(&format!("/table/{id}/seat/{}/rematch", "0".repeat(64)), ""),
+        )
+        .await;
+        assert_eq!(wrong.status, 403);
     }
 );
