@@ -63,7 +63,14 @@ fn example(name: &str) -> PathBuf {
 
 /// What both programs print when they played everything.
 fn assert_played(language: &str, output: &str) {
-    for game in ["herfor:", "tara:", "hirth: 6 turns", "table:", "players:"] {
+    for game in [
+        "herfor:",
+        "tara:",
+        "hirth: 6 turns",
+        "table:",
+        "players:",
+        "rematch:",
+    ] {
         assert!(output.contains(game), "{language}: no {game} in\n{output}");
     }
 }

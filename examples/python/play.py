@@ -2,7 +2,8 @@
 openapi/openapi.json (openapi-python-client): a whole Herfor game on the size-3 board, a whole
 game of The High Kings of Tara, several turns of Hirþ, a whole Herfor game at a table Moot
 keeps, each seat playing with its own credential, and one more played by two player keys that
-find their turn in their lists of tables and read it back from their feeds.
+find their turn in their lists of tables and read it back from their feeds, then play again:
+one offers a rematch, the other accepts it.
 
     openapi-python-client generate --path ../../openapi/openapi.json --meta none \
         --output-path moot_client
@@ -25,7 +26,7 @@ from moot_client.api.herfor import (
 )
 from moot_client.api.hirth import hirth_apply, hirth_evaluate, hirth_new_game
 from moot_client.api.players import create_player, my_tables
-from moot_client.api.tables import create_table, get_table, play_move
+from moot_client.api.tables import create_table, get_table, offer_rematch, play_move
 from moot_client.api.tara import tara_apply, tara_evaluate, tara_new_game, tara_score
 from moot_client.models import (
     CreatePlayerRequest,
@@ -43,6 +44,7 @@ from moot_client.models import (
     HirthStatusOngoing,
     MyTablesStatus,
     MyTablesToAct,
+    RematchStatus,
     PlayerEventType,
     PlayerFeedEvent,
     Problem,
@@ -295,6 +297,39 @@ def play_as_players(client: Client) -> None:
     your_turns = sum(1 for e in feed if e.type_ == PlayerEventType.YOUR_TURN)
     assert your_turns == turns[Seat.FIRST], f"{your_turns} your_turn for {turns[Seat.FIRST]} turns"
     print(f"players: {table.ply} plies, {len(feed)} events in the first player's feed")
+    play_again(client, table.id, credential)
+
+
+def play_again(client: Client, finished: str, credential: dict[Seat, str]) -> None:
+    """At the finished table the first player offers a rematch and the second accepts it: a
+    new table between the same players, their seats swapped, linked to the old one both ways,
+    found by each player in its list of ongoing tables."""
+    offered = answer(
+        offer_rematch.sync(
+            finished, client=client, authorization=f"Bearer {credential[Seat.FIRST]}"
+        )
+    )
+    assert offered.status == RematchStatus.OFFERED
+    assert offered.table.rematch_offered_by == Seat.FIRST
+    accepted = answer(
+        offer_rematch.sync(
+            finished, client=client, authorization=f"Bearer {credential[Seat.SECOND]}"
+        )
+    )
+    assert accepted.status == RematchStatus.ACCEPTED
+    rematch = accepted.rematch
+    assert isinstance(rematch, HerforTableResponse), "a Herfor table again"
+    assert accepted.table.rematched_by == rematch.id and rematch.rematch_of == finished
+    for seat, sits in ((Seat.FIRST, Seat.SECOND), (Seat.SECOND, Seat.FIRST)):
+        ongoing = answer(
+            my_tables.sync(
+                client=client,
+                status=MyTablesStatus.ONGOING,
+                authorization=f"Bearer {credential[seat]}",
+            )
+        ).tables
+        assert [(t.id, t.seat) for t in ongoing] == [(rematch.id, sits)], "seats swapped"
+    print(f"rematch: {rematch.id} of {finished}, seats swapped")
 
 
 def main() -> None:

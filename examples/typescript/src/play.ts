@@ -3,7 +3,7 @@
 // the size-3 board, a whole game of The High Kings of Tara, several turns of Hirþ, and a whole
 // Herfor game at a table Moot keeps, each seat playing with its own credential, and one more
 // played by two player keys that find their turn in their lists of tables and read it back from
-// their feeds.
+// their feeds, then play again: one offers a rematch, the other accepts it.
 //
 //   npm run generate && npm run build && node dist/play.js http://127.0.0.1:8080
 //
@@ -284,6 +284,41 @@ async function playAsPlayers(): Promise<void> {
   const yourTurns = feed.filter((event) => event.type === "your_turn").length;
   if (yourTurns !== firstTurns) throw new Error(`${yourTurns} your_turn for ${firstTurns} turns`);
   console.log(`players: ${table.ply} plies, ${feed.length} events in the first player's feed`);
+  await playAgain(table.id, cass.credential, dara.credential);
+}
+
+/** At the finished table the first player offers a rematch and the second accepts it: a new
+ * table between the same players, their seats swapped, linked to the old one both ways, found
+ * by each player in its list of ongoing tables. */
+async function playAgain(finished: string, first: string, second: string): Promise<void> {
+  const rematch = async (credential: string) =>
+    answer(
+      await client.POST("/api/v1/tables/{id}/rematch", {
+        params: { path: { id: finished }, header: { Authorization: `Bearer ${credential}` } },
+      }),
+    );
+  const offered = await rematch(first);
+  if (offered.status !== "offered" || offered.table.rematch_offered_by !== "first") {
+    throw new Error(`the first seat's offer stands: ${JSON.stringify(offered.table)}`);
+  }
+  const accepted = await rematch(second);
+  if (accepted.status !== "accepted" || accepted.rematch === undefined || accepted.rematch === null) {
+    throw new Error("the second seat's acceptance opens the rematch");
+  }
+  const opened = herforTable(accepted.rematch);
+  if (accepted.table.rematched_by !== opened.id || opened.rematch_of !== finished) {
+    throw new Error("the two tables link to each other");
+  }
+  for (const [credential, sits] of [
+    [first, "second"],
+    [second, "first"],
+  ] as const) {
+    const ongoing = await myTables(credential, { status: "ongoing" });
+    if (ongoing.length !== 1 || ongoing[0]?.id !== opened.id || ongoing[0]?.seat !== sits) {
+      throw new Error(`seats swapped: ${JSON.stringify(ongoing)}`);
+    }
+  }
+  console.log(`rematch: ${opened.id} of ${finished}, seats swapped`);
 }
 
 await playTable();
