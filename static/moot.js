@@ -946,13 +946,19 @@
   // it (an accepted one opens the rematch's page).
   if (mine) {
     var table = window.location.pathname.split("/")[2];
+    // A form of this page is on its way (this seat's own offer or answer): its answer is the
+    // next page, which a reload here would cancel.
+    var leaving = false;
+    document.addEventListener("submit", function () { leaving = true; }, true);
     ["rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
       source.addEventListener(type, function (event) {
+        if (leaving) return;
         var told;
         try { told = JSON.parse(event.data); } catch (e) { return; }
         if (told.table_id !== table) return;
-        var next = told.rematch_id ? "/table/" + told.rematch_id + "/mine" : window.location.pathname;
-        window.location.replace(next + "#turn");
+        // The same page again: a fragment alone would only scroll.
+        if (told.rematch_id) window.location.replace("/table/" + told.rematch_id + "/mine#turn");
+        else window.location.reload();
       });
     });
   }

@@ -13,6 +13,7 @@ mod looks;
 mod notify;
 mod play;
 mod refusals;
+mod rematch;
 mod review;
 mod scripts;
 mod smalls;
