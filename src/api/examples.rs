@@ -173,6 +173,16 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "CreateTableRequest" => &samples.tables.create_request,
         "CreatedTable" => &samples.tables.created,
         "TableResponse" => &samples.tables.table,
+        "CreateChallengeRequest"
+        | "ChallengeResponse"
+        | "ChallengesResponse"
+        | "AcceptedChallenge" => {
+            return crate::api::tables::challenge_bodies::example(
+                schema,
+                id,
+                &samples.tables.created,
+            );
+        }
         _ => return None,
     };
     Some(example.clone())

@@ -86,6 +86,35 @@ pub enum Notice {
         /// How it ended.
         ended_by: EndedBy,
     },
+    /// The player is invited to a challenge (see [`super::challenges`]). Filed under the
+    /// challenge's id: there is no table yet.
+    ChallengeReceived {
+        /// The challenge's id.
+        challenge_id: String,
+        /// The game's id.
+        game: String,
+        /// Who invites: the player's id.
+        from_id: String,
+        /// The inviter's name, if it has one.
+        from: Option<String>,
+    },
+    /// Someone accepted the player's challenge: filed under the table it opened, at the
+    /// player's seat there.
+    ChallengeAccepted {
+        /// The challenge's id.
+        challenge_id: String,
+        /// Who accepted: the player's id.
+        by_id: String,
+        /// The acceptor's name, if it has one.
+        by: Option<String>,
+    },
+    /// The invited player declined the player's challenge. Filed under the challenge's id.
+    ChallengeDeclined {
+        /// The challenge's id.
+        challenge_id: String,
+        /// Who declined.
+        by_id: String,
+    },
 }
 
 impl Notice {
@@ -98,6 +127,9 @@ impl Notice {
             Notice::DeadlinePassed { .. } => "deadline_passed",
             Notice::TableStarted { .. } => "table_started",
             Notice::TableFinished { .. } => "table_finished",
+            Notice::ChallengeReceived { .. } => "challenge_received",
+            Notice::ChallengeAccepted { .. } => "challenge_accepted",
+            Notice::ChallengeDeclined { .. } => "challenge_declined",
         }
     }
 

@@ -16,6 +16,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
+use super::challenge_bodies::{ChallengePlayer, challenge_url};
 use super::events::{StreamQuery, TableEvent, event_stream, last_event_id, stream_credential};
 use super::player_bodies::MY_TABLES;
 use super::players::known_player;
@@ -56,6 +57,13 @@ pub enum PlayerEventType {
     TableStarted,
     /// The table is over.
     TableFinished,
+    /// The player is invited to a challenge (`challenge_id`; the inviter in `player`).
+    ChallengeReceived,
+    /// Someone accepted the player's challenge: its table is open (`table_id`; the acceptor
+    /// in `player`).
+    ChallengeAccepted,
+    /// The invited player declined the player's challenge.
+    ChallengeDeclined,
 }
 
 /// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
@@ -111,6 +119,18 @@ pub struct PlayerFeedEvent {
     /// stream and webhook send it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<TableEvent>,
+    /// The challenge, for `challenge_received`, `challenge_accepted` and
+    /// `challenge_declined`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challenge_id: Option<String>,
+    /// The challenge in the API.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub challenge_url: Option<String>,
+    /// The other player: who invites (`challenge_received`), accepted
+    /// (`challenge_accepted`) or declined (`challenge_declined`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<ChallengePlayer>,
     /// The player's tables, for `feed` and `reset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
@@ -136,6 +156,9 @@ impl PlayerFeedEvent {
             deadline: None,
             result: None,
             event: None,
+            challenge_id: None,
+            challenge_url: None,
+            player: None,
             tables_url: Some(MY_TABLES.to_owned()),
             time: None,
         }
@@ -209,8 +232,58 @@ impl PlayerFeedEvent {
                 })
                 .2;
             }
+            Notice::ChallengeReceived {
+                challenge_id,
+                game,
+                from_id,
+                from,
+            } => {
+                // Filed under the challenge: there is no table yet.
+                body.kind = PlayerEventType::ChallengeReceived;
+                body.game = Some(game.clone());
+                body.player = Some(ChallengePlayer {
+                    id: from_id.clone(),
+                    name: from.clone(),
+                });
+                body.challenge(challenge_id, false);
+            }
+            Notice::ChallengeAccepted {
+                challenge_id,
+                by_id,
+                by,
+            } => {
+                body.kind = PlayerEventType::ChallengeAccepted;
+                body.player = Some(ChallengePlayer {
+                    id: by_id.clone(),
+                    name: by.clone(),
+                });
+                body.challenge(challenge_id, true);
+            }
+            Notice::ChallengeDeclined {
+                challenge_id,
+                by_id,
+            } => {
+                body.kind = PlayerEventType::ChallengeDeclined;
+                body.player = Some(ChallengePlayer {
+                    id: by_id.clone(),
+                    name: None,
+                });
+                body.challenge(challenge_id, false);
+            }
         }
         body
+    }
+
+    /// Names challenge `id`; without a table (`with_table` false), the event is filed under
+    /// the challenge, so it names no table nor seat.
+    fn challenge(&mut self, id: &str, with_table: bool) {
+        self.challenge_id = Some(id.to_owned());
+        self.challenge_url = Some(challenge_url(id));
+        if !with_table {
+            self.table_id = None;
+            self.url = None;
+            self.seat = None;
+        }
     }
 
     /// The event as a player's webhook posts it: the stream's `data`.
