@@ -55,11 +55,6 @@ pub fn challenge(id: &str) -> String {
     format!("{CHALLENGES}/{id}")
 }
 
-/// Where a challenge's page posts `action` (`accept`, `decline`, `cancel`).
-pub fn challenge_action(id: &str, action: &str) -> String {
-    format!("{CHALLENGES}/{id}/{action}")
-}
-
 /// The browser's player's tables: "Your games".
 pub const YOUR_GAMES: &str = "/your-games";
 

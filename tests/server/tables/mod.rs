@@ -7,6 +7,8 @@
 //! - `challenges`: open challenges listed, filtered and paged; one of two racing accepts opens
 //!   the one table, seated as chosen; cancelled, declined, expired; invitations answered by the
 //!   invited alone; the creator's feed told; bad requests refused naming the field;
+//! - `challenge_pages`: "Find an opponent" with plain forms and the cookie: two browsers meet
+//!   through the list at one table; cancel; an invitation by player id answered on its page;
 //! - `games`: whole games of each game through two seats' credentials; the record replays to
 //!   the stored state;
 //! - `idempotency`: a change sent again with its `Idempotency-Key` answered as the first time
@@ -52,6 +54,7 @@
 //!   (on "Your games" and its own seat's page), the pages' routes that keep and forget a
 //!   browser's subscription for the cookie's player, and their refusals.
 
+mod challenge_pages;
 mod challenges;
 mod db;
 mod ends;
