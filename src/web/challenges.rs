@@ -414,12 +414,21 @@ pub async fn accept(
     policy: KeptTables<PageError>,
 ) -> Result<HttpResponse, PageError> {
     from_our_pages(&http, &policy)?;
-    // A link that names no challenge makes no player.
-    policy
+    // A challenge this browser cannot take makes no player: one that is gone or closed, or an
+    // invitation, which a browser without a player cannot be the invited one of.
+    let challenge = policy
         .tables()
         .challenge(&id, tables::now())
         .await
         .map_err(refused)?;
+    match challenge.status {
+        ChallengeStatus::Open => {}
+        ChallengeStatus::Accepted => return Err(refused(TableError::ChallengeTaken)),
+        status => return Err(refused(TableError::ChallengeClosed(status.as_str()))),
+    }
+    if challenge.invited.is_some() && player::sent(&http).is_none() {
+        return Err(refused(TableError::NotInvited));
+    }
     let (_, credential, cookie) = players_own(&http, &policy, None).await?;
     let accepted = policy
         .tables()

@@ -388,10 +388,10 @@ pub async fn accept_challenge(
     let policy = KeptTables::<ApiError>::extract(&http).await?;
     let request: AcceptChallengeRequest = ops::envelope(body.0)?;
     let acceptor = match bearer(&http) {
-        Some(_) => {
+        Some(credential) => {
             // Checked (and a wrong one counted) before the accept's transaction.
             player_of(&policy, &http).await?;
-            Acceptor::Credential(bearer(&http).unwrap_or_default().to_owned())
+            Acceptor::Credential(credential.to_owned())
         }
         None => {
             let name = match request.name {
