@@ -580,6 +580,7 @@ impl Tables {
                 player,
                 player_credential,
             };
+            self.remember_acceptance(&mut tx, &accepted, now).await?;
             Ok((accepted, [started, told_creator]))
         }
         .await;

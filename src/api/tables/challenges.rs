@@ -11,6 +11,7 @@ use super::challenge_bodies::{
     ChallengesResponse, CreateChallengeRequest, challenge_url,
 };
 use super::create::name_of;
+use super::idempotency::{at_most_once, key_of};
 use super::players::player_of;
 use super::refusals::{problem, rate_limited};
 use super::seats::bearer;
@@ -19,8 +20,10 @@ use crate::api::ops;
 use crate::api::problem::{ApiError, ErrorCode, Problem, problem_on_panic};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
-use crate::tables::challenges::{Acceptor, ChallengeCursor, ChallengeFilter, NewChallenge};
-use crate::tables::{self, secret};
+use crate::tables::challenges::{
+    Accepted, Acceptor, ChallengeCursor, ChallengeFilter, NewChallenge,
+};
+use crate::tables::{self, Answering, Idempotent, Remembered, secret};
 use moot_games::{GAME_IDS, Seat, with_game};
 
 /// The most challenges a page holds, and how many when `limit` is left out.
@@ -362,6 +365,7 @@ pub async fn get_challenge(
     params(
         ("id" = String, Path, description = "The challenge's id"),
         ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: the acceptor's player credential; without it, a player is made"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID); it counts per client (address, or site) that accepts at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     request_body(content = Option<AcceptChallengeRequest>, content_type = "application/json", description = "The new player's name, when no credential is sent (an empty body is a player without one)"),
     responses(
@@ -370,8 +374,8 @@ pub async fn get_challenge(
         (status = 401, description = "`unknown_player_key`: the credential is no player's", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_invited`: the challenge is an invitation to another player", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_challenge`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`challenge_taken`: someone accepted it first; `challenge_closed`: declined, cancelled or expired; `own_challenge`: the creator's own", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_request`: a bad name", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`challenge_taken`: someone accepted it first; `challenge_closed`: declined, cancelled or expired; `own_challenge`: the creator's own; `idempotency_key_in_use`: a request with the key was under way, send it again", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_request`: a bad name or `Idempotency-Key`; `idempotency_key_reused`: the key was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client made more players than its share, or sent too many wrong player credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
@@ -386,7 +390,11 @@ pub async fn accept_challenge(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let policy = KeptTables::<ApiError>::extract(&http).await?;
+    // What the accept asks (the challenge, the credential, the body): its key's fingerprint.
+    let id = path.into_inner();
+    let asked = body.0.to_string();
     let request: AcceptChallengeRequest = ops::envelope(body.0)?;
+    let key = key_of(&http)?;
     let acceptor = match bearer(&http) {
         Some(credential) => {
             // Checked (and a wrong one counted) before the accept's transaction.
@@ -405,16 +413,47 @@ pub async fn accept_challenge(
             Acceptor::New(name)
         }
     };
-    let accepted = policy
-        .tables()
-        .accept_challenge(&path.into_inner(), acceptor, tables::now())
-        .await
-        .map_err(problem)?;
-    let answer = AcceptedChallenge::from(accepted);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, super::bodies::table_url(&answer.table.id)))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(answer))
+    // Its answer holds credentials: a key counts per client, as a table's creation's does.
+    let client = crate::api::site_key::client_of(&http, policy.limits().trust_forwarded)?;
+    let scope = format!("challenges {}", client.scope());
+    let credential = bearer(&http).unwrap_or_default().to_owned();
+    let idempotent = key.map(|key| {
+        Idempotent::new(
+            &scope,
+            &key,
+            &[
+                b"accept",
+                id.as_bytes(),
+                credential.as_bytes(),
+                asked.as_bytes(),
+            ],
+        )
+    });
+    at_most_once(
+        policy.tables(),
+        idempotent,
+        (acceptance_answer, Answering::Acceptance(acceptance_answer)),
+        |tables| async move { tables.accept_challenge(&id, acceptor, tables::now()).await },
+        problem,
+    )
+    .await
+}
+
+/// An accepted challenge as answered (and remembered, for its `Idempotency-Key`): 201, the
+/// table's URL, never stored by a cache.
+fn acceptance_answer(accepted: &Accepted) -> Remembered {
+    let answer = AcceptedChallenge::from(accepted.clone());
+    Remembered {
+        status: 201,
+        headers: vec![
+            (
+                header::LOCATION.to_string(),
+                super::bodies::table_url(&answer.table.id),
+            ),
+            (header::CACHE_CONTROL.to_string(), "no-store".to_owned()),
+        ],
+        body: serde_json::to_string(&answer).expect("an accepted challenge is JSON"),
+    }
 }
 
 /// The invited player declines an invitation: its creator's feed has `challenge_declined`.

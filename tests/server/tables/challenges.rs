@@ -539,3 +539,32 @@ both!(
         );
     }
 );
+
+both!(
+    an_accept_sent_again_with_its_idempotency_key_is_answered_the_same_and_made_once,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (_, ann) = new_player(&app, "Ann").await;
+        let (_, bo) = new_player(&app, "Bo").await;
+        let (_, cy) = new_player(&app, "Cy").await;
+        let made = call(&app, offer(&ann, json!({"game": "herfor"}))).await;
+        let id = made.body["id"].as_str().unwrap().to_owned();
+        let keyed = |credential: &str| {
+            accept(&id, Some(credential))
+                .insert_header(("Idempotency-Key", "3f1c9e2a-7b4d-4e8f-a1c2-5d6e7f8a9b0c"))
+        };
+        let first = call(&app, keyed(&bo)).await;
+        assert_eq!(first.status, 201, "{first:#?}");
+        let again = call(&app, keyed(&bo)).await;
+        assert_eq!(again.status, 201, "{again:#?}");
+        assert_eq!(again.body, first.body);
+        // The same key with another request (another player) is refused.
+        call(&app, keyed(&cy))
+            .await
+            .problem(422, "idempotency_key_reused");
+        // Without the key, a second accept is the race's loser.
+        call(&app, accept(&id, Some(&cy)))
+            .await
+            .problem(409, "challenge_taken");
+    }
+);
