@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use moot_present::challenges::{Offered, Standing, Viewer, list_view, page_view};
-use moot_present::link::Query;
+use moot_present::link::{Link, Query};
 use serde_json::Value;
 
 use crate::extract::KeptTables;
@@ -27,6 +27,9 @@ use crate::web::player::{self, Browser};
 use crate::web::same_origin;
 use crate::web::tables::refusals::{busy, page_error};
 use moot_games::{GAME_IDS, Game, Seat, with_game};
+
+/// The create form's own fields: the others are the game's options.
+const FORM_FIELDS: [&str; 5] = ["game", "days_per_move", "seat", "name", "invite"];
 
 /// How many open challenges the list shows.
 const LISTED: u64 = 50;
@@ -199,8 +202,9 @@ fn bad_field(title: &str, detail: String) -> PageError {
     PageError::new(StatusCode::BAD_REQUEST, title, detail)
 }
 
-/// The create form, checked into a new challenge (the game's usual options) and the name of the
-/// player to make, if the browser has none.
+/// The create form, checked into a new challenge (the game's options as its other fields give
+/// them, its usual ones by default) and the name of the player to make, if the browser has
+/// none.
 fn new_challenge(form: &Query) -> Result<(NewChallenge, Option<String>), PageError> {
     let game = field(form, "game")?.unwrap_or_default();
     let game = GAME_IDS
@@ -281,8 +285,22 @@ fn new_challenge(form: &Query) -> Result<(NewChallenge, Option<String>), PageErr
         }
         Some(name) => Some(name.to_owned()),
     };
-    let options = with_game!(game, G => serde_json::to_string(&<G as Game>::Options::default()), else Ok(String::from("{}")))
-        .map_err(|e| PageError::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong in Moot", e.to_string()))?;
+    // The rest of the form is the game's options, as a link holds them (none: its defaults):
+    // the friend page's "Offer it to anyone" sends those chosen on the options form.
+    let rest = Query(
+        form.0
+            .iter()
+            .filter(|(name, _)| !FORM_FIELDS.contains(&name.as_str()))
+            .cloned()
+            .collect(),
+    );
+    let options = with_game!(game, G => {
+        let (position, _) = Link::<G>::read(&rest)?;
+        G::new_game(&position.options)?;
+        serde_json::to_string(&position.options).map_err(|e| {
+            PageError::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong in Moot", e.to_string())
+        })?
+    }, else return Err(PageError::unknown_game(game)));
     Ok((
         NewChallenge {
             game,

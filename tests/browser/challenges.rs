@@ -1,6 +1,6 @@
 //! "Find an opponent" in Chromium: one browser offers a game on `/challenges`, another finds it
-//! there and plays it, and both reach the same table; the list, the form and the challenge's
-//! page have no serious accessibility violation (axe).
+//! there and plays it, and both reach the same table; the list, the form, the challenge's page
+//! and the friend page's offer have no serious accessibility violation (axe).
 
 use fantoccini::Locator;
 
@@ -29,6 +29,12 @@ async fn two_browsers_meet_through_find_an_opponent_and_reach_the_same_table() {
     let _one = ONE_AT_A_TIME.lock().await;
     let (ana, bo) = Browser::two_with_tables("challenges").await;
     let axe = axe_source();
+
+    // The friend page's "Offer it to anyone" form is clean too.
+    ana.open("/play/tara/friend").await;
+    ana.wait_for_styles().await;
+    let friend = serious(&ana, &axe).await;
+    assert!(friend.is_empty(), "the friend page: {friend:#?}");
 
     // Ana offers Tara with a 3-day clock, from the home page's link.
     ana.open("/").await;

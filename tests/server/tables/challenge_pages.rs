@@ -313,3 +313,57 @@ both!(
         }
     }
 );
+
+both!(
+    the_friend_page_offers_its_options_to_anyone_and_bad_options_are_refused,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let mut ann = Browser::default();
+        let friend = ann
+            .send(
+                &app,
+                get("/play/herfor/friend?size=5&pie=false&simple=false&moves="),
+            )
+            .await;
+        assert_eq!(friend.status, 200);
+        assert!(
+            friend
+                .body
+                .contains(r#"<form class="options offer" method="post" action="/challenges">"#),
+            "{}",
+            friend.body
+        );
+        assert!(
+            friend
+                .body
+                .contains(r#"<input type="hidden" name="game" value="herfor">"#)
+        );
+        let made = ann
+            .send(
+                &app,
+                form(
+                    "/challenges",
+                    "game=herfor&size=5&pie=false&simple=false&days_per_move=3",
+                ),
+            )
+            .await;
+        let (_, id) = challenge_of(&made);
+        let read = ann
+            .send(&app, get(&format!("/api/v1/challenges/{id}")))
+            .await;
+        let challenge: serde_json::Value = serde_json::from_str(&read.body).unwrap();
+        assert_eq!(challenge["options"]["size"], 5, "{challenge:#}");
+        assert_eq!(challenge["days_per_move"], 3);
+        let list = Browser::default().send(&app, get("/challenges")).await;
+        assert!(list.body.contains("size 5"), "{}", list.body);
+        for body in ["game=herfor&size=big", "game=herfor&colour=red"] {
+            let refused = ann.send(&app, form("/challenges", body)).await;
+            assert!(
+                (400..500).contains(&refused.status),
+                "{body}: {} {}",
+                refused.status,
+                refused.body
+            );
+        }
+    }
+);
