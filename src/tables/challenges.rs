@@ -276,9 +276,9 @@ async fn close(
     Ok(done.rows_affected() == 1)
 }
 
-/// What one player is told of a challenge: filed under `subject` (the table, once there is
-/// one; the challenge's id before), at `seat` (the player's seat there, or the one it would
-/// take).
+/// What one player is told of a challenge, at `seat` (its seat at the table once there is one;
+/// before, the one it would take, which the API does not show). The caller files it under the
+/// table, or the challenge's id while there is none.
 fn told(player: &str, seat: Seat, notice: Notice) -> Told {
     vec![(player.to_owned(), seat, vec![notice])]
 }

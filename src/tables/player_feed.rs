@@ -87,7 +87,8 @@ pub enum Notice {
         ended_by: EndedBy,
     },
     /// The player is invited to a challenge (see [`super::challenges`]). Filed under the
-    /// challenge's id: there is no table yet.
+    /// challenge's id, at the seat the player would take (a drawn one reads as the first): there
+    /// is no table yet.
     ChallengeReceived {
         /// The challenge's id.
         challenge_id: String,
@@ -108,7 +109,8 @@ pub enum Notice {
         /// The acceptor's name, if it has one.
         by: Option<String>,
     },
-    /// The invited player declined the player's challenge. Filed under the challenge's id.
+    /// The invited player declined the player's challenge. Filed under the challenge's id, at
+    /// the creator's seat (a drawn one reads as the first).
     ChallengeDeclined {
         /// The challenge's id.
         challenge_id: String,

@@ -3,7 +3,8 @@
 //! One stream for all of a player's tables: every event of each table it sits at (as the
 //! table's own stream sends it, inside `event`), and the notices meant for the player —
 //! `your_turn` (once per turn), `deadline_near`, `deadline_passed`, `table_started`,
-//! `table_finished`. Each event's `id` is its number in the player's feed, so a client that
+//! `table_finished`, and its challenges' `challenge_received`, `challenge_accepted` and
+//! `challenge_declined`. Each event's `id` is its number in the player's feed, so a client that
 //! reconnects with `Last-Event-ID` is sent exactly what it missed; one that missed more than
 //! [`limits::RESET_AFTER_CHANGES`], or whose events were forgotten, is sent `reset` (read your
 //! tables again). Without it, the stream opens with `feed`, naming where the feed stands.
@@ -87,7 +88,8 @@ pub struct PlayerFeedEvent {
     /// Its number in the player's feed, from 1 (the feed's last, for `feed` and `reset`).
     /// Also the event's `id`.
     pub seq: u64,
-    /// The table it tells of (not for `feed` and `reset`).
+    /// The table it tells of (not for `feed`, `reset`, `challenge_received` and
+    /// `challenge_declined`: no table).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_id: Option<String>,
     /// The table in the API.
