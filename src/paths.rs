@@ -46,6 +46,15 @@ pub fn mine(id: &str) -> String {
     format!("/table/{id}/mine")
 }
 
+/// "Find an opponent": the open challenges, and the form that makes one (POST).
+pub const CHALLENGES: &str = "/challenges";
+
+/// Challenge `id`'s page: its creator waits there, its invited player answers there (the id
+/// is the capability to read and accept it).
+pub fn challenge(id: &str) -> String {
+    format!("{CHALLENGES}/{id}")
+}
+
 /// The browser's player's tables: "Your games".
 pub const YOUR_GAMES: &str = "/your-games";
 

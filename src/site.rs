@@ -88,6 +88,7 @@ pub async fn home(tables: Option<Data<TablePolicy>>) -> Result<HttpResponse, Pag
         games,
         docs_href: paths::API_REFERENCE.to_owned(),
         openapi_href: crate::api::docs::OPENAPI_PATH.to_owned(),
+        challenges_href: friends_offered.then(|| paths::CHALLENGES.to_owned()),
     };
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")

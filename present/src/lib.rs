@@ -9,6 +9,7 @@
 //! The server's pages and pictures build on it; it knows nothing of them. Its errors are its
 //! own ([`link::LinkError`]): each surface answers them its own way.
 
+pub mod challenges;
 pub mod herfor;
 pub mod hirth;
 pub mod limits;

@@ -12,6 +12,9 @@ use crate::table::{EndedBy, Millis};
 /// The page's title, and the header link's words.
 pub const TITLE: &str = "Your games";
 
+/// What the page says of the player's id, which a friend needs to invite the player.
+pub const PLAYER_ID_WORDS: &str = "Your player id, for a friend who wants to invite you:";
+
 /// The header link's words: the page's title, and how many tables await the player's move.
 pub fn link_words(awaiting: u64) -> String {
     if awaiting == 0 {
@@ -71,6 +74,8 @@ pub fn view(tables: &[YourTable], friend: &str, now: Millis) -> YourGamesView {
         friend_href: friend.to_owned(),
         friend_words: "Play a friend".to_owned(),
         notifications: None,
+        challenges: None,
+        player_id: None,
     }
 }
 

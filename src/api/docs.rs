@@ -38,6 +38,7 @@ stable `code`; bodies are limited to 1 MiB.",
         (name = "games", description = "Play the games: start, list legal moves, apply moves, score, replay."),
         (name = "tables", description = "Tables Moot keeps for two players by correspondence: create one, hand each seat its credential, play with `Authorization: Bearer <credential>`."),
         (name = "players", description = "Player keys, without accounts: a credential that reaches all of a player's seats, and the list of its tables."),
+        (name = "challenges", description = "Open challenges and invitations: a game offered to anyone (listed) or to one player; whoever accepts opens the table, both players seated."),
         (name = "service", description = "The service itself."),
     ),
     components(schemas(Problem, ErrorCode))

@@ -103,11 +103,25 @@ pub enum ErrorCode {
     /// 400: a query parameter is unknown, repeated, or has a value it cannot take (`field`
     /// names it).
     InvalidQuery,
+    /// 404: no challenge has this id.
+    UnknownChallenge,
+    /// 409: someone accepted the challenge first: its table is open.
+    ChallengeTaken,
+    /// 409: the challenge was declined, cancelled, or expired.
+    ChallengeClosed,
+    /// 409: the player keeps as many challenges open as a player may; cancel one.
+    TooManyChallenges,
+    /// 409: a player accepting its own challenge.
+    OwnChallenge,
+    /// 403: the challenge is an invitation to another player.
+    NotInvited,
+    /// 403: only a challenge's creator may cancel it.
+    NotYourChallenge,
 }
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 45] = [
+    pub const ALL: [ErrorCode; 52] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -153,6 +167,13 @@ impl ErrorCode {
         ErrorCode::UnknownPlayerKey,
         ErrorCode::SeatTaken,
         ErrorCode::InvalidQuery,
+        ErrorCode::UnknownChallenge,
+        ErrorCode::ChallengeTaken,
+        ErrorCode::ChallengeClosed,
+        ErrorCode::TooManyChallenges,
+        ErrorCode::OwnChallenge,
+        ErrorCode::NotInvited,
+        ErrorCode::NotYourChallenge,
     ];
 
     /// The code as a client reads it in `code` and in the problem's `type` (`illegal_move`).
@@ -203,6 +224,13 @@ impl ErrorCode {
             ErrorCode::UnknownPlayerKey => "unknown_player_key",
             ErrorCode::SeatTaken => "seat_taken",
             ErrorCode::InvalidQuery => "invalid_query",
+            ErrorCode::UnknownChallenge => "unknown_challenge",
+            ErrorCode::ChallengeTaken => "challenge_taken",
+            ErrorCode::ChallengeClosed => "challenge_closed",
+            ErrorCode::TooManyChallenges => "too_many_challenges",
+            ErrorCode::OwnChallenge => "own_challenge",
+            ErrorCode::NotInvited => "not_invited",
+            ErrorCode::NotYourChallenge => "not_your_challenge",
         }
     }
 
@@ -233,7 +261,12 @@ impl ErrorCode {
             | ErrorCode::TablesFull
             | ErrorCode::StreamsFull
             | ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::UnknownTable | ErrorCode::UnknownChallenge => StatusCode::NOT_FOUND,
+            ErrorCode::ChallengeTaken
+            | ErrorCode::ChallengeClosed
+            | ErrorCode::TooManyChallenges
+            | ErrorCode::OwnChallenge => StatusCode::CONFLICT,
+            ErrorCode::NotInvited | ErrorCode::NotYourChallenge => StatusCode::FORBIDDEN,
             ErrorCode::Unauthorized | ErrorCode::UnknownSiteKey | ErrorCode::UnknownPlayerKey => {
                 StatusCode::UNAUTHORIZED
             }
@@ -301,6 +334,13 @@ impl ErrorCode {
             ErrorCode::UnknownPlayerKey => "A player credential is required",
             ErrorCode::SeatTaken => "The seat is another player's",
             ErrorCode::InvalidQuery => "A query parameter is not acceptable",
+            ErrorCode::UnknownChallenge => "No such challenge",
+            ErrorCode::ChallengeTaken => "The challenge was accepted already",
+            ErrorCode::ChallengeClosed => "The challenge is closed",
+            ErrorCode::TooManyChallenges => "Too many open challenges",
+            ErrorCode::OwnChallenge => "A player cannot accept its own challenge",
+            ErrorCode::NotInvited => "The challenge invites another player",
+            ErrorCode::NotYourChallenge => "Only the challenge's creator may cancel it",
         }
     }
 }
@@ -358,6 +398,13 @@ mod tests {
                 | ErrorCode::UnknownPlayerKey
                 | ErrorCode::SeatTaken
                 | ErrorCode::InvalidQuery
+                | ErrorCode::UnknownChallenge
+                | ErrorCode::ChallengeTaken
+                | ErrorCode::ChallengeClosed
+                | ErrorCode::TooManyChallenges
+                | ErrorCode::OwnChallenge
+                | ErrorCode::NotInvited
+                | ErrorCode::NotYourChallenge
                 | ErrorCode::TablesFull => ErrorCode::ALL.contains(&code),
             }
         }

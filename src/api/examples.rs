@@ -174,6 +174,16 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "CreatedTable" => &samples.tables.created,
         "TableResponse" => &samples.tables.table,
         "RematchResponse" => &samples.tables.rematch,
+        "CreateChallengeRequest"
+        | "ChallengeResponse"
+        | "ChallengesResponse"
+        | "AcceptedChallenge" => {
+            return crate::api::tables::challenge_bodies::example(
+                schema,
+                id,
+                &samples.tables.created,
+            );
+        }
         _ => return None,
     };
     Some(example.clone())

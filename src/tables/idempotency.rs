@@ -140,6 +140,8 @@ pub enum Answering {
     Change(fn(&Committed) -> Remembered),
     /// A table created.
     Creation(fn(&Created) -> Remembered),
+    /// A challenge accepted (its table opened).
+    Acceptance(fn(&super::challenges::Accepted) -> Remembered),
 }
 
 /// A key and how its answer is made, carried by the [`Tables`] that makes the change.
@@ -207,6 +209,24 @@ impl Tables {
                 idempotent,
                 answering: Answering::Creation(answer),
             }) => remember(tx, idempotent, &answer(created), now).await,
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Tables {
+    /// In an accept's transaction: remembers its answer, if asked to.
+    pub(super) async fn remember_acceptance(
+        &self,
+        tx: &mut Write,
+        accepted: &super::challenges::Accepted,
+        now: Millis,
+    ) -> Result<(), TableError> {
+        match self.remembering.as_deref() {
+            Some(Remembering {
+                idempotent,
+                answering: Answering::Acceptance(answer),
+            }) => remember(tx, idempotent, &answer(accepted), now).await,
             _ => Ok(()),
         }
     }

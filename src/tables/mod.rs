@@ -23,6 +23,8 @@
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
 //!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
 //!   deleted once old), [`rematch`] (another game between a finished table's seats);
+//! - [`challenges`]: games offered to anyone or to one player, the table opened when one is
+//!   accepted;
 //! - [`players`]: player keys (a credential that reaches all of a player's seats), the seats
 //!   they take, and a player's tables listed in one query;
 //! - [`player_feed`]: each player's feed (every event of its tables, its turn, its deadlines,
@@ -43,6 +45,7 @@
 mod abandon;
 mod announce;
 pub mod backup;
+pub mod challenges;
 pub mod changes;
 mod create;
 pub mod deadlines;
@@ -468,6 +471,30 @@ pub enum TableError {
     /// Another player holds the seat, or the player holds the table's other seat.
     #[error("{0}")]
     SeatTaken(String),
+    /// No challenge has this id.
+    #[error("no challenge has this id")]
+    UnknownChallenge,
+    /// Someone accepted the challenge first.
+    #[error("the challenge was accepted already: its table is open")]
+    ChallengeTaken,
+    /// The challenge is no longer open (declined, cancelled or expired).
+    #[error("the challenge is {0}: it can no longer be accepted, declined or cancelled")]
+    ChallengeClosed(&'static str),
+    /// The player keeps as many challenges open as a player may.
+    #[error("this player has {0} challenges open, the most a player keeps: cancel one first")]
+    TooManyChallenges(u64),
+    /// An invitation to no player, or to its creator.
+    #[error("{0}")]
+    BadInvite(String),
+    /// The creator accepting its own challenge.
+    #[error("a player cannot accept its own challenge")]
+    OwnChallenge,
+    /// An invitation answered by another than the invited player.
+    #[error("this challenge is an invitation to another player")]
+    NotInvited,
+    /// A challenge cancelled by another than its creator.
+    #[error("only the challenge's creator may cancel it")]
+    NotCreator,
     /// A push's payload larger than a push may carry.
     #[error(
         "a push's payload is {0} bytes; at most {max} are sent",

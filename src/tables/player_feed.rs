@@ -101,6 +101,37 @@ pub enum Notice {
         /// The new table's id.
         rematch: String,
     },
+    /// The player is invited to a challenge (see [`super::challenges`]). Filed under the
+    /// challenge's id, at the seat the player would take (a drawn one reads as the first): there
+    /// is no table yet.
+    ChallengeReceived {
+        /// The challenge's id.
+        challenge_id: String,
+        /// The game's id.
+        game: String,
+        /// Who invites: the player's id.
+        from_id: String,
+        /// The inviter's name, if it has one.
+        from: Option<String>,
+    },
+    /// Someone accepted the player's challenge: filed under the table it opened, at the
+    /// player's seat there.
+    ChallengeAccepted {
+        /// The challenge's id.
+        challenge_id: String,
+        /// Who accepted: the player's id.
+        by_id: String,
+        /// The acceptor's name, if it has one.
+        by: Option<String>,
+    },
+    /// The invited player declined the player's challenge. Filed under the challenge's id, at
+    /// the creator's seat (a drawn one reads as the first).
+    ChallengeDeclined {
+        /// The challenge's id.
+        challenge_id: String,
+        /// Who declined.
+        by_id: String,
+    },
 }
 
 impl Notice {
@@ -116,6 +147,9 @@ impl Notice {
             Notice::RematchOffered { .. } => "rematch_offered",
             Notice::RematchDeclined { .. } => "rematch_declined",
             Notice::RematchAccepted { .. } => "rematch_accepted",
+            Notice::ChallengeReceived { .. } => "challenge_received",
+            Notice::ChallengeAccepted { .. } => "challenge_accepted",
+            Notice::ChallengeDeclined { .. } => "challenge_declined",
         }
     }
 

@@ -178,6 +178,32 @@ pub(super) async fn player_id(tx: &mut Write, credential: &str) -> Result<String
         .ok_or(TableError::UnknownPlayer)
 }
 
+/// Makes a player named `name` (if given), with a new credential, in a change's transaction.
+pub(super) async fn insert_player(
+    tx: &mut Write,
+    name: Option<String>,
+    now: Millis,
+) -> Result<NewPlayer, TableError> {
+    let player = Player {
+        id: secret::table_id(),
+        name,
+        created: now,
+        webhook_url: None,
+    };
+    let credential = secret::credential();
+    sqlx::query(
+        "INSERT INTO moot_players (id, name, credential_sha256, created_ms) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&player.id)
+    .bind(player.name.clone())
+    .bind(secret::digest(&credential))
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(NewPlayer { player, credential })
+}
+
 impl Tables {
     /// Makes a player named `name` (if given), with a new credential.
     pub async fn create_player(
@@ -185,28 +211,9 @@ impl Tables {
         name: Option<String>,
         now: Millis,
     ) -> Result<NewPlayer, TableError> {
-        let player = Player {
-            id: secret::table_id(),
-            name,
-            created: now,
-            webhook_url: None,
-        };
-        let credential = secret::credential();
         let mut tx = self.write().await?;
-        let outcome = sqlx::query(
-            "INSERT INTO moot_players (id, name, credential_sha256, created_ms) \
-             VALUES ($1, $2, $3, $4)",
-        )
-        .bind(&player.id)
-        .bind(player.name.clone())
-        .bind(secret::digest(&credential))
-        .bind(now)
-        .execute(&mut *tx)
-        .await
-        .map(drop)
-        .map_err(TableError::from);
-        tx.finish(outcome).await?;
-        Ok(NewPlayer { player, credential })
+        let outcome = insert_player(&mut tx, name, now).await;
+        tx.finish(outcome).await
     }
 
     /// Player `player_id`'s feed is posted to `webhook` from now on (none: no more).

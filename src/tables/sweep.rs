@@ -39,6 +39,8 @@ impl Tables {
                 .bind(now - super::idempotency::KEEP)
                 .execute(&mut *tx)
                 .await?;
+            // Challenges no one accepted in time.
+            Self::expire_challenges(&mut tx, now).await?;
             // Players' events, once kept their days.
             Self::forget_player_events(&mut tx, now - super::player_feed::FEED_KEEP).await?;
             // Replicas that stopped long ago.

@@ -10,6 +10,8 @@
 //! - [`tables`]: kept tables: "Play a friend", each seat's page, the spectators' page;
 //! - [`player`]: the browser's player, a player key kept in a cookie; [`your_games`]: its
 //!   tables, and its feed for the pages' script; [`games_link`]: the header's link to them;
+//! - [`challenges`]: "Find an opponent": open challenges, invitations, and the forms that make,
+//!   accept, decline and cancel them;
 //! - [`notifications`]: the browser's notices (Web Push) turned on and off for its player;
 //!   [`same_origin`]: such a change is taken from Moot's own pages only;
 //! - [`answers`]: a page of HTML, a redirect; [`downloads`]: the record's picture and
@@ -19,6 +21,7 @@
 
 pub mod answers;
 pub mod blocking;
+pub mod challenges;
 pub mod downloads;
 pub mod embed;
 pub mod error;
@@ -45,5 +48,11 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(your_games::your_events)
         .service(notifications::turn_on)
         .service(notifications::turn_off)
+        .service(challenges::list)
+        .service(challenges::create)
+        .service(challenges::challenge_page)
+        .service(challenges::accept)
+        .service(challenges::decline)
+        .service(challenges::cancel)
         .configure(tables::configure);
 }

@@ -35,9 +35,17 @@ pub async fn your_games(
     };
     let shown: Vec<YourTable> = listed.iter().map(your_table).collect();
     let mut page = view(&shown, paths::HOME, tables::now());
+    page.challenges = Some((
+        paths::CHALLENGES.to_owned(),
+        moot_present::challenges::TITLE.to_owned(),
+    ));
     // Notices are a player's: a browser without one has none to turn on.
-    if let Browser::Player(..) = browser {
+    if let Browser::Player(player, _) = &browser {
         page.notifications = Some(moot_present::notifications::view());
+        page.player_id = Some((
+            moot_present::your_games::PLAYER_ID_WORDS.to_owned(),
+            player.id.clone(),
+        ));
     }
     let mut answer = html(
         StatusCode::OK,

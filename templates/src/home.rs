@@ -14,6 +14,8 @@ pub struct HomeView {
     pub docs_href: String,
     /// The OpenAPI document.
     pub openapi_href: String,
+    /// "Find an opponent", where the server keeps tables.
+    pub challenges_href: Option<String>,
 }
 
 /// One game on the home page.
@@ -68,6 +70,9 @@ pub fn page(view: &HomeView) -> Markup {
                 h1 { "Moot" }
                 @if view.games.iter().any(|game| game.friend_href.is_some()) {
                     p { "Three board games to play in the browser: against the computer, with a friend at the same screen, or with a friend far away, who gets a link to the table and plays when they like." }
+                }
+                @if let Some(href) = &view.challenges_href {
+                    p { a.button.secondary href=(href) { "Find an opponent" } " among the players waiting for a game, or offer one." }
                 } @else {
                     p { "Three board games to play in the browser, against the computer or a friend at the same screen." }
                 }
@@ -180,6 +185,7 @@ mod tests {
             games: vec![herfor()],
             docs_href: "/docs/".into(),
             openapi_href: "/o.json".into(),
+            challenges_href: None,
         };
         let page = page(&view).into_string();
         let card = &page[page

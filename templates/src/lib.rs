@@ -2,6 +2,7 @@
 
 pub use maud;
 
+pub mod challenges;
 pub mod drawing;
 pub mod embed;
 pub mod error;

@@ -43,6 +43,9 @@ pub struct FriendView {
     pub options: Vec<String>,
     /// The options page, to change them.
     pub options_href: String,
+    /// Where the same game is offered to anyone instead ("Find an opponent"), and the game's
+    /// id, sent with it.
+    pub offer: Option<(String, String)>,
 }
 
 /// The page before a friend's table opens: the clock, then "Open the table" (a POST: it
@@ -79,6 +82,23 @@ pub fn friend_page(view: &FriendView) -> Markup {
                         input id="option-friend" type="text" name=(NAME_FIELDS[1]) maxlength=(NAME_CHARS) autocomplete="off";
                     }
                     button type="submit" { "Open the table" }
+                }
+                @if let Some((action, game)) = &view.offer {
+                    form.options.offer method="post" action=(action) {
+                        h2 { "Or play anyone" }
+                        p { "Offer this game to anyone: it waits on Find an opponent until someone takes it up, and the game starts then." }
+                        input type="hidden" name="game" value=(game);
+                        @for (name, value) in &view.hidden { input type="hidden" name=(name) value=(value); }
+                        div.field {
+                            label for="offer-days" { "Clock" }
+                            select id="offer-days" name="days_per_move" {
+                                @for (value, words) in DAYS_PER_MOVE {
+                                    option value=(value) selected[value == "3"] { (words) }
+                                }
+                            }
+                        }
+                        button type="submit" { "Offer it to anyone" }
+                    }
                 }
             }
         },

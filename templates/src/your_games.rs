@@ -21,6 +21,10 @@ pub struct YourGamesView {
     pub friend_words: String,
     /// "Turn on notifications", for a browser with a player (whose notices they are).
     pub notifications: Option<NotificationsView>,
+    /// "Find an opponent": its link and words.
+    pub challenges: Option<(String, String)>,
+    /// The player's id, with the words that say what it is for (a friend's invitation).
+    pub player_id: Option<(String, String)>,
 }
 
 /// One table.
@@ -94,7 +98,15 @@ pub fn page(view: &YourGamesView) -> Markup {
             section.your-games-page {
                 h1 { (view.title) }
                 (list(view))
-                p { a.button href=(view.friend_href) { (view.friend_words) } }
+                p {
+                    a.button href=(view.friend_href) { (view.friend_words) }
+                    @if let Some((href, words)) = &view.challenges {
+                        " " a.button.secondary href=(href) { (words) }
+                    }
+                }
+                @if let Some((words, id)) = &view.player_id {
+                    p.player-id { (words) " " code { (id) } }
+                }
                 @if let Some(notifications) = &view.notifications {
                     (control(notifications))
                 }
@@ -133,6 +145,8 @@ mod tests {
             friend_href: "/".into(),
             friend_words: "Play a friend".into(),
             notifications: None,
+            challenges: None,
+            player_id: None,
         };
         let page = page(&view).into_string();
         assert!(

@@ -1,6 +1,7 @@
 //! Browser tests in a real headless Chromium: games played by clicking, as people would.
 
 mod a11y;
+mod challenges;
 mod cross_origin;
 mod dark;
 mod embed;

@@ -38,6 +38,14 @@ TABLES = {
 # The players' routes refuse what depends on the players the server keeps: whether a credential
 # is a player's, whether a list's place (`after`) is one it gave, a name's hidden characters.
 PLAYERS = {"unknown_player_key", "invalid_query", "invalid_request"}
+# The challenges' routes refuse what depends on the challenges and players the server keeps:
+# whether a challenge has this id and is still open, whose credential this is, whom it invites,
+# how many a player keeps open; and what depends on the game the body names (its options).
+CHALLENGES = {
+    "unknown_challenge", "challenge_taken", "challenge_closed", "too_many_challenges",
+    "own_challenge", "not_invited", "not_your_challenge", "unknown_player_key",
+    "invalid_options", "invalid_request", "invalid_query",
+}
 # A site's key (`Moot-Site-Key`) is a secret of the server's `--site-keys` file, which no schema
 # states: any key the schema allows may be no site's.
 SECRETS = {"unknown_site_key"}
@@ -65,6 +73,11 @@ def refused_only_for_a_games_rule(ctx, response, case):
         if status in (400, 401, 422) and code in PLAYERS:
             return None
         raise AssertionError(f"a schema-valid player request was refused with {status} `{code}`")
+    if case.operation.path.startswith("/api/v1/challenges"):
+        code = response.json().get("code")
+        if status in (400, 401, 403, 404, 409, 422) and code in CHALLENGES:
+            return None
+        raise AssertionError(f"a schema-valid challenge request was refused with {status} `{code}`")
     if case.operation.path.startswith("/api/v1/tables"):
         code = response.json().get("code")
         if status in (401, 403, 404, 409, 410, 422) and code in TABLES:

@@ -16,10 +16,14 @@
 //!   [`player_bodies`]: their bodies;
 //! - Web Push: [`push`] gives the server's VAPID key and keeps a player's browsers'
 //!   subscriptions; [`push_bodies`]: their bodies;
+//! - challenges: [`challenges`] offers a game to anyone or to one player, lists, accepts
+//!   (opening the table), declines and cancels; [`challenge_bodies`]: their bodies;
 //! - [`examples`]: the document's examples of the bodies, made from a game really played.
 
 mod answer;
 pub mod bodies;
+pub mod challenge_bodies;
+pub mod challenges;
 pub mod create;
 pub mod events;
 pub mod examples;
@@ -60,5 +64,11 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(take_seat::take_seat)
         .service(push::push_key)
         .service(push::subscribe)
-        .service(push::unsubscribe);
+        .service(push::unsubscribe)
+        .service(challenges::create_challenge)
+        .service(challenges::list_challenges)
+        .service(challenges::get_challenge)
+        .service(challenges::accept_challenge)
+        .service(challenges::decline_challenge)
+        .service(challenges::cancel_challenge);
 }

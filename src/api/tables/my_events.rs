@@ -3,7 +3,8 @@
 //! One stream for all of a player's tables: every event of each table it sits at (as the
 //! table's own stream sends it, inside `event`), and the notices meant for the player —
 //! `your_turn` (once per turn), `deadline_near`, `deadline_passed`, `table_started`,
-//! `table_finished`. Each event's `id` is its number in the player's feed, so a client that
+//! `table_finished`, and its challenges' `challenge_received`, `challenge_accepted` and
+//! `challenge_declined`. Each event's `id` is its number in the player's feed, so a client that
 //! reconnects with `Last-Event-ID` is sent exactly what it missed; one that missed more than
 //! [`limits::RESET_AFTER_CHANGES`], or whose events were forgotten, is sent `reset` (read your
 //! tables again). Without it, the stream opens with `feed`, naming where the feed stands.
@@ -16,6 +17,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::bodies::{TableResult, rfc3339, standing_fields, table_url};
+use super::challenge_bodies::{ChallengePlayer, challenge_url};
 use super::events::{StreamQuery, TableEvent, event_stream, last_event_id, stream_credential};
 use super::player_bodies::MY_TABLES;
 use super::players::known_player;
@@ -62,6 +64,13 @@ pub enum PlayerEventType {
     RematchDeclined,
     /// The rematch was accepted: a new table between the same seats (`rematch_id`).
     RematchAccepted,
+    /// The player is invited to a challenge (`challenge_id`; the inviter in `player`).
+    ChallengeReceived,
+    /// Someone accepted the player's challenge: its table is open (`table_id`; the acceptor
+    /// in `player`).
+    ChallengeAccepted,
+    /// The invited player declined the player's challenge.
+    ChallengeDeclined,
 }
 
 /// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
@@ -85,7 +94,8 @@ pub struct PlayerFeedEvent {
     /// Its number in the player's feed, from 1 (the feed's last, for `feed` and `reset`).
     /// Also the event's `id`.
     pub seq: u64,
-    /// The table it tells of (not for `feed` and `reset`).
+    /// The table it tells of (not for `feed`, `reset`, `challenge_received` and
+    /// `challenge_declined`: no table).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_id: Option<String>,
     /// The table in the API.
@@ -127,6 +137,18 @@ pub struct PlayerFeedEvent {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
     pub rematch_url: Option<String>,
+    /// The challenge, for `challenge_received`, `challenge_accepted` and
+    /// `challenge_declined`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challenge_id: Option<String>,
+    /// The challenge in the API.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uri-reference")]
+    pub challenge_url: Option<String>,
+    /// The other player: who invites (`challenge_received`), accepted
+    /// (`challenge_accepted`) or declined (`challenge_declined`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<ChallengePlayer>,
     /// The player's tables, for `feed` and `reset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
@@ -155,6 +177,9 @@ impl PlayerFeedEvent {
             by: None,
             rematch_id: None,
             rematch_url: None,
+            challenge_id: None,
+            challenge_url: None,
+            player: None,
             tables_url: Some(MY_TABLES.to_owned()),
             time: None,
         }
@@ -241,8 +266,58 @@ impl PlayerFeedEvent {
                 body.rematch_url = Some(table_url(rematch));
                 body.rematch_id = Some(rematch.clone());
             }
+            Notice::ChallengeReceived {
+                challenge_id,
+                game,
+                from_id,
+                from,
+            } => {
+                // Filed under the challenge: there is no table yet.
+                body.kind = PlayerEventType::ChallengeReceived;
+                body.game = Some(game.clone());
+                body.player = Some(ChallengePlayer {
+                    id: from_id.clone(),
+                    name: from.clone(),
+                });
+                body.challenge(challenge_id, false);
+            }
+            Notice::ChallengeAccepted {
+                challenge_id,
+                by_id,
+                by,
+            } => {
+                body.kind = PlayerEventType::ChallengeAccepted;
+                body.player = Some(ChallengePlayer {
+                    id: by_id.clone(),
+                    name: by.clone(),
+                });
+                body.challenge(challenge_id, true);
+            }
+            Notice::ChallengeDeclined {
+                challenge_id,
+                by_id,
+            } => {
+                body.kind = PlayerEventType::ChallengeDeclined;
+                body.player = Some(ChallengePlayer {
+                    id: by_id.clone(),
+                    name: None,
+                });
+                body.challenge(challenge_id, false);
+            }
         }
         body
+    }
+
+    /// Names challenge `id`; without a table (`with_table` false), the event is filed under
+    /// the challenge, so it names no table nor seat.
+    fn challenge(&mut self, id: &str, with_table: bool) {
+        self.challenge_id = Some(id.to_owned());
+        self.challenge_url = Some(challenge_url(id));
+        if !with_table {
+            self.table_id = None;
+            self.url = None;
+            self.seat = None;
+        }
     }
 
     /// The event as a player's webhook posts it: the stream's `data`.

@@ -84,6 +84,17 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::UnknownPlayer => ErrorCode::UnknownPlayerKey,
         TableError::SeatTaken(_) => ErrorCode::SeatTaken,
         TableError::PushTooLarge(_) => ErrorCode::InvalidRequest,
+        TableError::UnknownChallenge => ErrorCode::UnknownChallenge,
+        TableError::ChallengeTaken => ErrorCode::ChallengeTaken,
+        TableError::ChallengeClosed(_) => ErrorCode::ChallengeClosed,
+        TableError::TooManyChallenges(_) => ErrorCode::TooManyChallenges,
+        TableError::OwnChallenge => ErrorCode::OwnChallenge,
+        TableError::NotInvited => ErrorCode::NotInvited,
+        TableError::NotCreator => ErrorCode::NotYourChallenge,
+        TableError::BadInvite(_) => {
+            return ApiError::new(ErrorCode::InvalidRequest, format!("invite: {error}"))
+                .with_field("invite");
+        }
         TableError::Full(_) => {
             return ApiError::new(ErrorCode::TablesFull, error.to_string()).retry_after(60);
         }

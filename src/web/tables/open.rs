@@ -42,6 +42,7 @@ fn friend<G: PageGame>(query: &Query) -> Result<HttpResponse, PageError> {
         hidden: position.option_pairs().to_vec(),
         options: chosen_options(options_view(&position, false, false, false).fields),
         options_href: position.options_href(),
+        offer: Some((paths::CHALLENGES.to_owned(), G::ID.to_owned())),
     };
     Ok(html(StatusCode::OK, friend_page(&view).into_string()))
 }

@@ -4,6 +4,11 @@
 //! variable the PostgreSQL half is skipped (said on stderr), unless
 //! `MOOT_TEST_REQUIRE_POSTGRES=1` (set by `scripts/test`) makes it fail.
 //!
+//! - `challenges`: open challenges listed, filtered and paged; one of two racing accepts opens
+//!   the one table, seated as chosen; cancelled, declined, expired; invitations answered by the
+//!   invited alone; the creator's feed told; bad requests refused naming the field;
+//! - `challenge_pages`: "Find an opponent" with plain forms and the cookie: two browsers meet
+//!   through the list at one table; cancel; an invitation by player id answered on its page;
 //! - `games`: whole games of each game through two seats' credentials; the record replays to
 //!   the stored state;
 //! - `idempotency`: a change sent again with its `Idempotency-Key` answered as the first time
@@ -49,6 +54,8 @@
 //!   (on "Your games" and its own seat's page), the pages' routes that keep and forget a
 //!   browser's subscription for the cookie's player, and their refusals.
 
+mod challenge_pages;
+mod challenges;
 mod db;
 mod ends;
 mod events;
