@@ -864,6 +864,7 @@
   if (!link || !window.EventSource) return;
   var list = document.getElementById("your-games-list");
   var mine = /^\/table\/[^/]+\/mine$/.test(window.location.pathname);
+  var challenge = (window.location.pathname.match(/^\/challenges\/([0-9a-f]+)$/) || [])[1];
   var root = document.documentElement;
   var icon = document.querySelector('link[rel="icon"]');
   var plain = icon ? icon.getAttribute("href") : "/favicon.ico";
@@ -937,11 +938,22 @@
   }
 
   badge(count(link) > 0);
-  if (!list && !mine) return;
+  if (!list && !mine && !challenge) return;
   var source = new EventSource("/your-games/events");
   ["reset", "move", "resign", "claim", "abandoned", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
     source.addEventListener(type, refresh);
   });
+  // A challenge answered (accepted: its page sends its creator on to the seat; declined): its
+  // page shows it.
+  if (challenge) {
+    ["challenge_accepted", "challenge_declined"].forEach(function (type) {
+      source.addEventListener(type, function (event) {
+        var told;
+        try { told = JSON.parse(event.data); } catch (e) { return; }
+        if (told.challenge_id === challenge) window.location.reload();
+      });
+    });
+  }
   // A finished table's rematch, offered or answered by the other seat: this seat's page shows
   // it (an accepted one opens the rematch's page).
   if (mine) {

@@ -481,8 +481,8 @@ impl Tables {
     }
 }
 
-/// What a player's browsers are pushed of `event`, if anything: its turn, and its deadline
-/// near (what the service worker, `static/push-worker.js`, shows: a title, a line, the page
+/// What a player's browsers are pushed of `event`, if anything: its turn, its deadline near,
+/// its opponent's offer of a rematch and an invitation to a game (what the service worker, `static/push-worker.js`, shows: a title, a line, the page
 /// to open, and the table, so that a newer notice of a table replaces an older one).
 fn push_payload(event: &PlayerEvent) -> Option<String> {
     let (title, body) = match &event.notice {
@@ -498,6 +498,13 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
             "A rematch?",
             "Your opponent at a finished table of Moot offers a rematch.".to_owned(),
         ),
+        Notice::ChallengeReceived { from, .. } => (
+            "A game for you",
+            match from {
+                Some(name) => format!("{name} invites you to a game at Moot."),
+                None => "A player invites you to a game at Moot.".to_owned(),
+            },
+        ),
         _ => return None,
     };
     let payload = serde_json::json!({
@@ -507,7 +514,11 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
         // The player's own seat at the table: a click on the notice opens the page where it
         // moves (in the browser whose cookie holds the player; elsewhere that page says
         // whose games that browser holds).
-        "url": crate::paths::mine(&event.table_id),
+        "url": match event.notice {
+            // No table yet: the invitation's page, where it is accepted or declined.
+            Notice::ChallengeReceived { .. } => crate::paths::challenge(&event.table_id),
+            _ => crate::paths::mine(&event.table_id),
+        },
         "table_id": event.table_id,
         "seq": event.seq,
     });
@@ -627,5 +638,54 @@ impl Drop for Listening {
         self.bells
             .bells
             .remove_if(&self.player_id, |_, bell| bell.receiver_count() <= 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(seat: Seat, notice: Notice) -> PlayerEvent {
+        PlayerEvent {
+            seq: 7,
+            table_id: "ab12".to_owned(),
+            seat,
+            notice,
+            time: 0,
+        }
+    }
+
+    fn pushed(event: &PlayerEvent) -> Option<serde_json::Value> {
+        push_payload(event).map(|text| serde_json::from_str(&text).unwrap())
+    }
+
+    #[test]
+    fn an_invitation_and_the_opponents_rematch_offer_are_pushed_and_ones_own_offer_is_not() {
+        let invited = pushed(&event(
+            Seat::First,
+            Notice::ChallengeReceived {
+                challenge_id: "ab12".to_owned(),
+                game: "tara".to_owned(),
+                from_id: "cd34".to_owned(),
+                from: Some("Ann".to_owned()),
+            },
+        ))
+        .expect("an invitation is pushed");
+        assert_eq!(invited["body"], "Ann invites you to a game at Moot.");
+        assert_eq!(invited["url"], "/challenges/ab12", "the invitation's page");
+        let offered = pushed(&event(
+            Seat::Second,
+            Notice::RematchOffered { by: Seat::First },
+        ))
+        .expect("the opponent's offer is pushed");
+        assert_eq!(offered["url"], "/table/ab12/mine");
+        assert_eq!(
+            pushed(&event(
+                Seat::First,
+                Notice::RematchOffered { by: Seat::First }
+            )),
+            None,
+            "one's own offer is not pushed back"
+        );
     }
 }

@@ -207,6 +207,8 @@ pub fn challenge_page(view: &ChallengeView) -> Markup {
                     p { a href=(href) { (words) } }
                 }
             }
+            // Moves the waiting page on once the challenge is answered (its player's feed).
+            script src=(crate::play::SCRIPT_HREF) defer {}
         },
     )
 }

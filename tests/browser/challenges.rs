@@ -1,6 +1,7 @@
 //! "Find an opponent" in Chromium: one browser offers a game on `/challenges`, another finds it
-//! there and plays it, and both reach the same table; the list, the form, the challenge's page
-//! and the friend page's offer have no serious accessibility violation (axe).
+//! there and plays it, and both reach the same table (the first page moving on by itself); the
+//! list, the form, the challenge's page and the friend page's offer have no serious
+//! accessibility violation (axe).
 
 use fantoccini::Locator;
 
@@ -78,8 +79,8 @@ async fn two_browsers_meet_through_find_an_opponent_and_reach_the_same_table() {
         "{seat}"
     );
 
-    // Ana's page, opened again, leads her to the same table.
-    ana.open(&challenge).await;
+    // Ana's page, left open, moves on by itself (her feed tells it the challenge was
+    // accepted) to the same table.
     let mut at = path(&ana).await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while at == challenge {
