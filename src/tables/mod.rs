@@ -45,6 +45,8 @@
 mod abandon;
 mod announce;
 pub mod backup;
+mod bells;
+mod challenge_list;
 pub mod challenges;
 pub mod changes;
 mod create;
