@@ -81,6 +81,12 @@ pub enum ErrorCode {
     NoRematchOffer,
     /// 410: the table is over; it takes no more moves, resignations or claims.
     TableFinished,
+    /// 410: the awaited move's deadline passed at a table whose expired clock ends the game:
+    /// the table was ended on time, and takes no more moves, resignations or claims.
+    TimeExpired,
+    /// 409: a vacation refused (the clock gives none, the seat's allowance is used up, it is
+    /// on one already, or on none to end).
+    VacationRefused,
     /// 501: this server keeps no tables.
     TablesOff,
     /// 503: the server keeps as many open tables as it may; retry later.
@@ -121,7 +127,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 52] = [
+    pub const ALL: [ErrorCode; 54] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -157,6 +163,8 @@ impl ErrorCode {
         ErrorCode::AlreadyRematched,
         ErrorCode::NoRematchOffer,
         ErrorCode::TableFinished,
+        ErrorCode::TimeExpired,
+        ErrorCode::VacationRefused,
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
         ErrorCode::StreamsFull,
@@ -214,6 +222,8 @@ impl ErrorCode {
             ErrorCode::AlreadyRematched => "already_rematched",
             ErrorCode::NoRematchOffer => "no_rematch_offer",
             ErrorCode::TableFinished => "table_finished",
+            ErrorCode::TimeExpired => "time_expired",
+            ErrorCode::VacationRefused => "vacation_refused",
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
             ErrorCode::StreamsFull => "streams_full",
@@ -281,7 +291,8 @@ impl ErrorCode {
             }
             ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::TableFinished => StatusCode::GONE,
+            ErrorCode::TableFinished | ErrorCode::TimeExpired => StatusCode::GONE,
+            ErrorCode::VacationRefused => StatusCode::CONFLICT,
             ErrorCode::TablesOff | ErrorCode::WebhooksOff => StatusCode::NOT_IMPLEMENTED,
         }
     }
@@ -324,6 +335,8 @@ impl ErrorCode {
             ErrorCode::AlreadyRematched => "The rematch was accepted",
             ErrorCode::NoRematchOffer => "No rematch is offered",
             ErrorCode::TableFinished => "The table is over",
+            ErrorCode::TimeExpired => "The clock ran out: the game ended on time",
+            ErrorCode::VacationRefused => "No vacation can start or end now",
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
             ErrorCode::StreamsFull => "Too many open event streams",
@@ -389,6 +402,8 @@ mod tests {
                 | ErrorCode::AlreadyRematched
                 | ErrorCode::NoRematchOffer
                 | ErrorCode::TableFinished
+                | ErrorCode::TimeExpired
+                | ErrorCode::VacationRefused
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull
                 | ErrorCode::WebhooksOff

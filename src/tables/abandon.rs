@@ -17,9 +17,9 @@
 
 use super::player_feed::Sitters;
 use super::rows::{SELECT_TABLE, StoredTable, parse_json, read_seat};
-use super::{Committed, DAY, EndedBy, Event, Millis, TableError, Tables};
+use super::{Committed, DAY, EndedBy, Event, Millis, Standing, TableError, Tables};
 use crate::limits::tables as limits;
-use moot_games::{Game, with_game};
+use moot_games::{Game, Seat, with_game};
 
 /// How long an open table is kept waiting for a move before it is closed as abandoned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,13 +88,12 @@ impl Tables {
             .fetch_all(&self.store.pool)
             .await?;
             for id in &ids {
-                let overdue = |row: &StoredTable| {
-                    abandonment.is_over(row.ply, row.deadline, row.updated, now)
+                let overdue = |row: &StoredTable, _| {
+                    abandonment
+                        .is_over(row.ply, row.deadline, row.updated, now)
+                        .then_some((None, EndedBy::Abandoned))
                 };
-                match self
-                    .close_waiting(id, now, EndedBy::Abandoned, overdue)
-                    .await
-                {
+                match self.close_waiting(id, now, overdue).await {
                     Ok(Some(_)) => closed += 1,
                     Ok(None) => {}
                     Err(error) if error.is_storage() => return Err(error),
@@ -110,15 +109,16 @@ impl Tables {
         }
     }
 
-    /// Closes table `id` with no winner, as `ended_by` says (abandoned, or aborted by its late
-    /// first move), if it is still open and `overdue` at `now`, in one transaction with its
-    /// event; `None` if it is not (closed meanwhile, by a move or by another replica).
+    /// Ends table `id` outside its rules if it is still open and `decide`, told the stored
+    /// row and the seat awaited, names how (the winner, if any, and why) at `now`, in one
+    /// transaction with its event; `None` if it does not (or the table changed meanwhile: a
+    /// move, another replica). The update is written only where the table still has the ply
+    /// and the deadline read, so that of two replicas ending one table one does.
     pub(super) async fn close_waiting(
         &self,
         id: &str,
         now: Millis,
-        ended_by: EndedBy,
-        overdue: impl FnOnce(&StoredTable) -> bool,
+        decide: impl FnOnce(&StoredTable, Seat) -> Option<(Option<Seat>, EndedBy)>,
     ) -> Result<Option<Committed>, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
@@ -130,7 +130,7 @@ impl Tables {
                 return Ok(None);
             };
             let mut row = StoredTable::read(first)?;
-            if row.status != "ongoing" || !overdue(&row) {
+            if row.status != "ongoing" {
                 return Ok(None);
             }
             let mut seats = Vec::with_capacity(2);
@@ -142,30 +142,42 @@ impl Tables {
                 }
                 seats.push(seat);
             }
-            let closed = sqlx::query(
-                "UPDATE moot_tables SET status = 'finished', winner = NULL, \
-                 ended_by = $1, deadline_ms = NULL, updated_ms = $2 \
-                 WHERE id = $3 AND status = 'ongoing' AND ply = $4",
-            )
-            .bind(ended_by.as_str())
-            .bind(now)
-            .bind(id)
-            .bind(row.ply as i64)
-            .execute(&mut *tx)
-            .await?;
-            if closed.rows_affected() != 1 {
-                return Ok(None);
-            }
-            row.status = "finished".to_owned();
-            row.winner = None;
-            row.ended_by = Some(ended_by.as_str().to_owned());
-            row.deadline = None;
-            row.updated = now;
             let webhook = row.webhook.clone();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
-                let event = match ended_by {
-                    EndedBy::Aborted => Event::Aborted,
+                let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
+                    return Ok(None);
+                };
+                let Some((winner, ended_by)) = decide(&row, to_act) else {
+                    return Ok(None);
+                };
+                let winner_index = winner.map(|w| w.index() as i64);
+                let closed = sqlx::query(
+                    "UPDATE moot_tables SET status = 'finished', winner = $1, \
+                     ended_by = $2, deadline_ms = NULL, updated_ms = $3 \
+                     WHERE id = $4 AND status = 'ongoing' AND ply = $5 \
+                     AND COALESCE(deadline_ms, -1) = $6",
+                )
+                .bind(winner_index)
+                .bind(ended_by.as_str())
+                .bind(now)
+                .bind(id)
+                .bind(row.ply as i64)
+                .bind(row.deadline.unwrap_or(-1))
+                .execute(&mut *tx)
+                .await?;
+                if closed.rows_affected() != 1 {
+                    return Ok(None);
+                }
+                row.status = "finished".to_owned();
+                row.winner = winner_index;
+                row.ended_by = Some(ended_by.as_str().to_owned());
+                row.deadline = None;
+                row.updated = now;
+                let event = match (ended_by, winner) {
+                    (EndedBy::Aborted, _) => Event::Aborted,
+                    // Won on time without a claim: told as a claim of the waiting seat.
+                    (EndedBy::Time, Some(seat)) => Event::TimeClaimed { seat },
                     _ => Event::Abandoned,
                 };
                 Committed { table: row.table::<G>(id, &state, seats)?, event }

@@ -16,7 +16,7 @@ use super::player_feed::{Notice, Rung, Told};
 use super::players::{NewPlayer, Player, insert_player, player_id};
 use super::rows::{awaited, parse_json, seat_of, to_text};
 use super::write::Write;
-use super::{DAY, Millis, Table, TableError, Tables, secret};
+use super::{Clock, DAY, Millis, Table, TableError, Tables, secret};
 use moot_games::{GAME_IDS, Game, Seat, with_game};
 
 /// How long a challenge waits for someone to accept it.
@@ -75,8 +75,10 @@ pub struct Challenge {
     pub game: &'static str,
     /// The game's options, as JSON.
     pub options: serde_json::Value,
-    /// Days each move may take at its table, if it has a clock.
+    /// Days each move may take at its table, if its clock is that shorthand's.
     pub days_per_move: Option<u32>,
+    /// Its table's clock, if it has one.
+    pub clock: Option<Clock>,
     /// Who made it: the player's id.
     pub creator_id: String,
     /// The creator's name, if it has one.
@@ -102,8 +104,8 @@ pub struct NewChallenge {
     pub game: &'static str,
     /// The options, as JSON (already checked by the game).
     pub options: String,
-    /// The clock: days per move, if any.
-    pub days_per_move: Option<u32>,
+    /// Its table's clock, if any.
+    pub clock: Option<Clock>,
     /// The creator's seat, or `None` for one drawn at accept.
     pub creator_seat: Option<Seat>,
     /// The invited player's id, for an invitation.
@@ -148,7 +150,7 @@ pub struct Accepted {
 }
 
 /// A challenge's columns, its creator's name beside them.
-pub(super) const SELECT_CHALLENGE: &str = "SELECT c.id, c.game, c.options, c.days_per_move, c.creator_id, \
+pub(super) const SELECT_CHALLENGE: &str = "SELECT c.id, c.game, c.options, c.days_per_move, c.clock, c.creator_id, \
      p.name AS creator_name, c.creator_seat, c.invited_id, c.status, c.table_id, c.created_ms, \
      c.updated_ms FROM moot_challenges c JOIN moot_players p ON p.id = c.creator_id";
 
@@ -169,13 +171,19 @@ pub(super) fn read_challenge(
     if status == ChallengeStatus::Open && created + EXPIRES <= now {
         status = ChallengeStatus::Expired;
     }
+    let days_per_move = row
+        .try_get::<Option<i64>, _>("days_per_move")?
+        .map(|d| d as u32);
+    let clock = match row.try_get::<Option<String>, _>("clock")? {
+        Some(text) => Some(parse_json::<Clock>(&text, "clock")?),
+        None => days_per_move.map(Clock::days_per_move),
+    };
     Ok(Challenge {
         id: row.try_get("id")?,
         game,
         options: parse_json(&options, "options")?,
-        days_per_move: row
-            .try_get::<Option<i64>, _>("days_per_move")?
-            .map(|d| d as u32),
+        days_per_move,
+        clock,
         creator_id: row.try_get("creator_id")?,
         creator_name: row.try_get("creator_name")?,
         creator_seat: row
@@ -280,17 +288,18 @@ impl Tables {
             }
             sqlx::query(
                 "INSERT INTO moot_challenges (id, game, options, days_per_move, creator_id, \
-                 creator_seat, invited_id, status, table_id, created_ms, updated_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', NULL, $8, $8)",
+                 creator_seat, invited_id, status, table_id, created_ms, updated_ms, clock) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', NULL, $8, $8, $9)",
             )
             .bind(&id)
             .bind(new.game)
             .bind(&new.options)
-            .bind(new.days_per_move.map(i64::from))
+            .bind(new.clock.and_then(|c| c.as_days_per_move()).map(i64::from))
             .bind(creator_id)
             .bind(new.creator_seat.map(|s| s.index() as i64))
             .bind(new.invite.clone())
             .bind(now)
+            .bind(new.clock.as_ref().map(to_text).transpose()?)
             .execute(&mut *tx)
             .await?;
             let challenge = load(&mut tx, &id, now).await?;
@@ -403,7 +412,7 @@ impl Tables {
                     options: to_text(&options)?,
                     state: to_text(&state)?,
                     to_act: awaited::<G>(&state),
-                    days_per_move: challenge.days_per_move,
+                    clock: challenge.clock,
                     names,
                     digests: credentials.each_ref().map(|c| secret::digest(c)),
                     players,

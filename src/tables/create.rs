@@ -9,7 +9,7 @@ use super::read::read_table;
 use super::rows::{awaited, to_text};
 use super::store::Backend;
 use super::write::Write;
-use super::{Created, DAY, Millis, Table, TableError, Tables, Webhook, secret};
+use super::{Clock, Created, Millis, Table, TableError, Tables, Webhook, secret};
 use moot_games::{Game, Seat};
 
 /// The PostgreSQL advisory lock creations take turns on (any number shared by the replicas
@@ -18,8 +18,8 @@ const CREATIONS_LOCK: i64 = 0x6d6f_6f74;
 
 impl Tables {
     /// Creates a table of game `G` at its start `state` (from `options`), with a clock of
-    /// `days_per_move` if given, the seats' names, and a webhook if given (its URL already
-    /// checked).
+    /// `days_per_move` if given (see [`Clock::days_per_move`]), the seats' names, and a webhook
+    /// if given (its URL already checked).
     pub async fn create<G: Game>(
         &self,
         options: &G::Options,
@@ -32,7 +32,7 @@ impl Tables {
         self.create_seated::<G>(
             options,
             state,
-            days_per_move,
+            days_per_move.map(Clock::days_per_move),
             names,
             [None, None],
             webhook,
@@ -41,14 +41,14 @@ impl Tables {
         .await
     }
 
-    /// [`Tables::create`], each seat taken by the player holding the credential given for it,
-    /// if any (see [`super::players`]).
+    /// [`Tables::create`] with any `clock`, each seat taken by the player holding the
+    /// credential given for it, if any (see [`super::players`]).
     #[allow(clippy::too_many_arguments)]
     pub async fn create_seated<G: Game>(
         &self,
         options: &G::Options,
         state: &G::State,
-        days_per_move: Option<u32>,
+        clock: Option<Clock>,
         names: [Option<String>; 2],
         players: [Option<String>; 2],
         webhook: Option<Webhook>,
@@ -71,7 +71,7 @@ impl Tables {
                 options: to_text(options)?,
                 state: to_text(state)?,
                 to_act: awaited::<G>(state),
-                days_per_move,
+                clock,
                 names,
                 digests: credentials.each_ref().map(|c| secret::digest(c)),
                 players: seated,
@@ -98,7 +98,17 @@ impl Tables {
         now: Millis,
     ) -> Result<(Table, Rung), TableError> {
         let id = secret::table_id();
-        let deadline = new.days_per_move.map(|days| now + i64::from(days) * DAY);
+        let times = new.clock.map(|clock| clock.start(now));
+        let due = match (new.clock, &times, new.to_act) {
+            (Some(clock), Some(times), Some(to_act)) => {
+                let to_act = super::rows::seat_of(to_act)?;
+                Some((
+                    clock.deadline(times, to_act, now),
+                    clock.near(times, to_act, now),
+                ))
+            }
+            _ => None,
+        };
         if self.store.backend == Backend::Postgres {
             sqlx::query("SELECT pg_advisory_xact_lock($1)")
                 .bind(CREATIONS_LOCK)
@@ -114,19 +124,27 @@ impl Tables {
         }
         sqlx::query(
             "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
-             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act) \
-             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10)",
+             days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act, \
+             clock, clock_times, near_ms) \
+             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&id)
         .bind(new.game)
         .bind(new.options)
         .bind(new.state)
-        .bind(new.days_per_move.map(i64::from))
-        .bind(deadline)
+        .bind(
+            new.clock
+                .and_then(|c| c.as_days_per_move())
+                .map(i64::from),
+        )
+        .bind(due.map(|(deadline, _)| deadline))
         .bind(now)
         .bind(new.webhook.as_ref().map(|w| w.url.clone()))
         .bind(new.webhook.map(|w| w.secret))
         .bind(new.to_act)
+        .bind(new.clock.as_ref().map(to_text).transpose()?)
+        .bind(times.as_ref().map(to_text).transpose()?)
+        .bind(due.map(|(_, near)| near))
         .execute(&mut **tx)
         .await?;
         let mut sitters = Sitters::default();
@@ -170,8 +188,8 @@ pub(super) struct NewTable {
     pub state: String,
     /// The seat the state awaits, as stored (see [`awaited`]).
     pub to_act: Option<i64>,
-    /// The clock: days per move, if any.
-    pub days_per_move: Option<u32>,
+    /// The clock, if any.
+    pub clock: Option<Clock>,
     /// Each seat's name, its credential's digest and its player's id, the first seat's first.
     pub names: [Option<String>; 2],
     pub digests: [String; 2],

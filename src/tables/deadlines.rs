@@ -5,7 +5,9 @@
 //! the table's stream (live: a notice is not kept with the moves; other replicas' followers hear
 //! of it through `NOTIFY`). A deadline found already passed is told passed only. A first
 //! deadline passed with no move made is not told: the table is aborted (no result), a change
-//! like a resignation (see [`Tables::close_waiting`]).
+//! like a resignation (see [`Tables::close_waiting`]); nor is a deadline passed on a clock
+//! whose expiry ends the game: the table is ended, the waiting seat winning on time
+//! ([`Tables::end_expired`], which a late change and a late read call too).
 //!
 //! The notices come from the database, not from a timer of one process: any replica's worker
 //! looks for the deadlines due at the time it is given, and each table's notice is written in
@@ -18,14 +20,19 @@
 use sqlx::Row;
 
 use super::player_feed::{Notice, Sitters};
-use super::rows::{StoredTable, seat_of};
+use super::rows::{StoredTable, parse_json, seat_of};
 use super::write::Write;
-use super::{DAY, EndedBy, Millis, TableError, Tables, Webhook};
+use super::{Clock, Committed, DAY, EndedBy, Millis, TableError, Tables, Webhook};
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
-/// The time left when a deadline is near, per day a move may take: a fifth.
+/// The time left when a deadline is near, per day a move may take: a fifth (for a table whose
+/// near time is not stored: made before clocks had kinds).
 const NEAR_LEFT_PER_DAY: Millis = DAY / 5;
+
+/// The most time between a deadline's coming near and the deadline: a fifth of the longest
+/// turn (60 days of weekdays with their weekends, and a year's vacation), with room to spare.
+const FURTHEST_NEAR: Millis = 40 * DAY;
 
 /// Tables looked at per query: the ids of a batch are read, then each is told in its own
 /// transaction.
@@ -76,14 +83,13 @@ impl Tables {
     pub async fn notice_deadlines(&self, now: Millis) -> Result<u64, TableError> {
         let mut told = 0;
         let mut after_id = String::new();
-        let furthest_near =
-            now.saturating_add(i64::from(limits::MAX_DAYS_PER_MOVE) * NEAR_LEFT_PER_DAY);
+        let furthest_near = now.saturating_add(FURTHEST_NEAR);
         loop {
             // Near: four fifths of the time gone, not yet told; passed: not yet told.
             let ids: Vec<String> = sqlx::query_scalar(
                 "SELECT id FROM moot_tables WHERE deadline_ms <= $1 AND status = 'ongoing' \
                  AND id > $2 AND to_act IS NOT NULL \
-                 AND deadline_ms - days_per_move * $3 <= $4 \
+                 AND COALESCE(near_ms, deadline_ms - days_per_move * $3) <= $4 \
                  AND (deadline_passed_ply IS NULL OR deadline_passed_ply <> ply) \
                  AND (deadline_ms < $4 OR deadline_near_ply IS NULL OR deadline_near_ply <> ply) \
                  ORDER BY id LIMIT $5",
@@ -97,8 +103,9 @@ impl Tables {
             .await?;
             for id in &ids {
                 let done = match self.notice_deadline(id, now).await {
-                    // Nothing to tell: a first deadline passed with no move aborts the table.
-                    Ok(false) => self.abort_unstarted(id, now).await,
+                    // Nothing to tell: a first deadline passed with no move aborts the table,
+                    // a deadline passed on a clock whose expiry ends the game ends it.
+                    Ok(false) => self.end_expired(id, now).await.map(|e| e.is_some()),
                     other => other,
                 };
                 match done {
@@ -123,7 +130,8 @@ impl Tables {
         let mut tx = self.write().await?;
         let outcome = async {
             let rows = sqlx::query(
-                "SELECT t.ply, t.to_act, t.deadline_ms, t.days_per_move, t.deadline_near_ply, \
+                "SELECT t.ply, t.to_act, t.deadline_ms, t.days_per_move, t.near_ms, t.clock, \
+                 t.deadline_near_ply, \
                  t.deadline_passed_ply, t.webhook_url, t.webhook_secret, s.seat, s.player_id \
                  FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
                  WHERE t.id = $1 AND t.status = 'ongoing' ORDER BY s.seat",
@@ -135,22 +143,31 @@ impl Tables {
                 return Ok(None);
             };
             let ply: i64 = first.try_get("ply")?;
-            let (Some(to_act), Some(deadline), Some(days)) = (
+            let days: Option<i64> = first.try_get("days_per_move")?;
+            let near = first.try_get::<Option<i64>, _>("near_ms")?.or_else(|| {
+                let deadline = first.try_get::<Option<i64>, _>("deadline_ms").ok()??;
+                Some(deadline - days? * NEAR_LEFT_PER_DAY)
+            });
+            let (Some(to_act), Some(deadline), Some(near)) = (
                 first.try_get::<Option<i64>, _>("to_act")?,
                 first.try_get::<Option<i64>, _>("deadline_ms")?,
-                first.try_get::<Option<i64>, _>("days_per_move")?,
+                near,
             ) else {
                 return Ok(None);
+            };
+            let ends = match first.try_get::<Option<String>, _>("clock")? {
+                Some(text) => parse_json::<Clock>(&text, "clock")?.ends_on_expiry(),
+                None => false,
             };
             let told_at = |column| -> Result<bool, TableError> {
                 Ok(first.try_get::<Option<i64>, _>(column)? == Some(ply))
             };
-            let due = if deadline < now && ply == 0 {
-                // The table is aborted instead (by the caller).
+            let due = if deadline < now && (ply == 0 || ends) {
+                // The table is aborted, or ended on time, instead (by the caller).
                 None
             } else if deadline < now {
                 (!told_at("deadline_passed_ply")?).then_some(Due::Passed)
-            } else if deadline - days * NEAR_LEFT_PER_DAY <= now {
+            } else if near <= now {
                 (!told_at("deadline_near_ply")?).then_some(Due::Near)
             } else {
                 None
@@ -228,14 +245,28 @@ impl Tables {
         Ok(true)
     }
 
-    /// Aborts table `id` if no one moved in it by its first deadline (passed at `now`);
-    /// whether this did.
-    async fn abort_unstarted(&self, id: &str, now: Millis) -> Result<bool, TableError> {
-        let overdue = |row: &StoredTable| row.ply == 0 && row.deadline.is_some_and(|d| d < now);
-        let closed = self
-            .close_waiting(id, now, EndedBy::Aborted, overdue)
-            .await?;
-        Ok(closed.is_some())
+    /// Ends table `id` if its deadline passed by `now`: aborted if no one moved in it yet,
+    /// else, if its clock's expiry ends the game, won on time by the waiting seat; `None` if
+    /// neither (or a move, or another replica, came first). The deadline worker, a change
+    /// arriving late and a read of the table after its deadline all end it through this.
+    pub(super) async fn end_expired(
+        &self,
+        id: &str,
+        now: Millis,
+    ) -> Result<Option<Committed>, TableError> {
+        self.close_waiting(id, now, |row: &StoredTable, to_act: Seat| {
+            let deadline = row.deadline?;
+            if now <= deadline {
+                return None;
+            }
+            if row.ply == 0 {
+                return Some((None, EndedBy::Aborted));
+            }
+            row.clock
+                .is_some_and(|clock| clock.ends_on_expiry())
+                .then_some((Some(to_act.other()), EndedBy::Time))
+        })
+        .await
     }
 
     /// Marks the deadline of table `id` at `ply` told (a passed deadline is told near too:

@@ -23,6 +23,9 @@
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
 //!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
 //!   deleted once old), [`rematch`] (another game between a finished table's seats);
+//! - [`clock`]: a table's clock as a value (hours per move or a bank, weekends, expiry,
+//!   vacation) and the one function that says when a move is due; [`vacation`]: a seat's
+//!   vacation started and ended;
 //! - [`challenges`]: games offered to anyone or to one player, the table opened when one is
 //!   accepted;
 //! - [`players`]: player keys (a credential that reaches all of a player's seats), the seats
@@ -49,6 +52,7 @@ mod bells;
 mod challenge_list;
 pub mod challenges;
 pub mod changes;
+pub mod clock;
 mod create;
 pub mod deadlines;
 pub mod feed;
@@ -70,10 +74,12 @@ pub mod secret;
 pub mod store;
 pub mod subscriptions;
 pub mod sweep;
+mod vacation;
 pub(crate) mod write;
 
 pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
+pub use clock::{Clock, ClockTimes, OnExpiry, Pace};
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
@@ -258,8 +264,12 @@ pub struct Table {
     pub game_status: Status,
     /// Both seats.
     pub seats: Vec<SeatInfo>,
-    /// Days each move may take, if the table has a clock.
+    /// Days each move may take, if the table's clock is that shorthand's.
     pub days_per_move: Option<u32>,
+    /// The table's clock, if it has one.
+    pub clock: Option<Clock>,
+    /// The times its clock keeps (each seat's bank and vacation), if it has a clock.
+    pub clock_times: Option<ClockTimes>,
     /// When the awaited move is due, if the table has a clock and goes on.
     pub deadline: Option<Millis>,
     /// When the table was created.
@@ -417,6 +427,13 @@ pub enum TableError {
     /// A claim by the seat whose move is awaited.
     #[error("only the seat waiting for the other's move may claim")]
     NotWaiting,
+    /// A change after the awaited move's deadline, at a table whose expired clock ends the
+    /// game: the table is ended on time in the same request.
+    #[error("the awaited move's deadline passed: the game ended on time")]
+    TimeExpired,
+    /// A vacation refused (no allowance, used up, already on one, none to end).
+    #[error("{0}")]
+    Vacation(String),
     /// A claim before the deadline, or at a table with no clock.
     #[error("{0}")]
     TooEarly(String),

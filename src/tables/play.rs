@@ -9,8 +9,8 @@ use super::player_feed::{Rung, Sitters};
 use super::rows::{SELECT_TABLE, StoredTable, awaited, columns, parse_json, read_seat, to_text};
 use super::write::Write;
 use super::{
-    Committed, DAY, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables,
-    Webhook, secret,
+    Committed, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, Webhook,
+    secret,
 };
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};
@@ -19,11 +19,14 @@ use sqlx::query::Query;
 use sqlx::{Any, Row};
 
 impl Tables {
-    /// Loads a table for a change in `tx` and finds the seat whose credential this is.
-    async fn load_seated(
+    /// Loads a table for a change in `tx` at `now` and finds the seat whose credential this
+    /// is: refused if the table is over, or if its clock expired and its expiry ends the game
+    /// (the caller then ends it: see [`Tables::expired_then`]).
+    pub(super) async fn load_seated(
         tx: &mut Write,
         id: &str,
         credential: &str,
+        now: Millis,
     ) -> Result<(StoredTable, Seat, Vec<SeatInfo>, Sitters), TableError> {
         if !secret::is_table_id(id) {
             return Err(TableError::UnknownTable);
@@ -51,6 +54,9 @@ impl Tables {
         let seat = seated.ok_or(TableError::BadCredential)?;
         if row.status == "finished" {
             return Err(TableError::Finished);
+        }
+        if row.expired(now) {
+            return Err(TableError::TimeExpired);
         }
         Ok((row, seat, seats, sitters))
     }
@@ -108,7 +114,8 @@ impl Tables {
         // open from the start.
         let mut tx = self.deferred_write().await?;
         let outcome = async {
-            let (row, seat, seats, sitters) = Self::load_seated(&mut tx, id, credential).await?;
+            let (row, seat, seats, sitters) =
+                Self::load_seated(&mut tx, id, credential, now).await?;
             if row.ply != seen_ply {
                 return Err(TableError::StalePly {
                     seen: seen_ply,
@@ -135,10 +142,14 @@ impl Tables {
             Ok((committed, webhook, rung))
         }
         .await;
-        let (committed, webhook, rung) = tx.finish(outcome).await.map_err(|e| match e {
+        let finished = tx.finish(outcome).await.map_err(|e| match e {
             TableError::Database(e) => stale_if_taken(e, seen_ply),
             e => e,
-        })?;
+        });
+        let (committed, webhook, rung) = match finished {
+            Err(error) => return Err(self.expired_then(id, error, now).await),
+            Ok(done) => done,
+        };
         Ok(self.announced(webhook.as_ref(), rung, committed))
     }
 
@@ -180,10 +191,17 @@ impl Tables {
             standing => standing,
         };
         let (status, winner, ended_by) = columns(&standing);
-        let deadline = match standing {
-            Standing::Ongoing { .. } => row.days_per_move.map(|days| now + days * DAY),
-            Standing::Finished { .. } => None,
+        let times = row
+            .clock
+            .map(|clock| clock.after_move(&row.times(&clock), seat, now, row.created));
+        let (deadline, near) = match (&standing, row.clock, &times) {
+            (Standing::Ongoing { to_act }, Some(clock), Some(times)) => (
+                Some(clock.deadline(times, *to_act, row.created)),
+                Some(clock.near(times, *to_act, row.created)),
+            ),
+            _ => (None, None),
         };
+        let times_text = times.as_ref().map(to_text).transpose()?;
         row.state = to_text(&state)?;
         let written = Written {
             state: &row.state,
@@ -193,6 +211,8 @@ impl Tables {
             winner,
             ended_by,
             deadline,
+            near,
+            clock_times: times_text.as_deref(),
             to_act: awaited::<G>(&state),
             seat: seat.index() as i64,
             notation: &notation,
@@ -211,6 +231,7 @@ impl Tables {
         row.winner = winner;
         row.ended_by = ended_by.map(str::to_owned);
         row.deadline = deadline;
+        row.clock_times = times;
         row.updated = now;
         Ok(Committed {
             table: row.table::<G>(id, &state, seats)?,
@@ -250,9 +271,7 @@ impl Tables {
                 return Err(TableError::NotWaiting);
             }
             match ending.row.deadline {
-                None => Err(TableError::TooEarly(
-                    "this table has no clock (days_per_move)".into(),
-                )),
+                None => Err(TableError::TooEarly("this table has no clock".into())),
                 Some(deadline) if now <= deadline => Err(TableError::TooEarly(format!(
                     "the move is due in {} s",
                     (deadline - now + 999) / 1000
@@ -293,7 +312,7 @@ impl Tables {
         let mut tx = self.write().await?;
         let outcome = async {
             let (mut row, seat, seats, sitters) =
-                Self::load_seated(&mut tx, id, credential).await?;
+                Self::load_seated(&mut tx, id, credential, now).await?;
             let movers: i64 = sqlx::query_scalar(
                 "SELECT COUNT(DISTINCT seat) FROM moot_moves WHERE table_id = $1",
             )
@@ -341,8 +360,30 @@ impl Tables {
             Ok((committed, webhook, rung))
         }
         .await;
-        let (committed, webhook, rung) = tx.finish(outcome).await?;
+        let (committed, webhook, rung) = match tx.finish(outcome).await {
+            Err(error) => return Err(self.expired_then(id, error, now).await),
+            Ok(done) => done,
+        };
         Ok(self.announced(webhook.as_ref(), rung, committed))
+    }
+
+    /// A change's refusal, once a refusal for an expired clock has ended the table on time
+    /// (in this request, if no replica's deadline worker did it first): the refused change
+    /// rolled back, the ending is a change of its own. The database's failure to end it is
+    /// answered in the refusal's stead.
+    pub(super) async fn expired_then(
+        &self,
+        id: &str,
+        error: TableError,
+        now: Millis,
+    ) -> TableError {
+        if !matches!(error, TableError::TimeExpired) {
+            return error;
+        }
+        match self.end_expired(id, now).await {
+            Ok(_) => error,
+            Err(failed) => failed,
+        }
     }
 }
 
@@ -367,8 +408,8 @@ struct Ending<'a> {
 macro_rules! update_table {
     () => {
         "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
-         WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
+         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8, clock_times = $11, \
+         near_ms = $12 WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
     };
 }
 
@@ -382,6 +423,8 @@ struct Written<'a> {
     winner: Option<i64>,
     ended_by: Option<&'a str>,
     deadline: Option<Millis>,
+    near: Option<Millis>,
+    clock_times: Option<&'a str>,
     to_act: Option<i64>,
     seat: i64,
     notation: &'a str,
@@ -404,8 +447,8 @@ impl Written<'_> {
             " RETURNING id), \
              played AS ( \
                INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
-               SELECT id, $2, $11, $12, $7 FROM moved RETURNING ply), \
-             told AS (SELECT pg_notify($13, $14) FROM played) \
+               SELECT id, $2, $13, $14, $7 FROM moved RETURNING ply), \
+             told AS (SELECT pg_notify($15, $16) FROM played) \
              SELECT (SELECT count(*) FROM played) AS written, (SELECT count(*) FROM told) AS told"
         ));
         let row = self
@@ -440,7 +483,7 @@ impl Written<'_> {
         Ok(updated.rows_affected() == 1)
     }
 
-    /// `query` with the parameters of `update_table!` bound ($1 to $10).
+    /// `query` with the parameters of `update_table!` bound ($1 to $12).
     fn bind_table<'q>(
         &'q self,
         query: Query<'q, Any, AnyArguments<'q>>,
@@ -457,10 +500,12 @@ impl Written<'_> {
             .bind(self.to_act)
             .bind(id)
             .bind(self.seen as i64)
+            .bind(self.clock_times)
+            .bind(self.near)
     }
 }
 
-async fn lost_race(tx: &mut Write, id: &str, seen: u64) -> TableError {
+pub(super) async fn lost_race(tx: &mut Write, id: &str, seen: u64) -> TableError {
     let finished = sqlx::query_scalar::<_, String>(
         "SELECT status FROM moot_tables WHERE id = $1 AND ply = $2",
     )

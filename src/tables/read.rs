@@ -6,14 +6,35 @@ use sqlx::Row;
 use super::rows::{
     SELECT_SEAT_KEYS, SELECT_TABLE_ONCE, SeatKeys, StoredTable, parse_json, read_played, seat_of,
 };
-use super::{History, HistoryPage, Played, SeatInfo, Table, TableError, Tables, secret};
+use super::{History, HistoryPage, Millis, Played, SeatInfo, Table, TableError, Tables, secret};
 use moot_games::with_game;
 use moot_games::{Game, Seat};
 
 impl Tables {
-    /// The table with this id, if there is one.
+    /// The table with this id, if there is one, as it stands now (see [`Tables::get_at`]).
     pub async fn get(&self, id: &str) -> Result<Option<Table>, TableError> {
-        read_table(&self.store.pool, id).await
+        self.get_at(id, super::now()).await
+    }
+
+    /// The table with this id, if there is one, as it stands at `now`. A table whose clock
+    /// expired, where the expiry ends the game, is ended on time by this read if the deadline
+    /// worker has not done it yet: the read ends it through the worker's own change
+    /// ([`Tables::end_expired`], written once whoever comes first), so that no reader ever
+    /// sees a game going on whose time is up, and every follower hears of its end.
+    pub async fn get_at(&self, id: &str, now: Millis) -> Result<Option<Table>, TableError> {
+        let table = read_table(&self.store.pool, id).await?;
+        let expired = table.as_ref().is_some_and(|table| {
+            table.clock.is_some_and(|clock| clock.ends_on_expiry())
+                && table.deadline.is_some_and(|deadline| now > deadline)
+        });
+        if !expired {
+            return Ok(table);
+        }
+        match self.end_expired(id, now).await? {
+            Some(ended) => Ok(Some(ended.table)),
+            // Changed meanwhile (a move, or another replica ended it): as it is now.
+            None => read_table(&self.store.pool, id).await,
+        }
     }
 
     /// At most `limit` moves of table `id` from ply `from` on, in order.

@@ -169,7 +169,7 @@ impl Tables {
                 options: row.options.clone(),
                 state: to_text(&state)?,
                 to_act: awaited::<G>(&state),
-                days_per_move: row.days_per_move.map(|days| days as u32),
+                clock: row.clock,
                 names: swapped(names),
                 digests: [loaded.digests[1].clone(), loaded.digests[0].clone()],
                 players: swapped(loaded.players.clone()),

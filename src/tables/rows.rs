@@ -8,7 +8,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{
-    EndedBy, Millis, Played, Rematch, SeatInfo, Standing, Table, TableError, Webhook, WebhookHealth,
+    Clock, ClockTimes, EndedBy, Millis, Played, Rematch, SeatInfo, Standing, Table, TableError,
+    Webhook, WebhookHealth,
 };
 use moot_games::{GAME_IDS, Game, Seat, Turn};
 
@@ -18,7 +19,7 @@ use moot_games::{GAME_IDS, Game, Seat, Turn};
 pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
      t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, t.rematch_of, \
-     t.rematched_by, s.seat, s.name, s.credential_sha256, \
+     t.rematched_by, t.clock, t.clock_times, t.near_ms, s.seat, s.name, s.credential_sha256, \
      s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
@@ -63,7 +64,7 @@ impl SeatKeys {
 pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, \
      t.winner, t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, \
      t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, \
-     t.rematch_of, t.rematched_by, \
+     t.rematch_of, t.rematched_by, t.clock, t.clock_times, t.near_ms, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 0) AS first_name, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 1) AS second_name \
      FROM moot_tables t WHERE t.id = $1";
@@ -86,6 +87,11 @@ pub(super) struct StoredTable {
     pub(super) ended_by: Option<String>,
     /// Days each move may take, if the table has a clock.
     pub(super) days_per_move: Option<i64>,
+    /// The table's clock, if it has one (the shorthand's for a table made before clocks had
+    /// kinds).
+    pub(super) clock: Option<Clock>,
+    /// The times its clock keeps, if stored.
+    pub(super) clock_times: Option<ClockTimes>,
     /// When the awaited move is due, if the table has a clock.
     pub(super) deadline: Option<Millis>,
     /// When the table was created.
@@ -110,6 +116,15 @@ impl StoredTable {
             .iter()
             .find(|id| **id == game)
             .ok_or_else(|| TableError::Corrupt(format!("unknown game {game:?}")))?;
+        let days_per_move: Option<i64> = row.try_get("days_per_move")?;
+        let clock = match row.try_get::<Option<String>, _>("clock")? {
+            Some(text) => Some(parse_json::<Clock>(&text, "clock")?),
+            None => days_per_move.map(|days| Clock::days_per_move(days as u32)),
+        };
+        let clock_times = row
+            .try_get::<Option<String>, _>("clock_times")?
+            .map(|text| parse_json::<ClockTimes>(&text, "clock_times"))
+            .transpose()?;
         Ok(StoredTable {
             game,
             options: row.try_get("options")?,
@@ -118,7 +133,9 @@ impl StoredTable {
             status: row.try_get("status")?,
             winner: row.try_get("winner")?,
             ended_by: row.try_get("ended_by")?,
-            days_per_move: row.try_get("days_per_move")?,
+            days_per_move,
+            clock,
+            clock_times,
             deadline: row.try_get("deadline_ms")?,
             created: row.try_get("created_ms")?,
             updated: row.try_get("updated_ms")?,
@@ -140,6 +157,21 @@ impl StoredTable {
                 by: row.try_get("rematched_by")?,
             },
         })
+    }
+
+    /// The times its clock keeps: as stored, or, for a table made before they were kept,
+    /// its clock's started at its last change (hours per move count from the last move).
+    pub(super) fn times(&self, clock: &Clock) -> ClockTimes {
+        self.clock_times
+            .unwrap_or_else(|| clock.start(self.updated))
+    }
+
+    /// Whether the awaited move's deadline passed at `now` on a clock whose expiry ends the
+    /// game (the table still ongoing as stored).
+    pub(super) fn expired(&self, now: Millis) -> bool {
+        self.status == "ongoing"
+            && self.clock.is_some_and(|c| c.ends_on_expiry())
+            && self.deadline.is_some_and(|deadline| now > deadline)
     }
 
     /// Where the table stands, its `state` being the stored one parsed.
@@ -192,6 +224,8 @@ impl StoredTable {
             standing,
             seats,
             days_per_move: self.days_per_move.map(|d| d as u32),
+            clock: self.clock,
+            clock_times: self.clock.map(|clock| self.times(&clock)),
             created: self.created,
             updated: self.updated,
             webhook: self.webhook.as_ref().map(|_| WebhookHealth {

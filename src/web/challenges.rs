@@ -305,7 +305,7 @@ fn new_challenge(form: &Query) -> Result<(NewChallenge, Option<String>), PageErr
         NewChallenge {
             game,
             options,
-            days_per_move,
+            clock: days_per_move.map(tables::Clock::days_per_move),
             creator_seat,
             invite,
         },

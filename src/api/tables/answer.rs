@@ -7,7 +7,8 @@ use actix_web::{HttpRequest, HttpResponse};
 use super::bodies::{CreatedTable, TableResponse, TableStatus, table_url};
 use crate::tables::{Committed, Created, Remembered};
 
-/// The `ETag` of a table as it stands: its id, ply and status, and how its webhook fares.
+/// The `ETag` of a table as it stands: its id, ply and status, how its webhook fares, and its
+/// seats' vacations.
 pub(super) fn etag(table: &TableResponse) -> String {
     let status = match table.status {
         TableStatus::Ongoing => "ongoing",
@@ -21,7 +22,14 @@ pub(super) fn etag(table: &TableResponse) -> String {
             if hook.last_error.is_some() { "e" } else { "" }
         ),
     };
-    format!("\"{}-{}-{status}{webhook}\"", table.id, table.ply)
+    // A vacation moves the deadline without a move: the tag changes with it.
+    let vacation: String = table
+        .seats
+        .iter()
+        .filter_map(|seat| seat.vacation_until.as_deref())
+        .map(|until| format!("-v{}", until.replace(['-', ':'], "")))
+        .collect();
+    format!("\"{}-{}-{status}{webhook}{vacation}\"", table.id, table.ply)
 }
 
 /// An answer with a table and its `ETag`, never cached by a shared cache.

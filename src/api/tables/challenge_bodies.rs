@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 #[allow(unused_imports)] // named by the `value_type` attributes below
 use crate::api::schemas::GameOptions;
 
-use super::bodies::{TableResponse, rfc3339, table_url};
+use super::bodies::{TableClock, TableResponse, rfc3339, table_url};
 use super::player_bodies::{MY_TABLES, PlayerResponse};
 use crate::tables::challenges::{Accepted, Challenge, ChallengeStatus};
 use moot_games::Seat;
@@ -64,9 +64,12 @@ pub struct CreateChallengeRequest {
     /// The game's options (its defaults for those left out).
     #[schema(value_type = Option<GameOptions>)]
     pub options: Option<Value>,
-    /// Days each move may take at the table; no clock when left out.
+    /// Days each move may take at the table (the shorthand of a `per_move` clock whose
+    /// expiry lets the waiting seat claim); not with `clock`. No clock when both are left out.
     #[schema(minimum = 1, maximum = 60)]
     pub days_per_move: Option<u32>,
+    /// The table's clock (not with `days_per_move`).
+    pub clock: Option<TableClock>,
     /// The creator's seat: `first`, `second`, or `random` (drawn when someone accepts; the
     /// default).
     #[serde(default)]
@@ -139,9 +142,12 @@ pub struct ChallengeResponse {
     /// The game's options.
     #[schema(value_type = GameOptions)]
     pub options: Value,
-    /// The clock: days each move may take at the table; absent for none.
+    /// Days each move may take at the table, if its clock is that shorthand's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub days_per_move: Option<u32>,
+    /// The table's clock; absent for none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TableClock>,
     /// The creator's seat.
     pub seat: ChallengeSeat,
     /// Who made it.
@@ -172,6 +178,7 @@ impl From<Challenge> for ChallengeResponse {
             game: challenge.game.to_owned(),
             options: challenge.options,
             days_per_move: challenge.days_per_move,
+            clock: challenge.clock.map(TableClock::from),
             seat: ChallengeSeat::of(challenge.creator_seat),
             creator: ChallengePlayer {
                 id: challenge.creator_id,
@@ -266,6 +273,7 @@ pub fn example(schema: &str, game: &str, created: &Value) -> Option<Value> {
         game: game.to_owned(),
         options: table["options"].clone(),
         days_per_move: table["days_per_move"].as_u64().map(|d| d as u32),
+        clock: serde_json::from_value(table["clock"].clone()).ok(),
         seat: ChallengeSeat::Random,
         creator: ChallengePlayer {
             id: "8d2f0c6b4a1e9d7c5b3a2f1e0d9c8b7a".to_owned(),

@@ -48,26 +48,11 @@ pub(crate) fn game_named(game: &str) -> Result<&'static str, ApiError> {
         })
 }
 
-/// A clock as sent, checked: 1 to the most days a move may take.
-pub(crate) fn clock(days: Option<u32>) -> Result<Option<u32>, ApiError> {
-    match days {
-        Some(days) if !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days) => Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "days_per_move: {days}; a move may take 1 to {} days",
-                limits::MAX_DAYS_PER_MOVE
-            ),
-        )
-        .with_field("days_per_move")),
-        days => Ok(days),
-    }
-}
-
 /// A challenge's request checked into what is kept: the game, its options (as the game reads
 /// them), the clock, the seat and the invited player's id.
 pub(crate) fn checked(request: CreateChallengeRequest) -> Result<NewChallenge, ApiError> {
     let game = game_named(&request.game)?;
-    let days_per_move = clock(request.days_per_move)?;
+    let clock = super::create::clock_of(request.days_per_move, request.clock.as_ref())?;
     let options = with_game!(game, G => {
         let (options, _) = problem_on_panic(|| ops::start::<G>(request.options))?;
         serde_json::to_string(&options).map_err(|e| ApiError::internal(e.to_string()))?
@@ -84,7 +69,7 @@ pub(crate) fn checked(request: CreateChallengeRequest) -> Result<NewChallenge, A
     Ok(NewChallenge {
         game,
         options,
-        days_per_move,
+        clock,
         creator_seat: request.seat.seat(),
         invite: request.invite,
     })

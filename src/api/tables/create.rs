@@ -5,7 +5,7 @@
 use actix_web::{FromRequest, HttpRequest, HttpResponse, post};
 
 use super::answer::creation_answer;
-use super::bodies::{CreateTableRequest, CreatedTable, WebhookRequest};
+use super::bodies::{CreateTableRequest, CreatedTable, TableClock, WebhookRequest};
 use super::idempotency::{at_most_once, key_of};
 use super::players::known_player;
 use super::refusals::{problem, rate_limited};
@@ -99,6 +99,37 @@ pub(super) fn checked_webhook(
     })
 }
 
+/// The clock a creation (or a challenge) asks for, checked: `days_per_move` (1 to 60 days, the
+/// shorthand of [`tables::Clock::days_per_move`]) or `clock`, not both; a refusal names the
+/// field.
+pub(crate) fn clock_of(
+    days_per_move: Option<u32>,
+    clock: Option<&TableClock>,
+) -> Result<Option<tables::Clock>, ApiError> {
+    let refused = |field: &str, detail: String| {
+        ApiError::new(ErrorCode::InvalidRequest, format!("{field}: {detail}")).with_field(field)
+    };
+    match (days_per_move, clock) {
+        (Some(_), Some(_)) => Err(refused(
+            "clock",
+            "give either `clock` or `days_per_move` (its shorthand), not both".into(),
+        )),
+        (Some(days), None) if !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days) => Err(refused(
+            "days_per_move",
+            format!(
+                "{days}; a move may take 1 to {} days",
+                limits::MAX_DAYS_PER_MOVE
+            ),
+        )),
+        (Some(days), None) => Ok(Some(tables::Clock::days_per_move(days))),
+        (None, Some(clock)) => clock
+            .checked("clock.")
+            .map(Some)
+            .map_err(|(field, detail)| refused(&field, detail)),
+        (None, None) => Ok(None),
+    }
+}
+
 /// Creates the table in the game `G` and answers it: the request's names, webhook and clock
 /// checked, then the game's options, the first position and the table committed (at most once
 /// for an `Idempotency-Key`).
@@ -118,20 +149,8 @@ async fn create_for<G: Game>(
     }
     let players = players.map(|player| player.map(|(credential, _)| credential));
     let webhook = webhook(request.webhook, allow_private_webhooks)?;
-    if let Some(days) = request.days_per_move
-        && !(1..=limits::MAX_DAYS_PER_MOVE).contains(&days)
-    {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "days_per_move: {days}; a move may take 1 to {} days",
-                limits::MAX_DAYS_PER_MOVE
-            ),
-        )
-        .with_field("days_per_move"));
-    }
+    let clock = clock_of(request.days_per_move, request.clock.as_ref())?;
     let (options, state) = problem_on_panic(|| ops::start::<G>(request.options))?;
-    let days = request.days_per_move;
     at_most_once(
         tables,
         idempotent,
@@ -141,7 +160,7 @@ async fn create_for<G: Game>(
                 .create_seated::<G>(
                     &options,
                     &state,
-                    days,
+                    clock,
                     names,
                     players,
                     webhook,

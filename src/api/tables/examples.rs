@@ -60,6 +60,8 @@ impl TableExamples {
                     })
                     .collect(),
                 days_per_move: Some(DAYS),
+                clock: Some(tables::Clock::days_per_move(DAYS)),
+                clock_times: Some(tables::Clock::days_per_move(DAYS).start(at(ply))),
                 created: CREATED,
                 updated: at(ply),
                 webhook: None,

@@ -6,7 +6,8 @@
 //!
 //! - [`bodies`]: the request and answer bodies, made from what the tables keep;
 //! - [`create`]: a new table; [`reads`]: a table and its history; [`seats`]: a seat's move,
-//!   resignation, abort or claim; [`rematch`]: another game between a finished table's seats;
+//!   resignation, abort or claim; [`vacation`]: a seat's vacation started and ended;
+//!   [`rematch`]: another game between a finished table's seats;
 //!   [`events`]: a table's events as they happen (server-sent events);
 //! - `refusals`: a refusal of the tables as a problem, and a client past its share;
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
@@ -39,6 +40,7 @@ pub(crate) mod refusals;
 pub mod rematch;
 pub mod seats;
 pub mod take_seat;
+pub mod vacation;
 
 pub(crate) use refusals::storage_unavailable;
 
@@ -52,6 +54,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(seats::resign)
         .service(seats::abort)
         .service(seats::claim)
+        .service(vacation::start_vacation)
+        .service(vacation::end_vacation)
         .service(rematch::offer_rematch)
         .service(rematch::decline_rematch)
         .service(events::table_events)

@@ -68,6 +68,8 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::UnknownTable => ErrorCode::UnknownTable,
         TableError::BadCredential => ErrorCode::Unauthorized,
         TableError::Finished => ErrorCode::TableFinished,
+        TableError::TimeExpired => ErrorCode::TimeExpired,
+        TableError::Vacation(_) => ErrorCode::VacationRefused,
         TableError::StalePly { .. } => ErrorCode::StalePly,
         TableError::NotYourTurn => ErrorCode::NotYourTurn,
         TableError::NotWaiting => ErrorCode::NotWaiting,

@@ -118,7 +118,7 @@ async fn open<G: PageGame>(
         .create_seated::<G>(
             &position.options,
             &state,
-            days,
+            days.map(tables::Clock::days_per_move),
             names,
             [credential, None],
             None,

@@ -502,7 +502,7 @@ both!(
                 moot::tables::challenges::NewChallenge {
                     game: "tara",
                     options: "{}".into(),
-                    days_per_move: None,
+                    clock: None,
                     creator_seat: None,
                     invite: None,
                 },

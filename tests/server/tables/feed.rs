@@ -407,7 +407,7 @@ both!(
             .create_seated::<Herfor>(
                 &options,
                 &start,
-                Some(1),
+                Some(moot::tables::Clock::days_per_move(1)),
                 [None, None],
                 [Some(ann.credential.clone()), Some(bo.credential.clone())],
                 Some(Webhook {

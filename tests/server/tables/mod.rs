@@ -32,6 +32,9 @@
 //!   racing the closing either plays or finds the table closed, never both; a seat aborts a
 //!   table before both have moved (not after), and one no one moved in by its first deadline
 //!   is aborted once by one of two replicas;
+//! - `clocks`: each kind of clock expiring once across two replicas, a late change refused
+//!   410 and the table ended on time, a late read showing it ended, the claim kept where the
+//!   clock says so; a bank's increment and maximum, weekends paused, vacation, bad clocks;
 //! - `feed`: a player's feed: three games' events once, in order, its turn once per turn,
 //!   reconnecting, `reset`; deadlines told once, near and passed, across two replicas and a
 //!   restart, by a clock passed in;
@@ -56,6 +59,7 @@
 
 mod challenge_pages;
 mod challenges;
+mod clocks;
 mod db;
 mod ends;
 mod events;

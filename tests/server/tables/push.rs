@@ -615,7 +615,7 @@ both!(
             .create_seated::<Herfor>(
                 &options,
                 &state,
-                Some(1),
+                Some(moot::tables::Clock::days_per_move(1)),
                 [None, None],
                 [None, Some(ann.clone())],
                 None,
