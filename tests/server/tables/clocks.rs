@@ -646,3 +646,58 @@ both!(
         refused.problem(409, "vacation_refused");
     }
 );
+
+both!(
+    a_challenge_carries_its_clock_to_the_table_and_refuses_a_bad_one,
+    |url: String| async move {
+        use actix_web::test::TestRequest;
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (_, ann) = db::new_player(&app, "Ann").await;
+        let (_, bo) = db::new_player(&app, "Bo").await;
+        let bearer = |request: TestRequest, credential: &str| {
+            request.insert_header(("Authorization", format!("Bearer {credential}")))
+        };
+        let clock = json!({"kind": "bank", "initial_hours": 72, "increment_hours": 24,
+            "max_hours": 120, "weekends_paused": true, "on_expiry": "ends", "vacation_days": 7});
+        let bad = call(
+            &app,
+            bearer(
+                TestRequest::post().uri("/api/v1/challenges").set_json(
+                    json!({"game": "tara", "clock": {"kind": "bank", "initial_hours": 72,
+                        "increment_hours": 24, "max_hours": 24}}),
+                ),
+                &ann,
+            ),
+        )
+        .await;
+        bad.unprocessable("invalid_request", "clock.max_hours");
+        let made = call(
+            &app,
+            bearer(
+                TestRequest::post()
+                    .uri("/api/v1/challenges")
+                    .set_json(json!({"game": "tara", "clock": clock})),
+                &ann,
+            ),
+        )
+        .await;
+        assert_eq!(made.status, 201, "{made:#?}");
+        assert_eq!(made.body["clock"], clock);
+        let id = made.body["id"].as_str().unwrap();
+        let accepted = call(
+            &app,
+            bearer(
+                TestRequest::post()
+                    .uri(&format!("/api/v1/challenges/{id}/accept"))
+                    .set_json(json!({})),
+                &bo,
+            ),
+        )
+        .await;
+        assert_eq!(accepted.status, 201, "{accepted:#?}");
+        let table = &accepted.body["table"];
+        assert_eq!(table["clock"], clock, "{table:#}");
+        assert_eq!(table["seats"][0]["bank_seconds"], 72 * 3600);
+        assert!(table["deadline"].is_string());
+    }
+);
