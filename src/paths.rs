@@ -86,6 +86,11 @@ pub fn claim(seat_page: &str) -> String {
     format!("{seat_page}/claim")
 }
 
+/// Where the seat whose page is `seat_page` starts or ends its vacation.
+pub fn vacation(seat_page: &str) -> String {
+    format!("{seat_page}/vacation")
+}
+
 /// Table `id` in the API.
 pub fn table_api(id: &str) -> String {
     format!("/api/v1/tables/{id}")

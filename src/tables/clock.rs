@@ -136,7 +136,7 @@ impl Clock {
     /// [`Clock::days_per_move`]).
     pub fn as_days_per_move(&self) -> Option<u32> {
         match self.pace {
-            Pace::PerMove { hours } if hours % 24 == 0 => {
+            Pace::PerMove { hours } if hours.is_multiple_of(24) => {
                 let days = hours / 24;
                 (*self == Clock::days_per_move(days)).then_some(days)
             }

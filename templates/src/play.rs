@@ -89,6 +89,9 @@ pub struct TableView {
     pub claim_action: Option<String>,
     /// Where the seat's abort is sent, while a seat has not moved yet.
     pub abort_action: Option<String>,
+    /// Where the seat starts or ends its vacation, and the button's words, where the clock
+    /// gives vacation.
+    pub vacation: Option<(String, String)>,
     /// The spectators' page, to share.
     pub watch_href: Option<String>,
     /// The table's event stream, while it goes on: the script reloads the page (at
@@ -529,6 +532,11 @@ fn table_part(table: &TableView) -> Markup {
             @if let Some(action) = &table.claim_action {
                 form method="post" action=(action) {
                     button type="submit" { "Claim the win: the opponent's move is overdue" }
+                }
+            }
+            @if let Some((action, words)) = &table.vacation {
+                form method="post" action=(action) {
+                    button.secondary type="submit" { (words) }
                 }
             }
             @if let Some(action) = &table.abort_action {

@@ -40,8 +40,10 @@ pub struct KeptTable {
     pub standing: Standing,
     /// Both seats, with the name each player was given, if any.
     pub seats: Vec<(Seat, Option<String>)>,
-    /// Days each move may take, if the table has a clock.
+    /// Days each move may take, if the table's clock is that shorthand's.
     pub days_per_move: Option<u32>,
+    /// The table's clock, if it has one: its kind in words and what the pages show of it.
+    pub clock: Option<ClockShown>,
     /// When the awaited move is due, if the table has a clock and goes on.
     pub deadline: Option<Millis>,
     /// Whether both seats have moved: until they have, a seat may abort the table.
@@ -84,6 +86,21 @@ pub enum EndedBy {
     Aborted,
 }
 
+/// A table's clock as its pages show it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClockShown {
+    /// The clock in words, before the time left (`30 hours per move, weekends paused`).
+    pub words: String,
+    /// A bank clock's banks, each seat's as its turn starts.
+    pub banks: Vec<(Seat, Millis)>,
+    /// The seats on vacation, and when each one's vacation ends by itself.
+    pub vacations: Vec<(Seat, Millis)>,
+    /// Whether the clock gives vacation.
+    pub vacation_days: u32,
+    /// Whether an expired clock lets the waiting seat claim (else it ends the game by itself).
+    pub claims: bool,
+}
+
 /// Where a table's page links to: the server's paths, given whole.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableLinks {
@@ -103,6 +120,8 @@ pub struct TableLinks {
     pub claim: Option<String>,
     /// Where the seat's abort is sent; `None` for spectators.
     pub abort: Option<String>,
+    /// Where the seat starts or ends its vacation; `None` for spectators.
+    pub vacation: Option<String>,
     /// Where the seat's offer (or acceptance) of a rematch is sent; `None` for spectators.
     pub rematch: Option<String>,
     /// Where the seat declines (or withdraws) the rematch offered; `None` for spectators.

@@ -39,8 +39,39 @@ pub fn table_view(
         lines.push(format!("Players: {}.", names.join(", ")));
     }
     let mut clock = None;
-    let overdue = match (table.days_per_move, table.deadline, ongoing) {
-        (Some(days), Some(deadline), Some(to_act)) => {
+    let lead = match (&table.clock, table.days_per_move) {
+        (_, Some(days)) => Some(format!(
+            "{days} day{} per move: ",
+            if days == 1 { "" } else { "s" }
+        )),
+        (Some(shown), None) => Some(format!("{}: ", shown.words)),
+        (None, None) => None,
+    };
+    if let Some(shown) = &table.clock
+        && ongoing.is_some()
+    {
+        if !shown.banks.is_empty() {
+            let banks: Vec<String> = shown
+                .banks
+                .iter()
+                .map(|(seat, bank)| format!("{} {}", seat_name(*seat), bank_words(*bank)))
+                .collect();
+            lines.push(format!("Banks as each turn starts: {}.", banks.join(", ")));
+        }
+        for (seat, until) in &shown.vacations {
+            let who = match you {
+                Some(you) if you == *seat => "You are".to_owned(),
+                _ => format!("The {} player is", seat_name(*seat)),
+            };
+            lines.push(format!(
+                "{who} on vacation until {}: their clock is stopped.",
+                when(*until)
+            ));
+        }
+    }
+    let claims = table.clock.as_ref().is_none_or(|shown| shown.claims);
+    let overdue = match (lead, table.deadline, ongoing) {
+        (Some(lead), Some(deadline), Some(to_act)) => {
             let whose = match you {
                 Some(you) if you == to_act => "your move".to_owned(),
                 Some(_) => "your opponent's move".to_owned(),
@@ -48,7 +79,7 @@ pub fn table_view(
             };
             let left_ms = deadline.saturating_sub(now);
             clock = Some(ClockView {
-                lead: format!("{days} day{} per move: ", if days == 1 { "" } else { "s" }),
+                lead,
                 left_ms,
                 left: time_left(left_ms),
                 middle: format!(" for {whose}, due by "),
@@ -77,8 +108,25 @@ pub fn table_view(
             .and_then(|_| links.abort.clone()),
         // Where no one has moved, a late first move aborts the table: nothing to claim.
         claim_action: match (you, ongoing) {
-            (Some(you), Some(to_act)) if to_act != you && overdue && table.ply > 0 => {
+            (Some(you), Some(to_act)) if to_act != you && overdue && claims && table.ply > 0 => {
                 links.claim.clone()
+            }
+            _ => None,
+        },
+        vacation: match (&table.clock, you, ongoing, &links.vacation) {
+            (Some(shown), Some(you), Some(_), Some(action)) if shown.vacation_days > 0 => {
+                let away = shown.vacations.iter().any(|(seat, _)| *seat == you);
+                Some((
+                    action.clone(),
+                    if away {
+                        "Back from vacation: start my clock again".to_owned()
+                    } else {
+                        format!(
+                            "Go on vacation: stop my clock (up to {} days a year)",
+                            shown.vacation_days
+                        )
+                    },
+                ))
             }
             _ => None,
         },
@@ -87,5 +135,14 @@ pub fn table_view(
         seq: table.seq,
         your_turn: ongoing.is_some() && ongoing == you,
         notifications: None,
+    }
+}
+
+/// A bank's time in words: `bank 3 d 4 h`, `bank 5 h 10 min`.
+fn bank_words(bank: Millis) -> String {
+    let left = time_left(bank);
+    match left.strip_suffix(" left") {
+        Some(time) => format!("bank {time}"),
+        None => "bank empty".to_owned(),
     }
 }

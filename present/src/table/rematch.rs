@@ -88,6 +88,7 @@ mod tests {
                 (Seat::Second, Some("Bo".into())),
             ],
             days_per_move: None,
+            clock: None,
             deadline: None,
             both_moved: true,
             rematch_offered_by: offered_by,

@@ -37,6 +37,10 @@ pub enum SeatRefusal {
     },
     /// The form did not say which ply it was sent from.
     NoPly,
+    /// The awaited move's deadline passed and the clock ended the game.
+    TimeExpired,
+    /// A vacation that cannot start or end: why, in a phrase.
+    Vacation(String),
 }
 
 /// The notice over the board that says `refusal`.
@@ -59,6 +63,11 @@ pub fn notice(refusal: &SeatRefusal) -> Notice {
             "Only the player waiting for the other's move may claim the win.".to_owned(),
         ),
         SeatRefusal::TooEarly(why) => ("Too early to claim", format!("{}.", capitalised(why))),
+        SeatRefusal::TimeExpired => (
+            "Time is up",
+            "The deadline passed, so the game ended on time: the waiting player wins.".to_owned(),
+        ),
+        SeatRefusal::Vacation(why) => ("No vacation", format!("{}.", capitalised(why))),
         SeatRefusal::NothingToClaim => (
             "Nothing to claim",
             "No one has moved yet: a table whose first move is late is aborted, with no result."

@@ -37,6 +37,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_resign)
         .service(seat::seat_abort)
         .service(seat::seat_claim)
+        .service(seat::seat_vacation)
         .service(rematch::seat_rematch)
         .service(rematch::seat_decline_rematch)
         .service(seat::mine_page)
@@ -44,6 +45,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::mine_resign)
         .service(seat::mine_abort)
         .service(seat::mine_claim)
+        .service(seat::mine_vacation)
         .service(rematch::mine_rematch)
         .service(rematch::mine_decline_rematch);
 }

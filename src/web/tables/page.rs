@@ -121,9 +121,60 @@ fn kept(table: &Table, both_moved: bool) -> KeptTable {
             .map(|s| (s.seat, s.name.clone()))
             .collect(),
         days_per_move: table.days_per_move,
+        clock: table.clock.map(|clock| clock_shown(table, clock)),
         deadline: table.deadline,
         both_moved,
         rematch_offered_by: table.rematch.offered_by,
+    }
+}
+
+/// The clock of `table` as its pages show it: its kind in words, the banks, the vacations
+/// under way.
+fn clock_shown(table: &Table, clock: tables::Clock) -> shown::ClockShown {
+    let hours = |hours: u32| {
+        if hours.is_multiple_of(24) {
+            format!("{} d", hours / 24)
+        } else {
+            format!("{hours} h")
+        }
+    };
+    let mut words = match clock.pace {
+        tables::Pace::PerMove { hours: h } => format!("{} per move", hours(h)),
+        tables::Pace::Bank {
+            initial_hours,
+            increment_hours,
+            max_hours,
+        } => format!(
+            "Bank of {}, {} more after each move, at most {}",
+            hours(initial_hours),
+            hours(increment_hours),
+            hours(max_hours)
+        ),
+    };
+    if clock.weekends_paused {
+        words.push_str(", weekends paused");
+    }
+    let times = table.clock_times.unwrap_or_default();
+    let now = tables::now().max(table.updated);
+    shown::ClockShown {
+        words,
+        banks: match clock.pace {
+            tables::Pace::Bank { .. } => Seat::BOTH
+                .into_iter()
+                .map(|seat| (seat, times.seats[seat.index()].bank))
+                .collect(),
+            tables::Pace::PerMove { .. } => Vec::new(),
+        },
+        vacations: Seat::BOTH
+            .into_iter()
+            .filter_map(|seat| {
+                clock
+                    .on_vacation_until(&times.seats[seat.index()], now, table.created)
+                    .map(|until| (seat, until))
+            })
+            .collect(),
+        vacation_days: clock.vacation_days,
+        claims: !clock.ends_on_expiry(),
     }
 }
 
@@ -164,6 +215,7 @@ fn links(table: &Table, door: Option<&Door>) -> TableLinks {
         resign: door.map(|_| paths::resign(&here)),
         claim: door.map(|_| paths::claim(&here)),
         abort: door.map(|_| paths::abort(&here)),
+        vacation: door.map(|_| paths::vacation(&here)),
         rematch: door.map(|_| paths::rematch(&here)),
         decline_rematch: door.map(|_| paths::decline_rematch(&here)),
         rematch_page: table

@@ -75,6 +75,8 @@ pub fn notice(error: &TableError) -> Option<(StatusCode, Notice)> {
         TableError::TooEarly(why) => SeatRefusal::TooEarly(why.clone()),
         TableError::Unstarted => SeatRefusal::NothingToClaim,
         TableError::BothMoved => SeatRefusal::BothMoved,
+        TableError::TimeExpired => SeatRefusal::TimeExpired,
+        TableError::Vacation(why) => SeatRefusal::Vacation(why.clone()),
         TableError::Move { text, error } => SeatRefusal::Move {
             text: text.clone(),
             why: error.to_string(),
@@ -90,9 +92,10 @@ pub fn said(refusal: &SeatRefusal) -> (StatusCode, Notice) {
         SeatRefusal::StalePly
         | SeatRefusal::TooEarly(_)
         | SeatRefusal::NothingToClaim
-        | SeatRefusal::BothMoved => StatusCode::CONFLICT,
+        | SeatRefusal::BothMoved
+        | SeatRefusal::Vacation(_) => StatusCode::CONFLICT,
         SeatRefusal::NotYourTurn | SeatRefusal::NotWaiting => StatusCode::FORBIDDEN,
-        SeatRefusal::Finished => StatusCode::GONE,
+        SeatRefusal::Finished | SeatRefusal::TimeExpired => StatusCode::GONE,
         SeatRefusal::Move { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         SeatRefusal::NoPly => StatusCode::BAD_REQUEST,
     };

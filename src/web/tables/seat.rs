@@ -413,6 +413,57 @@ pub async fn mine_claim(
     ends(&http, &policy, reached, Ending::Claim).await
 }
 
+/// `POST /table/{id}/seat/{credential}/vacation`: the seat goes on vacation, or comes back.
+#[post("/table/{id}/seat/{credential}/vacation", wrap = "private()")]
+pub async fn seat_vacation(
+    path: Path<(String, String)>,
+    http: HttpRequest,
+    policy: KeptTables<PageError>,
+) -> Result<HttpResponse, PageError> {
+    let reached = Reached::by_link(&policy, &http, path).await?;
+    vacation(&http, &policy, reached).await
+}
+
+/// `POST /table/{id}/mine/vacation`: the browser's own seat goes on vacation, or comes back.
+#[post("/table/{id}/mine/vacation", wrap = "private()")]
+pub async fn mine_vacation(
+    id: Path<String>,
+    http: HttpRequest,
+    policy: KeptTables<PageError>,
+) -> Result<HttpResponse, PageError> {
+    let reached = Reached::mine(&policy, &http, id).await?;
+    vacation(&http, &policy, reached).await
+}
+
+/// The seat's vacation toggled: ended if it is on one, else started (one button on the page,
+/// whose words say which).
+async fn vacation(
+    http: &HttpRequest,
+    policy: &TablePolicy,
+    reached: Reached,
+) -> Result<HttpResponse, PageError> {
+    let now = tables::now();
+    let (id, credential) = (&reached.id, &reached.credential);
+    let table = policy.tables().get(id).await.map_err(page_error)?;
+    let away = table
+        .as_ref()
+        .is_some_and(|table| match (table.clock, table.clock_times) {
+            (Some(clock), Some(times)) => clock
+                .on_vacation_until(&times.seats[reached.seat.index()], now, table.created)
+                .is_some(),
+            _ => false,
+        });
+    match policy.tables().vacation(id, credential, !away, now).await {
+        Ok(_) => Ok(see_other(&format!("{}#turn", reached.here()))),
+        Err(error) => {
+            let (status, notice) = notice(&error).ok_or_else(|| page_error(error))?;
+            let page = reached.view(http, policy, Some(notice), String::new());
+            let body = table_page(policy, id, page).await?;
+            Ok(html(status, body))
+        }
+    }
+}
+
 /// A seat's action outside the rules that ends the table.
 enum Ending {
     Resign,

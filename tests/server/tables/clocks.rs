@@ -701,3 +701,69 @@ both!(
         assert!(table["deadline"].is_string());
     }
 );
+
+both!(
+    the_seat_page_shows_the_clock_the_banks_and_a_vacation_button_that_works_without_javascript,
+    |url: String| async move {
+        use actix_web::test::TestRequest;
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let made = call(
+            &app,
+            create(
+                json!({"game": "herfor", "clock": {"kind": "bank", "initial_hours": 72,
+                "increment_hours": 24, "max_hours": 120, "weekends_paused": true,
+                "vacation_days": 7}}),
+            ),
+        )
+        .await;
+        assert_eq!(made.status, 201, "{made:#?}");
+        let page_of = |uri: &str| {
+            let uri = uri.to_owned();
+            let app = &app;
+            async move {
+                let request = TestRequest::get().uri(&uri).to_request();
+                let body = actix_web::test::call_and_read_body(app, request).await;
+                String::from_utf8_lossy(&body).into_owned()
+            }
+        };
+        let seat_page = made.body["seats"][1]["play_url"].as_str().unwrap();
+        let page = page_of(seat_page).await;
+        assert!(
+            page.contains("Bank of 3 d, 1 d more after each move, at most 5 d, weekends paused: "),
+            "{page}"
+        );
+        assert!(
+            page.contains("Banks as each turn starts: first bank 3 d 0 h, second bank 3 d 0 h."),
+            "{page}"
+        );
+        assert!(page.contains("class=\"countdown\""), "{page}");
+        let action = format!("{seat_page}/vacation");
+        assert!(page.contains(&format!("action=\"{action}\"")), "{page}");
+        assert!(
+            page.contains("Go on vacation: stop my clock (up to 7 days a year)"),
+            "{page}"
+        );
+        // A plain form post: the seat goes on vacation, the page says so, and the spectators'.
+        let request = TestRequest::post().uri(&action).to_request();
+        let answer = actix_web::test::call_service(&app, request).await;
+        assert_eq!(answer.status(), 303);
+        let page = page_of(seat_page).await;
+        assert!(page.contains("You are on vacation until"), "{page}");
+        assert!(
+            page.contains("Back from vacation: start my clock again"),
+            "{page}"
+        );
+        let watch = page_of(made.body["watch_page_url"].as_str().unwrap()).await;
+        assert!(
+            watch.contains("The second player is on vacation until"),
+            "{watch}"
+        );
+        assert!(!watch.contains("/vacation\""), "no button for spectators");
+        // Pressed again: back.
+        let request = TestRequest::post().uri(&action).to_request();
+        actix_web::test::call_service(&app, request).await;
+        let page = page_of(seat_page).await;
+        assert!(!page.contains("You are on vacation until"), "{page}");
+    }
+);
