@@ -290,7 +290,10 @@ fn new_challenge(form: &Query) -> Result<(NewChallenge, Option<String>), PageErr
     let rest = Query(
         form.0
             .iter()
-            .filter(|(name, _)| !FORM_FIELDS.contains(&name.as_str()))
+            .filter(|(name, _)| {
+                !FORM_FIELDS.contains(&name.as_str())
+                    && !crate::web::clock_form::is_clock_field(name)
+            })
             .cloned()
             .collect(),
     );
@@ -305,7 +308,8 @@ fn new_challenge(form: &Query) -> Result<(NewChallenge, Option<String>), PageErr
         NewChallenge {
             game,
             options,
-            clock: days_per_move.map(tables::Clock::days_per_move),
+            clock: crate::web::clock_form::own_clock(form)?
+                .or(days_per_move.map(tables::Clock::days_per_move)),
             creator_seat,
             invite,
         },

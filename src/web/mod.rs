@@ -16,12 +16,14 @@
 //!   [`same_origin`]: such a change is taken from Moot's own pages only;
 //! - [`answers`]: a page of HTML, a redirect; [`downloads`]: the record's picture and
 //!   animation;
+//! - [`clock_form`]: a clock of one's own, as the create forms send it;
 //! - [`error`]: friendly error pages, and a link's error as one;
 //! - [`blocking`]: page work that grows with the link runs off the async workers.
 
 pub mod answers;
 pub mod blocking;
 pub mod challenges;
+pub mod clock_form;
 pub mod downloads;
 pub mod embed;
 pub mod error;

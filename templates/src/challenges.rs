@@ -146,6 +146,7 @@ fn create_form(form: &CreateForm) -> Markup {
                     }
                 }
             }
+            (crate::options::clock_fields("challenge"))
             @if let Some(label) = &form.name_label {
                 p {
                     label for="name" { (label) }

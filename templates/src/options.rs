@@ -35,6 +35,69 @@ pub const DAYS_PER_MOVE: [(&str, &str); 6] = [
 /// The name of the friend form's clock field.
 pub const DAYS_FIELD: &str = "days";
 
+/// The fields of a clock of one's own, on the friend form and the challenge forms: its kind
+/// (`per_move` or `bank`; empty: the days per move chosen), its hours (per move, or the
+/// bank's start), the bank's increment and maximum in hours, weekends paused (a checkbox),
+/// what its expiry does (`ends` or `claim`), and vacation days a year.
+pub const CLOCK_FIELDS: [&str; 7] = [
+    "clock_kind",
+    "clock_hours",
+    "clock_increment",
+    "clock_max",
+    "clock_weekends",
+    "clock_expiry",
+    "clock_vacation",
+];
+
+/// A clock of one's own: its fields (see [`CLOCK_FIELDS`]) in a `details` that opens without
+/// a script; their ids begin with `prefix`.
+pub fn clock_fields(prefix: &str) -> Markup {
+    let [kind, hours, increment, max, weekends, expiry, vacation] = CLOCK_FIELDS;
+    let id = |name: &str| format!("{prefix}-{name}");
+    html! {
+        details.clock-fields {
+            summary { "A clock of your own (hours per move, or a time bank)" }
+            div.field {
+                label for=(id(kind)) { "Kind" }
+                select id=(id(kind)) name=(kind) {
+                    option value="" selected { "The clock chosen above" }
+                    option value="per_move" { "Hours per move" }
+                    option value="bank" { "A time bank, with an increment per move" }
+                }
+            }
+            div.field {
+                label for=(id(hours)) { "Hours (per move, or the bank's start)" }
+                input id=(id(hours)) type="number" name=(hours) min="1" max="1440" value="72";
+            }
+            div.field {
+                label for=(id(increment)) { "Bank: hours added after each move" }
+                input id=(id(increment)) type="number" name=(increment) min="0" max="1440" value="24";
+            }
+            div.field {
+                label for=(id(max)) { "Bank: the most hours it holds" }
+                input id=(id(max)) type="number" name=(max) min="1" max="1440" value="240";
+            }
+            div.field {
+                label for=(id(weekends)) {
+                    input id=(id(weekends)) type="checkbox" name=(weekends) value="on";
+                    " Weekends do not count (Saturday and Sunday, UTC)"
+                }
+            }
+            div.field {
+                label for=(id(expiry)) { "When time runs out" }
+                select id=(id(expiry)) name=(expiry) {
+                    option value="ends" selected { "The game ends: the waiting player wins" }
+                    option value="claim" { "The waiting player may claim the win" }
+                }
+            }
+            div.field {
+                label for=(id(vacation)) { "Vacation days a year (each player)" }
+                input id=(id(vacation)) type="number" name=(vacation) min="0" max="60" value="0";
+            }
+        }
+    }
+}
+
 /// The names of the friend form's fields for the players' names: the creator's (who sits
 /// first), the friend's.
 pub const NAME_FIELDS: [&str; 2] = ["name", "friend"];

@@ -3,7 +3,7 @@
 use maud::{Markup, html};
 
 use crate::layout::layout;
-use crate::options::{DAYS_FIELD, DAYS_PER_MOVE, NAME_CHARS, NAME_FIELDS};
+use crate::options::{DAYS_FIELD, DAYS_PER_MOVE, NAME_CHARS, NAME_FIELDS, clock_fields};
 
 /// A new table's links, the friend's first: the one to send, then the one to keep.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -72,6 +72,7 @@ pub fn friend_page(view: &FriendView) -> Markup {
                         }
                         small { "Past a move's deadline, the waiting player may claim the win." }
                     }
+                    (clock_fields("option"))
                     div.field {
                         label for="option-name" { "Your name" }
                         input id="option-name" type="text" name=(NAME_FIELDS[0]) maxlength=(NAME_CHARS) autocomplete="nickname";
@@ -97,6 +98,7 @@ pub fn friend_page(view: &FriendView) -> Markup {
                                 }
                             }
                         }
+                        (clock_fields("offer"))
                         button type="submit" { "Offer it to anyone" }
                     }
                 }

@@ -79,10 +79,11 @@ async fn open<G: PageGame>(
     let names = [first?, second?];
     let friend = names[1].clone();
     // The clock and the names are the table's, not the game's: the link reads the rest.
-    let options = form
-        .0
-        .iter()
-        .filter(|(name, _)| name != DAYS_FIELD && !NAME_FIELDS.contains(&name.as_str()));
+    let options = form.0.iter().filter(|(name, _)| {
+        name != DAYS_FIELD
+            && !NAME_FIELDS.contains(&name.as_str())
+            && !crate::web::clock_form::is_clock_field(name)
+    });
     let (position, _) = Link::<G>::read(&Query(options.cloned().collect()))?;
     let days = match clock {
         None | Some("") => None,
@@ -103,6 +104,7 @@ async fn open<G: PageGame>(
                 })?,
         ),
     };
+    let own_clock = crate::web::clock_form::own_clock(&form)?;
     let client = crate::client::client_of(http, policy.limits().trust_forwarded);
     policy
         .may_create(&crate::site_keys::Client::Address(client))
@@ -118,7 +120,7 @@ async fn open<G: PageGame>(
         .create_seated::<G>(
             &position.options,
             &state,
-            days.map(tables::Clock::days_per_move),
+            own_clock.or(days.map(tables::Clock::days_per_move)),
             names,
             [credential, None],
             None,

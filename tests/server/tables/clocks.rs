@@ -767,3 +767,75 @@ both!(
         assert!(!page.contains("You are on vacation until"), "{page}");
     }
 );
+
+both!(
+    the_create_forms_offer_a_clock_of_ones_own_without_javascript,
+    |url: String| async move {
+        use actix_web::http::header;
+        use actix_web::test::TestRequest;
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let page_of = |request: TestRequest| {
+            let app = &app;
+            async move {
+                let answer = actix_web::test::call_service(app, request.to_request()).await;
+                let status = answer.status().as_u16();
+                let body = actix_web::test::read_body(answer).await;
+                (status, String::from_utf8_lossy(&body).into_owned())
+            }
+        };
+        let post = |uri: &str, body: &str| {
+            TestRequest::post()
+                .uri(uri)
+                .insert_header((header::CONTENT_TYPE, "application/x-www-form-urlencoded"))
+                .set_payload(body.to_owned())
+        };
+        // "Play a friend" (both its forms) and "Find an opponent" offer the fields.
+        let (_, friend) = page_of(TestRequest::get().uri("/play/herfor/friend?size=3")).await;
+        for id in ["option-clock_kind", "offer-clock_kind"] {
+            assert!(
+                friend.contains(&format!(r#"<select id="{id}" name="clock_kind">"#)),
+                "{friend}"
+            );
+        }
+        let (_, challenges) = page_of(TestRequest::get().uri("/challenges")).await;
+        assert!(challenges.contains(r#"name="clock_kind""#), "{challenges}");
+        // A bank with weekends paused, a claim and vacation, from the friend form.
+        let (status, created) = page_of(post(
+            "/play/herfor/friend",
+            "size=3&pie=false&simple=false&moves=&days=3&clock_kind=bank&clock_hours=48\
+             &clock_increment=12&clock_max=96&clock_weekends=on&clock_expiry=claim\
+             &clock_vacation=5",
+        ))
+        .await;
+        assert_eq!(status, 200, "{created}");
+        let at = created.find("/table/").expect("a seat link") + "/table/".len();
+        let id = &created[at..at + 32];
+        let table = tables.get(id).await.unwrap().unwrap();
+        assert_eq!(
+            table.clock,
+            Some(Clock {
+                pace: Pace::Bank {
+                    initial_hours: 48,
+                    increment_hours: 12,
+                    max_hours: 96
+                },
+                weekends_paused: true,
+                on_expiry: OnExpiry::Claim,
+                vacation_days: 5,
+            })
+        );
+        assert_eq!(
+            table.options["size"], 3,
+            "the clock's fields are no options"
+        );
+        // Out of range: refused naming the field.
+        let (status, refused) = page_of(post(
+            "/play/herfor/friend",
+            "size=3&days=3&clock_kind=bank&clock_hours=48&clock_increment=1&clock_max=24",
+        ))
+        .await;
+        assert_eq!(status, 400, "{refused}");
+        assert!(refused.contains("clock_max"), "{refused}");
+    }
+);
