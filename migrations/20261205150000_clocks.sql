@@ -14,3 +14,10 @@ ALTER TABLE moot_tables ADD COLUMN near_ms BIGINT;
 
 -- A challenge's clock, carried to the table opened when it is accepted.
 ALTER TABLE moot_challenges ADD COLUMN clock TEXT;
+
+-- A follower is told the awaited move's deadline, which a clock computes from more than the
+-- days per move: the heads' index holds it too, so that reading a head still never reads the
+-- state.
+DROP INDEX moot_tables_heads;
+CREATE INDEX moot_tables_heads ON moot_tables
+    (id, game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act, deadline_ms);

@@ -88,8 +88,10 @@ pub struct Head {
     /// The seat the position awaits (as it stood when a seat resigned or won on time);
     /// `None` once the rules ended the game.
     pub awaited: Option<moot_games::Seat>,
-    /// Days each move may take, if the table has a clock.
+    /// Days each move may take, if the table's clock is that shorthand's.
     pub days_per_move: Option<u32>,
+    /// When the awaited move is due, if the table has a clock and goes on.
+    pub deadline: Option<Millis>,
     /// When the table last changed.
     pub updated: Millis,
 }
@@ -147,8 +149,8 @@ impl Tables {
             Backend::Postgres => "moot_tables",
         };
         let Some(row) = sqlx::query(&format!(
-            "SELECT game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act \
-             FROM {tables} WHERE id = $1"
+            "SELECT game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act, \
+             deadline_ms FROM {tables} WHERE id = $1"
         ))
         .bind(id)
         .fetch_optional(&self.store.pool)
@@ -186,6 +188,11 @@ impl Tables {
             days_per_move: row
                 .try_get::<Option<i64>, _>("days_per_move")?
                 .map(|d| d as u32),
+            deadline: if finished {
+                None
+            } else {
+                row.try_get("deadline_ms")?
+            },
             updated: row.try_get("updated_ms")?,
         }))
     }
@@ -253,11 +260,15 @@ impl Tables {
                         _ => head.standing.clone(),
                     },
                 };
-                let deadline = match standing {
-                    Standing::Ongoing { .. } => head
+                // The last move's deadline is the table's (a clock's may hang on more than the
+                // move's time: a bank, weekends, a vacation); an earlier one's is known for
+                // days per move only.
+                let deadline = match (&standing, last, head.deadline) {
+                    (Standing::Ongoing { .. }, true, Some(deadline)) => Some(deadline),
+                    (Standing::Ongoing { .. }, _, _) => head
                         .days_per_move
                         .map(|days| played.time + i64::from(days) * DAY),
-                    Standing::Finished { .. } => None,
+                    (Standing::Finished { .. }, _, _) => None,
                 };
                 changes.push(Change {
                     table_id: id.to_owned(),
@@ -307,6 +318,7 @@ impl Head {
             standing: table.standing.clone(),
             awaited,
             days_per_move: table.days_per_move,
+            deadline: table.deadline,
             updated: table.updated,
         }
     }

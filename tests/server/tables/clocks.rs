@@ -839,3 +839,30 @@ both!(
         assert!(refused.contains("clock_max"), "{refused}");
     }
 );
+
+both!(
+    a_follower_catching_up_is_told_the_last_moves_deadline_as_the_clock_gives_it,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let created = clocked(&tables, bank(48, 24, 60), T0).await;
+        let first = first_seat_moves(&tables, &created, T0 + HOUR).await;
+        let second = tables
+            .play(
+                &created.table.id,
+                &created.credentials[1],
+                1,
+                &move_at(&first),
+                T0 + 41 * HOUR,
+            )
+            .await
+            .unwrap()
+            .table;
+        let changes = match tables.catch_up(&created.table.id, 0, 32).await.unwrap() {
+            moot::tables::CatchUp::Changes(changes) => changes,
+            moot::tables::CatchUp::Reset(table) => panic!("a reset at ply {}", table.ply),
+        };
+        assert_eq!(changes.len(), 2);
+        assert_eq!(changes[1].after.deadline, second.deadline);
+        assert_eq!(second.deadline, Some(T0 + 41 * HOUR + 60 * HOUR));
+    }
+);
