@@ -83,6 +83,22 @@ pub enum Notice {
         /// How it ended.
         ended_by: EndedBy,
     },
+    /// The opponent went on vacation: its clock stops until `until` at the latest.
+    VacationStarted {
+        /// The seat on vacation.
+        by: Seat,
+        /// When its vacation ends by itself.
+        until: Millis,
+        /// The awaited move's deadline now.
+        deadline: Option<Millis>,
+    },
+    /// The opponent came back from vacation: its clock runs again.
+    VacationEnded {
+        /// The seat back.
+        by: Seat,
+        /// The awaited move's deadline now.
+        deadline: Option<Millis>,
+    },
     /// A seat of the finished table offers a rematch.
     RematchOffered {
         /// The seat offering.
@@ -141,6 +157,8 @@ impl Notice {
             Notice::DeadlinePassed { .. } => "deadline_passed",
             Notice::TableStarted { .. } => "table_started",
             Notice::TableFinished { .. } => "table_finished",
+            Notice::VacationStarted { .. } => "vacation_started",
+            Notice::VacationEnded { .. } => "vacation_ended",
             Notice::RematchOffered { .. } => "rematch_offered",
             Notice::RematchDeclined { .. } => "rematch_declined",
             Notice::RematchAccepted { .. } => "rematch_accepted",

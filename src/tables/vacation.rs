@@ -3,9 +3,11 @@
 //! vacation its clock does not run: its deadline is moved on by the time taken. A vacation is
 //! no change of the game (no event, the table's change number unchanged): its row's clock
 //! times and deadline are rewritten where the table still has the ply and the deadline read,
-//! and the deadline's notices are due again for the deadline moved.
+//! and the deadline's notices are due again for the deadline moved. The opponent's player is
+//! told (`vacation_started`, `vacation_ended`) in the same transaction.
 
 use super::clock::VacationRefused;
+use super::player_feed::Notice;
 use super::rows::{parse_json, to_text};
 use super::{Millis, Standing, Table, TableError, Tables};
 use moot_games::{Game, with_game};
@@ -22,7 +24,8 @@ impl Tables {
     ) -> Result<Table, TableError> {
         let mut tx = self.write().await?;
         let outcome = async {
-            let (mut row, seat, seats, _) = Self::load_seated(&mut tx, id, credential, now).await?;
+            let (mut row, seat, seats, sitters) =
+                Self::load_seated(&mut tx, id, credential, now).await?;
             let Some(clock) = row.clock else {
                 return Err(TableError::Vacation(
                     "this table has no clock: there is no vacation to take".into(),
@@ -70,12 +73,28 @@ impl Tables {
                 }
                 row.clock_times = Some(next);
                 row.deadline = Some(deadline);
-                row.table::<G>(id, &state, seats)
+                let table = row.table::<G>(id, &state, seats)?;
+                // The opponent's player is told; the seat's own knows.
+                let notice = match clock.on_vacation_until(&next.seats[seat.index()], now, row.created) {
+                    Some(until) if on => Notice::VacationStarted { by: seat, until, deadline: Some(deadline) },
+                    _ => Notice::VacationEnded { by: seat, deadline: Some(deadline) },
+                };
+                let told = sitters
+                    .0
+                    .into_iter()
+                    .filter(|(_, sat)| *sat != seat)
+                    .map(|(player, sat)| (player, sat, vec![notice.clone()]))
+                    .collect();
+                let rung = self.tell_players(&mut tx, id, told, now).await?;
+                Ok((table, rung))
             }, else Err(TableError::Corrupt(row.game.to_owned())))
         }
         .await;
         match tx.finish(outcome).await {
-            Ok(table) => Ok(table),
+            Ok((table, rung)) => {
+                self.ring_players(rung);
+                Ok(table)
+            }
             Err(error) => Err(self.expired_then(id, error, now).await),
         }
     }

@@ -71,6 +71,11 @@ pub enum PlayerEventType {
     ChallengeAccepted,
     /// The invited player declined the player's challenge.
     ChallengeDeclined,
+    /// The opponent went on vacation (`by`, until `vacation_until`): its clock stops, and the
+    /// awaited move's `deadline` moved on.
+    VacationStarted,
+    /// The opponent came back from vacation (`by`): its clock runs again (`deadline`).
+    VacationEnded,
 }
 
 /// One event of a player's feed (the `data` of a server-sent event, whose `event` is `type`
@@ -127,7 +132,8 @@ pub struct PlayerFeedEvent {
     /// stream and webhook send it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<TableEvent>,
-    /// The seat offering or declining, for `rematch_offered` and `rematch_declined`.
+    /// The seat offering or declining, for `rematch_offered` and `rematch_declined`; the seat
+    /// going on or back from vacation, for `vacation_started` and `vacation_ended`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Seat>,
     /// The rematch's table, for `rematch_accepted`.
@@ -149,6 +155,10 @@ pub struct PlayerFeedEvent {
     /// (`challenge_accepted`) or declined (`challenge_declined`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player: Option<ChallengePlayer>,
+    /// When the opponent's vacation ends by itself (RFC 3339), for `vacation_started`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub vacation_until: Option<String>,
     /// The player's tables, for `feed` and `reset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
@@ -180,6 +190,7 @@ impl PlayerFeedEvent {
             challenge_id: None,
             challenge_url: None,
             player: None,
+            vacation_until: None,
             tables_url: Some(MY_TABLES.to_owned()),
             time: None,
         }
@@ -252,6 +263,21 @@ impl PlayerFeedEvent {
                     ended_by: *ended_by,
                 })
                 .2;
+            }
+            Notice::VacationStarted {
+                by,
+                until,
+                deadline,
+            } => {
+                body.kind = PlayerEventType::VacationStarted;
+                body.by = Some(*by);
+                body.vacation_until = Some(rfc3339(*until));
+                body.deadline = deadline.map(rfc3339);
+            }
+            Notice::VacationEnded { by, deadline } => {
+                body.kind = PlayerEventType::VacationEnded;
+                body.by = Some(*by);
+                body.deadline = deadline.map(rfc3339);
             }
             Notice::RematchOffered { by } => {
                 body.kind = PlayerEventType::RematchOffered;

@@ -866,3 +866,70 @@ both!(
         assert_eq!(second.deadline, Some(T0 + 41 * HOUR + 60 * HOUR));
     }
 );
+
+both!(
+    the_opponents_feed_hears_of_a_vacation_started_and_ended,
+    |url: String| async move {
+        use actix_web::test::TestRequest;
+        use moot::tables::player_feed::Notice;
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let (ann_id, ann) = db::new_player(&app, "Ann").await;
+        let (bo_id, bo) = db::new_player(&app, "Bo").await;
+        let made = call(
+            &app,
+            create(json!({"game": "herfor", "player_credentials": [ann, bo],
+                "clock": {"kind": "per_move", "hours": 48, "vacation_days": 3}})),
+        )
+        .await;
+        assert_eq!(made.status, 201, "{made:#?}");
+        let id = made.body["table"]["id"].as_str().unwrap().to_owned();
+        for method in [TestRequest::post(), TestRequest::delete()] {
+            let answer = call(
+                &app,
+                method
+                    .uri(&format!("/api/v1/tables/{id}/vacation"))
+                    .insert_header(("Authorization", format!("Bearer {ann}"))),
+            )
+            .await;
+            answer.ok();
+        }
+        let kinds = |player: String| {
+            let tables = tables.clone();
+            async move {
+                match tables.feed_events(&player, 0, 100).await.unwrap() {
+                    moot::tables::player_feed::FeedCatchUp::Events(events) => events
+                        .into_iter()
+                        .map(|event| event.notice)
+                        .collect::<Vec<_>>(),
+                    other => panic!("{other:?}"),
+                }
+            }
+        };
+        let bos = kinds(bo_id).await;
+        assert!(
+            matches!(
+                bos.as_slice(),
+                [
+                    Notice::TableStarted { .. },
+                    Notice::VacationStarted {
+                        by: moot::games::Seat::First,
+                        ..
+                    },
+                    Notice::VacationEnded {
+                        by: moot::games::Seat::First,
+                        ..
+                    }
+                ]
+            ),
+            "{bos:#?}"
+        );
+        let anns = kinds(ann_id).await;
+        assert!(
+            !anns
+                .iter()
+                .any(|n| matches!(n, Notice::VacationStarted { .. })),
+            "the seat's own player knows: {anns:#?}"
+        );
+    }
+);
