@@ -79,6 +79,10 @@ pub enum ErrorCode {
     AlreadyRematched,
     /// 409: a rematch declined where none is offered.
     NoRematchOffer,
+    /// 409: a takeback asked for where the seat has nothing to take back.
+    NothingToTakeBack,
+    /// 409: a takeback answered where none is asked for.
+    NoTakebackRequest,
     /// 410: the table is over; it takes no more moves, resignations or claims.
     TableFinished,
     /// 501: this server keeps no tables.
@@ -121,7 +125,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 52] = [
+    pub const ALL: [ErrorCode; 54] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -156,6 +160,8 @@ impl ErrorCode {
         ErrorCode::NotFinished,
         ErrorCode::AlreadyRematched,
         ErrorCode::NoRematchOffer,
+        ErrorCode::NothingToTakeBack,
+        ErrorCode::NoTakebackRequest,
         ErrorCode::TableFinished,
         ErrorCode::TablesOff,
         ErrorCode::TablesFull,
@@ -213,6 +219,8 @@ impl ErrorCode {
             ErrorCode::NotFinished => "not_finished",
             ErrorCode::AlreadyRematched => "already_rematched",
             ErrorCode::NoRematchOffer => "no_rematch_offer",
+            ErrorCode::NothingToTakeBack => "nothing_to_take_back",
+            ErrorCode::NoTakebackRequest => "no_takeback_request",
             ErrorCode::TableFinished => "table_finished",
             ErrorCode::TablesOff => "tables_off",
             ErrorCode::TablesFull => "tables_full",
@@ -279,6 +287,7 @@ impl ErrorCode {
             ErrorCode::NotFinished | ErrorCode::AlreadyRematched | ErrorCode::NoRematchOffer => {
                 StatusCode::CONFLICT
             }
+            ErrorCode::NothingToTakeBack | ErrorCode::NoTakebackRequest => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished => StatusCode::GONE,
@@ -323,6 +332,8 @@ impl ErrorCode {
             ErrorCode::NotFinished => "The table goes on",
             ErrorCode::AlreadyRematched => "The rematch was accepted",
             ErrorCode::NoRematchOffer => "No rematch is offered",
+            ErrorCode::NothingToTakeBack => "Nothing to take back",
+            ErrorCode::NoTakebackRequest => "No takeback is asked for",
             ErrorCode::TableFinished => "The table is over",
             ErrorCode::TablesOff => "This server keeps no tables",
             ErrorCode::TablesFull => "Too many open tables",
@@ -388,6 +399,8 @@ mod tests {
                 | ErrorCode::NotFinished
                 | ErrorCode::AlreadyRematched
                 | ErrorCode::NoRematchOffer
+                | ErrorCode::NothingToTakeBack
+                | ErrorCode::NoTakebackRequest
                 | ErrorCode::TableFinished
                 | ErrorCode::TablesOff
                 | ErrorCode::StreamsFull

@@ -37,7 +37,7 @@ impl Tables {
     }
 
     /// In a deadline notice's transaction: on PostgreSQL, tells the other replicas (at the
-    /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act>`.
+    /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act> <ply>`.
     pub(super) async fn notify_deadline(
         &self,
         tx: &mut Write,
@@ -47,13 +47,14 @@ impl Tables {
             return Ok(());
         }
         let payload = format!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {} {} {} {}",
             self.replica,
             notice.table_id,
             notice.seq,
             notice.kind(),
             notice.deadline,
-            notice.to_act.index()
+            notice.to_act.index(),
+            notice.ply
         );
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(CHANGES_CHANNEL)
@@ -177,7 +178,8 @@ impl Tables {
                     self.feed.publish_deadline(DeadlineNotice {
                         table_id: id.to_owned(),
                         seq,
-                        ply: seq,
+                        // Its ply (its change number where no ply was taken back).
+                        ply: words.next().and_then(|ply| ply.parse().ok()).unwrap_or(seq),
                         to_act,
                         deadline,
                         passed: kind == "deadline_passed",

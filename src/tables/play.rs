@@ -20,7 +20,7 @@ use sqlx::{Any, Row};
 
 impl Tables {
     /// Loads a table for a change in `tx` and finds the seat whose credential this is.
-    async fn load_seated(
+    pub(super) async fn load_seated(
         tx: &mut Write,
         id: &str,
         credential: &str,
@@ -58,7 +58,7 @@ impl Tables {
     /// In a seat's change's transaction, once the change is written: what is written beside
     /// it (its event in the outbox, its `NOTIFY`, its players' notices, its answer for an
     /// `Idempotency-Key`).
-    async fn beside(
+    pub(super) async fn beside(
         &self,
         tx: &mut Write,
         webhook: Option<&Webhook>,
@@ -86,7 +86,12 @@ impl Tables {
 
     /// After the commit: the delivery worker's bell rung, this process's followers and the
     /// players' told.
-    fn announced(&self, webhook: Option<&Webhook>, rung: Rung, committed: Committed) -> Committed {
+    pub(super) fn announced(
+        &self,
+        webhook: Option<&Webhook>,
+        rung: Rung,
+        committed: Committed,
+    ) -> Committed {
         self.ring(webhook);
         self.ring_players(rung);
         self.told(committed)
@@ -198,7 +203,7 @@ impl Tables {
             notation: &notation,
             now,
         };
-        let updated = match self.notice(id, standing.seq(ply)) {
+        let updated = match self.notice(id, standing.seq(ply, row.takebacks.plies)) {
             Some(notice) => written.in_one_statement(tx, id, notice).await,
             None => written.in_two_statements(tx, id).await,
         }
@@ -212,6 +217,7 @@ impl Tables {
         row.ended_by = ended_by.map(str::to_owned);
         row.deadline = deadline;
         row.updated = now;
+        row.takebacks.asked_by = None;
         Ok(Committed {
             table: row.table::<G>(id, &state, seats)?,
             event: Event::Moved(Played {
@@ -363,11 +369,12 @@ struct Ending<'a> {
 /// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
 /// move).
 /// A move's update of its table, where the table still has the ply read (`$10`) and is
-/// ongoing: the same text alone and inside PostgreSQL's one statement.
+/// ongoing: the same text alone and inside PostgreSQL's one statement. A takeback asked for
+/// lapses: the other seat moved.
 macro_rules! update_table {
     () => {
         "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8 \
+         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8, takeback_offer = NULL \
          WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
     };
 }

@@ -57,6 +57,9 @@ pub enum TableEventType {
     /// The table was called off before both seats had moved, by a seat or by its late first
     /// move: no result.
     Aborted,
+    /// A seat's last move (or turn) was taken back, the other seat agreeing: `seat` names it,
+    /// `plies` how many; the position is the one before them (read it at `url`).
+    Takeback,
     /// Four fifths of the awaited move's time have passed: a notice, not a change (its `seq`
     /// and `id` are the change it follows); a stream sends it to a follower that has seen that
     /// change, and does not send it again on reconnecting.
@@ -75,8 +78,9 @@ pub struct TableEvent {
     /// What happened.
     #[serde(rename = "type")]
     pub kind: TableEventType,
-    /// The table's change number after it: its ply, and one more for a resignation, a win on
-    /// time or an abandoned table. Also the event's `id`.
+    /// The table's change number after it, which grows with each change: its ply, twice the
+    /// plies taken back before, and one more for a resignation, a win on time or an abandoned
+    /// or aborted table. Also the event's `id`.
     pub seq: u64,
     /// The table's id.
     pub table_id: String,
@@ -86,9 +90,13 @@ pub struct TableEvent {
     /// The move, for a `move`.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<TableMove>,
-    /// The seat that resigned (`resign`) or claimed (`claim`).
+    /// The seat that resigned (`resign`) or claimed (`claim`), or whose moves were taken back
+    /// (`takeback`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
+    /// The plies taken back, for a `takeback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<u64>,
     /// Moves played after it.
     pub ply: u64,
     /// Whether the table goes on after it.
@@ -114,6 +122,10 @@ pub struct TableEvent {
 impl TableEvent {
     /// A change's event.
     pub fn of(change: &Change) -> TableEvent {
+        let plies = match change.event {
+            Event::TakenBack { plies, .. } => Some(plies),
+            _ => None,
+        };
         let (kind, mv, seat) = match &change.event {
             Event::Moved(played) => (
                 TableEventType::Move,
@@ -124,6 +136,7 @@ impl TableEvent {
             Event::TimeClaimed { seat } => (TableEventType::Claim, None, Some(*seat)),
             Event::Abandoned => (TableEventType::Abandoned, None, None),
             Event::Aborted => (TableEventType::Aborted, None, None),
+            Event::TakenBack { seat, .. } => (TableEventType::Takeback, None, Some(*seat)),
         };
         let (status, to_act, result) = standing_fields(&change.after.standing);
         TableEvent {
@@ -133,6 +146,7 @@ impl TableEvent {
             url: table_url(&change.table_id),
             mv,
             seat,
+            plies,
             ply: change.after.ply,
             status,
             to_act,
@@ -154,6 +168,7 @@ impl TableEvent {
             url: table_url(&table.id),
             mv: None,
             seat: None,
+            plies: None,
             ply: table.ply,
             status: table.status,
             to_act: table.to_act,
@@ -187,6 +202,7 @@ impl TableEvent {
             url: table_url(&notice.table_id),
             mv: None,
             seat: None,
+            plies: None,
             ply: notice.ply,
             status: TableStatus::Ongoing,
             to_act: Some(notice.to_act),
@@ -207,6 +223,7 @@ impl TableEvent {
             TableEventType::Claim => "claim",
             TableEventType::Abandoned => "abandoned",
             TableEventType::Aborted => "aborted",
+            TableEventType::Takeback => "takeback",
             TableEventType::DeadlineNear => "deadline_near",
             TableEventType::DeadlinePassed => "deadline_passed",
         };
