@@ -701,7 +701,7 @@
   function changed(event) {
     if (event.lastEventId !== shown) follow();
   }
-  ["table", "reset", "move", "resign", "claim", "abandoned"].forEach(function (type) {
+  ["table", "reset", "move", "resign", "claim", "abandoned", "aborted", "takeback"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
   window.addEventListener("pagehide", function () { source.close(); });
@@ -940,7 +940,7 @@
   badge(count(link) > 0);
   if (!list && !mine && !challenge) return;
   var source = new EventSource("/your-games/events");
-  ["reset", "move", "resign", "claim", "abandoned", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
+  ["reset", "move", "resign", "claim", "abandoned", "aborted", "takeback", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
     source.addEventListener(type, refresh);
   });
   // A challenge answered (accepted: its page sends its creator on to the seat; declined): its
@@ -954,15 +954,15 @@
       });
     });
   }
-  // A finished table's rematch, offered or answered by the other seat: this seat's page shows
-  // it (an accepted one opens the rematch's page).
+  // A takeback asked for or declined, a finished table's rematch offered or answered, by the
+  // other seat: this seat's page shows it (an accepted rematch opens the rematch's page).
   if (mine) {
     var table = window.location.pathname.split("/")[2];
     // A form of this page is on its way (this seat's own offer or answer): its answer is the
     // next page, which a reload here would cancel.
     var leaving = false;
     document.addEventListener("submit", function () { leaving = true; }, true);
-    ["rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
+    ["takeback_asked", "takeback_declined", "rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
       source.addEventListener(type, function (event) {
         if (leaving) return;
         var told;
