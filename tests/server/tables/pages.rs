@@ -841,13 +841,19 @@ both!(
         // move; sent again, the form lands on the page as it stands.
         let theirs = get(&app, TestRequest::get().uri(&bo_page)).await;
         assert!(
-            theirs.body.contains("Ana asks to take back their last move."),
+            theirs
+                .body
+                .contains("Ana asks to take back their last move."),
             "{}",
             theirs.body
         );
         assert!(theirs.body.contains("Let them take it back") && theirs.body.contains(">Decline<"));
         let watched = get(&app, TestRequest::get().uri(&format!("/table/{id}"))).await;
-        assert!(watched.body.contains("Ana asks to take back their last move."));
+        assert!(
+            watched
+                .body
+                .contains("Ana asks to take back their last move.")
+        );
         let accepted = get(&app, form(&format!("{bo_page}/takeback"), "")).await;
         assert_eq!(accepted.location, Some(format!("{bo_page}#turn")));
         assert_eq!(db::call(&app, db::get(&id)).await.ok()["ply"], 0);
