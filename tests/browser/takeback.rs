@@ -56,6 +56,8 @@ async fn a_move_asked_back_in_one_browser_is_seen_live_and_let_go_in_the_other()
         .expect("a move is offered");
     ana.play(first.as_str().expect("a move")).await;
     assert_eq!(ply(&ana).await, "1");
+    // Opened anew: the form's answer is the same page at `#turn`, another address.
+    ana.open(&format!("/table/{id}/mine")).await;
     press_in(&ana, "takeback", "Ask to take back your move").await;
     wait_for_section(
         &ana,
@@ -91,7 +93,9 @@ async fn a_move_asked_back_in_one_browser_is_seen_live_and_let_go_in_the_other()
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(
-        ana.text("p.status").await.contains("Your"),
+        ana.text("p.status")
+            .await
+            .starts_with("You (Black) to play"),
         "{}",
         ana.text("p.status").await
     );
