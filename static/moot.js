@@ -704,6 +704,10 @@
   ["table", "reset", "move", "resign", "claim", "abandoned", "aborted", "takeback"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
+  // A takeback asked for or declined: a notice of the change shown, which the page shows anew.
+  ["takeback_asked", "takeback_declined"].forEach(function (type) {
+    source.addEventListener(type, follow);
+  });
   window.addEventListener("pagehide", function () { source.close(); });
   window.mootFollow = follow;
 })();
@@ -954,15 +958,15 @@
       });
     });
   }
-  // A takeback asked for or declined, a finished table's rematch offered or answered, by the
-  // other seat: this seat's page shows it (an accepted rematch opens the rematch's page).
+  // A finished table's rematch, offered or answered by the other seat: this seat's page shows
+  // it (an accepted one opens the rematch's page). A takeback comes by the table's own events.
   if (mine) {
     var table = window.location.pathname.split("/")[2];
     // A form of this page is on its way (this seat's own offer or answer): its answer is the
     // next page, which a reload here would cancel.
     var leaving = false;
     document.addEventListener("submit", function () { leaving = true; }, true);
-    ["takeback_asked", "takeback_declined", "rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
+    ["rematch_offered", "rematch_declined", "rematch_accepted"].forEach(function (type) {
       source.addEventListener(type, function (event) {
         if (leaving) return;
         var told;

@@ -83,7 +83,7 @@ pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
 pub use store::{Backend, Store, StoreError, StoreLimits};
-pub use takeback::TookBack;
+pub use takeback::{TakebackNotice, TookBack};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

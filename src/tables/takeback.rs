@@ -8,7 +8,9 @@
 //! record, the state only their result). Taking back lowers the ply, so a table's change
 //! number is its ply plus twice the plies taken back ([`super::Standing::seq`]): it still
 //! grows, and the takeback's own number is kept, so that a follower that has not seen it is
-//! given the table anew rather than moves that are gone.
+//! given the table anew rather than moves that are gone. A request and its refusal are told
+//! to the table's followers as notices ([`TakebackNotice`]), in this process and, through
+//! `NOTIFY`, in the other replicas, so that a seat's page shows them as they happen.
 
 use sqlx::Row;
 
@@ -18,6 +20,63 @@ use super::{
     Committed, DAY, Event, Millis, SeatInfo, Standing, Table, TableError, Tables, Takebacks,
 };
 use moot_games::{Game, Seat, Turn, with_game};
+
+/// A takeback asked for or declined, as a table's followers are told of it: a notice, not a
+/// change (it follows the change numbered `seq`; the table's JSON says it too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakebackNotice {
+    /// The table's id.
+    pub table_id: String,
+    /// The table's change number (the notice follows that change).
+    pub seq: u64,
+    /// The seat asking, or declining (withdrawing, if it is the seat that asked).
+    pub by: Seat,
+    /// Whether a takeback is asked for (else one was declined or withdrawn).
+    pub asked: bool,
+    /// Moves played.
+    pub ply: u64,
+    /// The seat whose move is awaited.
+    pub to_act: Seat,
+    /// When that move is due, if the table has a clock.
+    pub deadline: Option<Millis>,
+    /// When it was.
+    pub time: Millis,
+}
+
+impl TakebackNotice {
+    /// The notice of `by`'s request (`asked`) or refusal at ongoing `table`, at `time`.
+    fn at(
+        table: &Table,
+        by: Seat,
+        asked: bool,
+        time: Millis,
+    ) -> Result<TakebackNotice, TableError> {
+        let Standing::Ongoing { to_act } = table.standing else {
+            return Err(TableError::Finished);
+        };
+        Ok(TakebackNotice {
+            table_id: table.id.clone(),
+            seq: table.seq(),
+            by,
+            asked,
+            ply: table.ply,
+            to_act,
+            deadline: table.deadline,
+            time,
+        })
+    }
+}
+
+impl TakebackNotice {
+    /// The event's name: `takeback_asked` or `takeback_declined`.
+    pub fn kind(&self) -> &'static str {
+        if self.asked {
+            "takeback_asked"
+        } else {
+            "takeback_declined"
+        }
+    }
+}
 
 /// What a seat's takeback did.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +113,7 @@ impl Tables {
             match row.takebacks.asked_by {
                 Some(asking) if asking == seat => {
                     let table = table_of(&row, id, seats)?;
-                    Ok((TookBack::Asked(table), None, None))
+                    Ok((TookBack::Asked(table), None, None, None))
                 }
                 Some(asking) => {
                     let webhook = row.webhook.clone();
@@ -64,7 +123,7 @@ impl Tables {
                     let rung = self
                         .beside(&mut tx, webhook.as_ref(), &sitters, &committed, now)
                         .await?;
-                    Ok((TookBack::Accepted(committed), Some(rung), webhook))
+                    Ok((TookBack::Accepted(committed), Some(rung), webhook, None))
                 }
                 None => {
                     let last_mover = last_mover(&mut tx, id, row.ply).await?;
@@ -89,12 +148,17 @@ impl Tables {
                     let rung = self.tell_players(&mut tx, id, told, now).await?;
                     row.takebacks.asked_by = Some(seat);
                     let table = table_of(&row, id, seats)?;
-                    Ok((TookBack::Asked(table), Some(rung), None))
+                    let notice = TakebackNotice::at(&table, seat, true, now)?;
+                    self.notify_takeback(&mut tx, &notice).await?;
+                    Ok((TookBack::Asked(table), Some(rung), None, Some(notice)))
                 }
             }
         }
         .await;
-        let (took, rung, webhook) = tx.finish(outcome).await?;
+        let (took, rung, webhook, notice) = tx.finish(outcome).await?;
+        if let Some(notice) = notice {
+            self.feed.publish_takeback(notice);
+        }
         Ok(match (took, rung) {
             (TookBack::Accepted(committed), Some(rung)) => {
                 TookBack::Accepted(self.announced(webhook.as_ref(), rung, committed))
@@ -231,11 +295,15 @@ impl Tables {
             let told = sitters.told_of(Notice::TakebackDeclined { by: seat });
             let rung = self.tell_players(&mut tx, id, told, now).await?;
             row.takebacks.asked_by = None;
-            Ok((table_of(&row, id, seats)?, rung))
+            let table = table_of(&row, id, seats)?;
+            let notice = TakebackNotice::at(&table, seat, false, now)?;
+            self.notify_takeback(&mut tx, &notice).await?;
+            Ok((table, rung, notice))
         }
         .await;
-        let (table, rung) = tx.finish(outcome).await?;
+        let (table, rung, notice) = tx.finish(outcome).await?;
         self.ring_players(rung);
+        self.feed.publish_takeback(notice);
         Ok(table)
     }
 }

@@ -1,16 +1,17 @@
 //! A table's events as they happen, as server-sent events: `GET /api/v1/tables/{id}/events`.
 //!
-//! Each event's `id` is the table's change number ([`crate::tables::Table::seq`]: the ply, and
-//! one more for a resignation, a win on time or an abandoned table), so a client that reconnects with
-//! `Last-Event-ID` (as the browser's `EventSource` does by itself) is sent exactly what it
-//! missed, read a page at a time from where it is; one that missed more than
-//! [`limits::RESET_AFTER_CHANGES`] is sent the table as it stands instead (`reset`). Without
-//! it, the stream opens with the table as it stands (`table`). Then each move (`move`),
-//! resignation (`resign`), win on time (`claim`) or closing of an abandoned table
+//! Each event's `id` is the table's change number ([`crate::tables::Table::seq`], which grows
+//! with every change), so a client that reconnects with `Last-Event-ID` (as the browser's
+//! `EventSource` does by itself) is sent exactly what it missed, read a page at a time from
+//! where it is; one that missed more than [`limits::RESET_AFTER_CHANGES`], or a takeback, is
+//! sent the table as it stands instead (`reset`). Without it, the stream opens with the table
+//! as it stands (`table`). Then each move (`move`), takeback (`takeback`), resignation
+//! (`resign`), win on time (`claim`), abort (`aborted`) or closing of an abandoned table
 //! (`abandoned`), with where the table stands after it (not its position: a stream costs what
 //! the changes are, however big the table); the stream ends after the table's last event. The
-//! deadline notices (`deadline_near`, `deadline_passed`) are sent as they come, with the `id` of
-//! the change they follow: they are not changes, and are not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
+//! notices (`deadline_near`, `deadline_passed`, `takeback_asked`, `takeback_declined`) are
+//! sent as they come, with the `id` of the change they follow: they are not changes, and are
+//! not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
 //! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
 //! change it was not told of. A client that goes away frees its place at once (the server
 //! closes a connection its client closed: see `crate::serve::listen`).
@@ -31,6 +32,7 @@ use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
+use crate::tables::TakebackNotice;
 use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::feed::{Follower, Next, Who};
 use crate::tables::{
@@ -67,6 +69,11 @@ pub enum TableEventType {
     /// The awaited move's deadline passed: the waiting seat may claim the win (a notice,
     /// likewise).
     DeadlinePassed,
+    /// A seat (`seat`) asks to take back its last move: a notice, likewise.
+    TakebackAsked,
+    /// A takeback asked for was declined, or withdrawn by the seat that asked (`seat`): a
+    /// notice, likewise.
+    TakebackDeclined,
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
@@ -213,6 +220,30 @@ impl TableEvent {
         }
     }
 
+    /// A takeback notice's event (its `seq` the change it follows).
+    fn takeback(notice: &TakebackNotice) -> TableEvent {
+        TableEvent {
+            kind: if notice.asked {
+                TableEventType::TakebackAsked
+            } else {
+                TableEventType::TakebackDeclined
+            },
+            seq: notice.seq,
+            table_id: notice.table_id.clone(),
+            url: table_url(&notice.table_id),
+            mv: None,
+            seat: Some(notice.by),
+            plies: None,
+            ply: notice.ply,
+            status: TableStatus::Ongoing,
+            to_act: Some(notice.to_act),
+            result: None,
+            deadline: notice.deadline.map(rfc3339),
+            time: rfc3339(notice.time),
+            table: None,
+        }
+    }
+
     /// The event as the stream sends it.
     fn frame(&self) -> Bytes {
         let kind = match self.kind {
@@ -226,6 +257,8 @@ impl TableEvent {
             TableEventType::Takeback => "takeback",
             TableEventType::DeadlineNear => "deadline_near",
             TableEventType::DeadlinePassed => "deadline_passed",
+            TableEventType::TakebackAsked => "takeback_asked",
+            TableEventType::TakebackDeclined => "takeback_declined",
         };
         // serde_json writes no newline, so the data is one line.
         let data = serde_json::to_string(self).unwrap_or_default();
@@ -316,6 +349,11 @@ impl Stream {
                     Some(Next::Deadline(notice)) => {
                         if notice.seq == self.sent && !self.ending {
                             self.ready.push_back(TableEvent::deadline(&notice).frame());
+                        }
+                    }
+                    Some(Next::Takeback(notice)) => {
+                        if notice.seq == self.sent && !self.ending {
+                            self.ready.push_back(TableEvent::takeback(&notice).frame());
                         }
                     }
                     Some(_) => {
