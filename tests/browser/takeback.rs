@@ -1,8 +1,8 @@
 //! A takeback in two browsers (two profiles, two cookie jars): at a friend table Ana plays a
 //! move and asks to take it back on her own seat's page; Bo's open page shows the request by
-//! itself (live, the table's `takeback_asked` notice); Bo lets her, and Ana's page goes back to her turn by
-//! itself (the table's `takeback` event); axe finds nothing serious on Bo's page with the
-//! request standing.
+//! itself (live, the table's `takeback_asked` notice); Bo lets her, and Ana's page goes back
+//! to her turn by itself (the table's `takeback` event); axe finds nothing serious on Bo's page
+//! with the request standing.
 
 use std::time::{Duration, Instant};
 
