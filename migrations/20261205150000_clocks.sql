@@ -20,4 +20,5 @@ ALTER TABLE moot_challenges ADD COLUMN clock TEXT;
 -- state.
 DROP INDEX moot_tables_heads;
 CREATE INDEX moot_tables_heads ON moot_tables
-    (id, game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act, deadline_ms);
+    (id, game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act, taken_back,
+     takeback_seq, deadline_ms);

@@ -76,6 +76,18 @@ pub fn rematch(seat_page: &str) -> String {
     format!("{seat_page}/rematch")
 }
 
+/// Where the seat whose page is `seat_page` asks to take back its last move, or accepts the
+/// other seat's request.
+pub fn takeback(seat_page: &str) -> String {
+    format!("{seat_page}/takeback")
+}
+
+/// Where the seat whose page is `seat_page` declines the takeback asked for, or withdraws its
+/// own request.
+pub fn decline_takeback(seat_page: &str) -> String {
+    format!("{seat_page}/takeback/decline")
+}
+
 /// Where the seat whose page is `seat_page` declines the rematch offered, or withdraws its own.
 pub fn decline_rematch(seat_page: &str) -> String {
     format!("{seat_page}/rematch/decline")

@@ -701,8 +701,12 @@
   function changed(event) {
     if (event.lastEventId !== shown) follow();
   }
-  ["table", "reset", "move", "resign", "claim", "abandoned"].forEach(function (type) {
+  ["table", "reset", "move", "resign", "claim", "abandoned", "aborted", "takeback"].forEach(function (type) {
     source.addEventListener(type, changed);
+  });
+  // A takeback asked for or declined: a notice of the change shown, which the page shows anew.
+  ["takeback_asked", "takeback_declined"].forEach(function (type) {
+    source.addEventListener(type, follow);
   });
   window.addEventListener("pagehide", function () { source.close(); });
   window.mootFollow = follow;
@@ -940,7 +944,7 @@
   badge(count(link) > 0);
   if (!list && !mine && !challenge) return;
   var source = new EventSource("/your-games/events");
-  ["reset", "move", "resign", "claim", "abandoned", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
+  ["reset", "move", "resign", "claim", "abandoned", "aborted", "takeback", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
     source.addEventListener(type, refresh);
   });
   // A challenge answered (accepted: its page sends its creator on to the seat; declined): its
@@ -955,7 +959,7 @@
     });
   }
   // A finished table's rematch, offered or answered by the other seat: this seat's page shows
-  // it (an accepted one opens the rematch's page).
+  // it (an accepted one opens the rematch's page). A takeback comes by the table's own events.
   if (mine) {
     var table = window.location.pathname.split("/")[2];
     // A form of this page is on its way (this seat's own offer or answer): its answer is the

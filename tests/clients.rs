@@ -70,6 +70,7 @@ fn assert_played(language: &str, output: &str) {
         "table:",
         "players:",
         "rematch:",
+        "takeback:",
     ] {
         assert!(output.contains(game), "{language}: no {game} in\n{output}");
     }

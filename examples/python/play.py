@@ -26,7 +26,7 @@ from moot_client.api.herfor import (
 )
 from moot_client.api.hirth import hirth_apply, hirth_evaluate, hirth_new_game
 from moot_client.api.players import create_player, my_tables
-from moot_client.api.tables import create_table, get_table, offer_rematch, play_move
+from moot_client.api.tables import ask_takeback, create_table, get_table, offer_rematch, play_move
 from moot_client.api.tara import tara_apply, tara_evaluate, tara_new_game, tara_score
 from moot_client.models import (
     CreatePlayerRequest,
@@ -50,6 +50,7 @@ from moot_client.models import (
     Problem,
     Seat,
     StrengthName,
+    TakebackStatus,
     TableMoveRequest,
     TableStatus,
     TaraApplyRequest,
@@ -330,6 +331,29 @@ def play_again(client: Client, finished: str, credential: dict[Seat, str]) -> No
         ).tables
         assert [(t.id, t.seat) for t in ongoing] == [(rematch.id, sits)], "seats swapped"
     print(f"rematch: {rematch.id} of {finished}, seats swapped")
+    take_back(client, rematch, credential[Seat.SECOND], credential[Seat.FIRST])
+
+
+def take_back(client: Client, table: HerforTableResponse, first: str, second: str) -> None:
+    """At a fresh table the first seat plays, asks to take its move back, and the second seat
+    lets it: the table is back at its start, the first seat to move again."""
+    moves = answer(
+        herfor_legal_moves.sync(client=client, body=HerforStateRequest(state=table.state))
+    ).moves
+    answer(
+        play_move.sync(
+            table.id,
+            client=client,
+            body=TableMoveRequest(move=moves[0], ply=0),
+            authorization=f"Bearer {first}",
+        )
+    )
+    asked = answer(ask_takeback.sync(table.id, client=client, authorization=f"Bearer {first}"))
+    assert asked.status == TakebackStatus.ASKED and asked.table.takeback_asked_by == Seat.FIRST
+    accepted = answer(ask_takeback.sync(table.id, client=client, authorization=f"Bearer {second}"))
+    assert accepted.status == TakebackStatus.TAKEN_BACK
+    assert accepted.table.ply == 0 and accepted.table.to_act == Seat.FIRST, "back at the start"
+    print(f"takeback: {moves[0]} taken back at {table.id}")
 
 
 def main() -> None:

@@ -161,6 +161,7 @@ pub fn play_view<G: PageGame>(
         new_game_href: position.options_href(),
         play_again_href: (finished && linked).then(|| position.truncated(0).href()),
         rematch: None,
+        takeback: None,
         rules_href: format!("/rules/{}", G::ID),
         score: finished.then(|| G::score_words(state, players)),
         record: record_view(game, game.plies.len(), &link_positions(position)),

@@ -79,6 +79,10 @@ pub enum ErrorCode {
     AlreadyRematched,
     /// 409: a rematch declined where none is offered.
     NoRematchOffer,
+    /// 409: a takeback asked for where the seat has nothing to take back.
+    NothingToTakeBack,
+    /// 409: a takeback answered where none is asked for.
+    NoTakebackRequest,
     /// 410: the table is over; it takes no more moves, resignations or claims.
     TableFinished,
     /// 410: the awaited move's deadline passed at a table whose expired clock ends the game:
@@ -127,7 +131,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code (a new code that is not listed here fails to compile in `listed`).
-    pub const ALL: [ErrorCode; 54] = [
+    pub const ALL: [ErrorCode; 56] = [
         ErrorCode::MalformedJson,
         ErrorCode::NotFound,
         ErrorCode::UnknownGame,
@@ -162,6 +166,8 @@ impl ErrorCode {
         ErrorCode::NotFinished,
         ErrorCode::AlreadyRematched,
         ErrorCode::NoRematchOffer,
+        ErrorCode::NothingToTakeBack,
+        ErrorCode::NoTakebackRequest,
         ErrorCode::TableFinished,
         ErrorCode::TimeExpired,
         ErrorCode::VacationRefused,
@@ -221,6 +227,8 @@ impl ErrorCode {
             ErrorCode::NotFinished => "not_finished",
             ErrorCode::AlreadyRematched => "already_rematched",
             ErrorCode::NoRematchOffer => "no_rematch_offer",
+            ErrorCode::NothingToTakeBack => "nothing_to_take_back",
+            ErrorCode::NoTakebackRequest => "no_takeback_request",
             ErrorCode::TableFinished => "table_finished",
             ErrorCode::TimeExpired => "time_expired",
             ErrorCode::VacationRefused => "vacation_refused",
@@ -289,6 +297,7 @@ impl ErrorCode {
             ErrorCode::NotFinished | ErrorCode::AlreadyRematched | ErrorCode::NoRematchOffer => {
                 StatusCode::CONFLICT
             }
+            ErrorCode::NothingToTakeBack | ErrorCode::NoTakebackRequest => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyInUse | ErrorCode::SeatTaken => StatusCode::CONFLICT,
             ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TableFinished | ErrorCode::TimeExpired => StatusCode::GONE,
@@ -334,6 +343,8 @@ impl ErrorCode {
             ErrorCode::NotFinished => "The table goes on",
             ErrorCode::AlreadyRematched => "The rematch was accepted",
             ErrorCode::NoRematchOffer => "No rematch is offered",
+            ErrorCode::NothingToTakeBack => "Nothing to take back",
+            ErrorCode::NoTakebackRequest => "No takeback is asked for",
             ErrorCode::TableFinished => "The table is over",
             ErrorCode::TimeExpired => "The clock ran out: the game ended on time",
             ErrorCode::VacationRefused => "No vacation can start or end now",
@@ -401,6 +412,8 @@ mod tests {
                 | ErrorCode::NotFinished
                 | ErrorCode::AlreadyRematched
                 | ErrorCode::NoRematchOffer
+                | ErrorCode::NothingToTakeBack
+                | ErrorCode::NoTakebackRequest
                 | ErrorCode::TableFinished
                 | ErrorCode::TimeExpired
                 | ErrorCode::VacationRefused

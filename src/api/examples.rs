@@ -174,6 +174,7 @@ pub fn of_game(id: &str, schema: &str) -> Option<Value> {
         "CreatedTable" => &samples.tables.created,
         "TableResponse" => &samples.tables.table,
         "RematchResponse" => &samples.tables.rematch,
+        "TakebackResponse" => &samples.tables.takeback,
         "CreateChallengeRequest"
         | "ChallengeResponse"
         | "ChallengesResponse"

@@ -11,8 +11,9 @@ use super::deadlines::DeadlineNotice;
 use super::player_feed::PLAYERS_CHANNEL;
 use super::rows::seat_of;
 use super::store::Backend;
+use super::takeback::TakebackNotice;
 use super::write::Write;
-use super::{CatchUp, Committed, TableError, Tables};
+use super::{CatchUp, Committed, Millis, TableError, Tables};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
 const CHANGES_CHANNEL: &str = "moot_table_changes";
@@ -37,7 +38,7 @@ impl Tables {
     }
 
     /// In a deadline notice's transaction: on PostgreSQL, tells the other replicas (at the
-    /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act>`.
+    /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act> <ply>`.
     pub(super) async fn notify_deadline(
         &self,
         tx: &mut Write,
@@ -47,13 +48,46 @@ impl Tables {
             return Ok(());
         }
         let payload = format!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {} {} {} {}",
             self.replica,
             notice.table_id,
             notice.seq,
             notice.kind(),
             notice.deadline,
-            notice.to_act.index()
+            notice.to_act.index(),
+            notice.ply
+        );
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANGES_CHANNEL)
+            .bind(payload)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
+    /// In a takeback's request's (or refusal's) transaction: on PostgreSQL, tells the other
+    /// replicas (at the commit), as `<replica> <table id> <seq> <kind> <seat> <ply> <seat to
+    /// act> <deadline, or ->`.
+    pub(super) async fn notify_takeback(
+        &self,
+        tx: &mut Write,
+        notice: &TakebackNotice,
+    ) -> Result<(), TableError> {
+        if self.store.backend != Backend::Postgres {
+            return Ok(());
+        }
+        let payload = format!(
+            "{} {} {} {} {} {} {} {}",
+            self.replica,
+            notice.table_id,
+            notice.seq,
+            notice.kind(),
+            notice.by.index(),
+            notice.ply,
+            notice.to_act.index(),
+            notice
+                .deadline
+                .map_or_else(|| "-".to_owned(), |d| d.to_string())
         );
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(CHANGES_CHANNEL)
@@ -68,6 +102,60 @@ impl Tables {
     pub(super) fn notice(&self, id: &str, seq: u64) -> Option<(&'static str, String)> {
         (self.store.backend == Backend::Postgres)
             .then(|| (CHANGES_CHANNEL, format!("{} {id} {seq}", self.replica)))
+    }
+
+    /// Tells this process's followers of table `id` of another replica's notice `kind`
+    /// following change `seq`, the rest of its payload in `words`.
+    fn publish_heard<'w>(
+        &self,
+        id: &str,
+        seq: u64,
+        kind: &str,
+        mut words: impl Iterator<Item = &'w str>,
+    ) {
+        let seat = |word: Option<&str>| {
+            word.and_then(|s| s.parse::<i64>().ok())
+                .and_then(|s| seat_of(s).ok())
+        };
+        match kind {
+            "takeback_asked" | "takeback_declined" => {
+                let (Some(by), Some(Ok(ply)), Some(to_act), Some(deadline)) = (
+                    seat(words.next()),
+                    words.next().map(str::parse::<u64>),
+                    seat(words.next()),
+                    words.next(),
+                ) else {
+                    return;
+                };
+                self.feed.publish_takeback(TakebackNotice {
+                    table_id: id.to_owned(),
+                    seq,
+                    by,
+                    asked: kind == "takeback_asked",
+                    ply,
+                    to_act,
+                    deadline: deadline.parse().ok(),
+                    time: super::now(),
+                });
+            }
+            _ => {
+                let (Some(Ok(deadline)), Some(to_act)) =
+                    (words.next().map(str::parse::<Millis>), seat(words.next()))
+                else {
+                    return;
+                };
+                self.feed.publish_deadline(DeadlineNotice {
+                    table_id: id.to_owned(),
+                    seq,
+                    // Its ply (its change number where no ply was taken back).
+                    ply: words.next().and_then(|ply| ply.parse().ok()).unwrap_or(seq),
+                    to_act,
+                    deadline,
+                    passed: kind == "deadline_passed",
+                    time: super::now(),
+                });
+            }
+        }
     }
 
     /// Tells this process's followers of the table of a committed change.
@@ -164,25 +252,11 @@ impl Tables {
             let Ok(seq) = seq.parse::<u64>() else {
                 continue;
             };
-            // A deadline notice: told as it was heard (it is not kept to be read).
-            if let (Some(kind), Some(deadline), Some(to_act)) =
-                (words.next(), words.next(), words.next())
-            {
-                let to_act = to_act.parse::<i64>().ok().and_then(|s| seat_of(s).ok());
-                if let (true, Ok(deadline), Some(to_act)) = (
-                    replica != self.replica && self.feed.is_followed(id),
-                    deadline.parse(),
-                    to_act,
-                ) {
-                    self.feed.publish_deadline(DeadlineNotice {
-                        table_id: id.to_owned(),
-                        seq,
-                        ply: seq,
-                        to_act,
-                        deadline,
-                        passed: kind == "deadline_passed",
-                        time: super::now(),
-                    });
+            // A notice (a deadline's, a takeback's): told as it was heard (it is not kept to
+            // be read).
+            if let Some(kind) = words.next() {
+                if replica != self.replica && self.feed.is_followed(id) {
+                    self.publish_heard(id, seq, kind, words);
                 }
                 continue;
             }
@@ -194,7 +268,8 @@ impl Tables {
                 Ok(CatchUp::Changes(changes)) => {
                     changes.into_iter().for_each(|c| self.feed.publish(c))
                 }
-                Ok(CatchUp::Reset(_)) => {}
+                // Too far for one change (a takeback): the followers read where they are.
+                Ok(CatchUp::Reset(_)) => self.feed.publish_missed(id),
                 Err(error) => tracing::warn!(%error, "cannot read another replica's change"),
             }
         }

@@ -94,12 +94,21 @@ pub struct Head {
     pub deadline: Option<Millis>,
     /// When the table last changed.
     pub updated: Millis,
+    /// Plies taken back in all.
+    pub taken_back: u64,
+    /// The change number of the last takeback (0 if none).
+    pub takeback_seq: u64,
 }
 
 impl Head {
     /// The table's change number ([`Table::seq`]).
     pub fn seq(&self) -> u64 {
-        self.standing.seq(self.ply)
+        self.standing.seq(self.ply, self.taken_back)
+    }
+
+    /// The change number of the move that brought the table to `ply` since the last takeback.
+    fn seq_of_ply(&self, ply: u64) -> u64 {
+        ply + 2 * self.taken_back
     }
 
     /// Whether the table is over.
@@ -150,7 +159,7 @@ impl Tables {
         };
         let Some(row) = sqlx::query(&format!(
             "SELECT game, ply, status, winner, ended_by, days_per_move, updated_ms, to_act, \
-             deadline_ms FROM {tables} WHERE id = $1"
+             taken_back, takeback_seq, deadline_ms FROM {tables} WHERE id = $1"
         ))
         .bind(id)
         .fetch_optional(&self.store.pool)
@@ -194,6 +203,8 @@ impl Tables {
                 row.try_get("deadline_ms")?
             },
             updated: row.try_get("updated_ms")?,
+            taken_back: row.try_get::<i64, _>("taken_back")? as u64,
+            takeback_seq: row.try_get::<i64, _>("takeback_seq")? as u64,
         }))
     }
 
@@ -207,7 +218,10 @@ impl Tables {
             .await
             .map_err(|_| TableError::Corrupt("the catch-up turns are closed".into()))?;
         let head = self.head(id).await?.ok_or(TableError::UnknownTable)?;
-        if head.seq().saturating_sub(seen) > limits::RESET_AFTER_CHANGES {
+        // A follower that has not seen the last takeback holds moves taken back since: it is
+        // given the table as it stands, as one too far behind is.
+        if head.seq().saturating_sub(seen) > limits::RESET_AFTER_CHANGES || seen < head.takeback_seq
+        {
             let table = read_table(&self.store.pool, id)
                 .await?
                 .ok_or(TableError::UnknownTable)?;
@@ -228,13 +242,15 @@ impl Tables {
         limit: usize,
     ) -> Result<Vec<Change>, TableError> {
         let mut changes = Vec::new();
-        if seen < head.ply {
+        // The moves since the last takeback, which the follower saw, are numbered from it.
+        let seen_ply = seen.saturating_sub(2 * head.taken_back);
+        if seen_ply < head.ply {
             let rows = sqlx::query(
                 "SELECT ply, seat, notation, played_ms FROM moot_moves \
                  WHERE table_id = $1 AND ply > $2 ORDER BY ply LIMIT $3",
             )
             .bind(id)
-            .bind(seen as i64)
+            .bind(seen_ply as i64)
             .bind(limit as i64 + 1)
             .fetch_all(&self.store.pool)
             .await?;
@@ -272,7 +288,7 @@ impl Tables {
                 };
                 changes.push(Change {
                     table_id: id.to_owned(),
-                    seq: played.ply,
+                    seq: head.seq_of_ply(played.ply),
                     event: Event::Moved(played.clone()),
                     after: After {
                         ply: played.ply,
@@ -320,6 +336,8 @@ impl Head {
             days_per_move: table.days_per_move,
             deadline: table.deadline,
             updated: table.updated,
+            taken_back: table.takebacks.plies,
+            takeback_seq: table.takebacks.last_seq,
         }
     }
 }

@@ -241,6 +241,17 @@ impl Clock {
         next
     }
 
+    /// The times once the awaited seat's turn starts again at `now` (a move taken back): each
+    /// bank as it stands, the vacation paused during the old turn forgotten.
+    pub fn restarted(&self, times: &ClockTimes, now: Millis) -> ClockTimes {
+        let mut next = *times;
+        next.turn_started = now;
+        for seat in &mut next.seats {
+            seat.paused = 0;
+        }
+        next
+    }
+
     /// The vacation allowance of each seat by `at`: the clock's days, once for each year of
     /// the table begun.
     pub fn vacation_allowance(&self, at: Millis, created: Millis) -> Millis {

@@ -130,9 +130,9 @@ impl Tables {
         let mut tx = self.write().await?;
         let outcome = async {
             let rows = sqlx::query(
-                "SELECT t.ply, t.to_act, t.deadline_ms, t.days_per_move, t.near_ms, t.clock, \
-                 t.deadline_near_ply, \
-                 t.deadline_passed_ply, t.webhook_url, t.webhook_secret, s.seat, s.player_id \
+                "SELECT t.ply, t.taken_back, t.to_act, t.deadline_ms, t.days_per_move, t.near_ms, \
+                 t.clock, t.deadline_near_ply, t.deadline_passed_ply, t.webhook_url, \
+                 t.webhook_secret, s.seat, s.player_id \
                  FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
                  WHERE t.id = $1 AND t.status = 'ongoing' ORDER BY s.seat",
             )
@@ -187,10 +187,11 @@ impl Tables {
                 (Some(url), Some(secret)) => Some(Webhook { url, secret }),
                 _ => None,
             };
+            let taken_back = first.try_get::<i64, _>("taken_back")? as u64;
             let notice = DeadlineNotice {
                 table_id: id.to_owned(),
-                // An ongoing table's change number is its ply.
-                seq: ply,
+                // An ongoing table's change number: see `Standing::seq`.
+                seq: ply + 2 * taken_back,
                 ply,
                 to_act,
                 deadline,

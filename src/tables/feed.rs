@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Change;
 use super::deadlines::DeadlineNotice;
+use super::takeback::TakebackNotice;
 use moot_games::Seat;
 
 /// Changes a follower may fall behind by before it must read the database to catch up.
@@ -133,6 +134,8 @@ pub enum Next {
     /// A deadline of the table came near or passed: a notice, not a change (it follows the
     /// change numbered its `seq`).
     Deadline(Arc<DeadlineNotice>),
+    /// A takeback was asked for or declined: a notice, likewise.
+    Takeback(Arc<TakebackNotice>),
     /// Changes were dropped while this follower lagged: read them from the database.
     Missed,
 }
@@ -142,6 +145,10 @@ pub enum Next {
 enum Published {
     Change(Arc<Change>),
     Deadline(Arc<DeadlineNotice>),
+    Takeback(Arc<TakebackNotice>),
+    /// A change that cannot be told as one (another replica's takeback): read from where
+    /// each follower is.
+    Missed,
 }
 
 /// Takes one of `limit` places counted by `count`, or says how many are taken.
@@ -246,6 +253,20 @@ impl Feed {
         }
     }
 
+    /// Tells the table's followers in this process of a takeback asked for or declined.
+    pub fn publish_takeback(&self, notice: TakebackNotice) {
+        if let Some(followed) = self.channels.get(&notice.table_id) {
+            let _ = followed.sender.send(Published::Takeback(Arc::new(notice)));
+        }
+    }
+
+    /// Tells the table's followers in this process to read what they missed from the database.
+    pub fn publish_missed(&self, id: &str) {
+        if let Some(followed) = self.channels.get(id) {
+            let _ = followed.sender.send(Published::Missed);
+        }
+    }
+
     /// Ends every follower's stream, now and from now on: the server is stopping.
     pub fn close(&self) {
         self.closing.cancel();
@@ -301,6 +322,8 @@ impl Follower {
         match received {
             Ok(Published::Change(change)) => Some(Next::Change(change)),
             Ok(Published::Deadline(notice)) => Some(Next::Deadline(notice)),
+            Ok(Published::Takeback(notice)) => Some(Next::Takeback(notice)),
+            Ok(Published::Missed) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Lagged(_)) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Closed) => None,
         }

@@ -22,7 +22,8 @@
 //!   table, a page of its history, the seat of a credential), [`changes`] (where a table
 //!   stands, and the changes a follower missed), [`play`] (a seat's move, resignation or
 //!   claim), [`abandon`] (tables left without a move closed), [`sweep`] (finished tables
-//!   deleted once old), [`rematch`] (another game between a finished table's seats);
+//!   deleted once old), [`rematch`] (another game between a finished table's seats),
+//!   [`takeback`] (a seat's last move taken back, the other seat agreeing);
 //! - [`clock`]: a table's clock as a value (hours per move or a bank, weekends, expiry,
 //!   vacation) and the one function that says when a move is due; [`vacation`]: a seat's
 //!   vacation started and ended;
@@ -74,6 +75,7 @@ pub mod secret;
 pub mod store;
 pub mod subscriptions;
 pub mod sweep;
+mod takeback;
 mod vacation;
 pub(crate) mod write;
 
@@ -87,6 +89,7 @@ pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
 pub use store::{Backend, Store, StoreError, StoreLimits};
+pub use takeback::{TakebackNotice, TookBack};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -174,17 +177,19 @@ pub enum Standing {
 }
 
 impl Standing {
-    /// The change number of a table standing so after `ply` moves: its ply, and one more once
-    /// a seat resigned or won on time, or the table was closed as abandoned or aborted (no
-    /// move follows those).
-    pub fn seq(&self, ply: u64) -> u64 {
+    /// The change number of a table standing so after `ply` moves, `taken_back` plies having
+    /// been taken back before: its ply, twice the plies taken back (a takeback of `k` plies
+    /// lowers the ply by `k` and raises the number by `k`), and one more once a seat resigned
+    /// or won on time, or the table was closed as abandoned or aborted (no move follows those).
+    pub fn seq(&self, ply: u64, taken_back: u64) -> u64 {
+        let changes = ply + 2 * taken_back;
         match self {
             Standing::Finished {
                 ended_by:
                     EndedBy::Resignation | EndedBy::Time | EndedBy::Abandoned | EndedBy::Aborted,
                 ..
-            } => ply + 1,
-            _ => ply,
+            } => changes + 1,
+            _ => changes,
         }
     }
 
@@ -280,6 +285,21 @@ pub struct Table {
     pub webhook: Option<WebhookHealth>,
     /// A rematch offered at the finished table, and the tables it links to.
     pub rematch: Rematch,
+    /// A takeback asked for, and the plies taken back before.
+    pub takebacks: Takebacks,
+}
+
+/// A table's takebacks: a seat may ask to take back its last move (or Hirþ turn) while the
+/// other has not moved, and the other accepts or declines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Takebacks {
+    /// The seat whose request stands, until the other answers or moves.
+    pub asked_by: Option<Seat>,
+    /// Plies taken back in all (a part of the change number: see [`Standing::seq`]).
+    pub plies: u64,
+    /// The change number of the last takeback (0 if none): a follower that saw less cannot
+    /// be told what changed move by move.
+    pub last_seq: u64,
 }
 
 /// A table's rematch: offered by a seat of the finished table, accepted by the other, which
@@ -295,11 +315,10 @@ pub struct Rematch {
 }
 
 impl Table {
-    /// How many changes the table has had: its ply, and one more once a seat resigned or won
-    /// on time, or the table was closed as abandoned (no move follows those). Each change's
-    /// number is the id of its event.
+    /// The table's change number, which grows with each change (see [`Standing::seq`]). Each
+    /// change's number is the id of its event.
     pub fn seq(&self) -> u64 {
-        self.standing.seq(self.ply)
+        self.standing.seq(self.ply, self.takebacks.plies)
     }
 
     /// Whether the table is over.
@@ -369,6 +388,13 @@ pub enum Event {
     /// A seat called the table off before both had moved, or no one moved by its first
     /// deadline.
     Aborted,
+    /// The other seat accepted a seat's request to take back its last move (or turn).
+    TakenBack {
+        /// The seat whose moves were taken back: its move is awaited again.
+        seat: Seat,
+        /// How many plies were taken back.
+        plies: u64,
+    },
 }
 
 /// A change committed: the table after it, and what happened.
@@ -389,7 +415,7 @@ impl Committed {
 
 impl Event {
     /// The event's name, as streams and webhooks give it: `move`, `resign`, `claim`,
-    /// `abandoned` or `aborted`.
+    /// `abandoned`, `aborted` or `takeback`.
     pub fn name(&self) -> &'static str {
         match self {
             Event::Moved(_) => "move",
@@ -397,6 +423,7 @@ impl Event {
             Event::TimeClaimed { .. } => "claim",
             Event::Abandoned => "abandoned",
             Event::Aborted => "aborted",
+            Event::TakenBack { .. } => "takeback",
         }
     }
 }
@@ -455,6 +482,12 @@ pub enum TableError {
     /// but after three such races).
     #[error("the table's rematch changed meanwhile: try again")]
     RematchRace,
+    /// A takeback asked for where there is nothing the seat may take back.
+    #[error("{0}")]
+    NothingToTakeBack(String),
+    /// A takeback answered where none is asked for.
+    #[error("no takeback is asked for at this table")]
+    NoTakebackRequest,
     /// An abort once both seats have moved.
     #[error("both seats have moved: the table can no longer be aborted (resign instead)")]
     BothMoved,

@@ -64,7 +64,7 @@ impl Tables {
     /// In a seat's change's transaction, once the change is written: what is written beside
     /// it (its event in the outbox, its `NOTIFY`, its players' notices, its answer for an
     /// `Idempotency-Key`).
-    async fn beside(
+    pub(super) async fn beside(
         &self,
         tx: &mut Write,
         webhook: Option<&Webhook>,
@@ -92,7 +92,12 @@ impl Tables {
 
     /// After the commit: the delivery worker's bell rung, this process's followers and the
     /// players' told.
-    fn announced(&self, webhook: Option<&Webhook>, rung: Rung, committed: Committed) -> Committed {
+    pub(super) fn announced(
+        &self,
+        webhook: Option<&Webhook>,
+        rung: Rung,
+        committed: Committed,
+    ) -> Committed {
         self.ring(webhook);
         self.ring_players(rung);
         self.told(committed)
@@ -218,7 +223,7 @@ impl Tables {
             notation: &notation,
             now,
         };
-        let updated = match self.notice(id, standing.seq(ply)) {
+        let updated = match self.notice(id, standing.seq(ply, row.takebacks.plies)) {
             Some(notice) => written.in_one_statement(tx, id, notice).await,
             None => written.in_two_statements(tx, id).await,
         }
@@ -233,6 +238,7 @@ impl Tables {
         row.deadline = deadline;
         row.clock_times = times;
         row.updated = now;
+        row.takebacks.asked_by = None;
         Ok(Committed {
             table: row.table::<G>(id, &state, seats)?,
             event: Event::Moved(Played {
@@ -404,12 +410,13 @@ struct Ending<'a> {
 /// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
 /// move).
 /// A move's update of its table, where the table still has the ply read (`$10`) and is
-/// ongoing: the same text alone and inside PostgreSQL's one statement.
+/// ongoing: the same text alone and inside PostgreSQL's one statement. A takeback asked for
+/// lapses: the other seat moved.
 macro_rules! update_table {
     () => {
         "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
-         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8, clock_times = $11, \
-         near_ms = $12 WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
+         ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8, takeback_offer = NULL, \
+         clock_times = $11, near_ms = $12 WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
     };
 }
 

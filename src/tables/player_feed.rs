@@ -109,6 +109,16 @@ pub enum Notice {
         /// The seat declining.
         by: Seat,
     },
+    /// A seat asks to take back its last move (or turn).
+    TakebackAsked {
+        /// The seat asking.
+        by: Seat,
+    },
+    /// A takeback's request was declined (or withdrawn, by the seat that made it).
+    TakebackDeclined {
+        /// The seat declining.
+        by: Seat,
+    },
     /// The rematch was accepted: a new table opened between the same seats.
     RematchAccepted {
         /// The new table's id.
@@ -162,6 +172,8 @@ impl Notice {
             Notice::RematchOffered { .. } => "rematch_offered",
             Notice::RematchDeclined { .. } => "rematch_declined",
             Notice::RematchAccepted { .. } => "rematch_accepted",
+            Notice::TakebackAsked { .. } => "takeback_asked",
+            Notice::TakebackDeclined { .. } => "takeback_declined",
             Notice::ChallengeReceived { .. } => "challenge_received",
             Notice::ChallengeAccepted { .. } => "challenge_accepted",
             Notice::ChallengeDeclined { .. } => "challenge_declined",
@@ -497,7 +509,8 @@ impl Tables {
 }
 
 /// What a player's browsers are pushed of `event`, if anything: its turn, its deadline near,
-/// its opponent's offer of a rematch and an invitation to a game (what the service worker, `static/push-worker.js`, shows: a title, a line, the page
+/// its opponent's request to take a move back or offer of a rematch, and an invitation to a
+/// game (what the service worker, `static/push-worker.js`, shows: a title, a line, the page
 /// to open, and the table, so that a newer notice of a table replaces an older one).
 fn push_payload(event: &PlayerEvent) -> Option<String> {
     let (title, body) = match &event.notice {
@@ -512,6 +525,10 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
         Notice::RematchOffered { by } if *by != event.seat => (
             "A rematch?",
             "Your opponent at a finished table of Moot offers a rematch.".to_owned(),
+        ),
+        Notice::TakebackAsked { by } if *by != event.seat => (
+            "Take a move back?",
+            "Your opponent at a table of Moot asks to take back their last move.".to_owned(),
         ),
         Notice::ChallengeReceived { from, .. } => (
             "A game for you",

@@ -402,8 +402,9 @@ impl Tables {
         let row = sqlx::query(
             "SELECT game, options, state, ply, status, winner, ended_by, days_per_move, \
              deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, webhook_failed, \
-             webhook_error, rematch_offer, rematch_of, rematched_by, clock, clock_times, near_ms \
-             FROM moot_tables WHERE id = $1 AND status = 'ongoing' AND to_act IS NULL",
+             webhook_error, rematch_offer, rematch_of, rematched_by, takeback_offer, taken_back, \
+             takeback_seq, clock, clock_times, near_ms FROM moot_tables \
+             WHERE id = $1 AND status = 'ongoing' AND to_act IS NULL",
         )
         .bind(id)
         .fetch_optional(&mut **tx)

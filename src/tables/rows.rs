@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::{
     Clock, ClockTimes, EndedBy, Millis, Played, Rematch, SeatInfo, Standing, Table, TableError,
-    Webhook, WebhookHealth,
+    Takebacks, Webhook, WebhookHealth,
 };
 use moot_games::{GAME_IDS, Game, Seat, Turn};
 
@@ -19,7 +19,8 @@ use moot_games::{GAME_IDS, Game, Seat, Turn};
 pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, t.winner, \
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
      t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, t.rematch_of, \
-     t.rematched_by, t.clock, t.clock_times, t.near_ms, s.seat, s.name, s.credential_sha256, \
+     t.rematched_by, t.takeback_offer, t.taken_back, t.takeback_seq, t.clock, t.clock_times, \
+     t.near_ms, s.seat, s.name, s.credential_sha256, \
      s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
@@ -64,7 +65,8 @@ impl SeatKeys {
 pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t.ply, t.status, \
      t.winner, t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, \
      t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, \
-     t.rematch_of, t.rematched_by, t.clock, t.clock_times, t.near_ms, \
+     t.rematch_of, t.rematched_by, t.takeback_offer, t.taken_back, t.takeback_seq, t.clock, \
+     t.clock_times, t.near_ms, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 0) AS first_name, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 1) AS second_name \
      FROM moot_tables t WHERE t.id = $1";
@@ -106,6 +108,8 @@ pub(super) struct StoredTable {
     pub(super) webhook_error: Option<String>,
     /// A rematch offered, and the tables it links to.
     pub(super) rematch: Rematch,
+    /// A takeback asked for, and the plies taken back before.
+    pub(super) takebacks: Takebacks,
 }
 
 impl StoredTable {
@@ -155,6 +159,14 @@ impl StoredTable {
                     .transpose()?,
                 of: row.try_get("rematch_of")?,
                 by: row.try_get("rematched_by")?,
+            },
+            takebacks: Takebacks {
+                asked_by: row
+                    .try_get::<Option<i64>, _>("takeback_offer")?
+                    .map(seat_of)
+                    .transpose()?,
+                plies: row.try_get::<i64, _>("taken_back")? as u64,
+                last_seq: row.try_get::<i64, _>("takeback_seq")? as u64,
             },
         })
     }
@@ -210,6 +222,7 @@ impl StoredTable {
         seats: Vec<SeatInfo>,
     ) -> Result<Table, TableError> {
         let standing = self.standing::<G>(state)?;
+        let standing_finished = standing.is_finished();
         Ok(Table {
             id: id.to_owned(),
             game: self.game,
@@ -233,6 +246,11 @@ impl StoredTable {
                 last_error: self.webhook_error.clone(),
             }),
             rematch: self.rematch.clone(),
+            takebacks: Takebacks {
+                // A request stands only while the game goes on.
+                asked_by: self.takebacks.asked_by.filter(|_| !standing_finished),
+                ..self.takebacks.clone()
+            },
         })
     }
 }

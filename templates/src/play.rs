@@ -45,7 +45,9 @@ pub struct PlayView {
     /// opponent), offered beside the result.
     pub play_again_href: Option<String>,
     /// At a finished kept table: the rematch, in place of `play_again_href`.
-    pub rematch: Option<RematchView>,
+    pub rematch: Option<OfferView>,
+    /// At a kept table that goes on: a takeback, asked for or to ask.
+    pub takeback: Option<OfferView>,
     /// The game's rules page, linked beside `New game`.
     pub rules_href: String,
     /// The score breakdown, once the game is over.
@@ -106,13 +108,14 @@ pub struct TableView {
     pub notifications: Option<crate::notifications::NotificationsView>,
 }
 
-/// A finished table's rematch as a seat or a spectator sees it: where it stands, and what
-/// may be done (each a form that posts, so it works without the script).
+/// An offer between a table's seats (a rematch at a finished table, a takeback while it goes
+/// on) as a seat or a spectator sees it: where it stands, and what may be done (each a form
+/// that posts, so it works without the script).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RematchView {
-    /// Where the rematch stands (`Bo offers a rematch: you would play White.`), if offered.
+pub struct OfferView {
+    /// Where the offer stands (`Bo offers a rematch: you would play White.`), if made.
     pub line: Option<String>,
-    /// The rematch's page, once accepted, and its link's words.
+    /// The page it opened (a rematch's, once accepted), and its link's words.
     pub link: Option<(String, String)>,
     /// The forms: where each posts, its button's words, and whether it is the main action.
     pub actions: Vec<(String, String, bool)>,
@@ -311,6 +314,7 @@ pub fn page(view: &PlayView) -> Markup {
                         @if !view.status.detail.is_empty() { " — " (view.status.detail) }
                     }
                     @if let Some(looking) = &view.looking_back { (look_back(looking)) }
+                    @if let Some(takeback) = &view.takeback { (takeback_part(takeback)) }
                     @if let Some(rematch) = &view.rematch {
                         (rematch_part(rematch, &view.new_game_href))
                     } @else if let Some(again) = &view.play_again_href {
@@ -559,8 +563,30 @@ fn table_part(table: &TableView) -> Markup {
     }
 }
 
+/// A takeback at a table that goes on: where it stands, and its forms.
+fn takeback_part(takeback: &OfferView) -> Markup {
+    html! {
+        section.takeback aria-label="Takeback" {
+            @if let Some(line) = &takeback.line { p.takeback-line role="status" { (line) } }
+            @if !takeback.actions.is_empty() {
+                div.again {
+                    @for (action, label, main) in &takeback.actions {
+                        form method="post" action=(action) {
+                            @if *main {
+                                button type="submit" { (label) }
+                            } @else {
+                                button.secondary type="submit" { (label) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A finished table's rematch: where it stands, its forms, and a new game.
-fn rematch_part(rematch: &RematchView, new_game: &str) -> Markup {
+fn rematch_part(rematch: &OfferView, new_game: &str) -> Markup {
     html! {
         section.rematch aria-label="Rematch" {
             @if let Some(line) = &rematch.line { p.rematch-line role="status" { (line) } }

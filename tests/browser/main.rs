@@ -20,6 +20,7 @@ mod scripts;
 mod smalls;
 mod sound;
 mod tables;
+mod takeback;
 mod your_games;
 
 use fantoccini::Locator;

@@ -35,13 +35,19 @@ async fn wait_for_url(browser: &Browser, arrived: impl Fn(&str) -> bool, what: &
 
 /// Waits until the page shows `words` in its rematch section.
 async fn wait_for_rematch(browser: &Browser, words: &str, who: &str) {
+    wait_for_section(browser, "rematch", words, who).await
+}
+
+/// Waits until the page shows `words` in its `section` of that class (`rematch`, `takeback`).
+pub async fn wait_for_section(browser: &Browser, section: &str, words: &str, who: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let shown = browser
             .client
             .execute(
-                "var s = document.querySelector('section.rematch'); return s ? s.textContent : '';",
-                vec![],
+                "var s = document.querySelector('section.' + arguments[0]); \
+                 return s ? s.textContent : '';",
+                vec![serde_json::json!(section)],
             )
             .await
             .expect("a script runs");
@@ -60,7 +66,13 @@ async fn wait_for_rematch(browser: &Browser, words: &str, who: &str) {
 /// Presses the rematch's button `words`, brought to the middle of the window first, and waits
 /// for the next page.
 async fn press(browser: &Browser, words: &str) {
-    let button = format!("//section[@class='rematch']//button[.='{words}']");
+    press_in(browser, "rematch", words).await
+}
+
+/// Presses the button `words` of the page's `section` of that class, brought to the middle of
+/// the window first, and waits for the next page.
+pub async fn press_in(browser: &Browser, section: &str, words: &str) {
+    let button = format!("//section[@class='{section}']//button[.='{words}']");
     let found = browser
         .client
         .find(Locator::XPath(&button))

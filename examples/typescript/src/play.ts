@@ -319,6 +319,42 @@ async function playAgain(finished: string, first: string, second: string): Promi
     }
   }
   console.log(`rematch: ${opened.id} of ${finished}, seats swapped`);
+  await takeBack(opened, second, first);
+}
+
+/** At a fresh table the first seat plays, asks to take its move back, and the second seat
+ * lets it: the table is back at its start, the first seat to move again. */
+async function takeBack(
+  table: Schemas["HerforTableResponse"],
+  first: string,
+  second: string,
+): Promise<void> {
+  const { moves } = answer(
+    await client.POST("/api/v1/games/herfor/legal-moves", { body: { state: table.state } }),
+  );
+  const move = moves[0];
+  if (move === undefined) throw new Error("a fresh game has a legal move");
+  answer(
+    await client.POST("/api/v1/tables/{id}/moves", {
+      params: { path: { id: table.id }, header: { Authorization: `Bearer ${first}` } },
+      body: { move, ply: 0 },
+    }),
+  );
+  const takeback = async (credential: string) =>
+    answer(
+      await client.POST("/api/v1/tables/{id}/takeback", {
+        params: { path: { id: table.id }, header: { Authorization: `Bearer ${credential}` } },
+      }),
+    );
+  const asked = await takeback(first);
+  if (asked.status !== "asked" || asked.table.takeback_asked_by !== "first") {
+    throw new Error(`the first seat's request stands: ${JSON.stringify(asked.table)}`);
+  }
+  const taken = await takeback(second);
+  if (taken.status !== "taken_back" || taken.table.ply !== 0 || taken.table.to_act !== "first") {
+    throw new Error(`the move is taken back: ${JSON.stringify(taken.table)}`);
+  }
+  console.log(`takeback: ${move} taken back at ${table.id}`);
 }
 
 await playTable();

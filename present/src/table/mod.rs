@@ -6,12 +6,14 @@
 //! - [`page`]: a table's page from its facts and its game's moves;
 //! - [`panel`]: who sits where, the clock, and the seat's actions outside the rules;
 //! - [`rematch`]: a finished table's rematch, offered, answered or linked;
+//! - [`takeback`]: a seat's last move taken back, asked for and answered;
 //! - [`words`]: a seat's refusals over the board, an ending outside the rules, the time shown,
 //!   the new table's and the friend page's lines.
 
 pub mod page;
 pub mod panel;
 pub mod rematch;
+pub mod takeback;
 pub mod words;
 
 use moot_games::Seat;
@@ -48,8 +50,13 @@ pub struct KeptTable {
     pub deadline: Option<Millis>,
     /// Whether both seats have moved: until they have, a seat may abort the table.
     pub both_moved: bool,
+    /// The seat that played the last move, if any: it may ask to take it back while the
+    /// other seat is awaited.
+    pub last_mover: Option<Seat>,
     /// The seat whose offer of a rematch stands, at a finished table.
     pub rematch_offered_by: Option<Seat>,
+    /// The seat whose request to take back its last move stands, while the table goes on.
+    pub takeback_asked_by: Option<Seat>,
 }
 
 /// Whether a table goes on, and if not, how it ended.
@@ -122,6 +129,10 @@ pub struct TableLinks {
     pub abort: Option<String>,
     /// Where the seat starts or ends its vacation; `None` for spectators.
     pub vacation: Option<String>,
+    /// Where the seat's request (or acceptance) of a takeback is sent; `None` for spectators.
+    pub takeback: Option<String>,
+    /// Where the seat declines (or withdraws) the takeback asked for; `None` for spectators.
+    pub decline_takeback: Option<String>,
     /// Where the seat's offer (or acceptance) of a rematch is sent; `None` for spectators.
     pub rematch: Option<String>,
     /// Where the seat declines (or withdraws) the rematch offered; `None` for spectators.

@@ -7,6 +7,7 @@ use moot_templates::play::{PlayView, TurnForm};
 
 use super::panel::table_view;
 use super::rematch::rematch_view;
+use super::takeback::takeback_view;
 use super::words::ended_outside_the_rules;
 use super::{EndedBy, KeptTable, PLY_FIELD, Standing, Visit};
 use crate::limits::{EXCERPT_CHARS, excerpt};
@@ -117,6 +118,7 @@ pub fn table_page<G: PageGame>(
     // Again with the same friend: the same options, a new table.
     view.play_again_href = (finished && you.is_some())
         .then(|| format!("{}?{}", links.friend, encode(position.option_pairs())));
+    view.takeback = takeback_view(table, links, you);
     // At a finished table, a rematch between the same seats in place of a new friend table.
     if let Standing::Finished { .. } = table.standing {
         view.rematch = rematch_view(table, links, you);

@@ -3,25 +3,21 @@
 //! it; once accepted, both seats and the spectators are linked to the rematch.
 
 use moot_games::Seat;
-use moot_templates::play::RematchView;
+use moot_templates::play::OfferView;
 
 use super::words::{seat_name, seat_words};
 use super::{KeptTable, TableLinks};
 
 /// The rematch of finished `table` for the seat `you` (`None` for a spectator): `None` where
 /// there is nothing to show (a spectator before any rematch).
-pub fn rematch_view(
-    table: &KeptTable,
-    links: &TableLinks,
-    you: Option<Seat>,
-) -> Option<RematchView> {
+pub fn rematch_view(table: &KeptTable, links: &TableLinks, you: Option<Seat>) -> Option<OfferView> {
     let name = |seat: Seat| seat_words(seat, &table.seats);
     if let Some(page) = &links.rematch_page {
         let words = match you {
             Some(_) => "Play the rematch",
             None => "Watch the rematch",
         };
-        return Some(RematchView {
+        return Some(OfferView {
             line: None,
             link: Some((page.clone(), words.to_owned())),
             actions: Vec::new(),
@@ -33,12 +29,12 @@ pub fn rematch_view(
     };
     let action = |href: &String, label: &str, main: bool| (href.clone(), label.to_owned(), main);
     Some(match table.rematch_offered_by {
-        None => RematchView {
+        None => OfferView {
             line: None,
             link: None,
             actions: vec![action(offer, "Offer a rematch", true)],
         },
-        Some(by) if by == you => RematchView {
+        Some(by) if by == you => OfferView {
             line: Some(format!(
                 "You offered a rematch; waiting for {} to accept.",
                 name(you.other())
@@ -46,7 +42,7 @@ pub fn rematch_view(
             link: None,
             actions: vec![action(decline, "Withdraw the offer", false)],
         },
-        Some(by) => RematchView {
+        Some(by) => OfferView {
             line: Some(format!(
                 "{} offers a rematch: you would sit in the {} seat this time.",
                 capitalised(&name(by)),
@@ -62,7 +58,7 @@ pub fn rematch_view(
 }
 
 /// `words` with a capital first letter (a sentence that starts with "the first player").
-fn capitalised(words: &str) -> String {
+pub(super) fn capitalised(words: &str) -> String {
     let mut chars = words.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
@@ -91,7 +87,9 @@ mod tests {
             clock: None,
             deadline: None,
             both_moved: true,
+            last_mover: Some(Seat::Second),
             rematch_offered_by: offered_by,
+            takeback_asked_by: None,
         }
     }
 

@@ -459,6 +459,10 @@ pub struct TableResponse {
     /// This table's rematch, once accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematched_by: Option<String>,
+    /// The seat asking to take back its last move, while its request stands (until the other
+    /// seat answers or moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback_asked_by: Option<Seat>,
 }
 
 /// A standing as the API writes it: the status, the seat awaited, the result.
@@ -539,6 +543,7 @@ impl From<tables::Table> for TableResponse {
             rematch_offered_by: table.rematch.offered_by,
             rematch_of: table.rematch.of,
             rematched_by: table.rematch.by,
+            takeback_asked_by: table.takebacks.asked_by,
         }
     }
 }
@@ -565,6 +570,25 @@ pub enum RematchStatus {
     Offered,
     /// The rematch's table is open.
     Accepted,
+}
+
+/// What a takeback request did: the table as it stands after it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TakebackResponse {
+    /// `asked`: the seat's request stands; `taken_back`: the other seat's request was accepted.
+    pub status: TakebackStatus,
+    /// The table.
+    pub table: TableResponse,
+}
+
+/// Where a takeback stands after a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackStatus {
+    /// The seat's request stands, awaiting the other seat.
+    Asked,
+    /// The other seat's last move is taken back: its move is awaited again.
+    TakenBack,
 }
 
 /// One seat's credential, shown once.

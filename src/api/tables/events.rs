@@ -1,16 +1,17 @@
 //! A table's events as they happen, as server-sent events: `GET /api/v1/tables/{id}/events`.
 //!
-//! Each event's `id` is the table's change number ([`crate::tables::Table::seq`]: the ply, and
-//! one more for a resignation, a win on time or an abandoned table), so a client that reconnects with
-//! `Last-Event-ID` (as the browser's `EventSource` does by itself) is sent exactly what it
-//! missed, read a page at a time from where it is; one that missed more than
-//! [`limits::RESET_AFTER_CHANGES`] is sent the table as it stands instead (`reset`). Without
-//! it, the stream opens with the table as it stands (`table`). Then each move (`move`),
-//! resignation (`resign`), win on time (`claim`) or closing of an abandoned table
+//! Each event's `id` is the table's change number ([`crate::tables::Table::seq`], which grows
+//! with every change), so a client that reconnects with `Last-Event-ID` (as the browser's
+//! `EventSource` does by itself) is sent exactly what it missed, read a page at a time from
+//! where it is; one that missed more than [`limits::RESET_AFTER_CHANGES`], or a takeback, is
+//! sent the table as it stands instead (`reset`). Without it, the stream opens with the table
+//! as it stands (`table`). Then each move (`move`), takeback (`takeback`), resignation
+//! (`resign`), win on time (`claim`), abort (`aborted`) or closing of an abandoned table
 //! (`abandoned`), with where the table stands after it (not its position: a stream costs what
 //! the changes are, however big the table); the stream ends after the table's last event. The
-//! deadline notices (`deadline_near`, `deadline_passed`) are sent as they come, with the `id` of
-//! the change they follow: they are not changes, and are not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
+//! notices (`deadline_near`, `deadline_passed`, `takeback_asked`, `takeback_declined`) are
+//! sent as they come, with the `id` of the change they follow: they are not changes, and are
+//! not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
 //! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
 //! change it was not told of. A client that goes away frees its place at once (the server
 //! closes a connection its client closed: see `crate::serve::listen`).
@@ -31,6 +32,7 @@ use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
+use crate::tables::TakebackNotice;
 use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::feed::{Follower, Next, Who};
 use crate::tables::{
@@ -57,6 +59,9 @@ pub enum TableEventType {
     /// The table was called off before both seats had moved, by a seat or by its late first
     /// move: no result.
     Aborted,
+    /// A seat's last move (or turn) was taken back, the other seat agreeing: `seat` names it,
+    /// `plies` how many; the position is the one before them (read it at `url`).
+    Takeback,
     /// Four fifths of the awaited move's time have passed: a notice, not a change (its `seq`
     /// and `id` are the change it follows); a stream sends it to a follower that has seen that
     /// change, and does not send it again on reconnecting.
@@ -64,6 +69,11 @@ pub enum TableEventType {
     /// The awaited move's deadline passed: the waiting seat may claim the win (a notice,
     /// likewise).
     DeadlinePassed,
+    /// A seat (`seat`) asks to take back its last move: a notice, likewise.
+    TakebackAsked,
+    /// A takeback asked for was declined, or withdrawn by the seat that asked (`seat`): a
+    /// notice, likewise.
+    TakebackDeclined,
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
@@ -75,8 +85,9 @@ pub struct TableEvent {
     /// What happened.
     #[serde(rename = "type")]
     pub kind: TableEventType,
-    /// The table's change number after it: its ply, and one more for a resignation, a win on
-    /// time or an abandoned table. Also the event's `id`.
+    /// The table's change number after it, which grows with each change: its ply, twice the
+    /// plies taken back before, and one more for a resignation, a win on time or an abandoned
+    /// or aborted table. Also the event's `id`.
     pub seq: u64,
     /// The table's id.
     pub table_id: String,
@@ -86,9 +97,13 @@ pub struct TableEvent {
     /// The move, for a `move`.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<TableMove>,
-    /// The seat that resigned (`resign`) or claimed (`claim`).
+    /// The seat that resigned (`resign`) or claimed (`claim`), or whose moves were taken back
+    /// (`takeback`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
+    /// The plies taken back, for a `takeback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<u64>,
     /// Moves played after it.
     pub ply: u64,
     /// Whether the table goes on after it.
@@ -114,6 +129,10 @@ pub struct TableEvent {
 impl TableEvent {
     /// A change's event.
     pub fn of(change: &Change) -> TableEvent {
+        let plies = match change.event {
+            Event::TakenBack { plies, .. } => Some(plies),
+            _ => None,
+        };
         let (kind, mv, seat) = match &change.event {
             Event::Moved(played) => (
                 TableEventType::Move,
@@ -124,6 +143,7 @@ impl TableEvent {
             Event::TimeClaimed { seat } => (TableEventType::Claim, None, Some(*seat)),
             Event::Abandoned => (TableEventType::Abandoned, None, None),
             Event::Aborted => (TableEventType::Aborted, None, None),
+            Event::TakenBack { seat, .. } => (TableEventType::Takeback, None, Some(*seat)),
         };
         let (status, to_act, result) = standing_fields(&change.after.standing);
         TableEvent {
@@ -133,6 +153,7 @@ impl TableEvent {
             url: table_url(&change.table_id),
             mv,
             seat,
+            plies,
             ply: change.after.ply,
             status,
             to_act,
@@ -154,6 +175,7 @@ impl TableEvent {
             url: table_url(&table.id),
             mv: None,
             seat: None,
+            plies: None,
             ply: table.ply,
             status: table.status,
             to_act: table.to_act,
@@ -187,11 +209,36 @@ impl TableEvent {
             url: table_url(&notice.table_id),
             mv: None,
             seat: None,
+            plies: None,
             ply: notice.ply,
             status: TableStatus::Ongoing,
             to_act: Some(notice.to_act),
             result: None,
             deadline: Some(rfc3339(notice.deadline)),
+            time: rfc3339(notice.time),
+            table: None,
+        }
+    }
+
+    /// A takeback notice's event (its `seq` the change it follows).
+    fn takeback(notice: &TakebackNotice) -> TableEvent {
+        TableEvent {
+            kind: if notice.asked {
+                TableEventType::TakebackAsked
+            } else {
+                TableEventType::TakebackDeclined
+            },
+            seq: notice.seq,
+            table_id: notice.table_id.clone(),
+            url: table_url(&notice.table_id),
+            mv: None,
+            seat: Some(notice.by),
+            plies: None,
+            ply: notice.ply,
+            status: TableStatus::Ongoing,
+            to_act: Some(notice.to_act),
+            result: None,
+            deadline: notice.deadline.map(rfc3339),
             time: rfc3339(notice.time),
             table: None,
         }
@@ -207,8 +254,11 @@ impl TableEvent {
             TableEventType::Claim => "claim",
             TableEventType::Abandoned => "abandoned",
             TableEventType::Aborted => "aborted",
+            TableEventType::Takeback => "takeback",
             TableEventType::DeadlineNear => "deadline_near",
             TableEventType::DeadlinePassed => "deadline_passed",
+            TableEventType::TakebackAsked => "takeback_asked",
+            TableEventType::TakebackDeclined => "takeback_declined",
         };
         // serde_json writes no newline, so the data is one line.
         let data = serde_json::to_string(self).unwrap_or_default();
@@ -299,6 +349,11 @@ impl Stream {
                     Some(Next::Deadline(notice)) => {
                         if notice.seq == self.sent && !self.ending {
                             self.ready.push_back(TableEvent::deadline(&notice).frame());
+                        }
+                    }
+                    Some(Next::Takeback(notice)) => {
+                        if notice.seq == self.sent && !self.ending {
+                            self.ready.push_back(TableEvent::takeback(&notice).frame());
                         }
                     }
                     Some(_) => {

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::bodies::{
-    CreatedTable, RematchResponse, RematchStatus, TableHistory, TableMove, TableResponse, rfc3339,
+    CreatedTable, RematchResponse, RematchStatus, TableHistory, TableMove, TableResponse,
+    TakebackResponse, TakebackStatus, rfc3339,
 };
 use crate::tables::{self, Standing};
 use moot_games::{Game, Seat, Turn};
@@ -26,6 +27,8 @@ pub struct TableExamples {
     pub move_request: Value,
     /// A `RematchResponse`: the table after the opening, resigned, and its rematch accepted.
     pub rematch: Value,
+    /// A `TakebackResponse`: the opening's last mover asks to take its move back.
+    pub takeback: Value,
 }
 
 impl TableExamples {
@@ -66,6 +69,7 @@ impl TableExamples {
                 updated: at(ply),
                 webhook: None,
                 rematch: tables::Rematch::default(),
+                takebacks: tables::Takebacks::default(),
             })
         };
         let typed: G::Options = serde_json::from_value(options.clone()).ok()?;
@@ -95,6 +99,16 @@ impl TableExamples {
             next: None,
         };
         let played = table(&state, opening.len())?;
+        let takeback = TakebackResponse {
+            status: TakebackStatus::Asked,
+            table: TableResponse::from(tables::Table {
+                takebacks: tables::Takebacks {
+                    asked_by: history.moves.last().map(|m| m.seat),
+                    ..tables::Takebacks::default()
+                },
+                ..played.clone()
+            }),
+        };
         let rematch = RematchResponse {
             status: RematchStatus::Accepted,
             table: TableResponse::from(tables::Table {
@@ -147,6 +161,7 @@ impl TableExamples {
             history: serde_json::to_value(history).ok()?,
             move_request: serde_json::json!({ "move": next, "ply": opening.len() }),
             rematch: serde_json::to_value(rematch).ok()?,
+            takeback: serde_json::to_value(takeback).ok()?,
         })
     }
 }

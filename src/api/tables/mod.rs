@@ -7,7 +7,9 @@
 //! - [`bodies`]: the request and answer bodies, made from what the tables keep;
 //! - [`create`]: a new table; [`reads`]: a table and its history; [`seats`]: a seat's move,
 //!   resignation, abort or claim; [`vacation`]: a seat's vacation started and ended;
-//!   [`rematch`]: another game between a finished table's seats;
+//!   [`takeback`]: a seat's last move taken back, the other seat agreeing; [`rematch`]: another
+//!   game between a finished table's seats (both take a seat's credential as `credential`
+//!   reads it);
 //!   [`events`]: a table's events as they happen (server-sent events);
 //! - `refusals`: a refusal of the tables as a problem, and a client past its share;
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
@@ -26,6 +28,7 @@ pub mod bodies;
 pub mod challenge_bodies;
 pub mod challenges;
 pub mod create;
+mod credential;
 pub mod events;
 pub mod examples;
 mod idempotency;
@@ -40,6 +43,7 @@ pub(crate) mod refusals;
 pub mod rematch;
 pub mod seats;
 pub mod take_seat;
+pub mod takeback;
 pub mod vacation;
 
 pub(crate) use refusals::storage_unavailable;
@@ -56,6 +60,8 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(seats::claim)
         .service(vacation::start_vacation)
         .service(vacation::end_vacation)
+        .service(takeback::ask_takeback)
+        .service(takeback::decline_takeback)
         .service(rematch::offer_rematch)
         .service(rematch::decline_rematch)
         .service(events::table_events)

@@ -48,6 +48,12 @@ pub enum PlayerEventType {
     Abandoned,
     /// The table was aborted.
     Aborted,
+    /// A seat's last move (or turn) was taken back, the other seat agreeing.
+    Takeback,
+    /// A seat asks to take back its last move (`by`).
+    TakebackAsked,
+    /// A takeback asked for was declined, or withdrawn by the seat that asked (`by`).
+    TakebackDeclined,
     /// The player's move is awaited: once per turn (the steps of a Hirþ turn make one).
     YourTurn,
     /// Four fifths of the time for the player's move have passed.
@@ -128,12 +134,13 @@ pub struct PlayerFeedEvent {
     /// How the table ended, for `table_finished`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<TableResult>,
-    /// The table's own event, for `move`, `resign`, `claim` and `abandoned`: as the table's
-    /// stream and webhook send it.
+    /// The table's own event, for `move`, `resign`, `claim`, `abandoned`, `aborted` and
+    /// `takeback`: as the table's stream and webhook send it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<TableEvent>,
-    /// The seat offering or declining, for `rematch_offered` and `rematch_declined`; the seat
-    /// going on or back from vacation, for `vacation_started` and `vacation_ended`.
+    /// The seat offering, asking or declining, for `rematch_offered`, `rematch_declined`,
+    /// `takeback_asked` and `takeback_declined`; the seat going on or back from vacation, for
+    /// `vacation_started` and `vacation_ended`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Seat>,
     /// The rematch's table, for `rematch_accepted`.
@@ -214,6 +221,7 @@ impl PlayerFeedEvent {
                     super::events::TableEventType::Claim => PlayerEventType::Claim,
                     super::events::TableEventType::Abandoned => PlayerEventType::Abandoned,
                     super::events::TableEventType::Aborted => PlayerEventType::Aborted,
+                    super::events::TableEventType::Takeback => PlayerEventType::Takeback,
                     _ => PlayerEventType::Move,
                 };
                 body.ply = Some(change.after.ply);
@@ -285,6 +293,14 @@ impl PlayerFeedEvent {
             }
             Notice::RematchDeclined { by } => {
                 body.kind = PlayerEventType::RematchDeclined;
+                body.by = Some(*by);
+            }
+            Notice::TakebackAsked { by } => {
+                body.kind = PlayerEventType::TakebackAsked;
+                body.by = Some(*by);
+            }
+            Notice::TakebackDeclined { by } => {
+                body.kind = PlayerEventType::TakebackDeclined;
                 body.by = Some(*by);
             }
             Notice::RematchAccepted { rematch } => {

@@ -79,6 +79,8 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::Unfinished => ErrorCode::NotFinished,
         TableError::Rematched(_) => ErrorCode::AlreadyRematched,
         TableError::NoRematchOffer => ErrorCode::NoRematchOffer,
+        TableError::NothingToTakeBack(_) => ErrorCode::NothingToTakeBack,
+        TableError::NoTakebackRequest => ErrorCode::NoTakebackRequest,
         // Three races lost to the other seat's rematch changes: the table moved on.
         TableError::RematchRace => ErrorCode::StalePly,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,

@@ -9,48 +9,11 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, post, web};
 
 use super::bodies::{RematchResponse, RematchStatus, TableResponse, table_url};
-use super::refusals::{client_of, problem, rate_limited, strike};
-use super::seats::bearer;
-use crate::api::problem::{ApiError, ErrorCode, Problem};
+use super::credential::{credential_for, refused};
+use super::refusals::problem;
+use crate::api::problem::{ApiError, Problem};
 use crate::extract::KeptTables;
-use crate::tables::{self, Rematched, TableError, TablePolicy};
-
-/// The credential sent, once the client may send one to table `id`.
-async fn credential_for<'h>(
-    policy: &TablePolicy,
-    http: &'h HttpRequest,
-    id: &str,
-) -> Result<&'h str, ApiError> {
-    let Some(credential) = bearer(http) else {
-        return Err(ApiError::new(
-            ErrorCode::Unauthorized,
-            "send the seat's credential as `Authorization: Bearer <credential>`",
-        ));
-    };
-    if let Some(wait) = policy.barred(id, client_of(policy, http)) {
-        // Barred for wrong credentials: only a seat's own passes.
-        match policy.tables().seat(id, credential).await {
-            Ok(_) => {}
-            Err(TableError::BadCredential) => {
-                return Err(rate_limited("wrong seat credentials", wait));
-            }
-            Err(error) => return Err(problem(error)),
-        }
-    }
-    Ok(credential)
-}
-
-/// A refusal, a wrong credential counted.
-fn refused(policy: &TablePolicy, http: &HttpRequest, id: &str, error: TableError) -> ApiError {
-    match error {
-        TableError::BadCredential => strike(
-            policy,
-            (id, client_of(policy, http)),
-            "the credential is no seat's of this table",
-        ),
-        error => problem(error),
-    }
-}
+use crate::tables::{self, Rematched};
 
 /// Offers a rematch at the finished table for the seat whose credential is sent; if the other
 /// seat offered one, accepts it: a new table opens between the same seats (each seat's

@@ -13,6 +13,8 @@
 //! - [`open`]: the friend page and opening a table;
 //! - [`seat`]: a seat's page, its moves, resigning and claiming on time, by the seat's link
 //!   or as the browser's own seat (`mine`);
+//! - [`takeback`]: a seat's last move taken back, asked for, accepted, declined, by either
+//!   door;
 //! - [`rematch`]: a finished table's rematch offered, accepted, declined, by either door;
 //! - [`watch`]: the spectators' page and the table's record;
 //! - [`page`]: a table's page, from the stored table to the page's HTML;
@@ -23,6 +25,7 @@ pub mod page;
 pub mod refusals;
 pub mod rematch;
 pub mod seat;
+pub mod takeback;
 pub mod watch;
 
 /// Registers the tables' pages.
@@ -38,6 +41,8 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::seat_abort)
         .service(seat::seat_claim)
         .service(seat::seat_vacation)
+        .service(takeback::seat_takeback)
+        .service(takeback::seat_decline_takeback)
         .service(rematch::seat_rematch)
         .service(rematch::seat_decline_rematch)
         .service(seat::mine_page)
@@ -46,6 +51,8 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
         .service(seat::mine_abort)
         .service(seat::mine_claim)
         .service(seat::mine_vacation)
+        .service(takeback::mine_takeback)
+        .service(takeback::mine_decline_takeback)
         .service(rematch::mine_rematch)
         .service(rematch::mine_decline_rematch);
 }

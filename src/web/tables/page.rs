@@ -72,15 +72,26 @@ pub async fn table_page(policy: &TablePolicy, id: &str, page: Page) -> Result<St
     let table = read_table(policy, id).await?;
     let history = policy.tables().history(id).await.map_err(page_error)?;
     let moved = |seat: Seat| history.moves.iter().any(|m| m.seat == seat);
-    let both_moved = moved(Seat::First) && moved(Seat::Second);
+    let played = Played {
+        both_moved: moved(Seat::First) && moved(Seat::Second),
+        last_mover: history.moves.last().map(|m| m.seat),
+    };
     let moves: Vec<String> = history.moves.into_iter().map(|m| m.notation).collect();
-    moot_games::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, both_moved, page)).await, else Err(PageError::unknown_game(table.game)))
+    moot_games::with_game!(table.game, G => page_off_workers(move || render::<G>(table, moves, played, page)).await, else Err(PageError::unknown_game(table.game)))
+}
+
+/// What a table's page needs of its moves besides their notation.
+struct Played {
+    /// Whether both seats have moved.
+    both_moved: bool,
+    /// The seat that played the last move, if any.
+    last_mover: Option<Seat>,
 }
 
 fn render<G: PageGame>(
     table: Table,
     moves: Vec<String>,
-    both_moved: bool,
+    played: Played,
     page: Page,
 ) -> Result<String, PageError> {
     let options = options_of::<G>(&table)?;
@@ -95,7 +106,7 @@ fn render<G: PageGame>(
         now: tables::now(),
         links: links(&table, page.door.as_ref()),
     };
-    let mut built = view_of::<G>(options, moves, &kept(&table, both_moved), visit)?;
+    let mut built = view_of::<G>(options, moves, &kept(&table, &played), visit)?;
     if let Some(shown) = built.view.table.as_mut().filter(|_| own_seat) {
         shown.notifications = Some(moot_present::notifications::view());
     }
@@ -103,8 +114,8 @@ fn render<G: PageGame>(
     Ok(moot_templates::play::page(&built.view).into_string())
 }
 
-/// The table as its pages show it (`both_moved`: whether both seats have moved).
-fn kept(table: &Table, both_moved: bool) -> KeptTable {
+/// The table as its pages show it.
+fn kept(table: &Table, played: &Played) -> KeptTable {
     KeptTable {
         ply: table.ply,
         seq: table.seq(),
@@ -123,8 +134,10 @@ fn kept(table: &Table, both_moved: bool) -> KeptTable {
         days_per_move: table.days_per_move,
         clock: table.clock.map(|clock| clock_shown(table, clock)),
         deadline: table.deadline,
-        both_moved,
+        both_moved: played.both_moved,
+        last_mover: played.last_mover,
         rematch_offered_by: table.rematch.offered_by,
+        takeback_asked_by: table.takebacks.asked_by,
     }
 }
 
@@ -216,6 +229,8 @@ fn links(table: &Table, door: Option<&Door>) -> TableLinks {
         claim: door.map(|_| paths::claim(&here)),
         abort: door.map(|_| paths::abort(&here)),
         vacation: door.map(|_| paths::vacation(&here)),
+        takeback: door.map(|_| paths::takeback(&here)),
+        decline_takeback: door.map(|_| paths::decline_takeback(&here)),
         rematch: door.map(|_| paths::rematch(&here)),
         decline_rematch: door.map(|_| paths::decline_rematch(&here)),
         rematch_page: table

@@ -506,3 +506,116 @@ async fn a_deadline_told_on_one_replica_reaches_the_followers_on_another() {
     stop.cancel();
     listening.await.unwrap();
 }
+
+/// `POST` (ask or accept) or `DELETE` (decline) `/api/v1/tables/{id}/takeback`.
+fn takeback(id: &str, credential: &str, ask: bool) -> TestRequest {
+    let request = if ask {
+        TestRequest::post()
+    } else {
+        TestRequest::delete()
+    };
+    request
+        .uri(&format!("/api/v1/tables/{id}/takeback"))
+        .insert_header(("Authorization", format!("Bearer {credential}")))
+}
+
+both!(
+    a_tables_followers_hear_a_takeback_asked_declined_and_made,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3, "pie": false}})),
+        )
+        .await;
+        let (id, [first, second]) = seats(&created.body);
+        let mut stream = open(&app, &id, None).await;
+        assert_eq!(stream.next().await.unwrap().kind, "table");
+        let mv = random_move::<Herfor>(
+            &created.body["table"],
+            &mut rand::rngs::SmallRng::seed_from_u64(2),
+        );
+        call(&app, play(&id, &first, &mv, 0)).await.ok();
+        assert_eq!(stream.next().await.unwrap().kind, "move");
+        // The request and its refusal: notices following the move (1), naming their seat.
+        call(&app, takeback(&id, &first, true)).await.ok();
+        call(&app, takeback(&id, &second, false)).await.ok();
+        for (kind, seat) in [("takeback_asked", "first"), ("takeback_declined", "second")] {
+            let notice = stream.next().await.unwrap();
+            assert_eq!((notice.id, notice.kind.as_str()), (1, kind), "{notice:#?}");
+            assert_eq!(notice.data["seat"], seat);
+            assert_eq!(
+                (notice.data["ply"].as_u64(), notice.data["to_act"].as_str()),
+                (Some(1), Some("second"))
+            );
+        }
+        // Asked again and let go: the takeback, change 2 (ply 0 + twice the ply taken back).
+        call(&app, takeback(&id, &first, true)).await.ok();
+        assert_eq!(stream.next().await.unwrap().kind, "takeback_asked");
+        call(&app, takeback(&id, &second, true)).await.ok();
+        let taken = stream.next().await.unwrap();
+        assert_eq!(
+            (taken.id, taken.kind.as_str()),
+            (2, "takeback"),
+            "{taken:#?}"
+        );
+        assert_eq!(taken.data["seat"], "first");
+        assert_eq!(taken.data["plies"], 1);
+        assert_eq!(
+            (taken.data["ply"].as_u64(), taken.data["to_act"].as_str()),
+            (Some(0), Some("first"))
+        );
+        // A follower that saw only the move taken back is given the table anew.
+        let mut late = open(&app, &id, Some(1)).await;
+        let reset = late.next().await.unwrap();
+        assert_eq!((reset.id, reset.kind.as_str()), (2, "reset"));
+        assert_eq!(reset.data["table"]["ply"], 0);
+    }
+);
+
+/// With PostgreSQL, a takeback asked for and made on one replica reaches the table's followers
+/// on another: the request as its notice, the takeback as the table anew (the moves the
+/// follower holds are gone).
+#[actix_web::test]
+async fn a_takeback_on_one_replica_reaches_the_followers_on_another() {
+    let Some(url) = db::postgres_url().await else {
+        return;
+    };
+    let teller = db::tables(&url, 100).await;
+    let follower = db::tables(&url, 100).await;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let listening = tokio::spawn(follower.clone().listen(url.clone(), stop.clone()));
+    let app = db::app(follower, roomy()).await;
+    let created = call(
+        &app,
+        create(json!({"game": "herfor", "options": {"size": 3, "pie": false}})),
+    )
+    .await;
+    let (id, [first, second]) = seats(&created.body);
+    let mv = random_move::<Herfor>(
+        &created.body["table"],
+        &mut rand::rngs::SmallRng::seed_from_u64(4),
+    );
+    call(&app, play(&id, &first, &mv, 0)).await.ok();
+    let mut stream = open(&app, &id, None).await;
+    assert_eq!(stream.next().await.unwrap().kind, "table");
+    // Give the listener its connection before the notice is sent.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let started = std::time::Instant::now();
+    let now = moot::tables::now();
+    teller.takeback(&id, &first, now).await.unwrap();
+    let notice = stream.next().await.unwrap();
+    assert_eq!(
+        (notice.id, notice.kind.as_str()),
+        (1, "takeback_asked"),
+        "{notice:#?}"
+    );
+    assert_eq!(notice.data["seat"], "first");
+    teller.takeback(&id, &second, now).await.unwrap();
+    let reset = stream.next().await.unwrap();
+    assert_eq!((reset.id, reset.kind.as_str()), (2, "reset"), "{reset:#?}");
+    assert_eq!(reset.data["table"]["ply"], 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    stop.cancel();
+    listening.await.unwrap();
+}

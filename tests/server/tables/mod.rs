@@ -76,6 +76,7 @@ mod refusals;
 mod rematch;
 mod sse;
 mod sweep;
+mod takeback;
 mod web_push;
 mod webhooks;
 mod your_games;

@@ -789,3 +789,78 @@ both!(
         assert_eq!(wrong.status, 403);
     }
 );
+
+both!(
+    a_seat_asks_from_its_page_to_take_back_its_move_and_the_other_lets_it,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = db::call(
+            &app,
+            db::create(serde_json::json!({"game": "herfor", "options": {"size": 3, "pie": false}, "names": ["Ana", "Bo"]})),
+        )
+        .await;
+        let (id, [ana, bo]) = db::seats(&created.body);
+        let (ana_page, bo_page) = (
+            format!("/table/{id}/seat/{ana}"),
+            format!("/table/{id}/seat/{bo}"),
+        );
+        // Before any move, nothing to take back.
+        let fresh = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(!fresh.body.contains("takeback"), "{}", fresh.body);
+        let mv = db::random_move::<moot::games::herfor::Herfor>(
+            &created.body["table"],
+            &mut <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(5),
+        );
+        db::call(&app, db::play(&id, &ana, &mv, 0)).await.ok();
+
+        // Ana played last and Bo is awaited: her page offers the takeback, Bo's does not.
+        let ask_form = format!(r#"<form method="post" action="{ana_page}/takeback">"#);
+        let moved = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(moved.body.contains(&ask_form), "{}", moved.body);
+        assert!(moved.body.contains("Ask to take back your move"));
+        let awaited = get(&app, TestRequest::get().uri(&bo_page)).await;
+        assert!(!awaited.body.contains("takeback"), "{}", awaited.body);
+        let asked = get(&app, form(&format!("{ana_page}/takeback"), "")).await;
+        assert_eq!(asked.status, 303);
+        assert_eq!(asked.location, Some(format!("{ana_page}#turn")));
+        let waiting = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(
+            waiting
+                .body
+                .contains("You asked to take back your last move; waiting for Bo to answer."),
+            "{}",
+            waiting.body
+        );
+        assert!(
+            waiting
+                .body
+                .contains(&format!(r#"action="{ana_page}/takeback/decline""#))
+        );
+
+        // Bo sees it, with both answers, and lets her: the table is back at the start, Ana to
+        // move; sent again, the form lands on the page as it stands.
+        let theirs = get(&app, TestRequest::get().uri(&bo_page)).await;
+        assert!(
+            theirs
+                .body
+                .contains("Ana asks to take back their last move."),
+            "{}",
+            theirs.body
+        );
+        assert!(theirs.body.contains("Let them take it back") && theirs.body.contains(">Decline<"));
+        let watched = get(&app, TestRequest::get().uri(&format!("/table/{id}"))).await;
+        assert!(
+            watched
+                .body
+                .contains("Ana asks to take back their last move.")
+        );
+        let accepted = get(&app, form(&format!("{bo_page}/takeback"), "")).await;
+        assert_eq!(accepted.location, Some(format!("{bo_page}#turn")));
+        assert_eq!(db::call(&app, db::get(&id)).await.ok()["ply"], 0);
+        let again = get(&app, form(&format!("{bo_page}/takeback"), "")).await;
+        assert_eq!(again.location, Some(format!("{bo_page}#turn")));
+        let back = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(!back.body.contains("asks to take back"), "{}", back.body);
+        assert_eq!(ply(&back.body), 0);
+    }
+);
