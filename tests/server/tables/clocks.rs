@@ -933,3 +933,34 @@ both!(
         );
     }
 );
+
+both!(
+    a_takeback_restarts_the_asking_seats_turn_on_its_clock,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let created = clocked(
+            &tables,
+            Clock {
+                weekends_paused: true,
+                ..bank(48, 24, 60)
+            },
+            T0,
+        )
+        .await;
+        let id = &created.table.id;
+        first_seat_moves(&tables, &created, T0 + HOUR).await;
+        tables
+            .takeback(id, &created.credentials[0], T0 + 2 * HOUR)
+            .await
+            .unwrap();
+        let accepted = tables
+            .takeback(id, &created.credentials[1], T0 + 3 * HOUR)
+            .await
+            .unwrap();
+        let table = tables.get_at(id, T0 + 3 * HOUR).await.unwrap().unwrap();
+        assert_eq!(table.ply, 0, "{accepted:?}");
+        // Friday 11:00, a bank of 60 h (48 - 1 + 24, at most 60): 13 h on Friday, the weekend
+        // paused, 47 h from Monday.
+        assert_eq!(table.deadline, Some(FRIDAY + 5 * DAY - HOUR));
+    }
+);
