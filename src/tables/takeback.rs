@@ -63,9 +63,7 @@ impl TakebackNotice {
             time,
         })
     }
-}
 
-impl TakebackNotice {
     /// The event's name: `takeback_asked` or `takeback_declined`.
     pub fn kind(&self) -> &'static str {
         if self.asked {

@@ -18,7 +18,7 @@ async fn serious(browser: &Browser, axe: &str) -> Vec<String> {
 }
 
 /// The path of `browser`'s page.
-async fn path(browser: &Browser) -> String {
+pub async fn path(browser: &Browser) -> String {
     let url = browser.url().await;
     url.strip_prefix(&browser.base)
         .unwrap_or_else(|| panic!("{url} is on the app"))

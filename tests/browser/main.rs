@@ -21,6 +21,7 @@ mod smalls;
 mod sound;
 mod tables;
 mod takeback;
+mod walk;
 mod your_games;
 
 use fantoccini::Locator;

@@ -1,19 +1,37 @@
-//! A table as an HTTP answer: its `ETag`, which changes with each move, at the end and with
-//! its webhook's health, and the revalidation that answers 304 while nothing changed.
+//! A table as an HTTP answer: its `ETag`, which changes with each change of the table, each
+//! offer between its seats and its webhook's health, and the revalidation that answers 304 while nothing changed.
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::bodies::{CreatedTable, TableResponse, TableStatus, table_url};
 use crate::tables::{Committed, Created, Remembered};
+use moot_games::Seat;
 
-/// The `ETag` of a table as it stands: its id, ply and status, how its webhook fares, and its
-/// seats' vacations.
+/// The `ETag` of a table as it stands: its id, ply, status and last change's time (a takeback
+/// brings the ply back to an earlier one), the offers standing between its seats (a takeback, a
+/// rematch), how its webhook fares, and its seats' vacations.
 pub(super) fn etag(table: &TableResponse) -> String {
     let status = match table.status {
         TableStatus::Ongoing => "ongoing",
         TableStatus::Finished => "finished",
     };
+    let changed: String = table.updated.chars().filter(char::is_ascii_digit).collect();
+    let seat = |seat: Option<Seat>| match seat {
+        None => "",
+        Some(Seat::First) => "1",
+        Some(Seat::Second) => "2",
+    };
+    let offers = format!(
+        "-t{}r{}{}",
+        seat(table.takeback_asked_by),
+        seat(table.rematch_offered_by),
+        if table.rematched_by.is_some() {
+            "d"
+        } else {
+            ""
+        }
+    );
     let webhook = match &table.webhook {
         None => String::new(),
         Some(hook) => format!(
@@ -22,14 +40,17 @@ pub(super) fn etag(table: &TableResponse) -> String {
             if hook.last_error.is_some() { "e" } else { "" }
         ),
     };
-    // A vacation moves the deadline without a move: the tag changes with it.
+    // A vacation moves the deadline without a change of the game: the tag changes with it.
     let vacation: String = table
         .seats
         .iter()
         .filter_map(|seat| seat.vacation_until.as_deref())
         .map(|until| format!("-v{}", until.replace(['-', ':'], "")))
         .collect();
-    format!("\"{}-{}-{status}{webhook}{vacation}\"", table.id, table.ply)
+    format!(
+        "\"{}-{}-{status}-{changed}{offers}{webhook}{vacation}\"",
+        table.id, table.ply
+    )
 }
 
 /// An answer with a table and its `ETag`, never cached by a shared cache.

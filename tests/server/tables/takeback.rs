@@ -28,6 +28,20 @@ fn takeback(id: &str, credential: &str, ask: bool) -> TestRequest {
         .insert_header((header::AUTHORIZATION, format!("Bearer {credential}")))
 }
 
+/// Table `id`'s `ETag` as `GET` answers it.
+async fn etag<S, B>(app: &S, id: &str) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+{
+    let answer = app.call(get(id).to_request()).await.expect("an answer");
+    let tag = answer.headers().get("etag").expect("an ETag");
+    tag.to_str().expect("an ASCII ETag").to_owned()
+}
+
 /// The kinds of player `player`'s feed events about table `id`, from the start.
 async fn told(tables: &Tables, player: &str, id: &str) -> Vec<&'static str> {
     match tables.feed_events(player, 0, 1000).await.unwrap() {
@@ -63,7 +77,9 @@ both!(
         let mut rng = SmallRng::seed_from_u64(7);
         let mut table = created.body["table"].clone();
         let mut positions = vec![table["state"].clone()];
+        let mut tags = Vec::new();
         for ply in 0..3 {
+            tags.push(etag(&app, &id).await);
             let credential = [&first, &second][db::to_act(&table)];
             let mv = db::random_move::<Herfor>(&table, &mut rng);
             table = call(&app, db::play(&id, credential, &mv, ply))
@@ -73,6 +89,7 @@ both!(
             positions.push(table["state"].clone());
         }
         assert_eq!(table["to_act"], "second");
+        let before = etag(&app, &id).await;
 
         // Ann played last: she asks (with her player's credential); asking again answers
         // the same, and the table shows her request.
@@ -88,6 +105,9 @@ both!(
             "first"
         );
         assert!(told(&tables, &bo, &id).await.ends_with(&["takeback_asked"]));
+        // A request standing changes the table's ETag (a client revalidating sees it).
+        let asked_tag = etag(&app, &id).await;
+        assert_ne!(asked_tag, before);
 
         // Bo accepts with his seat's credential: back at ply 2, Ann to move, the position
         // the one before her move, the deadline fresh.
@@ -100,6 +120,12 @@ both!(
         assert_eq!(back["state"], positions[2]);
         assert_eq!(back.get("takeback_asked_by"), None);
         assert!(back["deadline"].as_str().unwrap() > table["deadline"].as_str().unwrap());
+        // Back at ply 2, the table is not what it was at ply 2: its ETag says so.
+        let taken = etag(&app, &id).await;
+        assert!(
+            !tags.contains(&taken) && taken != asked_tag,
+            "{taken} in {tags:?}"
+        );
         let history = call(
             &app,
             TestRequest::get().uri(&format!("/api/v1/tables/{id}/moves")),
