@@ -71,6 +71,7 @@ fn assert_played(language: &str, output: &str) {
         "players:",
         "rematch:",
         "takeback:",
+        "challenge:",
     ] {
         assert!(output.contains(game), "{language}: no {game} in\n{output}");
     }

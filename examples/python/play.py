@@ -24,12 +24,17 @@ from moot_client.api.herfor import (
     herfor_new_game,
     herfor_score,
 )
+from moot_client.api.challenges import accept_challenge, create_challenge, list_challenges
 from moot_client.api.hirth import hirth_apply, hirth_evaluate, hirth_new_game
 from moot_client.api.players import create_player, my_tables
 from moot_client.api.tables import ask_takeback, create_table, get_table, offer_rematch, play_move
 from moot_client.api.tara import tara_apply, tara_evaluate, tara_new_game, tara_score
 from moot_client.models import (
+    AcceptChallengeRequest,
+    ChallengeSeat,
+    ClockKind,
     CreatePlayerRequest,
+    HerforCreateChallengeRequest,
     HerforApplyRequest,
     HerforCreateTableRequest,
     HerforNewGameRequest,
@@ -42,6 +47,7 @@ from moot_client.models import (
     HirthNewGameRequest,
     HirthOptions,
     HirthStatusOngoing,
+    ListChallengesGame,
     MyTablesStatus,
     MyTablesToAct,
     RematchStatus,
@@ -51,6 +57,7 @@ from moot_client.models import (
     Seat,
     StrengthName,
     TakebackStatus,
+    TableClock,
     TableMoveRequest,
     TableStatus,
     TaraApplyRequest,
@@ -356,6 +363,37 @@ def take_back(client: Client, table: HerforTableResponse, first: str, second: st
     print(f"takeback: {moves[0]} taken back at {table.id}")
 
 
+def meet_by_challenge(client: Client) -> None:
+    """A player offers Herfor to anyone on a bank clock (Fischer: 72 h, 24 h more a move, at
+    most 240 h), another finds it in the list filtered by game and accepts it without a player
+    key (one is made for it): the table opens, both seated, on the clock offered."""
+    eve = answer(create_player.sync(client=client, body=CreatePlayerRequest(name="Eve")))
+    offered = answer(
+        create_challenge.sync(
+            client=client,
+            body=HerforCreateChallengeRequest(
+                game="herfor",
+                options=HerforOptions(size=3, pie=False),
+                seat=ChallengeSeat.FIRST,
+                clock=TableClock(
+                    kind=ClockKind.BANK, initial_hours=72, increment_hours=24, max_hours=240
+                ),
+            ),
+            authorization=f"Bearer {eve.credential}",
+        )
+    )
+    listed = answer(list_challenges.sync(client=client, game=ListChallengesGame.HERFOR))
+    assert offered.id in [c.id for c in listed.challenges], "an open challenge is listed"
+    accepted = answer(
+        accept_challenge.sync(offered.id, client=client, body=AcceptChallengeRequest(name="Finn"))
+    )
+    table = accepted.table
+    assert isinstance(table, HerforTableResponse), "a Herfor table"
+    assert accepted.seat == Seat.SECOND and accepted.player.credential, "a player made for Finn"
+    assert table.clock is not None and table.clock.kind == ClockKind.BANK, "the clock offered"
+    print(f"challenge: {offered.id} accepted, table {table.id} on a {table.clock.initial_hours} h bank")
+
+
 def main() -> None:
     base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
     client = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60.0)
@@ -364,6 +402,7 @@ def main() -> None:
     play_hirth(client, turns=6)
     play_table(client)
     play_as_players(client)
+    meet_by_challenge(client)
 
 
 if __name__ == "__main__":

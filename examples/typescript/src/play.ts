@@ -357,5 +357,42 @@ async function takeBack(
   console.log(`takeback: ${move} taken back at ${table.id}`);
 }
 
+/** A player offers Herfor to anyone on a bank clock (Fischer: 72 h, 24 h more a move, at most
+ * 240 h), another finds it in the list filtered by game and accepts it without a player key (one
+ * is made for it): the table opens, both seated, on the clock offered. */
+async function meetByChallenge(): Promise<void> {
+  const eve = answer(await client.POST("/api/v1/players", { body: { name: "Eve" } }));
+  const offered = answer(
+    await client.POST("/api/v1/challenges", {
+      params: { header: { Authorization: `Bearer ${eve.credential}` } },
+      body: {
+        game: "herfor",
+        options: { size: 3, pie: false },
+        seat: "first",
+        clock: { kind: "bank", initial_hours: 72, increment_hours: 24, max_hours: 240 },
+      },
+    }),
+  );
+  const listed = answer(
+    await client.GET("/api/v1/challenges", { params: { query: { game: "herfor" } } }),
+  );
+  if (!listed.challenges.some((c) => c.id === offered.id)) {
+    throw new Error("an open challenge is listed");
+  }
+  const accepted = answer(
+    await client.POST("/api/v1/challenges/{id}/accept", {
+      params: { path: { id: offered.id } },
+      body: { name: "Finn" },
+    }),
+  );
+  const table = herforTable(accepted.table);
+  if (accepted.seat !== "second" || !accepted.player.credential) {
+    throw new Error(`a player made for Finn, in the second seat: ${JSON.stringify(accepted.player)}`);
+  }
+  if (table.clock?.kind !== "bank") throw new Error(`the clock offered: ${JSON.stringify(table.clock)}`);
+  console.log(`challenge: ${offered.id} accepted, table ${table.id} on a ${table.clock.initial_hours} h bank`);
+}
+
 await playTable();
 await playAsPlayers();
+await meetByChallenge();
