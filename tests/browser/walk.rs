@@ -6,10 +6,28 @@
 
 use std::time::{Duration, Instant};
 
+use crate::a11y::{axe_source, violations};
 use crate::challenges::path;
 use crate::harness::{Browser, ONE_AT_A_TIME};
 use crate::rematch::{press_in, wait_for_section};
 use fantoccini::Locator;
+
+/// axe's serious and critical violations on `browser`'s page, with its details all open.
+async fn serious(browser: &Browser, axe: &str) -> Vec<String> {
+    browser
+        .client
+        .execute(
+            "document.querySelectorAll('details').forEach(function (d) { d.open = true; });",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    violations(browser, axe)
+        .await
+        .into_iter()
+        .filter_map(|(serious, line)| serious.then_some(line))
+        .collect()
+}
 
 /// Whether `browser`'s seat is to play (its status says so).
 async fn to_play(browser: &Browser) -> bool {
@@ -49,8 +67,16 @@ async fn wait_for_path(browser: &Browser, wanted: &str, who: &str) {
 async fn two_strangers_meet_through_a_challenge_play_against_the_clock_finish_and_rematch() {
     let _one = ONE_AT_A_TIME.lock().await;
     let (ana, bo) = Browser::two_with_tables("walk").await;
+    let axe = axe_source();
 
-    // Ana offers Herfor, a day a move.
+    // Ana offers Herfor, a day a move (the form, its own clock's fields open, is clean).
+    ana.open("/challenges").await;
+    ana.wait_for_styles().await;
+    let form = serious(&ana, &axe).await;
+    assert!(
+        form.is_empty(),
+        "the challenges' page, every field open: {form:#?}"
+    );
     ana.open("/challenges").await;
     for choice in [
         r#"select[name="game"] option[value="herfor"]"#,
