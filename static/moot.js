@@ -704,8 +704,9 @@
   ["table", "reset", "move", "resign", "claim", "abandoned", "aborted", "takeback"].forEach(function (type) {
     source.addEventListener(type, changed);
   });
-  // A takeback asked for or declined: a notice of the change shown, which the page shows anew.
-  ["takeback_asked", "takeback_declined"].forEach(function (type) {
+  // A takeback asked for or declined, a vacation started or ended: a notice of the change
+  // shown, which the page shows anew.
+  ["takeback_asked", "takeback_declined", "vacation_started", "vacation_ended"].forEach(function (type) {
     source.addEventListener(type, follow);
   });
   window.addEventListener("pagehide", function () { source.close(); });

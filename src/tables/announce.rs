@@ -10,8 +10,8 @@ use tokio_util::sync::CancellationToken;
 use super::deadlines::DeadlineNotice;
 use super::player_feed::PLAYERS_CHANNEL;
 use super::rows::seat_of;
+use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::store::Backend;
-use super::takeback::TakebackNotice;
 use super::write::Write;
 use super::{CatchUp, Committed, Millis, TableError, Tables};
 
@@ -65,13 +65,13 @@ impl Tables {
         Ok(())
     }
 
-    /// In a takeback's request's (or refusal's) transaction: on PostgreSQL, tells the other
-    /// replicas (at the commit), as `<replica> <table id> <seq> <kind> <seat> <ply> <seat to
-    /// act> <deadline, or ->`.
-    pub(super) async fn notify_takeback(
+    /// In a seat's notice's transaction: on PostgreSQL, tells the other replicas (at the
+    /// commit), as `<replica> <table id> <seq> <kind> <seat> <ply> <seat to act> <deadline,
+    /// or ->`.
+    pub(super) async fn notify_seat_notice(
         &self,
         tx: &mut Write,
-        notice: &TakebackNotice,
+        notice: &SeatNotice,
     ) -> Result<(), TableError> {
         if self.store.backend != Backend::Postgres {
             return Ok(());
@@ -81,7 +81,7 @@ impl Tables {
             self.replica,
             notice.table_id,
             notice.seq,
-            notice.kind(),
+            notice.kind.name(),
             notice.by.index(),
             notice.ply,
             notice.to_act.index(),
@@ -104,7 +104,8 @@ impl Tables {
             .then(|| (CHANGES_CHANNEL, format!("{} {id} {seq}", self.replica)))
     }
 
-    /// Tells this process's followers of table `id` of another replica's notice `kind`
+    /// Tells this process's followers of table `id` of another replica's notice `kind` (a
+    /// deadline's, a seat's)
     /// following change `seq`, the rest of its payload in `words`.
     fn publish_heard<'w>(
         &self,
@@ -118,8 +119,9 @@ impl Tables {
                 .and_then(|s| seat_of(s).ok())
         };
         match kind {
-            "takeback_asked" | "takeback_declined" => {
-                let (Some(by), Some(Ok(ply)), Some(to_act), Some(deadline)) = (
+            kind if SeatNoticeKind::parse(kind).is_some() => {
+                let (Some(kind), Some(by), Some(Ok(ply)), Some(to_act), Some(deadline)) = (
+                    SeatNoticeKind::parse(kind),
                     seat(words.next()),
                     words.next().map(str::parse::<u64>),
                     seat(words.next()),
@@ -127,11 +129,11 @@ impl Tables {
                 ) else {
                     return;
                 };
-                self.feed.publish_takeback(TakebackNotice {
+                self.feed.publish_seat_notice(SeatNotice {
                     table_id: id.to_owned(),
                     seq,
+                    kind,
                     by,
-                    asked: kind == "takeback_asked",
                     ply,
                     to_act,
                     deadline: deadline.parse().ok(),

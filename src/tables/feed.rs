@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Change;
 use super::deadlines::DeadlineNotice;
-use super::takeback::TakebackNotice;
+use super::seat_notice::SeatNotice;
 use moot_games::Seat;
 
 /// Changes a follower may fall behind by before it must read the database to catch up.
@@ -134,8 +134,9 @@ pub enum Next {
     /// A deadline of the table came near or passed: a notice, not a change (it follows the
     /// change numbered its `seq`).
     Deadline(Arc<DeadlineNotice>),
-    /// A takeback was asked for or declined: a notice, likewise.
-    Takeback(Arc<TakebackNotice>),
+    /// A seat asked for a takeback or declined one, went on vacation or came back: a notice,
+    /// likewise.
+    Seat(Arc<SeatNotice>),
     /// Changes were dropped while this follower lagged: read them from the database.
     Missed,
 }
@@ -145,7 +146,7 @@ pub enum Next {
 enum Published {
     Change(Arc<Change>),
     Deadline(Arc<DeadlineNotice>),
-    Takeback(Arc<TakebackNotice>),
+    Seat(Arc<SeatNotice>),
     /// A change that cannot be told as one (another replica's takeback): read from where
     /// each follower is.
     Missed,
@@ -253,10 +254,10 @@ impl Feed {
         }
     }
 
-    /// Tells the table's followers in this process of a takeback asked for or declined.
-    pub fn publish_takeback(&self, notice: TakebackNotice) {
+    /// Tells the table's followers in this process of a seat's notice.
+    pub fn publish_seat_notice(&self, notice: SeatNotice) {
         if let Some(followed) = self.channels.get(&notice.table_id) {
-            let _ = followed.sender.send(Published::Takeback(Arc::new(notice)));
+            let _ = followed.sender.send(Published::Seat(Arc::new(notice)));
         }
     }
 
@@ -322,7 +323,7 @@ impl Follower {
         match received {
             Ok(Published::Change(change)) => Some(Next::Change(change)),
             Ok(Published::Deadline(notice)) => Some(Next::Deadline(notice)),
-            Ok(Published::Takeback(notice)) => Some(Next::Takeback(notice)),
+            Ok(Published::Seat(notice)) => Some(Next::Seat(notice)),
             Ok(Published::Missed) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Lagged(_)) => Some(Next::Missed),
             Err(broadcast::error::RecvError::Closed) => None,

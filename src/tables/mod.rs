@@ -35,6 +35,8 @@
 //!   its tables started and finished), written in each change's transaction, numbered per
 //!   player, and the bells that wake its followers; [`deadlines`]: each deadline's notices,
 //!   near and passed, told once whichever replica finds them;
+//! - [`seat_notice`]: what a seat does that is no change of the game (a takeback asked for, a
+//!   vacation), as the table's followers are told of it;
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
@@ -71,6 +73,7 @@ mod read;
 mod ready;
 mod rematch;
 mod rows;
+mod seat_notice;
 pub mod secret;
 pub mod store;
 pub mod subscriptions;
@@ -88,8 +91,9 @@ pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
+pub use seat_notice::{SeatNotice, SeatNoticeKind};
 pub use store::{Backend, Store, StoreError, StoreLimits};
-pub use takeback::{TakebackNotice, TookBack};
+pub use takeback::TookBack;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -9,70 +9,16 @@
 //! number is its ply plus twice the plies taken back ([`super::Standing::seq`]): it still
 //! grows, and the takeback's own number is kept, so that a follower that has not seen it is
 //! given the table anew rather than moves that are gone. A request and its refusal are told
-//! to the table's followers as notices ([`TakebackNotice`]), in this process and, through
+//! to the table's followers as notices ([`SeatNotice`]), in this process and, through
 //! `NOTIFY`, in the other replicas, so that a seat's page shows them as they happen.
 
 use sqlx::Row;
 
 use super::player_feed::{Notice, Sitters, Told};
 use super::rows::{StoredTable, awaited, parse_json, seat_of, to_text};
+use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::{Committed, Event, Millis, SeatInfo, Standing, Table, TableError, Tables, Takebacks};
 use moot_games::{Game, Seat, Turn, with_game};
-
-/// A takeback asked for or declined, as a table's followers are told of it: a notice, not a
-/// change (it follows the change numbered `seq`; the table's JSON says it too).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TakebackNotice {
-    /// The table's id.
-    pub table_id: String,
-    /// The table's change number (the notice follows that change).
-    pub seq: u64,
-    /// The seat asking, or declining (withdrawing, if it is the seat that asked).
-    pub by: Seat,
-    /// Whether a takeback is asked for (else one was declined or withdrawn).
-    pub asked: bool,
-    /// Moves played.
-    pub ply: u64,
-    /// The seat whose move is awaited.
-    pub to_act: Seat,
-    /// When that move is due, if the table has a clock.
-    pub deadline: Option<Millis>,
-    /// When it was.
-    pub time: Millis,
-}
-
-impl TakebackNotice {
-    /// The notice of `by`'s request (`asked`) or refusal at ongoing `table`, at `time`.
-    fn at(
-        table: &Table,
-        by: Seat,
-        asked: bool,
-        time: Millis,
-    ) -> Result<TakebackNotice, TableError> {
-        let Standing::Ongoing { to_act } = table.standing else {
-            return Err(TableError::Finished);
-        };
-        Ok(TakebackNotice {
-            table_id: table.id.clone(),
-            seq: table.seq(),
-            by,
-            asked,
-            ply: table.ply,
-            to_act,
-            deadline: table.deadline,
-            time,
-        })
-    }
-
-    /// The event's name: `takeback_asked` or `takeback_declined`.
-    pub fn kind(&self) -> &'static str {
-        if self.asked {
-            "takeback_asked"
-        } else {
-            "takeback_declined"
-        }
-    }
-}
 
 /// What a seat's takeback did.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,8 +90,8 @@ impl Tables {
                     let rung = self.tell_players(&mut tx, id, told, now).await?;
                     row.takebacks.asked_by = Some(seat);
                     let table = table_of(&row, id, seats)?;
-                    let notice = TakebackNotice::at(&table, seat, true, now)?;
-                    self.notify_takeback(&mut tx, &notice).await?;
+                    let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackAsked, seat, now)?;
+                    self.notify_seat_notice(&mut tx, &notice).await?;
                     Ok((TookBack::Asked(table), Some(rung), None, Some(notice)))
                 }
             }
@@ -156,7 +102,7 @@ impl Tables {
             Err(error) => return Err(self.expired_then(id, error, now).await),
         };
         if let Some(notice) = notice {
-            self.feed.publish_takeback(notice);
+            self.feed.publish_seat_notice(notice);
         }
         Ok(match (took, rung) {
             (TookBack::Accepted(committed), Some(rung)) => {
@@ -311,8 +257,8 @@ impl Tables {
             let rung = self.tell_players(&mut tx, id, told, now).await?;
             row.takebacks.asked_by = None;
             let table = table_of(&row, id, seats)?;
-            let notice = TakebackNotice::at(&table, seat, false, now)?;
-            self.notify_takeback(&mut tx, &notice).await?;
+            let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackDeclined, seat, now)?;
+            self.notify_seat_notice(&mut tx, &notice).await?;
             Ok((table, rung, notice))
         }
         .await;
@@ -321,7 +267,7 @@ impl Tables {
             Err(error) => return Err(self.expired_then(id, error, now).await),
         };
         self.ring_players(rung);
-        self.feed.publish_takeback(notice);
+        self.feed.publish_seat_notice(notice);
         Ok(table)
     }
 }

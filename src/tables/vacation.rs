@@ -4,11 +4,13 @@
 //! no change of the game (no event, the table's change number unchanged): its row's clock
 //! times and deadline are rewritten where the table still has the ply and the deadline read,
 //! and the deadline's notices are due again for the deadline moved. The opponent's player is
-//! told (`vacation_started`, `vacation_ended`) in the same transaction.
+//! told (`vacation_started`, `vacation_ended`) in the same transaction, and the table's
+//! followers as it happens (a [`super::SeatNotice`]).
 
 use super::clock::VacationRefused;
 use super::player_feed::Notice;
 use super::rows::{parse_json, to_text};
+use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::{Millis, Standing, Table, TableError, Tables};
 use moot_games::{Game, with_game};
 
@@ -86,13 +88,22 @@ impl Tables {
                     .map(|(player, sat)| (player, sat, vec![notice.clone()]))
                     .collect();
                 let rung = self.tell_players(&mut tx, id, told, now).await?;
-                Ok((table, rung))
+                // The table's followers (both seats' pages) are told as it happens.
+                let kind = if on {
+                    SeatNoticeKind::VacationStarted
+                } else {
+                    SeatNoticeKind::VacationEnded
+                };
+                let seen = SeatNotice::at(&table, kind, seat, now)?;
+                self.notify_seat_notice(&mut tx, &seen).await?;
+                Ok((table, rung, seen))
             }, else Err(TableError::Corrupt(row.game.to_owned())))
         }
         .await;
         match tx.finish(outcome).await {
-            Ok((table, rung)) => {
+            Ok((table, rung, seen)) => {
                 self.ring_players(rung);
+                self.feed.publish_seat_notice(seen);
                 Ok(table)
             }
             Err(error) => Err(self.expired_then(id, error, now).await),

@@ -9,12 +9,13 @@
 //! (`resign`), win on time (`claim`), abort (`aborted`) or closing of an abandoned table
 //! (`abandoned`), with where the table stands after it (not its position: a stream costs what
 //! the changes are, however big the table); the stream ends after the table's last event. The
-//! notices (`deadline_near`, `deadline_passed`, `takeback_asked`, `takeback_declined`) are
-//! sent as they come, with the `id` of the change they follow: they are not changes, and are
-//! not sent again on reconnecting. Every [`limits::STREAM_HEARTBEAT`] an idle stream gets a
-//! comment line, so that proxies keep it open, and with PostgreSQL checks the database for a
-//! change it was not told of. A client that goes away frees its place at once (the server
-//! closes a connection its client closed: see `crate::serve::listen`).
+//! notices (`deadline_near`, `deadline_passed`, `takeback_asked`, `takeback_declined`,
+//! `vacation_started`, `vacation_ended`) are sent as they come, with the `id` of the change
+//! they follow: they are not changes, and are not sent again on reconnecting. Every
+//! [`limits::STREAM_HEARTBEAT`] an idle stream gets a comment line, so that proxies keep it
+//! open, and with PostgreSQL checks the database for a change it was not told of. A client
+//! that goes away frees its place at once (the server closes a connection its client closed:
+//! see `crate::serve::listen`).
 
 use std::collections::VecDeque;
 
@@ -32,12 +33,12 @@ use super::seats::bearer;
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
-use crate::tables::TakebackNotice;
 use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::feed::{Follower, Next, Who};
 use crate::tables::{
     Backend, CatchUp, Change, Committed, Event, FeedFull, Table, TableError, TablePolicy, Tables,
 };
+use crate::tables::{SeatNotice, SeatNoticeKind};
 use moot_games::Seat;
 
 /// What happened at a table.
@@ -74,6 +75,12 @@ pub enum TableEventType {
     /// A takeback asked for was declined, or withdrawn by the seat that asked (`seat`): a
     /// notice, likewise.
     TakebackDeclined,
+    /// A seat (`seat`) went on vacation: its clock stops, the `deadline` moves on (a notice,
+    /// likewise).
+    VacationStarted,
+    /// A seat (`seat`) came back from vacation: the `deadline` as it stands now (a notice,
+    /// likewise).
+    VacationEnded,
 }
 
 /// One event of a table's stream (the `data` of a server-sent event, whose `event` is `type`
@@ -220,13 +227,14 @@ impl TableEvent {
         }
     }
 
-    /// A takeback notice's event (its `seq` the change it follows).
-    fn takeback(notice: &TakebackNotice) -> TableEvent {
+    /// A seat's notice's event (its `seq` the change it follows).
+    fn seat_notice(notice: &SeatNotice) -> TableEvent {
         TableEvent {
-            kind: if notice.asked {
-                TableEventType::TakebackAsked
-            } else {
-                TableEventType::TakebackDeclined
+            kind: match notice.kind {
+                SeatNoticeKind::TakebackAsked => TableEventType::TakebackAsked,
+                SeatNoticeKind::TakebackDeclined => TableEventType::TakebackDeclined,
+                SeatNoticeKind::VacationStarted => TableEventType::VacationStarted,
+                SeatNoticeKind::VacationEnded => TableEventType::VacationEnded,
             },
             seq: notice.seq,
             table_id: notice.table_id.clone(),
@@ -259,6 +267,8 @@ impl TableEvent {
             TableEventType::DeadlinePassed => "deadline_passed",
             TableEventType::TakebackAsked => "takeback_asked",
             TableEventType::TakebackDeclined => "takeback_declined",
+            TableEventType::VacationStarted => "vacation_started",
+            TableEventType::VacationEnded => "vacation_ended",
         };
         // serde_json writes no newline, so the data is one line.
         let data = serde_json::to_string(self).unwrap_or_default();
@@ -351,9 +361,9 @@ impl Stream {
                             self.ready.push_back(TableEvent::deadline(&notice).frame());
                         }
                     }
-                    Some(Next::Takeback(notice)) => {
+                    Some(Next::Seat(notice)) => {
                         if notice.seq == self.sent && !self.ending {
-                            self.ready.push_back(TableEvent::takeback(&notice).frame());
+                            self.ready.push_back(TableEvent::seat_notice(&notice).frame());
                         }
                     }
                     Some(_) => {

@@ -619,3 +619,56 @@ async fn a_takeback_on_one_replica_reaches_the_followers_on_another() {
     stop.cancel();
     listening.await.unwrap();
 }
+
+both!(
+    a_tables_followers_hear_a_seat_go_on_vacation_and_come_back,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let created = call(
+            &app,
+            create(json!({
+                "game": "herfor",
+                "options": {"size": 3},
+                "clock": {"kind": "per_move", "hours": 24, "vacation_days": 3},
+            })),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{created:#?}");
+        let (id, [first, _]) = seats(&created.body);
+        let due = created.body["table"]["deadline"].clone();
+        let mut stream = open(&app, &id, None).await;
+        assert_eq!(stream.next().await.unwrap().kind, "table");
+        let vacation = |ask: bool| {
+            let request = if ask {
+                TestRequest::post()
+            } else {
+                TestRequest::delete()
+            };
+            request
+                .uri(&format!("/api/v1/tables/{id}/vacation"))
+                .insert_header(("Authorization", format!("Bearer {first}")))
+        };
+        // The first seat, awaited, goes on vacation: its deadline moves on, as the notice says.
+        call(&app, vacation(true)).await.ok();
+        let started = stream.next().await.unwrap();
+        assert_eq!(
+            (started.id, started.kind.as_str()),
+            (0, "vacation_started"),
+            "{started:#?}"
+        );
+        assert_eq!(started.data["seat"], "first");
+        assert!(
+            started.data["deadline"].as_str() > due.as_str(),
+            "{started:#?}"
+        );
+        // Back at once: the deadline as it stands.
+        call(&app, vacation(false)).await.ok();
+        let ended = stream.next().await.unwrap();
+        assert_eq!(
+            (ended.id, ended.kind.as_str()),
+            (0, "vacation_ended"),
+            "{ended:#?}"
+        );
+        assert_eq!(ended.data["to_act"], "first");
+    }
+);
