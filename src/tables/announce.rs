@@ -44,9 +44,6 @@ impl Tables {
         tx: &mut Write,
         notice: &DeadlineNotice,
     ) -> Result<(), TableError> {
-        if self.store.backend != Backend::Postgres {
-            return Ok(());
-        }
         let payload = format!(
             "{} {} {} {} {} {} {}",
             self.replica,
@@ -57,12 +54,7 @@ impl Tables {
             notice.to_act.index(),
             notice.ply
         );
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANGES_CHANNEL)
-            .bind(payload)
-            .execute(&mut **tx)
-            .await?;
-        Ok(())
+        self.notify_notice(tx, payload).await
     }
 
     /// In a seat's notice's transaction: on PostgreSQL, tells the other replicas (at the
@@ -73,9 +65,6 @@ impl Tables {
         tx: &mut Write,
         notice: &SeatNotice,
     ) -> Result<(), TableError> {
-        if self.store.backend != Backend::Postgres {
-            return Ok(());
-        }
         let payload = format!(
             "{} {} {} {} {} {} {} {}",
             self.replica,
@@ -89,6 +78,15 @@ impl Tables {
                 .deadline
                 .map_or_else(|| "-".to_owned(), |d| d.to_string())
         );
+        self.notify_notice(tx, payload).await
+    }
+
+    /// On PostgreSQL, a notice's `payload` sent to the other replicas at the commit of `tx`
+    /// (nothing to send with SQLite: one process).
+    async fn notify_notice(&self, tx: &mut Write, payload: String) -> Result<(), TableError> {
+        if self.store.backend != Backend::Postgres {
+            return Ok(());
+        }
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(CHANGES_CHANNEL)
             .bind(payload)

@@ -1,5 +1,5 @@
 //! "Your games" (`GET /your-games`): every table the browser's player sits at, its turn first,
-//! each a link to the player's own seat page (`/table/{id}/mine`, no credential in it); and
+//! each a link to the player's own seat page (`GET /table/{id}/mine`, no credential in it); and
 //! the player's feed for the page's script (`GET /your-games/events`), which an `EventSource`
 //! opens with the cookie, as it cannot send a credential in a header.
 

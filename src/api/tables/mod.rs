@@ -4,7 +4,8 @@
 //! requests, keeps each client to its share of creations and wrong credentials, and answers
 //! JSON or problems.
 //!
-//! - [`bodies`]: the request and answer bodies, made from what the tables keep;
+//! - [`bodies`]: the request and answer bodies, made from what the tables keep (a clock's in
+//!   [`clock_bodies`]);
 //! - [`create`]: a new table; [`reads`]: a table and its history; [`seats`]: a seat's move,
 //!   resignation, abort or claim; [`vacation`]: a seat's vacation started and ended;
 //!   [`takeback`]: a seat's last move taken back, the other seat agreeing; [`rematch`]: another
@@ -27,6 +28,7 @@ mod answer;
 pub mod bodies;
 pub mod challenge_bodies;
 pub mod challenges;
+pub mod clock_bodies;
 pub mod create;
 mod credential;
 pub mod events;

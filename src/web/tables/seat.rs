@@ -2,10 +2,10 @@
 //! win on time. Each change is a POST answered with a redirect back to the seat's page, or
 //! that page with the refusal over the board.
 //!
-//! Each route is served twice: by the seat's link (`/table/{id}/seat/{credential}`), and as
-//! the browser's own seat (`/table/{id}/mine`), found by the player credential in its cookie,
-//! which opens every seat its player took: the same pages and forms, with no credential in any
-//! link.
+//! Each route is served twice: by the seat's link (`GET /table/{id}/seat/{credential}`), and
+//! as the browser's own seat (`GET /table/{id}/mine`), found by the player credential in its
+//! cookie, which opens every seat its player took: the same pages and forms, with no credential
+//! in any link.
 
 use actix_web::cookie::Cookie;
 use actix_web::http::StatusCode;
