@@ -1,6 +1,6 @@
-//! A seat's credential on the changes that take no `Idempotency-Key` (a rematch, a takeback):
-//! read from the request once the client may send one, and a wrong one counted against the
-//! client's share as at the seat's other changes.
+//! A seat's credential on the changes that take no `Idempotency-Key` (a rematch, a takeback,
+//! a vacation): read from the request once the client may send one, and a wrong one counted
+//! against the client's share as at the seat's other changes.
 
 use actix_web::HttpRequest;
 

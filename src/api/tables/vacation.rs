@@ -6,11 +6,10 @@ use actix_web::{HttpRequest, HttpResponse, delete, post, web};
 
 use super::answer::table_answer;
 use super::bodies::TableResponse;
-use super::refusals::{client_of, problem, rate_limited, strike};
-use super::seats::bearer;
-use crate::api::problem::{ApiError, ErrorCode, Problem};
+use super::credential::{credential_for, refused};
+use crate::api::problem::{ApiError, Problem};
 use crate::extract::KeptTables;
-use crate::tables::{self, TableError, TablePolicy};
+use crate::tables::{self, TablePolicy};
 
 /// Starts (`on`) or ends the vacation of the seat whose credential is sent.
 async fn vacation(
@@ -19,35 +18,13 @@ async fn vacation(
     id: &str,
     on: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let client = client_of(policy, http);
-    let Some(credential) = bearer(http) else {
-        return Err(ApiError::new(
-            ErrorCode::Unauthorized,
-            "send the seat's credential as `Authorization: Bearer <credential>`",
-        ));
-    };
-    if let Some(wait) = policy.barred(id, client) {
-        match policy.tables().seat(id, credential).await {
-            Ok(_) => {}
-            Err(TableError::BadCredential) => {
-                return Err(rate_limited("wrong seat credentials", wait));
-            }
-            Err(error) => return Err(problem(error)),
-        }
-    }
-    match policy
+    let credential = credential_for(policy, http, id).await?;
+    let table = policy
         .tables()
         .vacation(id, credential, on, tables::now())
         .await
-    {
-        Ok(table) => Ok(table_answer(TableResponse::from(table))),
-        Err(TableError::BadCredential) => Err(strike(
-            policy,
-            (id, client),
-            "the credential is no seat's of this table",
-        )),
-        Err(error) => Err(problem(error)),
-    }
+        .map_err(|error| refused(policy, http, id, error))?;
+    Ok(table_answer(TableResponse::from(table)))
 }
 
 /// The seat whose credential is sent goes on vacation now: its clock stops (its deadline moves
