@@ -184,7 +184,6 @@ impl Tables {
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
             self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
                 .await?;
-            self.notify(&mut tx, id, committed.seq()).await?;
             let rung = self
                 .tell_players(&mut tx, id, sitters.told(&committed, None), now)
                 .await?;

@@ -1,7 +1,9 @@
 //! Each committed change told to whoever follows its table: this process's followers at the
-//! commit, and, with PostgreSQL, the other replicas' through a `NOTIFY` sent in the change's
-//! own transaction, which each replica hears on a `LISTEN` and passes to its own followers.
-//! Players' feeds are rung the same way (see [`super::player_feed`]), on a channel of their own.
+//! commit, and, with PostgreSQL, the other replicas' through a `NOTIFY` sent just after the
+//! commit (see [`super::notifier`]), which each replica hears on a `LISTEN` and passes to its
+//! own followers. The notices of deadlines and of seats (not kept to be read) are sent in
+//! their own transactions. Players' feeds are rung the same way (see [`super::player_feed`]),
+//! on a channel of their own.
 
 use sqlx::PgPool;
 use sqlx::postgres::{PgListener, PgPoolOptions};
@@ -19,24 +21,6 @@ use super::{CatchUp, Committed, Millis, TableError, Tables};
 const CHANGES_CHANNEL: &str = "moot_table_changes";
 
 impl Tables {
-    /// In a change's transaction: on PostgreSQL, tells the other replicas (at the commit)
-    /// that table `id` reached change `seq`.
-    pub(super) async fn notify(
-        &self,
-        tx: &mut Write,
-        id: &str,
-        seq: u64,
-    ) -> Result<(), TableError> {
-        if let Some((channel, payload)) = self.notice(id, seq) {
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(channel)
-                .bind(payload)
-                .execute(&mut **tx)
-                .await?;
-        }
-        Ok(())
-    }
-
     /// In a deadline notice's transaction: on PostgreSQL, tells the other replicas (at the
     /// commit), as `<replica> <table id> <seq> <kind> <deadline> <seat to act> <ply>`.
     pub(super) async fn notify_deadline(
@@ -95,13 +79,6 @@ impl Tables {
         Ok(())
     }
 
-    /// On PostgreSQL, the `NOTIFY` of change `seq` of table `id`, as its channel and payload,
-    /// for a statement that sends it itself (a move's).
-    pub(super) fn notice(&self, id: &str, seq: u64) -> Option<(&'static str, String)> {
-        (self.store.backend == Backend::Postgres)
-            .then(|| (CHANGES_CHANNEL, format!("{} {id} {seq}", self.replica)))
-    }
-
     /// Tells this process's followers of table `id` of another replica's notice `kind` (a
     /// deadline's, a seat's)
     /// following change `seq`, the rest of its payload in `words`.
@@ -158,8 +135,19 @@ impl Tables {
         }
     }
 
-    /// Tells this process's followers of the table of a committed change.
+    /// Tells the followers of the table of a committed change: this process's now, the other
+    /// replicas' (on PostgreSQL) by a notice sent soon.
     pub(super) fn told(&self, committed: Committed) -> Committed {
+        if self.store.backend == Backend::Postgres {
+            let payload = format!(
+                "{} {} {}",
+                self.replica,
+                committed.table.id,
+                committed.seq()
+            );
+            self.notifier
+                .send(&self.store.pool, CHANGES_CHANNEL, payload);
+        }
         if self.feed.is_followed(&committed.table.id) {
             self.feed.publish(committed.change());
         }

@@ -26,9 +26,11 @@ use tokio::sync::Semaphore;
 use super::TableError;
 use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
+use super::notifier::Notifier;
 use super::outbox::Outbox;
 use super::player_feed::Bells;
 use super::push::PushShared;
+use super::recent::Recent;
 use super::secret;
 use super::store::Store;
 use super::write::Write;
@@ -60,6 +62,10 @@ pub struct Tables {
     pub(super) bells: Arc<Bells>,
     /// The VAPID key once read, and the push worker's bell (see [`super::push`]).
     pub(super) push: Arc<PushShared>,
+    /// The other replicas' notices of this one's changes, sent after their commits.
+    pub(super) notifier: Arc<Notifier>,
+    /// The tables this process last wrote, to play their next move without reading them.
+    pub(super) recent: Arc<Recent>,
 }
 
 impl Tables {
@@ -76,6 +82,8 @@ impl Tables {
             catching_up: Arc::new(Semaphore::new(limits::CATCH_UP_READS)),
             bells: Arc::default(),
             push: Arc::default(),
+            notifier: Arc::default(),
+            recent: Arc::default(),
         }
     }
 

@@ -62,6 +62,7 @@ pub mod feed;
 pub mod health;
 pub mod idempotency;
 pub mod keeper;
+mod notifier;
 pub mod outbox;
 mod play;
 pub mod player_feed;
@@ -71,6 +72,7 @@ pub mod push;
 mod push_keys;
 mod read;
 mod ready;
+mod recent;
 mod rematch;
 mod rows;
 mod seat_notice;
@@ -452,6 +454,10 @@ pub enum TableError {
         /// The table's ply now.
         current: u64,
     },
+    /// Another change of the table at the same ply came between a change's reading and its
+    /// writing (a vacation, a seat taken): the change may be read and tried again.
+    #[error("the table changed meanwhile; try again")]
+    ChangedMeanwhile,
     /// The other seat must act.
     #[error("it is the other seat's turn")]
     NotYourTurn,

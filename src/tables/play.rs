@@ -1,22 +1,37 @@
 //! A seat's changes to its table: a move, a resignation, a claim on time. Each is one write:
 //! the table loaded and the seat found by its credential, the change checked and written (only
-//! where the table still has the ply it was loaded at), its event written to the outbox and
-//! announced, then committed. On PostgreSQL a move with nothing to write beside it is written
+//! where the table still has the ply it was loaded at), its event written to the outbox, then
+//! committed and announced. On PostgreSQL a move with nothing to write beside it is written
 //! in one statement that commits by itself (the ply check makes the read before it safe), the
 //! fewest round trips a move can take.
 
 use super::player_feed::{Rung, Sitters};
-use super::rows::{SELECT_TABLE, StoredTable, awaited, columns, parse_json, read_seat, to_text};
+use super::recent::Loaded;
+use super::rows::{StoredTable, awaited, columns, parse_json, to_text};
+use super::store::Backend;
 use super::write::Write;
 use super::{
     Committed, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, Webhook,
-    secret,
 };
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};
+use sqlx::Any;
 use sqlx::any::AnyArguments;
 use sqlx::query::Query;
-use sqlx::{Any, Row};
+use sqlx::query::QueryScalar;
+
+/// How many times a move is read and written again when its table changed meanwhile at the
+/// same ply.
+const CHANGED_MEANWHILE_TRIES: u32 = 3;
+
+/// A move asked for: at which table, by whom, seen at which ply, its text, and when.
+struct Move<'a> {
+    id: &'a str,
+    credential: &'a str,
+    seen_ply: u64,
+    text: &'a str,
+    now: Millis,
+}
 
 impl Tables {
     /// Loads a table for a change in `tx` at `now` and finds the seat whose credential this
@@ -28,42 +43,13 @@ impl Tables {
         credential: &str,
         now: Millis,
     ) -> Result<(StoredTable, Seat, Vec<SeatInfo>, Sitters), TableError> {
-        if !secret::is_table_id(id) {
-            return Err(TableError::UnknownTable);
-        }
-        let rows = sqlx::query(SELECT_TABLE)
-            .bind(id)
-            .fetch_all(&mut **tx)
-            .await?;
-        let row = StoredTable::read(rows.first().ok_or(TableError::UnknownTable)?)?;
-        let mut seated = None;
-        let mut seats = Vec::with_capacity(2);
-        let mut sitters = Sitters::default();
-        for r in &rows {
-            let (seat, keys) = read_seat(r)?;
-            // Every seat is compared, so the time taken tells nothing of which matched. A
-            // player's credential opens the seats its player took.
-            if keys.opened_by(credential) {
-                seated = Some(seat.seat);
-            }
-            if let Some(player) = keys.player_id {
-                sitters.0.push((player, seat.seat));
-            }
-            seats.push(seat);
-        }
-        let seat = seated.ok_or(TableError::BadCredential)?;
-        if row.status == "finished" {
-            return Err(TableError::Finished);
-        }
-        if row.expired(now) {
-            return Err(TableError::TimeExpired);
-        }
-        Ok((row, seat, seats, sitters))
+        let loaded = Loaded::read(tx, id).await?;
+        let seat = loaded.seat_for(credential, now)?;
+        Ok((loaded.row, seat, loaded.seats, loaded.sitters))
     }
 
     /// In a seat's change's transaction, once the change is written: what is written beside
-    /// it (its event in the outbox, its `NOTIFY`, its players' notices, its answer for an
-    /// `Idempotency-Key`).
+    /// it (its event in the outbox, its players' notices, its answer for an `Idempotency-Key`).
     pub(super) async fn beside(
         &self,
         tx: &mut Write,
@@ -73,8 +59,6 @@ impl Tables {
         now: Millis,
     ) -> Result<Rung, TableError> {
         self.enqueue(tx, webhook, committed, now).await?;
-        self.notify(tx, &committed.table.id, committed.seq())
-            .await?;
         let rung = self
             .tell_players(tx, &committed.table.id, sitters.told(committed, None), now)
             .await?;
@@ -90,7 +74,7 @@ impl Tables {
             || !sitters.0.is_empty()
     }
 
-    /// After the commit: the delivery worker's bell rung, this process's followers and the
+    /// After the commit: the delivery worker's bell rung, the table's followers and the
     /// players' told.
     pub(super) fn announced(
         &self,
@@ -104,7 +88,8 @@ impl Tables {
     }
 
     /// Plays `text` at table `id` for the seat holding `credential`, if the table is still at
-    /// `seen_ply`.
+    /// `seen_ply`. On PostgreSQL, from the table as this process last wrote it where it
+    /// remembers it (see [`super::recent`]), else (or if that is refused) as read.
     pub async fn play(
         &self,
         id: &str,
@@ -113,66 +98,109 @@ impl Tables {
         text: &str,
         now: Millis,
     ) -> Result<Committed, TableError> {
-        // On PostgreSQL a move is read, then written in one statement (the table's row where
-        // it still has the ply read, the move's, the `NOTIFY`) that commits by itself; a
-        // transaction opens only where more is written beside it. SQLite's transaction is
-        // open from the start.
+        let mv = Move {
+            id,
+            credential,
+            seen_ply,
+            text,
+            now,
+        };
+        if let Some(remembered) = self.recent.take(id) {
+            match self.play_from(&mv, Some(remembered)).await {
+                Ok(played) => return Ok(self.announced_move(id, played)),
+                // The database failed: it would fail the same way again.
+                Err(error) if error.is_storage() => return Err(error),
+                // Refused, perhaps only because what was remembered is stale: asked again of
+                // the database.
+                Err(_) => {}
+            }
+        }
+        // Another change at the same ply between the read and the write (a vacation, a seat
+        // taken) leaves the move as good as it was: read again.
+        let mut tries = 1;
+        loop {
+            match self.play_from(&mv, None).await {
+                Ok(played) => return Ok(self.announced_move(id, played)),
+                Err(TableError::ChangedMeanwhile) if tries < CHANGED_MEANWHILE_TRIES => tries += 1,
+                Err(error) => return Err(self.expired_then(id, error, now).await),
+            }
+        }
+    }
+
+    /// The move `mv` played and committed, from the table as `remembered`, else as read.
+    /// On PostgreSQL it is written in one statement (the table's row where it still has the
+    /// version read, and the move's) that commits by itself; a transaction opens only where
+    /// more is written beside it. SQLite's transaction is open from the start.
+    async fn play_from(
+        &self,
+        mv: &Move<'_>,
+        remembered: Option<Loaded>,
+    ) -> Result<(Committed, Option<Webhook>, Rung, Loaded), TableError> {
         let mut tx = self.deferred_write().await?;
         let outcome = async {
-            let (row, seat, seats, sitters) =
-                Self::load_seated(&mut tx, id, credential, now).await?;
-            if row.ply != seen_ply {
+            let loaded = match remembered {
+                Some(loaded) => loaded,
+                None => Loaded::read(&mut tx, mv.id).await?,
+            };
+            let seat = loaded.seat_for(mv.credential, mv.now)?;
+            if loaded.row.ply != mv.seen_ply {
                 return Err(TableError::StalePly {
-                    seen: seen_ply,
-                    current: row.ply,
+                    seen: mv.seen_ply,
+                    current: loaded.row.ply,
                 });
             }
-            let webhook = row.webhook.clone();
-            let beside = self.writes_beside(webhook.as_ref(), &sitters);
+            let webhook = loaded.row.webhook.clone();
+            let beside = self.writes_beside(webhook.as_ref(), &loaded.sitters);
             if beside {
                 tx.transaction().await?;
             }
-            let committed = with_game!(row.game, G => {
-                self.play_in::<G>(&mut tx, id, row, seat, seats, text, now).await?
-            }, else return Err(TableError::Corrupt(row.game.to_owned())));
+            let (committed, loaded) = with_game!(loaded.row.game, G => {
+                self.play_in::<G>(&mut tx, mv, loaded, seat).await?
+            }, else return Err(TableError::Corrupt(loaded.row.game.to_owned())));
             let mut rung = Rung::default();
             if beside {
-                self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
+                self.enqueue(&mut tx, webhook.as_ref(), &committed, mv.now)
                     .await?;
                 // The mover's move was awaited: a turn of several moves is told once.
-                let told = sitters.told(&committed, Some(seat));
-                rung = self.tell_players(&mut tx, id, told, now).await?;
-                self.remember_change(&mut tx, &committed, now).await?;
+                let told = loaded.sitters.told(&committed, Some(seat));
+                rung = self.tell_players(&mut tx, mv.id, told, mv.now).await?;
+                self.remember_change(&mut tx, &committed, mv.now).await?;
             }
-            Ok((committed, webhook, rung))
+            Ok((committed, webhook, rung, loaded))
         }
         .await;
-        let finished = tx.finish(outcome).await.map_err(|e| match e {
-            TableError::Database(e) => stale_if_taken(e, seen_ply),
+        tx.finish(outcome).await.map_err(|e| match e {
+            TableError::Database(e) => stale_if_taken(e, mv.seen_ply),
             e => e,
-        });
-        let (committed, webhook, rung) = match finished {
-            Err(error) => return Err(self.expired_then(id, error, now).await),
-            Ok(done) => done,
-        };
-        Ok(self.announced(webhook.as_ref(), rung, committed))
+        })
     }
 
-    /// Checks and applies the move `text` with game `G`'s engine and writes it in `tx`: the
-    /// move's row and the table's, where the table still has the ply it was loaded at, and
-    /// the change's `NOTIFY`. A move that brings the table to the ply cap ends it, drawn, if
-    /// the rules did not.
-    #[allow(clippy::too_many_arguments)]
+    /// A committed move announced (see [`Tables::announced`]), its table remembered as
+    /// written (on PostgreSQL).
+    fn announced_move(
+        &self,
+        id: &str,
+        (committed, webhook, rung, loaded): (Committed, Option<Webhook>, Rung, Loaded),
+    ) -> Committed {
+        if self.store.backend == Backend::Postgres {
+            self.recent.keep(id, loaded);
+        }
+        self.announced(webhook.as_ref(), rung, committed)
+    }
+
+    /// Checks and applies the move `mv` with game `G`'s engine and writes it in `tx`: the
+    /// move's row and the table's, where the table still has the version it was loaded at. A
+    /// move that brings the table to the ply cap ends it, drawn, if the rules did not. The
+    /// table as written is given back beside the change.
     async fn play_in<G: Game>(
         &self,
         tx: &mut Write,
-        id: &str,
-        mut row: StoredTable,
+        mv: &Move<'_>,
+        mut loaded: Loaded,
         seat: Seat,
-        seats: Vec<SeatInfo>,
-        text: &str,
-        now: Millis,
-    ) -> Result<Committed, TableError> {
+    ) -> Result<(Committed, Loaded), TableError> {
+        let (id, text, now) = (mv.id, mv.text, mv.now);
+        let row = &mut loaded.row;
         let mut state: G::State = parse_json(&row.state, "state")?;
         match G::turn(&state) {
             Turn::ToAct(to_act) if to_act != seat => return Err(TableError::NotYourTurn),
@@ -183,9 +211,9 @@ impl Tables {
             text: text.to_owned(),
             error,
         };
-        let mv = G::parse_move(&state, text).map_err(refused)?;
-        let notation = G::format_move(&state, &mv);
-        G::apply(&mut state, &mv).map_err(refused)?;
+        let parsed = G::parse_move(&state, text).map_err(refused)?;
+        let notation = G::format_move(&state, &parsed);
+        G::apply(&mut state, &parsed).map_err(refused)?;
         let seen = row.ply;
         let ply = seen + 1;
         let standing = match Standing::after::<G>(&state) {
@@ -222,15 +250,18 @@ impl Tables {
             seat: seat.index() as i64,
             notation: &notation,
             now,
+            version: loaded.version,
         };
-        let updated = match self.notice(id, standing.seq(ply, row.takebacks.plies)) {
-            Some(notice) => written.in_one_statement(tx, id, notice).await,
-            None => written.in_two_statements(tx, id).await,
+        let version = match self.store.backend {
+            Backend::Postgres => written.in_one_statement(tx, id).await,
+            Backend::Sqlite => written.in_two_statements(tx, id).await,
         }
         .map_err(|e| stale_if_taken(e, seen))?;
-        if !updated {
+        let Some(version) = version else {
             return Err(lost_race(tx, id, seen).await);
-        }
+        };
+        loaded.version = version;
+        let row = &mut loaded.row;
         row.ply = ply;
         row.status = status.to_owned();
         row.winner = winner;
@@ -239,15 +270,16 @@ impl Tables {
         row.clock_times = times;
         row.updated = now;
         row.takebacks.asked_by = None;
-        Ok(Committed {
-            table: row.table::<G>(id, &state, seats)?,
+        let committed = Committed {
+            table: row.table::<G>(id, &state, loaded.seats.clone())?,
             event: Event::Moved(Played {
                 ply,
                 seat,
                 notation,
                 time: now,
             }),
-        })
+        };
+        Ok((committed, loaded))
     }
 
     /// The seat holding `credential` resigns: the other seat wins.
@@ -405,18 +437,15 @@ struct Ending<'a> {
     both_moved: bool,
 }
 
-/// Why a change of table `id` loaded at ply `seen` found it changed when it wrote (another
-/// change committed meanwhile, which PostgreSQL's replicas allow): `Finished` if a
-/// resignation, a claim or the sweep's closing ended it at that ply, else `StalePly` (a
-/// move).
-/// A move's update of its table, where the table still has the ply read (`$10`) and is
-/// ongoing: the same text alone and inside PostgreSQL's one statement. A takeback asked for
-/// lapses: the other seat moved.
+/// A move's update of its table, where the table still has the ply (`$10`) and the version
+/// (`$13`) read and is ongoing: the same text alone and inside PostgreSQL's one statement. A
+/// takeback asked for lapses: the other seat moved.
 macro_rules! update_table {
     () => {
         "UPDATE moot_tables SET state = $1, ply = $2, status = $3, winner = $4, \
          ended_by = $5, deadline_ms = $6, updated_ms = $7, to_act = $8, takeback_offer = NULL, \
-         clock_times = $11, near_ms = $12 WHERE id = $9 AND ply = $10 AND status = 'ongoing'"
+         clock_times = $11, near_ms = $12 WHERE id = $9 AND ply = $10 AND version = $13 \
+         AND status = 'ongoing'"
     };
 }
 
@@ -436,42 +465,37 @@ struct Written<'a> {
     seat: i64,
     notation: &'a str,
     now: Millis,
+    /// The table's version when read: it is written only where it still has it.
+    version: i64,
 }
 
 impl Written<'_> {
-    /// On PostgreSQL: the table's row, the move's and the `NOTIFY` of the change in one
-    /// statement (one round trip, atomic by itself). Whether the table still had the ply.
-    async fn in_one_statement(
+    /// On PostgreSQL: the table's row and the move's in one statement (one round trip,
+    /// atomic by itself). The table's new version, if it still had the ply and version read.
+    async fn in_one_statement(&self, tx: &mut Write, id: &str) -> Result<Option<i64>, sqlx::Error> {
+        // A `WITH` that writes runs whether or not the query reads it.
+        let query = sqlx::query_scalar(concat!(
+            "WITH moved AS (",
+            update_table!(),
+            " RETURNING id, version), \
+             played AS (INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
+               SELECT id, $2, $14, $15, $7 FROM moved) \
+             SELECT version FROM moved"
+        ));
+        self.bind_table(query, id)
+            .bind(self.seat)
+            .bind(self.notation)
+            .fetch_optional(&mut **tx)
+            .await
+    }
+
+    /// Elsewhere: the move's row, then the table's, in the open transaction. The table's
+    /// version (unchanged: only PostgreSQL raises it), if it still had the ply.
+    async fn in_two_statements(
         &self,
         tx: &mut Write,
         id: &str,
-        (channel, payload): (&str, String),
-    ) -> Result<bool, sqlx::Error> {
-        // `told` is read so that its `NOTIFY` is sent: a `WITH` query nobody reads is not run.
-        let query = sqlx::query(concat!(
-            "WITH moved AS (",
-            update_table!(),
-            " RETURNING id), \
-             played AS ( \
-               INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
-               SELECT id, $2, $13, $14, $7 FROM moved RETURNING ply), \
-             told AS (SELECT pg_notify($15, $16) FROM played) \
-             SELECT (SELECT count(*) FROM played) AS written, (SELECT count(*) FROM told) AS told"
-        ));
-        let row = self
-            .bind_table(query, id)
-            .bind(self.seat)
-            .bind(self.notation)
-            .bind(channel)
-            .bind(payload)
-            .fetch_one(&mut **tx)
-            .await?;
-        Ok(row.try_get::<i64, _>("written")? == 1)
-    }
-
-    /// Elsewhere: the move's row, then the table's, in the open transaction. Whether the
-    /// table still had the ply.
-    async fn in_two_statements(&self, tx: &mut Write, id: &str) -> Result<bool, sqlx::Error> {
+    ) -> Result<Option<i64>, sqlx::Error> {
         sqlx::query(
             "INSERT INTO moot_moves (table_id, ply, seat, notation, played_ms) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -487,15 +511,11 @@ impl Written<'_> {
             .bind_table(sqlx::query(update_table!()), id)
             .execute(&mut **tx)
             .await?;
-        Ok(updated.rows_affected() == 1)
+        Ok((updated.rows_affected() == 1).then_some(self.version))
     }
 
-    /// `query` with the parameters of `update_table!` bound ($1 to $12).
-    fn bind_table<'q>(
-        &'q self,
-        query: Query<'q, Any, AnyArguments<'q>>,
-        id: &'q str,
-    ) -> Query<'q, Any, AnyArguments<'q>> {
+    /// `query` with the parameters of `update_table!` bound ($1 to $13).
+    fn bind_table<'q, Q: Bind<'q>>(&'q self, query: Q, id: &'q str) -> Q {
         query
             .bind(self.state)
             .bind(self.ply as i64)
@@ -509,23 +529,46 @@ impl Written<'_> {
             .bind(self.seen as i64)
             .bind(self.clock_times)
             .bind(self.near)
+            .bind(self.version)
     }
 }
 
+/// A query that takes parameters: [`Query`] and [`QueryScalar`].
+trait Bind<'q> {
+    /// The query with `value` bound to its next parameter.
+    fn bind<T: 'q + sqlx::Encode<'q, Any> + sqlx::Type<Any>>(self, value: T) -> Self;
+}
+
+impl<'q> Bind<'q> for Query<'q, Any, AnyArguments<'q>> {
+    fn bind<T: 'q + sqlx::Encode<'q, Any> + sqlx::Type<Any>>(self, value: T) -> Self {
+        Query::bind(self, value)
+    }
+}
+
+impl<'q, O> Bind<'q> for QueryScalar<'q, Any, O, AnyArguments<'q>> {
+    fn bind<T: 'q + sqlx::Encode<'q, Any> + sqlx::Type<Any>>(self, value: T) -> Self {
+        QueryScalar::bind(self, value)
+    }
+}
+
+/// Why a change of table `id` loaded at ply `seen` found it changed when it wrote (another
+/// change committed meanwhile, which PostgreSQL's replicas allow): `Finished` if it ended,
+/// `StalePly` if it has another ply, else `ChangedMeanwhile` (another change at the same ply:
+/// a vacation, a seat taken).
 pub(super) async fn lost_race(tx: &mut Write, id: &str, seen: u64) -> TableError {
-    let finished = sqlx::query_scalar::<_, String>(
-        "SELECT status FROM moot_tables WHERE id = $1 AND ply = $2",
-    )
-    .bind(id)
-    .bind(seen as i64)
-    .fetch_optional(&mut **tx)
-    .await;
-    match finished {
-        Ok(Some(status)) if status == "finished" => TableError::Finished,
-        Ok(_) => TableError::StalePly {
+    let found =
+        sqlx::query_as::<_, (String, i64)>("SELECT status, ply FROM moot_tables WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await;
+    match found {
+        Ok(Some((status, _))) if status == "finished" => TableError::Finished,
+        Ok(Some((_, ply))) if ply as u64 != seen => TableError::StalePly {
             seen,
-            current: seen + 1,
+            current: ply as u64,
         },
+        Ok(Some(_)) => TableError::ChangedMeanwhile,
+        Ok(None) => TableError::UnknownTable,
         Err(error) => TableError::Database(error),
     }
 }

@@ -272,7 +272,7 @@ pub(super) struct Rung {
 }
 
 /// The players seated at a table, with their seats (a seat no player took is not there).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Sitters(pub(super) Vec<(String, Seat)>);
 
 impl Sitters {

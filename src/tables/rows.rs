@@ -20,7 +20,7 @@ pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply,
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
      t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, t.rematch_of, \
      t.rematched_by, t.takeback_offer, t.taken_back, t.takeback_seq, t.clock, t.clock_times, \
-     t.near_ms, s.seat, s.name, s.credential_sha256, \
+     t.near_ms, t.version, s.seat, s.name, s.credential_sha256, \
      s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
@@ -32,6 +32,7 @@ pub(super) const SELECT_SEAT_KEYS: &str = "SELECT s.seat, s.credential_sha256, s
 
 /// The digests of what opens a seat: the seat's own credential, and the credential of the
 /// player who took it, if one did (and that player's id, whose feed hears of the table).
+#[derive(Clone)]
 pub(super) struct SeatKeys {
     pub(super) seat: String,
     player: Option<String>,
@@ -72,6 +73,7 @@ pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t
      FROM moot_tables t WHERE t.id = $1";
 
 /// A table's row as stored: its columns, the JSON ones still text.
+#[derive(Clone)]
 pub(super) struct StoredTable {
     /// The game's id, one of [`GAME_IDS`].
     pub(super) game: &'static str,

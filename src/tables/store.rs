@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection, Executor};
 
 use super::TableError;
 use super::health::StoreHealth;
@@ -25,6 +25,42 @@ pub const DEFAULT_DATABASE: &str = "sqlite://moot.db";
 
 /// How long an SQLite connection waits for a lock another process holds before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a PostgreSQL connection may have been idle and still be used without a ping.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// On PostgreSQL, after the migrations (which both databases share): `moot_tables` without
+/// the indexes that only SQLite needs, so that a move changes no indexed column and its update
+/// is a heap-only one (no index written; the row's old version pruned on its own page, which
+/// is kept three tenths free for them). `moot_tables_heads` spares SQLite reading a large
+/// state's overflow pages to reach the later columns (PostgreSQL keeps a large state out of
+/// its row); `moot_tables_by_status` held `updated_ms`, which each move changes: the count of
+/// open tables and the sweep of finished ones need the status alone. Run at each start, under
+/// a lock (replicas starting together); a later migration that names these indexes must allow
+/// for their absence on PostgreSQL (`IF EXISTS`).
+///
+/// And the triggers that raise a table's `version` with every change of its row or of its
+/// seats (see [`super::recent`]): every statement, today's and tomorrow's, raises it (seats are
+/// deleted only with their table).
+const POSTGRES_TABLES: &str = "SELECT pg_advisory_xact_lock(7291046655221);
+    DROP INDEX IF EXISTS moot_tables_heads;
+    DROP INDEX IF EXISTS moot_tables_by_status;
+    CREATE INDEX IF NOT EXISTS moot_tables_status ON moot_tables (status);
+    ALTER TABLE moot_tables SET (fillfactor = 70);
+    CREATE OR REPLACE FUNCTION moot_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        NEW.version := OLD.version + 1;
+        RETURN NEW;
+    END $$;
+    CREATE OR REPLACE TRIGGER moot_tables_version BEFORE UPDATE ON moot_tables
+        FOR EACH ROW EXECUTE FUNCTION moot_table_changed();
+    CREATE OR REPLACE FUNCTION moot_seat_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE moot_tables SET version = version + 1 WHERE id = OLD.table_id;
+        RETURN NULL;
+    END $$;
+    CREATE OR REPLACE TRIGGER moot_seats_version AFTER UPDATE ON moot_seats
+        FOR EACH ROW EXECUTE FUNCTION moot_seat_changed();";
 
 /// Which database a URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +118,9 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("cannot migrate the database: {0}")]
     Migrate(#[source] sqlx::migrate::MigrateError),
+    /// PostgreSQL's own indexes and storage of the tables could not be set.
+    #[error("cannot set up the tables' indexes: {0}")]
+    Tune(#[source] sqlx::Error),
 }
 
 impl Store {
@@ -133,6 +172,19 @@ impl Store {
                 let pool = AnyPoolOptions::new()
                     .max_connections(16)
                     .acquire_timeout(limits.wait)
+                    // A connection back from a request a moment ago is alive: a ping (a round
+                    // trip) before each use would cost a move a third of its round trips. One
+                    // idle longer is pinged, so that a database restarted meanwhile is
+                    // noticed before a request's statement fails on it.
+                    .test_before_acquire(false)
+                    .before_acquire(|connection, meta| {
+                        Box::pin(async move {
+                            if meta.idle_for >= PING_AFTER_IDLE {
+                                connection.ping().await?;
+                            }
+                            Ok(true)
+                        })
+                    })
                     .connect(url)
                     .await
                     .map_err(StoreError::Connect)?;
@@ -143,6 +195,12 @@ impl Store {
             .run(&writer)
             .await
             .map_err(StoreError::Migrate)?;
+        if backend == Backend::Postgres {
+            sqlx::raw_sql(POSTGRES_TABLES)
+                .execute(&writer)
+                .await
+                .map_err(StoreError::Tune)?;
+        }
         let file = match file {
             Some(path) => Some(Arc::new(DatabaseFile::opened(path)?)),
             None => None,

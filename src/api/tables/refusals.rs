@@ -70,7 +70,8 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::Finished => ErrorCode::TableFinished,
         TableError::TimeExpired => ErrorCode::TimeExpired,
         TableError::Vacation(_) => ErrorCode::VacationRefused,
-        TableError::StalePly { .. } => ErrorCode::StalePly,
+        // A table that kept changing under a move tried again: the client reads it anew.
+        TableError::StalePly { .. } | TableError::ChangedMeanwhile => ErrorCode::StalePly,
         TableError::NotYourTurn => ErrorCode::NotYourTurn,
         TableError::NotWaiting => ErrorCode::NotWaiting,
         TableError::TooEarly(_) => ErrorCode::ClaimTooEarly,

@@ -68,7 +68,7 @@ pub fn page_error(error: TableError) -> PageError {
 /// needs its own page.
 pub fn notice(error: &TableError) -> Option<(StatusCode, Notice)> {
     let refusal = match error {
-        TableError::StalePly { .. } => SeatRefusal::StalePly,
+        TableError::StalePly { .. } | TableError::ChangedMeanwhile => SeatRefusal::StalePly,
         TableError::NotYourTurn => SeatRefusal::NotYourTurn,
         TableError::Finished => SeatRefusal::Finished,
         TableError::NotWaiting => SeatRefusal::NotWaiting,

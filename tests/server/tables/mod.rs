@@ -26,6 +26,9 @@
 //!   directory removed, read-only; a private PostgreSQL stopped and started; `kill -9` and
 //!   SIGTERM mid-burst. No acknowledged move lost, every refusal a quick 503, recovery by
 //!   itself, exit 0 at SIGTERM;
+//! - `replicas`: two replicas on one PostgreSQL, each playing moves from the table as it last
+//!   wrote it: a takeback, moves and a seat taken on the other are never overwritten and never
+//!   refuse a good move; every change of a table's row or seats raises its version;
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
 //! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
@@ -74,6 +77,7 @@ mod processes;
 mod push;
 mod refusals;
 mod rematch;
+mod replicas;
 mod sse;
 mod sweep;
 mod takeback;

@@ -8,6 +8,9 @@
 //! task's two seats are taken by two player keys made at its start, and moves are sent with the
 //! players' credentials: what seated players cost a move (their feeds are written beside it).
 //!
+//! An answer is read into the few fields a player needs (the position straight into the
+//! engine's type), so that the client costs the machine it shares with the server little.
+//!
 //! The server must let one address create tables freely: `moot --table-every-ms 0`.
 //!
 //! `moot-tables --base http://127.0.0.1:8080 --tables 50 --seconds 10`
@@ -21,6 +24,7 @@ use moot_load::stats::{ms, percentile};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 #[derive(Parser)]
@@ -45,12 +49,36 @@ struct Args {
     players: bool,
 }
 
+/// What a player reads of a table answered.
+#[derive(Deserialize)]
+struct TableView {
+    id: String,
+    status: String,
+    ply: u64,
+    to_act: Option<String>,
+    state: <Herfor as Game>::State,
+}
+
+/// What a player reads of a table's creation.
+#[derive(Deserialize)]
+struct Created {
+    table: TableView,
+    seats: [SeatCredential; 2],
+}
+
+/// A seat's credential, as its table's creation answers it.
+#[derive(Deserialize)]
+struct SeatCredential {
+    credential: String,
+}
+
 /// One table's player: its connection, the table as last answered, its seats' credentials.
 struct Seated {
     client: reqwest::Client,
     base: String,
     size: u32,
-    table: Value,
+    /// The table as last answered (`None` before the first).
+    table: Option<TableView>,
     credentials: [String; 2],
     /// The players' credentials, when players sit at the tables.
     players: Option<[String; 2]>,
@@ -71,7 +99,7 @@ impl Seated {
             client,
             base: base.to_owned(),
             size,
-            table: Value::Null,
+            table: None,
             credentials: Default::default(),
             players: None,
         };
@@ -85,10 +113,11 @@ impl Seated {
     /// A new player key's credential.
     async fn new_player(&self) -> Result<String, String> {
         let url = format!("{}/api/v1/players", self.base);
-        let (status, created) = self.send(self.client.post(&url).json(&json!({}))).await?;
+        let (status, text) = self.send(self.client.post(&url).json(&json!({}))).await?;
+        let created: Value = serde_json::from_str(&text).unwrap_or_default();
         match created["credential"].as_str() {
             Some(credential) if status == 201 => Ok(credential.to_owned()),
-            _ => Err(format!("{url}: {status}: {created}")),
+            _ => Err(format!("{url}: {status}: {text}")),
         }
     }
 
@@ -99,30 +128,25 @@ impl Seated {
         if let Some(players) = &self.players {
             body["player_credentials"] = json!(players);
         }
-        let (status, mut created) = self.send(self.client.post(&url).json(&body)).await?;
+        let (status, text) = self.send(self.client.post(&url).json(&body)).await?;
         if status == 429 {
             return Err(format!(
-                "{url}: 429: start the server with --table-every-ms 0 ({created})"
+                "{url}: 429: start the server with --table-every-ms 0 ({text})"
             ));
         }
         if status != 201 {
-            return Err(format!("{url}: {status}: {created}"));
+            return Err(format!("{url}: {status}: {text}"));
         }
-        let credential = |i: usize| {
-            created["seats"][i]["credential"]
-                .as_str()
-                .map(str::to_owned)
-        };
-        let (Some(first), Some(second)) = (credential(0), credential(1)) else {
-            return Err(format!("{url}: no credentials in {created}"));
-        };
+        let created: Created =
+            serde_json::from_str(&text).map_err(|e| format!("{url}: {e} in {text}"))?;
+        let [first, second] = created.seats.map(|seat| seat.credential);
         self.credentials = self.players.clone().unwrap_or([first, second]);
-        self.table = created["table"].take();
+        self.table = Some(created.table);
         Ok(())
     }
 
-    /// Sends `request`: the status and the JSON answer.
-    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Value), String> {
+    /// Sends `request`: the status and the answer's text.
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, String), String> {
         let answer = request
             .send()
             .await
@@ -132,7 +156,16 @@ impl Seated {
             .text()
             .await
             .map_err(|e| format!("{}: the answer broke off ({e})", self.base))?;
-        Ok((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
+        Ok((status, text))
+    }
+
+    /// Reads table `id` afresh.
+    async fn reread(&mut self, id: &str) -> Result<(), String> {
+        let url = format!("{}/api/v1/tables/{id}", self.base);
+        let (status, text) = self.send(self.client.get(&url)).await?;
+        let table = serde_json::from_str(&text).map_err(|e| format!("{url}: {status}: {e}"))?;
+        self.table = Some(table);
+        Ok(())
     }
 
     /// Plays until `until`, a new table after each one that ends.
@@ -140,38 +173,36 @@ impl Seated {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut played = Played::default();
         while Instant::now() < until {
-            if self.table["status"] != "ongoing" {
+            let Some(table) = self.table.as_ref().filter(|t| t.status == "ongoing") else {
                 self.new_table().await?;
                 continue;
-            }
-            let state: <Herfor as Game>::State =
-                serde_json::from_value(self.table["state"].clone())
-                    .map_err(|e| format!("a table's state does not read: {e}"))?;
-            let legal = Herfor::legal_moves(&state);
+            };
+            let legal = Herfor::legal_moves(&table.state);
             let Some(chosen) = legal.choose(&mut rng) else {
                 return Err("an ongoing table without a legal move".into());
             };
-            let seat = match self.table["to_act"].as_str() {
+            let seat = match table.to_act.as_deref() {
                 Some("first") => 0,
                 _ => 1,
             };
-            let id = self.table["id"].as_str().unwrap_or_default().to_owned();
-            let body =
-                json!({"move": Herfor::format_move(&state, chosen), "ply": self.table["ply"]});
+            let id = table.id.clone();
+            let body = json!({"move": Herfor::format_move(&table.state, chosen), "ply": table.ply});
             let request = self
                 .client
                 .post(format!("{}/api/v1/tables/{id}/moves", self.base))
                 .bearer_auth(&self.credentials[seat])
                 .json(&body);
             let started = Instant::now();
-            let (status, answer) = self.send(request).await?;
-            if status == 200 {
-                played.times.push(started.elapsed());
-                self.table = answer;
-            } else {
-                played.refused += 1;
-                let url = format!("{}/api/v1/tables/{id}", self.base);
-                self.table = self.send(self.client.get(&url)).await?.1;
+            let (status, text) = self.send(request).await?;
+            match serde_json::from_str(&text) {
+                Ok(table) if status == 200 => {
+                    played.times.push(started.elapsed());
+                    self.table = Some(table);
+                }
+                _ => {
+                    played.refused += 1;
+                    self.reread(&id).await?;
+                }
             }
         }
         Ok(played)
