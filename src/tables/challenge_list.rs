@@ -14,7 +14,8 @@ use moot_games::Seat;
 pub struct ChallengeFilter {
     /// Only this game's.
     pub game: Option<&'static str>,
-    /// Only those with this clock: `Some(None)` for those without one.
+    /// Only those with this clock (days per move): `Some(None)` for those without a clock of
+    /// any kind.
     pub days_per_move: Option<Option<u32>>,
     /// Only those where the creator takes this seat: `Some(None)` for a seat drawn at accept.
     pub creator_seat: Option<Option<Seat>>,
@@ -83,7 +84,8 @@ impl Tables {
         }
         match filter.days_per_move {
             Some(Some(_)) => sql.push_str(&format!(" AND c.days_per_move = ${}", next())),
-            Some(None) => sql.push_str(" AND c.days_per_move IS NULL"),
+            // A clock of another kind (hours, a bank) has no days per move, but is a clock.
+            Some(None) => sql.push_str(" AND c.days_per_move IS NULL AND c.clock IS NULL"),
             None => {}
         }
         match filter.creator_seat {

@@ -134,7 +134,8 @@ fn refused(parameter: &str, detail: impl std::fmt::Display) -> ApiError {
 pub struct ChallengesQuery {
     /// Only this game's challenges.
     game: Option<String>,
-    /// Only those with this clock (days per move), or `none` for those without one.
+    /// Only those with this clock (days per move), or `none` for those without a clock of any
+    /// kind.
     days_per_move: Option<String>,
     /// Only those where the creator takes this seat: `first`, `second` or `random`.
     #[param(inline)]

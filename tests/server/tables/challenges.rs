@@ -60,6 +60,29 @@ async fn notices(tables: &Tables, player: &str) -> Vec<(String, Notice)> {
 }
 
 both!(
+    a_challenge_on_a_clock_of_another_kind_is_not_listed_as_without_a_clock,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let (_, ann) = new_player(&app, "Ann").await;
+        let mut made = Vec::new();
+        for clock in [
+            json!(null),
+            json!({"kind": "per_move", "hours": 12}),
+            json!({"kind": "bank", "initial_hours": 48, "increment_hours": 24, "max_hours": 96}),
+        ] {
+            let answer = call(&app, offer(&ann, json!({"game": "herfor", "clock": clock}))).await;
+            assert_eq!(answer.status, 201, "{answer:#?}");
+            made.push(answer.body["id"].as_str().unwrap().to_owned());
+        }
+        let no_clock = call(&app, list("?days_per_move=none")).await;
+        assert_eq!(no_clock.status, 200, "{no_clock:#?}");
+        assert_eq!(ids(&no_clock.body), vec![made[0].clone()]);
+        let all = call(&app, list("")).await;
+        assert_eq!(ids(&all.body).len(), 3);
+    }
+);
+
+both!(
     open_challenges_are_listed_newest_first_filtered_and_paged,
     |url: String| async move {
         let app = db::app(db::tables(&url, 100).await, roomy()).await;
