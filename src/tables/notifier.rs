@@ -10,35 +10,47 @@
 //! event streams, which read the database at each heartbeat; a change is never told before
 //! it is committed.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use sqlx::AnyPool;
 use tokio::sync::Notify;
+use tokio::task::JoinHandle;
 
 /// The notices waiting to be sent, and the bell of the task that sends them.
 #[derive(Debug, Default)]
 pub(super) struct Notifier {
-    /// Payloads not yet sent, oldest first.
-    waiting: Mutex<Vec<String>>,
+    /// What waits, and the task that sends it.
+    queue: Mutex<Queue>,
     /// Rung when a payload is added.
     bell: Notify,
-    /// Whether the sending task runs (started at the first notice).
-    started: AtomicBool,
+}
+
+/// Payloads not yet sent, oldest first, and the sending task once started.
+#[derive(Debug, Default)]
+struct Queue {
+    waiting: Vec<String>,
+    task: Option<JoinHandle<()>>,
 }
 
 impl Notifier {
     /// Sends `payload` on `channel` through `pool` soon, with whatever else waits by then.
-    /// The sending task starts with the first notice, on the runtime of its caller.
+    /// The sending task starts with the first notice, on the runtime of its caller, and again
+    /// if that runtime stopped (a server's worker restarted).
     pub(super) fn send(self: &Arc<Self>, pool: &AnyPool, channel: &'static str, payload: String) {
-        self.waiting
+        let mut queue = self.queue();
+        queue.waiting.push(payload);
+        if queue.task.as_ref().is_none_or(JoinHandle::is_finished) {
+            queue.task = Some(tokio::spawn(self.clone().run(pool.clone(), channel)));
+        }
+        drop(queue);
+        self.bell.notify_one();
+    }
+
+    /// The queue, locked (a panic while it was held left nothing half done).
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(payload);
-        if !self.started.swap(true, Ordering::AcqRel) {
-            tokio::spawn(self.clone().run(pool.clone(), channel));
-        }
-        self.bell.notify_one();
     }
 
     /// For as long as the runtime runs: sends every waiting payload in one statement each time
@@ -47,12 +59,7 @@ impl Notifier {
         let mut failing = false;
         loop {
             self.bell.notified().await;
-            let batch = std::mem::take(
-                &mut *self
-                    .waiting
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
-            );
+            let batch = std::mem::take(&mut self.queue().waiting);
             if batch.is_empty() {
                 continue;
             }
