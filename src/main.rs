@@ -264,6 +264,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         .with_notice_webhooks(
             moot::api::tables::my_events::PlayerFeedEvent::webhook_body,
             moot::api::tables::events::TableEvent::deadline_body,
+            moot::api::tables::events::TableEvent::seat_notice_body,
         );
     // Any replica delivers any table's events (each claimed by one of them).
     let deliveries = moot::webhooks::Deliveries::new(

@@ -15,7 +15,7 @@ use super::rows::seat_of;
 use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::store::Backend;
 use super::write::Write;
-use super::{CatchUp, Committed, Millis, TableError, Tables};
+use super::{CatchUp, Committed, Millis, TableError, Tables, Webhook};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
 const CHANGES_CHANNEL: &str = "moot_table_changes";
@@ -41,14 +41,19 @@ impl Tables {
         self.notify_notice(tx, payload).await
     }
 
-    /// In a seat's notice's transaction: on PostgreSQL, tells the other replicas (at the
-    /// commit), as `<replica> <table id> <seq> <kind> <seat> <ply> <seat to act> <deadline,
-    /// or ->`.
-    pub(super) async fn notify_seat_notice(
+    /// In a seat's notice's transaction: writes it for the table's `webhook` (if any; the
+    /// caller rings the delivery worker's bell after the commit) and, on PostgreSQL, tells the
+    /// other replicas (at the commit), as `<replica> <table id> <seq> <kind> <seat> <ply>
+    /// <seat to act> <deadline, or ->`.
+    pub(super) async fn tell_seat_notice(
         &self,
         tx: &mut Write,
+        webhook: Option<&Webhook>,
         notice: &SeatNotice,
     ) -> Result<(), TableError> {
+        if let Some(webhook) = webhook {
+            self.enqueue_seat_notice(tx, webhook, notice).await?;
+        }
         let payload = format!(
             "{} {} {} {} {} {} {} {}",
             self.replica,

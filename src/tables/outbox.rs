@@ -23,6 +23,7 @@ use tokio::sync::Notify;
 
 use super::deadlines::DeadlineNotice;
 use super::player_feed::PlayerEvent;
+use super::seat_notice::SeatNotice;
 use super::store::Backend;
 use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
@@ -37,6 +38,10 @@ pub type PlayerEventBody = fn(&PlayerEvent) -> String;
 /// How a table's deadline notice becomes a webhook's body, likewise.
 pub type DeadlineBody = fn(&DeadlineNotice) -> String;
 
+/// How a seat's notice (a takeback asked or declined, a vacation) becomes a webhook's body,
+/// likewise.
+pub type SeatNoticeBody = fn(&SeatNotice) -> String;
+
 /// The tables' side of webhooks: how bodies are written, and the bell that wakes the delivery
 /// worker when an event is committed in this process.
 #[derive(Clone)]
@@ -44,6 +49,7 @@ pub struct Outbox {
     body: EventBody,
     player_body: Option<PlayerEventBody>,
     deadline_body: Option<DeadlineBody>,
+    seat_notice_body: Option<SeatNoticeBody>,
     bell: Arc<Notify>,
 }
 
@@ -60,6 +66,7 @@ impl Outbox {
             body,
             player_body: None,
             deadline_body: None,
+            seat_notice_body: None,
             bell: Arc::default(),
         }
     }
@@ -198,18 +205,48 @@ impl Tables {
 
     /// The same tables, writing to the outbox each event of a player's feed if the player
     /// names a webhook (its body written by `player`; without it, a player's webhook is
-    /// refused), and each deadline notice of a table with a webhook (written by `deadline`).
-    /// After [`Tables::with_webhooks`].
+    /// refused), and each deadline notice and seat's notice of a table with a webhook (written
+    /// by `deadline` and `seat`). After [`Tables::with_webhooks`].
     pub fn with_notice_webhooks(
         mut self,
         player: PlayerEventBody,
         deadline: DeadlineBody,
+        seat: SeatNoticeBody,
     ) -> Tables {
         if let Some(outbox) = &mut self.outbox {
             outbox.player_body = Some(player);
             outbox.deadline_body = Some(deadline);
+            outbox.seat_notice_body = Some(seat);
         }
         self
+    }
+
+    /// In a seat's notice's transaction: writes it to the outbox for the table's `webhook`,
+    /// after the change it follows. Its id has a random part: a seat may ask, be declined and
+    /// ask again at one change.
+    pub(super) async fn enqueue_seat_notice(
+        &self,
+        tx: &mut Write,
+        webhook: &Webhook,
+        notice: &SeatNotice,
+    ) -> Result<(), TableError> {
+        let Some(body) = self.outbox.as_ref().and_then(|o| o.seat_notice_body) else {
+            return Ok(());
+        };
+        let kind = notice.kind.name();
+        let outgoing = Outgoing {
+            event_id: format!(
+                "{}-{}-{kind}-{}",
+                notice.table_id,
+                notice.seq,
+                &super::secret::table_id()[..8]
+            ),
+            key: &notice.table_id,
+            seq: notice.seq,
+            kind,
+            body: body(notice),
+        };
+        outgoing.write(tx, webhook, notice.time).await
     }
 
     /// In a deadline notice's transaction: writes it to the outbox for table's `webhook`, after

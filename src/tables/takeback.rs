@@ -68,6 +68,7 @@ impl Tables {
                     Ok((TookBack::Accepted(committed), Some(rung), webhook, None))
                 }
                 None => {
+                    let webhook = row.webhook.clone();
                     let last_mover = last_mover(&mut tx, id, row.ply).await?;
                     let to_act = awaited_seat(&row)?;
                     check_may_ask(seat, last_mover, to_act)?;
@@ -91,8 +92,9 @@ impl Tables {
                     row.takebacks.asked_by = Some(seat);
                     let table = table_of(&row, id, seats)?;
                     let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackAsked, seat, now)?;
-                    self.notify_seat_notice(&mut tx, &notice).await?;
-                    Ok((TookBack::Asked(table), Some(rung), None, Some(notice)))
+                    self.tell_seat_notice(&mut tx, webhook.as_ref(), &notice)
+                        .await?;
+                    Ok((TookBack::Asked(table), Some(rung), webhook, Some(notice)))
                 }
             }
         }
@@ -109,6 +111,7 @@ impl Tables {
                 TookBack::Accepted(self.announced(webhook.as_ref(), rung, committed))
             }
             (took, rung) => {
+                self.ring(webhook.as_ref());
                 if let Some(rung) = rung {
                     self.ring_players(rung);
                 }
@@ -258,14 +261,17 @@ impl Tables {
             row.takebacks.asked_by = None;
             let table = table_of(&row, id, seats)?;
             let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackDeclined, seat, now)?;
-            self.notify_seat_notice(&mut tx, &notice).await?;
-            Ok((table, rung, notice))
+            let webhook = row.webhook.clone();
+            self.tell_seat_notice(&mut tx, webhook.as_ref(), &notice)
+                .await?;
+            Ok((table, rung, notice, webhook))
         }
         .await;
-        let (table, rung, notice) = match tx.finish(outcome).await {
+        let (table, rung, notice, webhook) = match tx.finish(outcome).await {
             Ok(done) => done,
             Err(error) => return Err(self.expired_then(id, error, now).await),
         };
+        self.ring(webhook.as_ref());
         self.ring_players(rung);
         self.feed.publish_seat_notice(notice);
         Ok(table)

@@ -4,8 +4,8 @@
 //! no change of the game (no event, the table's change number unchanged): its row's clock
 //! times and deadline are rewritten where the table still has the ply and the deadline read,
 //! and the deadline's notices are due again for the deadline moved. The opponent's player is
-//! told (`vacation_started`, `vacation_ended`) in the same transaction, and the table's
-//! followers as it happens (a [`super::SeatNotice`]).
+//! told (`vacation_started`, `vacation_ended`) in the same transaction, the table's webhook
+//! too, and the table's followers as it happens (a [`super::SeatNotice`]).
 
 use super::clock::VacationRefused;
 use super::player_feed::Notice;
@@ -95,13 +95,15 @@ impl Tables {
                     SeatNoticeKind::VacationEnded
                 };
                 let seen = SeatNotice::at(&table, kind, seat, now)?;
-                self.notify_seat_notice(&mut tx, &seen).await?;
-                Ok((table, rung, seen))
+                let webhook = row.webhook.clone();
+                self.tell_seat_notice(&mut tx, webhook.as_ref(), &seen).await?;
+                Ok((table, rung, seen, webhook))
             }, else Err(TableError::Corrupt(row.game.to_owned())))
         }
         .await;
         match tx.finish(outcome).await {
-            Ok((table, rung, seen)) => {
+            Ok((table, rung, seen, webhook)) => {
+                self.ring(webhook.as_ref());
                 self.ring_players(rung);
                 self.feed.publish_seat_notice(seen);
                 Ok(table)

@@ -203,6 +203,12 @@ impl TableEvent {
         serde_json::to_string(&TableEvent::deadline(notice)).unwrap_or_default()
     }
 
+    /// A seat's notice (a takeback asked or declined, a vacation) as a table's webhook posts
+    /// it.
+    pub fn seat_notice_body(notice: &SeatNotice) -> String {
+        serde_json::to_string(&TableEvent::seat_notice(notice)).unwrap_or_default()
+    }
+
     /// A deadline notice's event (its `seq` the change it follows).
     fn deadline(notice: &DeadlineNotice) -> TableEvent {
         TableEvent {

@@ -74,6 +74,7 @@ pub async fn tables(url: &str, max_open: u64) -> Tables {
     .with_notice_webhooks(
         moot::api::tables::my_events::PlayerFeedEvent::webhook_body,
         moot::api::tables::events::TableEvent::deadline_body,
+        moot::api::tables::events::TableEvent::seat_notice_body,
     )
 }
 

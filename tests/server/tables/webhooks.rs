@@ -652,3 +652,78 @@ both!(
         assert_eq!(hosts, ["127.0.0.1:10"]);
     }
 );
+
+both!(
+    a_takeback_asked_and_declined_and_a_vacation_are_posted_to_the_tables_webhook,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        deliver(&tables, quick());
+        let app = db::app(tables, private_allowed()).await;
+        let receiver = Receiver::start(SECRET, &[]);
+        let mut body = with_webhook(&receiver.url);
+        body["options"]["pie"] = json!(false);
+        body["clock"] = json!({"kind": "per_move", "hours": 24, "vacation_days": 5});
+        let created = call(&app, create(body)).await;
+        assert_eq!(created.status, 201, "{:#}", created.body);
+        let (id, [first, second]) = seats(&created.body);
+        let text = random_move::<Herfor>(
+            &created.body["table"],
+            &mut rand::rngs::SmallRng::seed_from_u64(6),
+        );
+        assert_eq!(call(&app, play(&id, &first, &text, 0)).await.status, 200);
+        let bearer = |request: actix_web::test::TestRequest, credential: &str| {
+            request.insert_header(("Authorization", format!("Bearer {credential}")))
+        };
+        let takeback = format!("/api/v1/tables/{id}/takeback");
+        let vacation = format!("/api/v1/tables/{id}/vacation");
+        // Asked, declined, asked again (the same change each time), then the awaited seat's
+        // vacation, begun and ended.
+        for (request, credential) in [
+            (actix_web::test::TestRequest::post().uri(&takeback), &first),
+            (
+                actix_web::test::TestRequest::delete().uri(&takeback),
+                &second,
+            ),
+            (actix_web::test::TestRequest::post().uri(&takeback), &first),
+            (actix_web::test::TestRequest::post().uri(&vacation), &second),
+            (
+                actix_web::test::TestRequest::delete().uri(&vacation),
+                &second,
+            ),
+        ] {
+            let answer = call(&app, bearer(request, credential)).await;
+            assert_eq!(answer.status, 200, "{answer:#?}");
+        }
+        let kinds = [
+            "move",
+            "takeback_asked",
+            "takeback_declined",
+            "takeback_asked",
+            "vacation_started",
+            "vacation_ended",
+        ];
+        let got = receiver
+            .until(Duration::from_secs(20), |got| got.len() >= kinds.len())
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(receiver.deliveries().len(), kinds.len(), "each once");
+        for (delivery, kind) in got.iter().zip(kinds) {
+            assert!(delivery.signed, "{kind}: a valid signature");
+            assert_eq!(
+                (delivery.kind.as_str(), delivery.body["type"].as_str()),
+                (kind, Some(kind))
+            );
+            // A notice carries the change it follows: the move.
+            assert_eq!(delivery.body["seq"], 1, "{kind}");
+            assert_eq!(delivery.body["table_id"], id.as_str());
+        }
+        let seats_of: Vec<&str> = got[1..]
+            .iter()
+            .map(|d| d.body["seat"].as_str().unwrap())
+            .collect();
+        assert_eq!(seats_of, ["first", "second", "first", "second", "second"]);
+        let ids: std::collections::HashSet<&str> =
+            got.iter().map(|d| d.event_id.as_str()).collect();
+        assert_eq!(ids.len(), kinds.len(), "every event its own id");
+    }
+);
