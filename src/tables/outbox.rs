@@ -17,6 +17,7 @@
 //! breaker opens has its due events held back until its trial ([`Tables::hold_receiver`]).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::Row;
 use tokio::sync::Notify;
@@ -41,6 +42,21 @@ pub type DeadlineBody = fn(&DeadlineNotice) -> String;
 /// How a seat's notice (a takeback asked or declined, a vacation) becomes a webhook's body,
 /// likewise.
 pub type SeatNoticeBody = fn(&SeatNotice) -> String;
+
+/// A number for each seat's notice this process writes to the outbox, greater than the last:
+/// the nanoseconds since 1970, or one more than the last where the clock has not moved on.
+fn notice_rank() -> u64 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    let previous = LAST
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+            Some(now.max(last + 1))
+        })
+        .unwrap_or(now);
+    now.max(previous + 1)
+}
 
 /// The tables' side of webhooks: how bodies are written, and the bell that wakes the delivery
 /// worker when an event is committed in this process.
@@ -222,8 +238,9 @@ impl Tables {
     }
 
     /// In a seat's notice's transaction: writes it to the outbox for the table's `webhook`,
-    /// after the change it follows. Its id has a random part: a seat may ask, be declined and
-    /// ask again at one change.
+    /// after the change it follows. A seat may ask, be declined and ask again at one change,
+    /// even within a millisecond: its id orders it after the notices this process made before
+    /// (see [`notice_rank`]), and a random part keeps it apart from another replica's.
     pub(super) async fn enqueue_seat_notice(
         &self,
         tx: &mut Write,
@@ -236,9 +253,10 @@ impl Tables {
         let kind = notice.kind.name();
         let outgoing = Outgoing {
             event_id: format!(
-                "{}-{}-{kind}-{}",
+                "{}-{}-{:020}-{}-{kind}",
                 notice.table_id,
                 notice.seq,
+                notice_rank(),
                 &super::secret::table_id()[..8]
             ),
             key: &notice.table_id,
@@ -353,7 +371,9 @@ impl Tables {
 
     /// Claims at most `limit` events due at `now`, each for one attempt: no one else claims it
     /// before `now + lease` (unless its attempt is recorded first). Each is its table's first
-    /// event not yet delivered nor given up, so a table's events are delivered in order. At most
+    /// event not yet delivered nor given up, so a table's events are delivered in order: by
+    /// change, then (a change's notices follow it) by when each was written, then by id (a
+    /// change's id, `<table>-<seq>`, comes before its notices', which go in the order made). At most
     /// `shares` of each receiver's events are taken, every receiver's oldest due event before any
     /// receiver's second, so that one receiver's backlog never fills the claim. The claim looks
     /// at the [`CLAIM_WINDOW`] oldest due events of receivers with room: a receiver whose older
@@ -394,7 +414,9 @@ impl Tables {
              WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
              AND o.host NOT IN (SELECT host FROM fewer WHERE share = 0) \
              AND NOT EXISTS (SELECT 1 FROM moot_outbox e WHERE e.table_id = o.table_id \
-             AND e.status = 'pending' AND e.seq < o.seq) \
+             AND e.status = 'pending' AND (e.seq < o.seq OR (e.seq = o.seq \
+             AND (e.created_ms < o.created_ms \
+             OR (e.created_ms = o.created_ms AND e.event_id < o.event_id))))) \
              ORDER BY o.next_attempt_ms LIMIT {CLAIM_WINDOW}), \
              ranked AS (SELECT event_id, host, next_attempt_ms, \
              ROW_NUMBER() OVER (PARTITION BY host ORDER BY next_attempt_ms, event_id) AS turn \
