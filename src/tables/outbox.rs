@@ -17,7 +17,6 @@
 //! breaker opens has its due events held back until its trial ([`Tables::hold_receiver`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::Row;
 use tokio::sync::Notify;
@@ -28,6 +27,8 @@ use super::seat_notice::SeatNotice;
 use super::store::Backend;
 use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
+
+mod notices;
 
 /// How a committed change becomes a webhook's body (the API's event JSON): given by whoever
 /// builds the server, since the tables know nothing of the API's shapes.
@@ -42,21 +43,6 @@ pub type DeadlineBody = fn(&DeadlineNotice) -> String;
 /// How a seat's notice (a takeback asked or declined, a vacation) becomes a webhook's body,
 /// likewise.
 pub type SeatNoticeBody = fn(&SeatNotice) -> String;
-
-/// A number for each seat's notice this process writes to the outbox, greater than the last:
-/// the nanoseconds since 1970, or one more than the last where the clock has not moved on.
-fn notice_rank() -> u64 {
-    static LAST: AtomicU64 = AtomicU64::new(0);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos() as u64);
-    let previous = LAST
-        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
-            Some(now.max(last + 1))
-        })
-        .unwrap_or(now);
-    now.max(previous + 1)
-}
 
 /// The tables' side of webhooks: how bodies are written, and the bell that wakes the delivery
 /// worker when an event is committed in this process.
@@ -235,59 +221,6 @@ impl Tables {
             outbox.seat_notice_body = Some(seat);
         }
         self
-    }
-
-    /// In a seat's notice's transaction: writes it to the outbox for the table's `webhook`,
-    /// after the change it follows. A seat may ask, be declined and ask again at one change,
-    /// even within a millisecond: its id orders it after the notices this process made before
-    /// (see [`notice_rank`]), and a random part keeps it apart from another replica's.
-    pub(super) async fn enqueue_seat_notice(
-        &self,
-        tx: &mut Write,
-        webhook: &Webhook,
-        notice: &SeatNotice,
-    ) -> Result<(), TableError> {
-        let Some(body) = self.outbox.as_ref().and_then(|o| o.seat_notice_body) else {
-            return Ok(());
-        };
-        let kind = notice.kind.name();
-        let outgoing = Outgoing {
-            event_id: format!(
-                "{}-{}-{:020}-{}-{kind}",
-                notice.table_id,
-                notice.seq,
-                notice_rank(),
-                &super::secret::table_id()[..8]
-            ),
-            key: &notice.table_id,
-            seq: notice.seq,
-            kind,
-            body: body(notice),
-        };
-        outgoing.write(tx, webhook, notice.time).await
-    }
-
-    /// In a deadline notice's transaction: writes it to the outbox for table's `webhook`, after
-    /// the table's change it follows (same `seq`, written later). Whether it did.
-    pub(super) async fn enqueue_deadline(
-        &self,
-        tx: &mut Write,
-        webhook: &Webhook,
-        notice: &DeadlineNotice,
-    ) -> Result<bool, TableError> {
-        let Some(body) = self.outbox.as_ref().and_then(|o| o.deadline_body) else {
-            return Ok(false);
-        };
-        let kind = notice.kind();
-        let outgoing = Outgoing {
-            event_id: format!("{}-{}-{kind}", notice.table_id, notice.seq),
-            key: &notice.table_id,
-            seq: notice.seq,
-            kind,
-            body: body(notice),
-        };
-        outgoing.write(tx, webhook, notice.time).await?;
-        Ok(true)
     }
 
     /// Whether these tables post players' feeds to their webhooks.

@@ -72,18 +72,23 @@ impl Loaded {
         Ok(loaded)
     }
 
-    /// The seat whose credential this is: refused if none, if the table is over, or if its
-    /// clock expired and its expiry ends the game.
-    pub(super) fn seat_for(&self, credential: &str, now: Millis) -> Result<Seat, TableError> {
-        // Every seat is compared, so the time taken tells nothing of which matched. A
-        // player's credential opens the seats its player took.
+    /// The seat whose credential this is (its own, or its player's), whatever the table's
+    /// state.
+    pub(super) fn opened_by(&self, credential: &str) -> Result<Seat, TableError> {
+        // Every seat is compared, so the time taken tells nothing of which matched.
         let mut seated = None;
         for (seat, keys) in self.seats.iter().zip(&self.keys) {
             if keys.opened_by(credential) {
                 seated = Some(seat.seat);
             }
         }
-        let seat = seated.ok_or(TableError::BadCredential)?;
+        seated.ok_or(TableError::BadCredential)
+    }
+
+    /// The seat whose credential this is: refused if none, if the table is over, or if its
+    /// clock expired and its expiry ends the game.
+    pub(super) fn seat_for(&self, credential: &str, now: Millis) -> Result<Seat, TableError> {
+        let seat = self.opened_by(credential)?;
         if self.row.status == "finished" {
             return Err(TableError::Finished);
         }

@@ -8,9 +8,9 @@
 
 use super::create::NewTable;
 use super::player_feed::{Notice, Rung, Told};
-use super::rows::{SELECT_TABLE, StoredTable, awaited, parse_json, read_seat, to_text};
+use super::rows::{StoredTable, awaited, parse_json, to_text};
 use super::write::Write;
-use super::{Millis, Rematch, SeatInfo, Table, TableError, Tables, secret};
+use super::{Millis, Rematch, SeatInfo, Table, TableError, Tables};
 use moot_games::{Game, Seat, with_game};
 
 /// What a seat's rematch did.
@@ -257,36 +257,21 @@ impl Tables {
 /// Loads finished table `id` in `tx` for a rematch, with the seat `credential` opens (its own
 /// credential, or its player's).
 async fn load_finished(tx: &mut Write, id: &str, credential: &str) -> Result<Loaded, TableError> {
-    if !secret::is_table_id(id) {
-        return Err(TableError::UnknownTable);
-    }
-    let rows = sqlx::query(SELECT_TABLE)
-        .bind(id)
-        .fetch_all(&mut **tx)
-        .await?;
-    let row = StoredTable::read(rows.first().ok_or(TableError::UnknownTable)?)?;
-    let mut asking = None;
-    let mut seats = Vec::with_capacity(2);
-    let mut digests = [String::new(), String::new()];
-    let mut players = [None, None];
-    for r in &rows {
-        let (seat, keys) = read_seat(r)?;
-        // Every seat is compared, so the time taken tells nothing of which matched.
-        if keys.opened_by(credential) {
-            asking = Some(seat.seat);
-        }
-        digests[seat.seat.index()] = keys.seat;
-        players[seat.seat.index()] = keys.player_id;
-        seats.push(seat);
-    }
-    let seat = asking.ok_or(TableError::BadCredential)?;
-    if row.status != "finished" {
+    let read = super::recent::Loaded::read(tx, id).await?;
+    let seat = read.opened_by(credential)?;
+    if read.row.status != "finished" {
         return Err(TableError::Unfinished);
     }
+    let mut digests = [String::new(), String::new()];
+    let mut players = [None, None];
+    for (info, keys) in read.seats.iter().zip(read.keys) {
+        digests[info.seat.index()] = keys.seat;
+        players[info.seat.index()] = keys.player_id;
+    }
     Ok(Loaded {
-        row,
+        row: read.row,
         seat,
-        seats,
+        seats: read.seats,
         digests,
         players,
     })
