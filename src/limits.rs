@@ -34,6 +34,18 @@ pub mod tables {
     pub const GUESS_EVERY: Duration = Duration::from_secs(5);
     /// Days a finished table is kept before the sweep deletes it.
     pub const KEEP_FINISHED_DAYS: u32 = 90;
+    /// Days a webhook event or a push is kept once delivered or given up: long enough to look
+    /// into a receiver's complaint, and no one asks for a delivered event again (a receiver
+    /// deduplicates by its id, a retry is never sent once it was taken).
+    pub const KEEP_DELIVERED_DAYS: u32 = 3;
+    /// Takeback requests and rematch offers a table takes between two of its moves: enough
+    /// to ask again after a decline, not to flood the opponent's devices.
+    pub const OFFERS_PER_MOVE: u32 = 3;
+    /// Requests with an `Idempotency-Key` one address may send in a burst (each keeps its
+    /// answer, at most a kilobyte, for a day)…
+    pub const KEYS_BURST: u32 = 1000;
+    /// …and one more every this long: at most about 10 MB of answers an address keeps.
+    pub const KEYS_EVERY: Duration = Duration::from_secs(10);
     /// The most plies (moves) one table may have: the move that reaches it ends the table,
     /// drawn (`ended_by: "ply_limit"`). It bounds what one table may grow to (its moves' rows,
     /// and a Hirþ state, which holds its match's record) and leaves room for a long match: a
@@ -133,6 +145,8 @@ pub mod webhooks {
     /// How often the outbox is looked at when nothing was committed in this process (other
     /// replicas' events, retries that fall due).
     pub const POLL: Duration = Duration::from_secs(1);
+    /// How often the outbox's backlog is counted for the gauges in `/metrics`.
+    pub const GAUGE_EVERY: Duration = Duration::from_secs(1);
 }
 
 /// What Web Push's posts may take.

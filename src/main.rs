@@ -73,6 +73,10 @@ struct Serve {
     /// Days a finished table is kept before the hourly sweep deletes it.
     #[arg(long, env = "MOOT_KEEP_FINISHED_DAYS", default_value_t = moot::limits::tables::KEEP_FINISHED_DAYS)]
     keep_finished_days: u32,
+    /// Days a webhook event or a Web Push notice is kept once delivered or given up (then the
+    /// hourly sweep forgets it): enough to look into a receiver's complaint.
+    #[arg(long, env = "MOOT_KEEP_DELIVERED_DAYS", default_value_t = moot::limits::tables::KEEP_DELIVERED_DAYS)]
+    keep_delivered_days: u32,
     /// Days a table is kept open without a move once someone has moved (past its deadline if
     /// it has a clock); then the hourly sweep closes it as abandoned (finished, no winner).
     #[arg(long, env = "MOOT_ABANDON_AFTER_DAYS", default_value_t = moot::limits::tables::ABANDON_AFTER_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
@@ -246,6 +250,7 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     tracing::info!(
         backend = ?store.backend,
         keep_finished_days = flags.keep_finished_days,
+        keep_delivered_days = flags.keep_delivered_days,
         abandon_after_days = flags.abandon_after_days,
         abandon_unstarted_after_days = flags.abandon_unstarted_after_days,
         max_table_plies = flags.max_table_plies,
@@ -306,7 +311,10 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     let chores = [
         actix_web::rt::spawn(moot::tables::sweep::sweep_forever(
             tables.clone(),
-            flags.keep_finished_days,
+            moot::tables::sweep::Keeping {
+                finished_days: flags.keep_finished_days,
+                delivered_days: flags.keep_delivered_days,
+            },
             moot::tables::Abandonment::days(
                 flags.abandon_after_days,
                 flags.abandon_unstarted_after_days,

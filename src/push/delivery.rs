@@ -262,17 +262,18 @@ impl Pushes {
 
     /// Posts `sealed` to `endpoint`; answers how the push service took it.
     async fn post(&self, endpoint: reqwest::Url, sealed: Sealed) -> Answer {
-        let sent = self
+        let mut request = self
             .client
             .post(endpoint)
             .header(CONTENT_TYPE, "application/octet-stream")
             .header(CONTENT_ENCODING, "aes128gcm")
             .header("TTL", self.limits.ttl.as_secs().to_string())
             .header("Urgency", "normal")
-            .header(AUTHORIZATION, sealed.authorization)
-            .body(sealed.body)
-            .send()
-            .await;
+            .header(AUTHORIZATION, sealed.authorization);
+        if let Some(topic) = sealed.topic {
+            request = request.header("Topic", topic);
+        }
+        let sent = request.body(sealed.body).send().await;
         let response = match sent {
             Ok(response) => response,
             Err(error) => return Answer::Retry(self.describe(error), None),

@@ -1,6 +1,8 @@
 //! A push as posted to a push service (RFC 8030 §5): the payload encrypted for the browser
 //! (RFC 8291, one `aes128gcm` record, by `web-push-native`), with the headers a push service
-//! asks for: `TTL`, `Urgency`, `Content-Encoding` and VAPID's `Authorization`.
+//! asks for: `TTL`, `Urgency`, `Content-Encoding` and VAPID's `Authorization`, and a `Topic`
+//! per table (§5.4): a push service keeps only the latest push of a topic for a browser that is
+//! offline, so a player back online gets one notice a table, not one a change.
 
 use std::time::Duration;
 
@@ -18,6 +20,8 @@ pub struct Sealed {
     pub body: Vec<u8>,
     /// `Authorization: vapid t=…, k=…`.
     pub authorization: String,
+    /// `Topic`: the table the notice is about, when it names one.
+    pub topic: Option<String>,
 }
 
 /// Seals `push`'s payload for its browser, to post to `endpoint` (the push's, checked) signed
@@ -44,5 +48,44 @@ pub fn seal(
     Ok(Sealed {
         body,
         authorization: vapid.authorization(endpoint, contact, valid_for)?,
+        topic: topic_of(&push.payload),
     })
+}
+
+/// The `Topic` of a notice about a table (its payload's `table_id`): at most 32 characters of
+/// the URL-safe base64 alphabet, as RFC 8030 asks, so a digest of the id (which the push
+/// service then does not read either). `None` for a notice about no table.
+pub fn topic_of(payload: &str) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let notice: serde_json::Value = serde_json::from_str(payload).ok()?;
+    let table = notice.get("table_id")?.as_str()?;
+    let digest = Sha256::digest([b"moot push topic ".as_slice(), table.as_bytes()].concat());
+    let mut topic = Base64UrlUnpadded::encode_string(&digest);
+    topic.truncate(32);
+    Some(topic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::topic_of;
+
+    #[test]
+    fn a_tables_notices_share_one_topic_of_32_url_safe_characters() {
+        let first = topic_of(r#"{"kind":"your_turn","table_id":"t1"}"#).expect("a topic");
+        let again = topic_of(r#"{"kind":"takeback_asked","table_id":"t1"}"#).expect("a topic");
+        let other = topic_of(r#"{"kind":"your_turn","table_id":"t2"}"#).expect("a topic");
+        assert_eq!(
+            first, again,
+            "one topic a table: the latest notice replaces the others"
+        );
+        assert_ne!(first, other);
+        assert_eq!(first.len(), 32);
+        assert!(
+            first
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        );
+        assert_eq!(topic_of(r#"{"kind":"challenge_received"}"#), None);
+        assert_eq!(topic_of("not json"), None);
+    }
 }

@@ -169,6 +169,16 @@ impl Metrics {
                     "Webhook receivers (hosts) this process leaves alone until a trial: their circuit breaker is open",
                     vec![],
                 ),
+                desc(
+                    "webhook_receiver_pending",
+                    "Webhook events not yet delivered nor given up, by receiver (host and port; the 50 largest backlogs)",
+                    vec!["receiver".to_owned()],
+                ),
+                desc(
+                    "webhook_receiver_oldest_seconds",
+                    "Age of each receiver's oldest webhook event not yet delivered nor given up (the 50 largest backlogs)",
+                    vec!["receiver".to_owned()],
+                ),
             ],
             counts,
         };
@@ -366,7 +376,7 @@ pub fn data(metrics: &Metrics) -> web::Data<Metrics> {
 /// The webhooks' deliveries and outbox, read from the delivery worker's counts when scraped.
 struct Webhooks {
     counts: Arc<DeliveryCounts>,
-    descs: [Desc; 4],
+    descs: [Desc; 6],
 }
 
 fn family(desc: &Desc, kind: MetricType, metrics: Vec<Metric>) -> MetricFamily {
@@ -410,12 +420,12 @@ impl Collector for Webhooks {
             metric
         })
         .collect();
-        let oldest = counts.oldest_pending.load(Relaxed);
-        let age = if oldest == 0 {
-            0.0
-        } else {
-            (crate::tables::now() - oldest).max(0) as f64 / 1000.0
-        };
+        let age = age_of(counts.oldest_pending.load(Relaxed));
+        let receivers = counts
+            .receivers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
         vec![
             family(&self.descs[0], MetricType::COUNTER, outcomes),
             family(
@@ -429,6 +439,43 @@ impl Collector for Webhooks {
                 MetricType::GAUGE,
                 vec![gauge(counts.breakers_open.load(Relaxed) as f64)],
             ),
+            family(
+                &self.descs[4],
+                MetricType::GAUGE,
+                by_receiver(&receivers, |r| r.pending as f64),
+            ),
+            family(
+                &self.descs[5],
+                MetricType::GAUGE,
+                by_receiver(&receivers, |r| age_of(r.oldest)),
+            ),
         ]
     }
+}
+
+/// Seconds since `at` (milliseconds since the epoch; 0: nothing, no age).
+fn age_of(at: crate::tables::Millis) -> f64 {
+    if at == 0 {
+        0.0
+    } else {
+        (crate::tables::now() - at).max(0) as f64 / 1000.0
+    }
+}
+
+/// A gauge per receiver, labelled with it, valued by `value`.
+fn by_receiver(
+    receivers: &[crate::tables::outbox::ReceiverBacklog],
+    value: impl Fn(&crate::tables::outbox::ReceiverBacklog) -> f64,
+) -> Vec<Metric> {
+    receivers
+        .iter()
+        .map(|receiver| {
+            let mut label = LabelPair::default();
+            label.set_name("receiver".to_owned());
+            label.set_value(receiver.host.clone());
+            let mut metric = gauge(value(receiver));
+            metric.set_label(vec![label]);
+            metric
+        })
+        .collect()
 }

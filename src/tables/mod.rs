@@ -63,6 +63,7 @@ pub mod health;
 pub mod idempotency;
 pub mod keeper;
 mod notifier;
+mod offers;
 pub mod outbox;
 mod play;
 pub mod player_feed;
@@ -498,6 +499,13 @@ pub enum TableError {
     /// A takeback answered where none is asked for.
     #[error("no takeback is asked for at this table")]
     NoTakebackRequest,
+    /// A takeback asked for or a rematch offered once the table took its share since its
+    /// last move.
+    #[error(
+        "this table takes at most {0} takeback requests and rematch offers between two moves: \
+         wait for the next move"
+    )]
+    TooManyOffers(u32),
     /// An abort once both seats have moved.
     #[error("both seats have moved: the table can no longer be aborted (resign instead)")]
     BothMoved,

@@ -4,10 +4,13 @@
 //! claims the due events, posts them, and records how each attempt went: delivered, to be
 //! retried at a time, or given up (counted on the table).
 //!
-//! A table's events go out in order: only its first event not yet delivered (nor given up) can
-//! be claimed. Claiming sets an event's next attempt a lease ahead, so that a worker that dies
-//! mid-delivery leaves it to be claimed again once the lease runs out. With PostgreSQL, several
-//! replicas claim from one outbox: `FOR UPDATE SKIP LOCKED` hands each event to one of them.
+//! A table's events go out in order, and a player's: each such chain keeps its head, its first
+//! event not yet delivered (nor given up), and only heads are claimed ([`chain`]). A claim
+//! reads heads, never a chain, so its cost does not grow with what waits behind them or with
+//! the delivered events kept beside them. Claiming sets a head's next attempt a lease ahead, so
+//! that a worker that dies mid-delivery leaves it to be claimed again once the lease runs out.
+//! With PostgreSQL, several replicas claim from one outbox: `FOR UPDATE SKIP LOCKED` hands each
+//! head to one of them.
 //!
 //! Each event keeps its receiver ([`receiver_of`] its URL: host and port), and a claim takes at
 //! most a share of each receiver's due events ([`HostShares`]), the receivers' first events
@@ -18,17 +21,24 @@
 
 use std::sync::Arc;
 
-use sqlx::Row;
 use tokio::sync::Notify;
 
 use super::deadlines::DeadlineNotice;
 use super::player_feed::PlayerEvent;
 use super::seat_notice::SeatNotice;
-use super::store::Backend;
 use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
 
+mod backlog;
+mod chain;
+mod claim;
+mod done;
 mod notices;
+#[cfg(test)]
+mod tests;
+
+pub use backlog::{Backlog, ReceiverBacklog};
+pub use claim::CLAIM_WINDOW;
 
 /// How a committed change becomes a webhook's body (the API's event JSON): given by whoever
 /// builds the server, since the tables know nothing of the API's shapes.
@@ -108,22 +118,6 @@ impl std::fmt::Debug for Claimed {
     }
 }
 
-/// The outbox's backlog: events not yet delivered nor given up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Backlog {
-    /// How many.
-    pub pending: u64,
-    /// When the oldest of them was committed.
-    pub oldest: Option<Millis>,
-}
-
-const CLAIMED_COLUMNS: &str =
-    "event_id, table_id, seq, kind, url, host, secret, body, attempts, created_ms";
-
-/// How many of the oldest due events one claim ranks by receiver: measured with SQLite, a claim
-/// over 20,000 due events of one receiver took 76 ms when it ranked them all, 3 ms within 256.
-pub const CLAIM_WINDOW: usize = 256;
-
 /// The receiver a webhook URL names: its host and port (`games.example:443`, `127.0.0.1:9000`),
 /// the unit deliveries are shared between. Empty for a URL that does not parse (none is taken
 /// at a table's creation).
@@ -172,6 +166,7 @@ struct Outgoing<'a> {
 impl Outgoing<'_> {
     /// Writes it in `tx`, for `webhook`, due at once.
     async fn write(self, tx: &mut Write, webhook: &Webhook, now: Millis) -> Result<(), TableError> {
+        let event_id = self.event_id.clone();
         sqlx::query(
             "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
              status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
@@ -188,7 +183,7 @@ impl Outgoing<'_> {
         .bind(receiver_of(&webhook.url))
         .execute(&mut **tx)
         .await?;
-        Ok(())
+        chain::append(tx, self.key, &event_id, now).await
     }
 }
 
@@ -300,259 +295,5 @@ impl Tables {
         if let (Some(outbox), Some(_)) = (&self.outbox, webhook) {
             outbox.bell.notify_one();
         }
-    }
-
-    /// Claims at most `limit` events due at `now`, each for one attempt: no one else claims it
-    /// before `now + lease` (unless its attempt is recorded first). Each is its table's first
-    /// event not yet delivered nor given up, so a table's events are delivered in order: by
-    /// change, then (a change's notices follow it) by when each was written, then by id (a
-    /// change's id, `<table>-<seq>`, comes before its notices', which go in the order made). At most
-    /// `shares` of each receiver's events are taken, every receiver's oldest due event before any
-    /// receiver's second, so that one receiver's backlog never fills the claim. The claim looks
-    /// at the [`CLAIM_WINDOW`] oldest due events of receivers with room: a receiver whose older
-    /// events fill that window gets its share, and is passed over by the next claim (made at
-    /// once by a worker that claimed something), which then reaches the others.
-    pub async fn claim_events(
-        &self,
-        now: Millis,
-        lease: Millis,
-        limit: usize,
-        shares: &HostShares,
-    ) -> Result<Vec<Claimed>, TableError> {
-        let skip_locked = match self.store().backend {
-            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-            // One process writes at a time, under the writer's lock.
-            Backend::Sqlite => "",
-        };
-        // The receivers' smaller shares, as rows ($5, $6), ($7, $8)…; none: an empty table.
-        let fewer = if shares.fewer.is_empty() {
-            "SELECT CAST(NULL AS TEXT), CAST(0 AS BIGINT) WHERE 1 = 0".to_owned()
-        } else {
-            let rows: Vec<String> = (0..shares.fewer.len())
-                .map(|i| {
-                    format!(
-                        "(CAST(${} AS TEXT), CAST(${} AS BIGINT))",
-                        5 + 2 * i,
-                        6 + 2 * i
-                    )
-                })
-                .collect();
-            format!("VALUES {}", rows.join(", "))
-        };
-        // The oldest due events of receivers with room, at most CLAIM_WINDOW of them (the
-        // cost of a claim stays bounded however many events wait), ranked within their receiver.
-        let sql = format!(
-            "WITH fewer (host, share) AS ({fewer}), \
-             heads AS (SELECT o.event_id, o.host, o.next_attempt_ms FROM moot_outbox o \
-             WHERE o.status = 'pending' AND o.next_attempt_ms <= $2 \
-             AND o.host NOT IN (SELECT host FROM fewer WHERE share = 0) \
-             AND NOT EXISTS (SELECT 1 FROM moot_outbox e WHERE e.table_id = o.table_id \
-             AND e.status = 'pending' AND (e.seq < o.seq OR (e.seq = o.seq \
-             AND (e.created_ms < o.created_ms \
-             OR (e.created_ms = o.created_ms AND e.event_id < o.event_id))))) \
-             ORDER BY o.next_attempt_ms LIMIT {CLAIM_WINDOW}), \
-             ranked AS (SELECT event_id, host, next_attempt_ms, \
-             ROW_NUMBER() OVER (PARTITION BY host ORDER BY next_attempt_ms, event_id) AS turn \
-             FROM heads) \
-             UPDATE moot_outbox SET attempts = attempts + 1, next_attempt_ms = $1 \
-             WHERE event_id IN (SELECT event_id FROM moot_outbox \
-             WHERE event_id IN (SELECT r.event_id FROM ranked r LEFT JOIN fewer f ON f.host = r.host \
-             WHERE r.turn <= COALESCE(f.share, $4) ORDER BY r.turn, r.next_attempt_ms LIMIT $3) \
-             AND status = 'pending' AND next_attempt_ms <= $2{skip_locked}) \
-             RETURNING {CLAIMED_COLUMNS}"
-        );
-        let clamp = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        let mut query = sqlx::query(&sql)
-            .bind(now + lease)
-            .bind(now)
-            .bind(clamp(limit))
-            .bind(clamp(shares.per_host));
-        for (host, share) in &shares.fewer {
-            query = query.bind(host.clone()).bind(clamp(*share));
-        }
-        let mut tx = self.write().await?;
-        let rows = query.fetch_all(&mut *tx).await.map_err(TableError::from);
-        let rows = tx.finish(rows).await?;
-        rows.iter()
-            .map(|row| {
-                let url: String = row.try_get("url")?;
-                let host: String = row.try_get("host")?;
-                Ok(Claimed {
-                    event_id: row.try_get("event_id")?,
-                    table_id: row.try_get("table_id")?,
-                    seq: row.try_get::<i64, _>("seq")? as u64,
-                    kind: row.try_get("kind")?,
-                    // Written before the outbox kept it: read from the URL.
-                    host: if host.is_empty() {
-                        receiver_of(&url)
-                    } else {
-                        host
-                    },
-                    url,
-                    secret: row.try_get("secret")?,
-                    body: row.try_get("body")?,
-                    attempts: row.try_get::<i64, _>("attempts")? as u32,
-                    created: row.try_get("created_ms")?,
-                })
-            })
-            .collect()
-    }
-
-    /// Puts back `event`, claimed but not posted (its receiver's breaker is open, or its share
-    /// is taken): due again at `at`, its attempt not counted.
-    pub async fn event_released(&self, event: &Claimed, at: Millis) -> Result<(), TableError> {
-        let mut tx = self.write().await?;
-        let outcome = sqlx::query(
-            "UPDATE moot_outbox SET attempts = attempts - 1, next_attempt_ms = $1 \
-             WHERE event_id = $2 AND status = 'pending' AND attempts > 0",
-        )
-        .bind(at)
-        .bind(&event.event_id)
-        .execute(&mut *tx)
-        .await
-        .map(drop)
-        .map_err(TableError::from);
-        tx.finish(outcome).await
-    }
-
-    /// Holds back the pending events of the receiver `host` due before `until` (its breaker is
-    /// open): due at `until`, their attempts unchanged. Other replicas then leave them too,
-    /// rather than each scanning them at every claim; answers how many.
-    pub async fn hold_receiver(&self, host: &str, until: Millis) -> Result<u64, TableError> {
-        let mut tx = self.write().await?;
-        let outcome = sqlx::query(
-            "UPDATE moot_outbox SET next_attempt_ms = $1 \
-             WHERE host = $2 AND status = 'pending' AND next_attempt_ms < $1",
-        )
-        .bind(until)
-        .bind(host)
-        .execute(&mut *tx)
-        .await
-        .map(|done| done.rows_affected())
-        .map_err(TableError::from);
-        tx.finish(outcome).await
-    }
-
-    /// Writes the receiver of the pending events that have none (written before the outbox kept
-    /// it, or by a server of an older version beside this one), so that claims share them
-    /// fairly; answers how many.
-    pub async fn fill_event_hosts(&self) -> Result<u64, TableError> {
-        let rows = sqlx::query(
-            "SELECT event_id, url FROM moot_outbox WHERE host = '' AND status = 'pending'",
-        )
-        .fetch_all(&self.store().pool)
-        .await?;
-        if rows.is_empty() {
-            return Ok(0);
-        }
-        let mut tx = self.write().await?;
-        let outcome = async {
-            let mut filled = 0;
-            for row in &rows {
-                let event_id: String = row.try_get("event_id")?;
-                let url: String = row.try_get("url")?;
-                let done = sqlx::query(
-                    "UPDATE moot_outbox SET host = $1 WHERE event_id = $2 AND host = ''",
-                )
-                .bind(receiver_of(&url))
-                .bind(event_id)
-                .execute(&mut *tx)
-                .await?;
-                filled += done.rows_affected();
-            }
-            Ok(filled)
-        }
-        .await;
-        tx.finish(outcome).await
-    }
-
-    /// Records that `event` was delivered; its table's webhook is healthy again.
-    pub async fn event_delivered(&self, event: &Claimed, now: Millis) -> Result<(), TableError> {
-        let mut tx = self.write().await?;
-        let outcome = async {
-            sqlx::query(
-                "UPDATE moot_outbox SET status = 'delivered', done_ms = $1, last_error = NULL \
-                 WHERE event_id = $2",
-            )
-            .bind(now)
-            .bind(&event.event_id)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "UPDATE moot_tables SET webhook_error = NULL \
-                 WHERE id = $1 AND webhook_error IS NOT NULL",
-            )
-            .bind(&event.table_id)
-            .execute(&mut *tx)
-            .await?;
-            Ok(())
-        }
-        .await;
-        tx.finish(outcome).await
-    }
-
-    /// Records that an attempt to deliver `event` failed with `error`: it is tried again at
-    /// `retry_at`, or given up with `None` (and counted on its table).
-    pub async fn event_failed(
-        &self,
-        event: &Claimed,
-        error: &str,
-        retry_at: Option<Millis>,
-        now: Millis,
-    ) -> Result<(), TableError> {
-        let mut tx = self.write().await?;
-        let outcome = async {
-            match retry_at {
-                Some(at) => {
-                    sqlx::query(
-                        "UPDATE moot_outbox SET next_attempt_ms = $1, last_error = $2 \
-                     WHERE event_id = $3",
-                    )
-                    .bind(at)
-                    .bind(error)
-                    .bind(&event.event_id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                None => {
-                    sqlx::query(
-                        "UPDATE moot_outbox SET status = 'failed', done_ms = $1, last_error = $2 \
-                     WHERE event_id = $3",
-                    )
-                    .bind(now)
-                    .bind(error)
-                    .bind(&event.event_id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-            }
-            let failed = if retry_at.is_some() { 0 } else { 1 };
-            sqlx::query(
-                "UPDATE moot_tables SET webhook_error = $1, webhook_failed = webhook_failed + $2 \
-             WHERE id = $3",
-            )
-            .bind(error)
-            .bind(failed as i64)
-            .bind(&event.table_id)
-            .execute(&mut *tx)
-            .await?;
-            Ok(())
-        }
-        .await;
-        tx.finish(outcome).await
-    }
-
-    /// The events not yet delivered nor given up.
-    pub async fn backlog(&self) -> Result<Backlog, TableError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS pending, MIN(created_ms) AS oldest FROM moot_outbox \
-             WHERE status = 'pending'",
-        )
-        .fetch_one(&self.store().pool)
-        .await?;
-        Ok(Backlog {
-            pending: row.try_get::<i64, _>("pending")? as u64,
-            oldest: row.try_get("oldest")?,
-        })
     }
 }

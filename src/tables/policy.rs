@@ -74,6 +74,8 @@ pub struct TablePolicy {
     creations: Clients,
     /// Players made, by address (a site's count against its creations).
     player_creations: Clients,
+    /// Requests sent with an `Idempotency-Key`, by address: each keeps its answer a day.
+    keys: Clients,
     /// `None` when wrong credentials are not limited (`guess_every` of zero).
     guesses: Option<Arc<Guesses>>,
     /// Clients past their share of wrong credentials at a table, and until when.
@@ -102,6 +104,7 @@ impl TablePolicy {
         TablePolicy {
             creations: Clients::new(share(limits.create_burst, limits.create_every)),
             player_creations: Clients::new(share(limits.create_burst, limits.create_every)),
+            keys: Clients::new(share(limits::KEYS_BURST, limits::KEYS_EVERY)),
             guesses: guess_quota(limits).map(|quota| Arc::new(RateLimiter::dashmap(quota))),
             barred: Default::default(),
             tables,
@@ -145,6 +148,20 @@ impl TablePolicy {
             Ok(()) => Ok(()),
             Err(Wait::Rate(wait)) => Err(wait),
             Err(Wait::Running) => Err(self.limits.create_every),
+        }
+    }
+
+    /// Counts a request with an `Idempotency-Key` by `client`: `Err(wait)` once an address is
+    /// past its share, which bounds the answers kept for it (a day each). A site's requests are
+    /// its players', under budgets its operator set: not counted.
+    pub fn may_keep_key(&self, client: &Client) -> Result<(), Duration> {
+        let Client::Address(address) = client else {
+            return Ok(());
+        };
+        match self.keys.check_rate(*address) {
+            Ok(()) => Ok(()),
+            Err(Wait::Rate(wait)) => Err(wait),
+            Err(Wait::Running) => Err(limits::KEYS_EVERY),
         }
     }
 

@@ -114,6 +114,8 @@ impl Tables {
                     ))
                 }
                 None => {
+                    let (ply, taken_back) = (loaded.row.ply, loaded.row.takebacks.plies);
+                    Self::count_offer(&mut tx, id, ply, taken_back).await?;
                     let offered = sqlx::query(
                         "UPDATE moot_tables SET rematch_offer = $1 \
                          WHERE id = $2 AND rematch_offer IS NULL AND rematched_by IS NULL",

@@ -72,6 +72,7 @@ impl Tables {
                     let last_mover = last_mover(&mut tx, id, row.ply).await?;
                     let to_act = awaited_seat(&row)?;
                     check_may_ask(seat, last_mover, to_act)?;
+                    Self::count_offer(&mut tx, id, row.ply, row.takebacks.plies).await?;
                     let asked = sqlx::query(
                         "UPDATE moot_tables SET takeback_offer = $1 WHERE id = $2 AND ply = $3 \
                          AND status = 'ongoing' AND takeback_offer IS NULL",

@@ -8,8 +8,8 @@
 //! ([`super::hosts`]). Claims take each receiver's share of due events, receivers in turn, so a
 //! slow or dead receiver delays only its own tables' events.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::Rng;
@@ -21,6 +21,7 @@ use super::breaker::BreakerLimits;
 use super::hosts::{Hosts, NotNow, Outcome};
 use super::{signature, target};
 use crate::limits::webhooks as limits;
+use crate::tables::outbox::ReceiverBacklog;
 use crate::tables::{self, Claimed, HostShares, Millis, Tables};
 
 /// What deliveries may take.
@@ -97,6 +98,8 @@ pub struct DeliveryCounts {
     pub pending: AtomicU64,
     /// When the oldest of them was committed (0: none).
     pub oldest_pending: AtomicI64,
+    /// The same by receiver, the largest backlogs first (a few dozen at most).
+    pub receivers: Mutex<Vec<ReceiverBacklog>>,
     /// Receivers whose circuit breaker is open in this process.
     pub breakers_open: AtomicU64,
 }
@@ -155,6 +158,7 @@ impl Deliveries {
         tokio::select! {
             () = stop.cancelled() => {}
             () = self.deliver_forever() => {}
+            () = self.watch_backlog() => {}
         }
         let all = u32::try_from(self.limits.concurrency.max(1)).unwrap_or(u32::MAX);
         let ended = tokio::time::timeout(
@@ -171,19 +175,20 @@ impl Deliveries {
 
     /// Claims and delivers events, for ever.
     async fn deliver_forever(&self) {
-        let mut looked_at = tokio::time::Instant::now();
-        self.look_at_backlog().await;
         match self.tables.fill_event_hosts().await {
             Ok(0) => {}
             Ok(filled) => tracing::info!(filled, "webhook events were given their receiver"),
             Err(error) => tracing::warn!(%error, "cannot give webhook events their receiver"),
         }
+        match self.tables.adopt_waiting_events().await {
+            Ok(0) => {}
+            Ok(adopted) => tracing::info!(
+                adopted,
+                "webhook chains written by an older server were given their head"
+            ),
+            Err(error) => tracing::warn!(%error, "cannot give webhook chains their head"),
+        }
         loop {
-            // The backlog's figures stay fresh while events keep the worker busy.
-            if looked_at.elapsed() >= limits::POLL {
-                self.look_at_backlog().await;
-                looked_at = tokio::time::Instant::now();
-            }
             let free = self.permits.available_permits();
             if free == 0 {
                 // Wait for a delivery to end before claiming more.
@@ -372,18 +377,30 @@ impl Deliveries {
         }
     }
 
-    /// Counts the outbox's backlog for `/metrics`.
-    async fn look_at_backlog(&self) {
-        match self.tables.backlog().await {
-            Ok(backlog) => {
-                self.counts
-                    .pending
-                    .store(backlog.pending, Ordering::Relaxed);
-                self.counts
-                    .oldest_pending
-                    .store(backlog.oldest.unwrap_or(0), Ordering::Relaxed);
+    /// Counts the outbox's backlog for `/metrics` every [`limits::GAUGE_EVERY`], whatever the
+    /// deliveries are doing: the gauges are never older than that (read from the index of
+    /// pending events, on a reading connection).
+    async fn watch_backlog(&self) {
+        let mut every = tokio::time::interval(limits::GAUGE_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            match self.tables.backlog().await {
+                Ok(backlog) => {
+                    self.counts
+                        .pending
+                        .store(backlog.pending, Ordering::Relaxed);
+                    self.counts
+                        .oldest_pending
+                        .store(backlog.oldest.unwrap_or(0), Ordering::Relaxed);
+                    *self
+                        .counts
+                        .receivers
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = backlog.receivers;
+                }
+                Err(error) => tracing::warn!(%error, "cannot read the webhook outbox"),
             }
-            Err(error) => tracing::warn!(%error, "cannot read the webhook outbox"),
         }
     }
 }

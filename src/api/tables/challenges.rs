@@ -380,7 +380,7 @@ pub async fn accept_challenge(
     let id = path.into_inner();
     let asked = body.0.to_string();
     let request: AcceptChallengeRequest = ops::envelope(body.0)?;
-    let key = key_of(&http)?;
+    let key = key_of(&policy, &http)?;
     let acceptor = match bearer(&http) {
         Some(credential) => {
             // Checked (and a wrong one counted) before the accept's transaction.

@@ -204,7 +204,7 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
     // What the creation asks, as read (keys in order): the fingerprint of its key.
     let asked = body.0.to_string();
     let request: CreateTableRequest = ops::envelope(body.0)?;
-    let key = key_of(&http)?;
+    let key = key_of(&policy, &http)?;
     let game = GAME_IDS
         .iter()
         .find(|id| **id == request.game)

@@ -12,7 +12,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use super::refusals::problem;
 use crate::api::problem::{ApiError, ErrorCode};
-use crate::tables::{Answering, Idempotent, Recall, Remembered, TableError, Tables};
+use crate::tables::{Answering, Idempotent, Recall, Remembered, TableError, TablePolicy, Tables};
 
 /// The request's header.
 pub(super) const HEADER: &str = "idempotency-key";
@@ -23,9 +23,26 @@ const REPLAYED: &str = "idempotent-replayed";
 /// The lengths a key may have: long enough to be unguessable (a UUID is 36), at most 255.
 const KEY_CHARS: std::ops::RangeInclusive<usize> = 16..=255;
 
-/// The key sent, if any (quotes around it, as a structured-field string, are taken off);
-/// 422 `invalid_request` for one that is too short, too long or not visible ASCII.
-pub(super) fn key_of(http: &HttpRequest) -> Result<Option<String>, ApiError> {
+/// The key sent, if any (quotes around it, as a structured-field string, are taken off),
+/// counted against the client's share of keys kept ([`TablePolicy::may_keep_key`]); 422
+/// `invalid_request` for one that is too short, too long or not visible ASCII, 429
+/// `rate_limited` past the share.
+pub(super) fn key_of(policy: &TablePolicy, http: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(key) = key_sent(http)? else {
+        return Ok(None);
+    };
+    let client = crate::api::site_key::client_of(http, policy.limits().trust_forwarded)?;
+    if let Err(wait) = policy.may_keep_key(&client) {
+        return Err(super::refusals::rate_limited(
+            "requests with an Idempotency-Key",
+            wait,
+        ));
+    }
+    Ok(Some(key))
+}
+
+/// The key sent, if any, checked.
+fn key_sent(http: &HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(value) = http.headers().get(HEADER) else {
         return Ok(None);
     };

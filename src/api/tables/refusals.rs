@@ -82,6 +82,7 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::NoRematchOffer => ErrorCode::NoRematchOffer,
         TableError::NothingToTakeBack(_) => ErrorCode::NothingToTakeBack,
         TableError::NoTakebackRequest => ErrorCode::NoTakebackRequest,
+        TableError::TooManyOffers(_) => ErrorCode::RateLimited,
         // Three races lost to the other seat's rematch changes: the table moved on.
         TableError::RematchRace => ErrorCode::StalePly,
         TableError::WebhooksOff => ErrorCode::WebhooksOff,

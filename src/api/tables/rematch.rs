@@ -34,7 +34,7 @@ use crate::tables::{self, Rematched};
         (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_finished`: the table goes on", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "`rate_limited`: too many wrong credentials (with `Retry-After`), or the table took 3 takeback requests and rematch offers since its last move", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed; `tables_full`: no table can be opened now", body = Problem, content_type = "application/problem+json",

@@ -47,7 +47,7 @@ where
         ));
     };
     // After the credential: a request without one is 401 whatever else it holds.
-    let key = key_of(http)?;
+    let key = key_of(policy, http)?;
     if let Some(wait) = policy.barred(id, client) {
         // Barred at this table for wrong credentials: a guess costs a read, not a change, and
         // the right credential still passes.

@@ -30,7 +30,7 @@ use crate::tables::{self, TookBack};
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`nothing_to_take_back`: the seat's move is awaited, or the other seat moved since its last move; `stale_ply`: a move was committed meanwhile", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`table_finished`", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: too many wrong credentials", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "`rate_limited`: too many wrong credentials (with `Retry-After`), or the table took 3 takeback requests and rematch offers since its last move (the next move lifts it)", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed", body = Problem, content_type = "application/problem+json",

@@ -183,3 +183,109 @@ both!(
         assert_eq!(kept().await, 0, "forgotten after");
     }
 );
+
+both!(
+    a_keyed_moves_remembered_answer_is_kept_compressed_in_less_than_half_its_former_seal,
+    |url: String| async move {
+        let tables = tables(&url, 100).await;
+        let app = app(tables.clone(), roomy()).await;
+        let largest_kept = async || -> i64 {
+            sqlx::query_scalar("SELECT CAST(MAX(LENGTH(answer)) AS BIGINT) FROM moot_idempotency")
+                .fetch_one(&tables.store().pool)
+                .await
+                .unwrap()
+        };
+        // A Herfor table on a 7 board: each record under a kilobyte.
+        let herfor = db::call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 7}})),
+        )
+        .await;
+        let (herfor_id, herfor_seats) = seats(&herfor.body);
+        let mut position = herfor.body["table"].clone();
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(5);
+        for ply in 0..20u64 {
+            let mv = db::random_move::<Herfor>(&position, &mut rng);
+            let seat = &herfor_seats[to_act(&position)];
+            let key = format!("{KEY}-herfor-{ply}");
+            position = keyed(&app, play(&herfor_id, seat, &mv, ply), &key)
+                .await
+                .1
+                .ok()
+                .clone();
+        }
+        let kept = largest_kept().await;
+        assert!(kept <= 1024, "a keyed Herfor move's record is {kept} bytes");
+        // A long match (21 points): its record grows with it.
+        let created = db::call(
+            &app,
+            create(json!({"game": "hirth", "options": {"target": 21}})),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{created:#?}");
+        let (id, credentials) = seats(&created.body);
+        let mut table = created.body["table"].clone();
+        let mut largest_answer = 0;
+        // Played until the answer is several kilobytes (7 KB a key, hex-sealed as before).
+        for ply in 0..2000u64 {
+            if table["status"] != "ongoing" || largest_answer > 3_500 {
+                break;
+            }
+            let mv = db::random_move::<moot::games::hirth::Hirth>(&table, &mut rng);
+            let key = format!("{KEY}-{ply}");
+            let seat = &credentials[to_act(&table)];
+            let (_, first) = keyed(&app, play(&id, seat, &mv, ply), &key).await;
+            table = first.ok().clone();
+            largest_answer = largest_answer.max(table.to_string().len());
+            // Every twentieth sent again (an address keeps at most a thousand keys at once).
+            if ply % 20 == 0 {
+                let (replayed, again) = keyed(&app, play(&id, seat, &mv, ply), &key).await;
+                assert!(replayed);
+                assert_eq!(
+                    again.ok(),
+                    &table,
+                    "the replay answers what the first answer said"
+                );
+            }
+        }
+        let largest_kept = largest_kept().await;
+        assert!(
+            largest_answer > 3_500,
+            "a Hirþ table's answer is large: {largest_answer} bytes"
+        );
+        // Sealed in hex as before, the record took twice the answer's size and more.
+        assert!(
+            (largest_kept as usize) < largest_answer,
+            "a keyed move's record is less than half its former hex seal, not \
+             {largest_kept} bytes for an answer of {largest_answer} bytes"
+        );
+    }
+);
+
+both!(
+    an_address_past_its_share_of_idempotency_keys_is_refused_until_it_has_more,
+    |url: String| async move {
+        let app = app(tables(&url, 100).await, roomy()).await;
+        let (id, seat, mv) = first_move(&app).await;
+        // Each keyed request costs the address a key of its share, answered or refused: a
+        // stale ply here, so that the table stays as it is.
+        db::call(&app, play(&id, &seat, &mv, 0)).await.ok();
+        for n in 0..moot::limits::tables::KEYS_BURST {
+            let (_, refused) = keyed(&app, play(&id, &seat, &mv, 0), &format!("{KEY}-{n}")).await;
+            refused.problem(409, "stale_ply");
+        }
+        let (_, past) = keyed(&app, play(&id, &seat, &mv, 0), &format!("{KEY}-past")).await;
+        past.problem(429, "rate_limited");
+        assert!(
+            past.body["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("Idempotency-Key")),
+            "{:#}",
+            past.body
+        );
+        // Without a key, the same request is answered as before.
+        db::call(&app, play(&id, &seat, &mv, 0))
+            .await
+            .problem(409, "stale_ply");
+    }
+);

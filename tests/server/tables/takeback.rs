@@ -344,3 +344,57 @@ both!(
         assert_eq!(db::to_act(back), asker);
     }
 );
+
+both!(
+    a_takeback_asked_and_withdrawn_three_times_is_refused_the_fourth_time_until_the_next_move,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let app = db::app(tables.clone(), roomy()).await;
+        let created = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 4, "pie": false}})),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{created:#?}");
+        let (id, [first, second]) = seats(&created.body);
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut table = created.body["table"].clone();
+        let mut play = async |table: &Value, credential: &str, ply: u64| {
+            let mv = db::random_move::<Herfor>(table, &mut rng);
+            call(&app, db::play(&id, credential, &mv, ply))
+                .await
+                .ok()
+                .clone()
+        };
+        table = play(&table, &first, 0).await;
+        for cycle in 0..3 {
+            let asked = call(&app, takeback(&id, &first, true)).await;
+            assert_eq!(asked.status, 200, "ask {cycle}: {asked:#?}");
+            // Asking again while the request stands is the same request, not counted.
+            assert_eq!(call(&app, takeback(&id, &first, true)).await.status, 200);
+            let withdrawn = call(&app, takeback(&id, &first, false)).await;
+            assert_eq!(withdrawn.status, 200, "withdrawal {cycle}: {withdrawn:#?}");
+        }
+        let refused = call(&app, takeback(&id, &first, true)).await;
+        refused.problem(429, "rate_limited");
+        assert!(
+            refused.body["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("at most 3") && d.contains("next move")),
+            "{:#}",
+            refused.body
+        );
+        assert_eq!(
+            call(&app, get(&id)).await.ok()["takeback_asked_by"],
+            Value::Null,
+            "the refused request does not stand"
+        );
+        // After the next moves, the first seat may ask again.
+        table = play(&table, &second, 1).await;
+        table = play(&table, &first, 2).await;
+        assert_eq!(table["ply"], 3);
+        let asked = call(&app, takeback(&id, &first, true)).await;
+        assert_eq!(asked.status, 200, "{asked:#?}");
+        assert_eq!(asked.body["status"], "asked");
+    }
+);

@@ -727,3 +727,93 @@ both!(
         assert_eq!(ids.len(), kinds.len(), "every event its own id");
     }
 );
+
+both!(
+    the_backlogs_gauges_count_each_receivers_waiting_events_within_a_second,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        // Nothing listens at either receiver: their events wait, retried.
+        table_with_events_to(&tables, "http://127.0.0.1:9/a", 3).await;
+        table_with_events_to(&tables, "http://127.0.0.1:10/b", 1).await;
+        let backlog = tables.backlog().await.unwrap();
+        assert_eq!(backlog.pending, 4);
+        let by_receiver: Vec<(&str, u64)> = backlog
+            .receivers
+            .iter()
+            .map(|r| (r.host.as_str(), r.pending))
+            .collect();
+        assert_eq!(by_receiver, [("127.0.0.1:9", 3), ("127.0.0.1:10", 1)]);
+        assert!(backlog.oldest.is_some_and(|at| at <= moot::tables::now()));
+        // The worker's gauges read the same within a second of its start, and again after
+        // more events, whatever the deliveries are doing.
+        let counts = deliver(&tables, quick());
+        let gauges = |counts: &DeliveryCounts| {
+            let receivers = counts.receivers.lock().unwrap().clone();
+            (
+                counts.pending.load(std::sync::atomic::Ordering::Relaxed),
+                receivers
+                    .iter()
+                    .map(|r| (r.host.clone(), r.pending))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let mut seen = gauges(&counts);
+        for _ in 0..30 {
+            if seen.0 == 4 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            seen = gauges(&counts);
+        }
+        assert_eq!(
+            seen,
+            (
+                4,
+                vec![
+                    ("127.0.0.1:9".to_owned(), 3),
+                    ("127.0.0.1:10".to_owned(), 1)
+                ]
+            )
+        );
+        table_with_events_to(&tables, "http://127.0.0.1:10/b", 2).await;
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        assert_eq!(gauges(&counts).0, 6, "counted again within a second");
+    }
+);
+
+both!(
+    delivered_events_are_forgotten_after_their_days_and_waiting_ones_never,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        let first = table_with_events(&tables, 2).await;
+        let second = table_with_events(&tables, 1).await;
+        let now = moot::tables::now();
+        let claimed = tables
+            .claim_events(now, 60_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
+        let head = claimed
+            .iter()
+            .find(|c| c.event_id == format!("{first}-1"))
+            .expect("the first table's head");
+        tables.event_delivered(head, now).await.unwrap();
+        assert_eq!(
+            tables.forget_deliveries(now).await.unwrap(),
+            0,
+            "kept until its days are over"
+        );
+        assert_eq!(tables.forget_deliveries(now + 1).await.unwrap(), 1);
+        let backlog = tables.backlog().await.unwrap();
+        assert_eq!(backlog.pending, 2, "the waiting events are kept");
+        // The first table's chain goes on with its next event.
+        let next = tables
+            .claim_events(now + 60_001, 60_000, 10, &HostShares::even(10))
+            .await
+            .unwrap();
+        let mut ids: Vec<&str> = next.iter().map(|c| c.event_id.as_str()).collect();
+        ids.sort_unstable();
+        let mut expected = [format!("{first}-2"), format!("{second}-1")];
+        expected.sort_unstable();
+        assert_eq!(ids, expected);
+    }
+);
