@@ -120,6 +120,11 @@ impl Tables {
         Write::begin(&self.store).await
     }
 
+    /// A transaction of the outbox's bookkeeping, its commit not synced ([`Write::bookkeeping`]).
+    pub(super) async fn bookkeeping_write(&self) -> Result<Write, TableError> {
+        Write::bookkeeping(&self.store).await
+    }
+
     /// The same for a change that may be written in one statement ([`Write::deferred`]).
     pub(super) async fn deferred_write(&self) -> Result<Write, TableError> {
         Write::deferred(&self.store).await

@@ -24,6 +24,8 @@ pub(crate) struct Write {
     started: Instant,
     /// Whether a transaction is open (see [`Write::deferred`]).
     open: bool,
+    /// Whether its commit need not be synced to disk ([`Write::bookkeeping`]).
+    relaxed: bool,
 }
 
 impl Write {
@@ -48,6 +50,34 @@ impl Write {
         }
     }
 
+    /// A transaction of the outbox's bookkeeping (a claim, a delivery recorded), whose commit
+    /// is not waited on to reach the disk: what a crash may undo is a claim (claimed again when
+    /// its lease runs out) or a delivery's record (posted again: deliveries are at least once,
+    /// and receivers deduplicate). Changes of the tables never go this way; the next change's
+    /// synced commit (SQLite's WAL) carries the bookkeeping before it to the disk too. On
+    /// SQLite the connection's `synchronous` is set back to `FULL` when it ends (or the
+    /// connection is discarded); on PostgreSQL it is the transaction's own setting.
+    pub(super) async fn bookkeeping(store: &Store) -> Result<Write, TableError> {
+        let mut write = Self::connect(store).await?;
+        write.relaxed = true;
+        let relaxed = match store.backend {
+            Backend::Sqlite => (*write).execute("PRAGMA synchronous = NORMAL").await.map(drop),
+            Backend::Postgres => Ok(()),
+        };
+        if let Err(error) = relaxed {
+            return Err(store.failed(error.into()));
+        }
+        if let Err(error) = write.transaction().await {
+            return Err(store.failed(error));
+        }
+        if store.backend == Backend::Postgres
+            && let Err(error) = (*write).execute("SET LOCAL synchronous_commit = off").await
+        {
+            return Err(store.failed(error.into()));
+        }
+        Ok(write)
+    }
+
     /// A writing connection, outside any transaction.
     async fn connect(store: &Store) -> Result<Write, TableError> {
         store.check_file()?;
@@ -61,6 +91,7 @@ impl Write {
             store: store.clone(),
             started: Instant::now(),
             open: false,
+            relaxed: false,
         })
     }
 
@@ -106,6 +137,7 @@ impl Write {
                 match committed {
                     Ok(()) => {
                         self.store.health.committed(self.started.elapsed());
+                        synced_again(self.relaxed.then_some(self.store.backend), connection).await;
                         Ok(value)
                     }
                     Err(error) => {
@@ -121,11 +153,24 @@ impl Write {
             Err(refusal) => {
                 if self.open && connection.execute("ROLLBACK").await.is_err() {
                     discard(connection);
+                } else {
+                    synced_again(self.relaxed.then_some(self.store.backend), connection).await;
                 }
                 self.store.health.refused();
                 Err(refusal)
             }
         }
+    }
+}
+
+/// Hands `connection` back to the pool, its commits synced again after a bookkeeping
+/// transaction on `relaxed` (SQLite's: the setting is the connection's); discarded if that
+/// fails, so that no change is ever committed unsynced.
+async fn synced_again(relaxed: Option<Backend>, mut connection: PoolConnection<Any>) {
+    if relaxed == Some(Backend::Sqlite)
+        && connection.execute("PRAGMA synchronous = FULL").await.is_err()
+    {
+        discard(connection);
     }
 }
 

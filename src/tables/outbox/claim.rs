@@ -42,7 +42,7 @@ impl Tables {
         for (host, share) in &shares.fewer {
             query = query.bind(host.clone()).bind(clamp(*share));
         }
-        let mut tx = self.write().await?;
+        let mut tx = self.bookkeeping_write().await?;
         let claimed = async {
             let heads: Vec<String> = query
                 .fetch_all(&mut *tx)
@@ -68,7 +68,7 @@ impl Tables {
     /// Puts back `event`, claimed but not posted (its receiver's breaker is open, or its share
     /// is taken): due again at `at`, its attempt not counted.
     pub async fn event_released(&self, event: &Claimed, at: Millis) -> Result<(), TableError> {
-        let mut tx = self.write().await?;
+        let mut tx = self.bookkeeping_write().await?;
         let outcome = async {
             sqlx::query(
                 "UPDATE moot_outbox SET attempts = attempts - 1, next_attempt_ms = $1 \
@@ -88,7 +88,7 @@ impl Tables {
     /// due at `until`, their attempts unchanged. Other replicas then leave them too, rather
     /// than each scanning them at every claim; answers how many.
     pub async fn hold_receiver(&self, host: &str, until: Millis) -> Result<u64, TableError> {
-        let mut tx = self.write().await?;
+        let mut tx = self.bookkeeping_write().await?;
         let outcome = sqlx::query(
             "UPDATE moot_outbox_chains SET due_ms = $1 \
              WHERE chain IN (SELECT table_id FROM moot_outbox \

@@ -9,7 +9,7 @@ impl Tables {
     /// Records that `event` was delivered; its table's webhook is healthy again.
     pub async fn event_delivered(&self, event: &Claimed, now: Millis) -> Result<(), TableError> {
         let backend = self.store().backend;
-        let mut tx = self.write().await?;
+        let mut tx = self.bookkeeping_write().await?;
         let outcome = async {
             sqlx::query(
                 "UPDATE moot_outbox SET status = 'delivered', done_ms = $1, last_error = NULL \
@@ -43,7 +43,7 @@ impl Tables {
         now: Millis,
     ) -> Result<(), TableError> {
         let backend = self.store().backend;
-        let mut tx = self.write().await?;
+        let mut tx = self.bookkeeping_write().await?;
         let outcome = async {
             match retry_at {
                 Some(at) => {
