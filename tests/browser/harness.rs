@@ -557,6 +557,9 @@ impl Browser {
 
     pub async fn finish(self) {
         let _ = self.client.close().await;
-        self.server.stop(true).await;
+        // Not gracefully: the test is over and its browsers are gone, and a graceful stop
+        // would wait for the event streams they had open, which the server finds closed only
+        // when it next writes to them (a heartbeat, 25 s), up to actix's 30 s.
+        self.server.stop(false).await;
     }
 }
