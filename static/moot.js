@@ -684,6 +684,8 @@
   // A move or a resignation of this page is on its way: its answer is the next page.
   document.addEventListener("submit", function () { leaving = true; }, true);
   var source = new EventSource(seats.getAttribute("data-events"));
+  // Where the page's last part finds it (see there).
+  (window.mootStreams = window.mootStreams || []).push(source);
   if (notice) notice.hidden = true;
   source.addEventListener("open", function () { if (notice) notice.hidden = true; });
   // Live updates lost (the browser keeps trying): the link is the way to see a move.
@@ -945,6 +947,8 @@
   badge(count(link) > 0);
   if (!list && !mine && !challenge) return;
   var source = new EventSource("/your-games/events");
+  // Where the page's last part finds it (see there).
+  (window.mootStreams = window.mootStreams || []).push(source);
   ["reset", "move", "resign", "claim", "abandoned", "aborted", "takeback", "your_turn", "table_started", "table_finished", "deadline_passed"].forEach(function (type) {
     source.addEventListener(type, refresh);
   });
@@ -1128,4 +1132,34 @@
   }).then(function () {
     section.hidden = false;
   });
+})();
+
+// The page is ready: this script has run to its end (a part that failed would have stopped it
+// before here), the page has loaded and its load handlers have run (where it lands, the board's
+// focus), and each event stream it follows has answered, open or refused. The root says so
+// (`data-script="ready"`) for the tests, which wait for it rather than guess; nothing else
+// depends on it. The streams are those the parts above kept in `window.mootStreams`.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  function answered(source) {
+    return new Promise(function (done) {
+      if (source.readyState !== EventSource.CONNECTING) return done();
+      source.addEventListener("open", done);
+      source.addEventListener("error", done);
+    });
+  }
+
+  function ready() {
+    // After the other load handlers' own zero-delay steps (the board's focus).
+    window.setTimeout(function () {
+      Promise.all((window.mootStreams || []).map(answered)).then(function () {
+        root.setAttribute("data-script", "ready");
+      });
+    }, 0);
+  }
+
+  if (document.readyState === "complete") ready();
+  else window.addEventListener("load", ready);
 })();

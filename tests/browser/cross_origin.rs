@@ -45,11 +45,7 @@ async fn a_page_on_another_origin_calls_the_api_with_fetch() {
     let browser = Browser::start("cross-origin").await;
     let (other, other_handle) = other_site().await;
     assert_ne!(other, browser.base, "two origins");
-    browser
-        .client
-        .goto(&format!("{other}/"))
-        .await
-        .expect("the other site's page opens");
+    browser.visit(&format!("{other}/")).await;
     let answer = browser
         .client
         .execute_async(FETCH, vec![serde_json::json!(browser.base)])

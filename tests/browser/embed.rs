@@ -36,11 +36,8 @@ async fn an_embed_shows_its_board_inside_a_frame_on_another_site() {
     let browser = Browser::start("embed").await;
     let embed = format!("{}/embed/herfor?size=3&pie=false&moves=c3.b2", browser.base);
     let (site, site_handle) = other_site(embed);
-    browser
-        .client
-        .goto(&format!("{site}/"))
-        .await
-        .expect("the other site opens");
+    // Ready once loaded, and a page's load waits for its frames'.
+    browser.visit(&format!("{site}/")).await;
     let origin = |client: &fantoccini::Client| {
         let client = client.clone();
         async move {

@@ -44,6 +44,7 @@ async fn play_first(browser: &Browser) {
         assert!(Instant::now() < deadline, "the move was not played");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    browser.wait_for_page().await;
 }
 
 #[actix_web::test]
@@ -81,11 +82,7 @@ async fn two_browsers_play_a_whole_herfor_game_through_the_friend_links() {
     black
         .click_to_next_page(Locator::Css("p.again a.button"))
         .await;
-    white
-        .client
-        .goto(&theirs)
-        .await
-        .expect("the friend opens their link");
+    white.visit(&theirs).await;
     assert!(
         white
             .text("p.status")
@@ -127,12 +124,8 @@ async fn two_browsers_play_a_whole_herfor_game_through_the_friend_links() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         delays.push(moved.elapsed());
-        waiting
-            .client
-            .wait()
-            .for_element(Locator::Css("footer.site"))
-            .await
-            .expect("the page loads");
+        // Shown, and following the table again for the next move.
+        waiting.wait_for_page().await;
         std::mem::swap(&mut acting, &mut waiting);
     }
     delays.sort();

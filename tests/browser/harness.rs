@@ -267,6 +267,19 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("chromedriver starts a Chromium session");
+        if script {
+            // Every page's uncaught errors, for a page that never gets ready to name them.
+            let errors = "window.addEventListener('error', function (e) { \
+                 (window.mootTestErrors = window.mootTestErrors || []) \
+                   .push(e.message + ' (' + e.filename + ':' + e.lineno + ')'); });";
+            client
+                .issue_cmd(Devtools {
+                    command: "Page.addScriptToEvaluateOnNewDocument",
+                    params: serde_json::json!({ "source": errors }),
+                })
+                .await
+                .expect("Chromium takes a script for every page");
+        }
         Browser {
             client,
             script,
@@ -285,11 +298,98 @@ impl Browser {
             .unwrap_or_else(|e| panic!("Chromium runs {command}: {e}"));
     }
 
+    /// Opens the app's page at `path` and waits until it is ready ([`Browser::wait_for_page`]).
     pub async fn open(&self, path: &str) {
+        self.visit(&format!("{}{path}", self.base)).await;
+    }
+
+    /// Opens the page at `url` (the app's or another site's) and waits until it is ready
+    /// ([`Browser::wait_for_page`]).
+    pub async fn visit(&self, url: &str) {
+        let page = |url: &str| url.split('#').next().unwrap_or_default().to_owned();
+        // The open page's own address with a fragment only scrolls it: it is then loaded
+        // afresh, as the browser would open it from elsewhere (at its fragment).
+        let scrolls = url.contains('#') && page(&self.url().await) == page(url);
+        self.leaving().await;
         self.client
-            .goto(&format!("{}{path}", self.base))
+            .goto(url)
             .await
-            .expect("the page opens");
+            .unwrap_or_else(|e| panic!("{url} opens: {e}"));
+        if scrolls {
+            self.client.refresh().await.expect("a reload");
+        }
+        self.wait_for_page().await;
+    }
+
+    /// Loads the open page again, as the browser's reload button does, and waits until it is
+    /// ready ([`Browser::wait_for_page`]).
+    pub async fn reload(&self) {
+        self.leaving().await;
+        self.client.refresh().await.expect("a reload");
+        self.wait_for_page().await;
+    }
+
+    /// Marks the open page's root (`data-test-left`) as the page being left: the next page's
+    /// root is new and unmarked, which tells [`Browser::wait_for_page`] the two apart even at
+    /// one URL.
+    async fn leaving(&self) {
+        self.client
+            .execute(
+                "var root = document.documentElement; \
+                 if (root) root.setAttribute('data-test-left', ''); return true;",
+                vec![],
+            )
+            .await
+            .expect("a script runs");
+    }
+
+    /// Waits until the open page is ready: a page the browser has gone on to (not one marked
+    /// as left), loaded (`document.readyState` complete), and, when the browser runs the
+    /// pages' script and the page has Moot's, that script run to its end after the load with
+    /// its event streams answered (its root's `data-script="ready"`, see `static/moot.js`).
+    /// WebDriver's own wait for a page, at the end of a navigation, is not enough:
+    /// chromedriver at times answers a navigation as soon as the old page is gone, while the
+    /// new one is still loading and before its deferred script has run. Fails after 30 s
+    /// saying what the page showed, with any error its scripts raised.
+    pub async fn wait_for_page(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let seen = self
+                .client
+                .execute(
+                    r#"var root = document.documentElement;
+                       // A page just begun has no root yet.
+                       if (!root) return { url: location.href, loaded: document.readyState };
+                       var moot = document.querySelector('script[src$="/static/moot.js"]');
+                       var streams = window.mootStreams || [];
+                       return {
+                         url: location.href,
+                         loaded: document.readyState,
+                         left: root.hasAttribute("data-test-left"),
+                         script: moot ? root.getAttribute("data-script") || "not run to its end" : "none",
+                         connecting: streams
+                           .filter(function (s) { return s.readyState === EventSource.CONNECTING; })
+                           .map(function (s) { return s.url; }),
+                         errors: window.mootTestErrors || [],
+                       };"#,
+                    vec![],
+                )
+                .await
+                // A page that goes while the script reads it answers an error: not ready yet.
+                .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+            let script_done = !self.script || seen["script"] == "ready" || seen["script"] == "none";
+            if seen["loaded"] == "complete" && seen["left"] == false && script_done {
+                return;
+            }
+            if Instant::now() >= deadline {
+                let url = seen["url"].as_str().unwrap_or_default();
+                if seen["left"] == true {
+                    panic!("the browser stayed on {url} for 30 s: {seen}");
+                }
+                panic!("{url} was not ready within 30 s: {seen}");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Waits until the page has loaded with Moot's stylesheet applied: measurements of boxes
@@ -360,25 +460,23 @@ impl Browser {
             .expect("the click lands");
     }
 
-    /// Clicks an element and waits until the browser has gone to another URL.
+    /// Clicks an element and waits until the browser is on the next page and it is ready
+    /// ([`Browser::wait_for_page`]).
     pub async fn click_to_next_page(&self, locator: Locator<'_>) {
-        let before = self.url().await;
+        self.leaving().await;
         self.tap(locator).await;
-        self.wait_until_left(&before).await;
+        self.wait_for_page().await;
     }
 
-    /// Waits until the browser has left the page at `before` and the next page has loaded.
+    /// Waits until the browser has left the page at `before` and the next page is ready
+    /// ([`Browser::wait_for_page`]).
     pub async fn wait_until_left(&self, before: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(30);
         while self.url().await == before {
             assert!(Instant::now() < deadline, "the browser stayed on {before}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        self.client
-            .wait()
-            .for_element(Locator::Css("footer.site"))
-            .await
-            .expect("the next page loads");
+        self.wait_for_page().await;
     }
 
     /// Plays a move by clicking, as a player would: its button on the board when the board
@@ -557,6 +655,9 @@ impl Browser {
 
     pub async fn finish(self) {
         let _ = self.client.close().await;
-        self.server.stop(true).await;
+        // Not gracefully: the test is over and its browsers are gone, and a graceful stop
+        // would wait for the event streams they had open, which the server finds closed only
+        // when it next writes to them (a heartbeat, 25 s), up to actix's 30 s.
+        self.server.stop(false).await;
     }
 }

@@ -116,14 +116,14 @@ async fn a_tables_names_show_on_its_pages_and_a_single_hirth_game_never_speaks_o
     let link = |i: usize| links[i].as_str().expect("a link").to_owned();
     let (theirs, mine, watch) = (link(0), link(1), link(2));
 
-    browser.client.goto(&mine).await.expect("Ana's seat opens");
+    browser.visit(&mine).await;
     let seat = browser.text("div.table-seats").await;
     assert!(
         seat.contains("Ana") && seat.contains("Bo"),
         "Ana's seat names both: {seat}"
     );
     assert!(!words(&browser).await.to_lowercase().contains("match"));
-    browser.client.goto(&theirs).await.expect("Bo's seat opens");
+    browser.visit(&theirs).await;
     let seat = browser.text("div.table-seats").await;
     assert!(
         seat.contains("Ana") && seat.contains("Bo"),
@@ -141,11 +141,7 @@ async fn a_tables_names_show_on_its_pages_and_a_single_hirth_game_never_speaks_o
     browser
         .click_to_next_page(Locator::Css("details.resign:not(.abort) button"))
         .await;
-    browser
-        .client
-        .goto(&watch)
-        .await
-        .expect("the watch page opens");
+    browser.visit(&watch).await;
     let watched = words(&browser).await;
     assert!(watched.contains("Bo resigned; Ana won"), "{watched}");
     assert!(!watched.to_lowercase().contains("match"), "{watched}");

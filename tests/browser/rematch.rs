@@ -20,12 +20,14 @@ fn table_of(url: &str) -> String {
         .to_owned()
 }
 
-/// Waits until `browser`'s page is at a URL for which `arrived` holds: what it is.
+/// Waits until `browser`'s page is at a URL for which `arrived` holds, and ready there: what
+/// the URL is.
 async fn wait_for_url(browser: &Browser, arrived: impl Fn(&str) -> bool, what: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let url = browser.url().await;
         if arrived(&url) {
+            browser.wait_for_page().await;
             return url;
         }
         assert!(Instant::now() < deadline, "{what}: still at {url}");

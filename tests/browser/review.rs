@@ -13,6 +13,30 @@ async fn arrived(browser: &Browser, before: &str) -> String {
     browser.url().await
 }
 
+/// Presses `key` and says where it sent the browser: `stayed`, or the address the page asked
+/// for. A key's handler asks for the next page as the key is pressed, and the page's
+/// `navigate` event (the Navigation API's) fires as it asks, before any answer: read once
+/// the press is done, it tells without waiting to see whether the page stays.
+async fn press_watching(browser: &Browser, key: Key) -> String {
+    browser
+        .client
+        .execute(
+            "window.mootTestWent = 'stayed'; \
+             navigation.addEventListener('navigate', function (e) { \
+               window.mootTestWent = e.destination.url; });",
+            vec![],
+        )
+        .await
+        .expect("a script runs");
+    press(browser, key).await;
+    let went = browser
+        .client
+        .execute("return window.mootTestWent || 'to a new page';", vec![])
+        .await
+        .expect("a script runs");
+    went.as_str().unwrap_or_default().to_owned()
+}
+
 #[actix_web::test]
 async fn the_arrow_keys_step_through_the_moves_and_the_status_says_which_is_shown() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -31,7 +55,12 @@ async fn the_arrow_keys_step_through_the_moves_and_the_status_says_which_is_show
         .await
         .expect("a click on the page");
     let before = browser.url().await;
-    press(&browser, Key::Left).await;
+    // The page asks for the turn before as the key is pressed (what tells a key that stays).
+    let went = press_watching(&browser, Key::Left).await;
+    assert!(
+        went.contains("at=2") || went == "to a new page",
+        "Left went {went}"
+    );
     let url = arrived(&browser, &before).await;
     assert!(url.contains("at=2"), "{url}");
     assert_eq!(
@@ -61,8 +90,11 @@ async fn the_arrow_keys_step_through_the_moves_and_the_status_says_which_is_show
     );
     // At the start there is no turn before: Left stays.
     let before = browser.url().await;
-    press(&browser, Key::Left).await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(
+        press_watching(&browser, Key::Left).await,
+        "stayed",
+        "nothing before the start"
+    );
     assert_eq!(browser.url().await, before, "nothing before the start");
     // Right steps on, to the game as it stands.
     for expected in [
@@ -87,8 +119,11 @@ async fn the_arrow_keys_step_through_the_moves_and_the_status_says_which_is_show
         .await
         .expect("a script runs");
     let before = browser.url().await;
-    press(&browser, Key::Left).await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(
+        press_watching(&browser, Key::Left).await,
+        "stayed",
+        "the board keeps its arrows"
+    );
     assert_eq!(browser.url().await, before, "the board keeps its arrows");
     let focused = browser
         .client

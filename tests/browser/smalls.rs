@@ -40,6 +40,7 @@ async fn a_computer_moving_first_shows_a_waiting_line_with_one_ellipsis() {
         .for_element(Locator::Css("section.play"))
         .await
         .expect("the game's page arrives");
+    browser.wait_for_page().await;
 
     browser
         .open("/play/herfor?size=5&pie=false&computer=second&strength=easy&moves=")
@@ -108,8 +109,8 @@ async fn after_a_click_no_ring_lands_on_the_board_and_a_finished_board_gets_no_f
             r#"figure.board svg button.move[data-point="a1"]"#,
         ))
         .await;
+    // Ready: the script, which would give the board the focus, has done so by then.
     browser.wait_for_styles().await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let (element, ring, on_board) = focus(&browser).await;
     assert!(
         !(ring && on_board),
@@ -148,7 +149,6 @@ async fn after_a_click_no_ring_lands_on_the_board_and_a_finished_board_gets_no_f
         ))
         .await;
     browser.wait_for_styles().await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(browser.count("p.status.finished").await, 1);
     let (element, _, on_board) = focus(&browser).await;
     assert!(!on_board, "a finished board takes no focus: {element}");

@@ -190,14 +190,8 @@ async fn a_tables_clock_counts_down_the_reload_link_shows_only_where_it_helps_an
         assert!(Instant::now() < deadline, "White's page did not follow");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    white
-        .client
-        .wait()
-        .for_element(Locator::Css("footer.site"))
-        .await
-        .expect("the page loads");
-    // After the page's load event, the last place it lands.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Ready once it has landed: its load handler is the last place it lands.
+    white.wait_for_page().await;
     let landed = run(
         white,
         "var r = document.getElementById('turn').getBoundingClientRect(); \

@@ -92,6 +92,7 @@ async fn a_move_asked_back_in_one_browser_is_seen_live_and_let_go_in_the_other()
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    ana.wait_for_page().await;
     assert!(
         ana.text("p.status")
             .await

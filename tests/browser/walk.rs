@@ -50,7 +50,7 @@ async fn countdown_after(browser: &Browser, before: &str) -> String {
     }
 }
 
-/// Waits until `browser` is at `wanted` (whatever the fragment).
+/// Waits until `browser` is at `wanted` (whatever the fragment) and the page there is ready.
 async fn wait_for_path(browser: &Browser, wanted: &str, who: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while path(browser).await.split('#').next() != Some(wanted) {
@@ -61,6 +61,7 @@ async fn wait_for_path(browser: &Browser, wanted: &str, who: &str) {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    browser.wait_for_page().await;
 }
 
 #[actix_web::test]
@@ -131,6 +132,7 @@ async fn two_strangers_meet_through_a_challenge_play_against_the_clock_finish_an
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    second.wait_for_page().await;
     let clock = second.text("p.clock").await;
     assert!(
         clock.starts_with("1 day per move: ") && clock.contains("left for your move"),
