@@ -42,10 +42,11 @@ pub mod tables {
     /// to ask again after a decline, not to flood the opponent's devices.
     pub const OFFERS_PER_MOVE: u32 = 3;
     /// Requests with an `Idempotency-Key` one address may send in a burst (each keeps its
-    /// answer, at most a kilobyte, for a day)…
-    pub const KEYS_BURST: u32 = 1000;
-    /// …and one more every this long: at most about 10 MB of answers an address keeps.
-    pub const KEYS_EVERY: Duration = Duration::from_secs(10);
+    /// answer, compressed, for a day), room for a site's backend without a site key…
+    pub const KEYS_BURST: u32 = 10_000;
+    /// …and one more every this long: a bound on the answers one address keeps (a few hundred
+    /// megabytes at most), where one sending keyed moves without pause kept gigabytes a day.
+    pub const KEYS_EVERY: Duration = Duration::from_secs(1);
     /// The most plies (moves) one table may have: the move that reaches it ends the table,
     /// drawn (`ended_by: "ply_limit"`). It bounds what one table may grow to (its moves' rows,
     /// and a Hirþ state, which holds its match's record) and leaves room for a long match: a

@@ -61,7 +61,10 @@ impl Write {
         let mut write = Self::connect(store).await?;
         write.relaxed = true;
         let relaxed = match store.backend {
-            Backend::Sqlite => (*write).execute("PRAGMA synchronous = NORMAL").await.map(drop),
+            Backend::Sqlite => (*write)
+                .execute("PRAGMA synchronous = NORMAL")
+                .await
+                .map(drop),
             Backend::Postgres => Ok(()),
         };
         if let Err(error) = relaxed {
@@ -168,7 +171,10 @@ impl Write {
 /// fails, so that no change is ever committed unsynced.
 async fn synced_again(relaxed: Option<Backend>, mut connection: PoolConnection<Any>) {
     if relaxed == Some(Backend::Sqlite)
-        && connection.execute("PRAGMA synchronous = FULL").await.is_err()
+        && connection
+            .execute("PRAGMA synchronous = FULL")
+            .await
+            .is_err()
     {
         discard(connection);
     }

@@ -237,7 +237,7 @@ both!(
             let (_, first) = keyed(&app, play(&id, seat, &mv, ply), &key).await;
             table = first.ok().clone();
             largest_answer = largest_answer.max(table.to_string().len());
-            // Every twentieth sent again (an address keeps at most a thousand keys at once).
+            // Every twentieth sent again.
             if ply % 20 == 0 {
                 let (replayed, again) = keyed(&app, play(&id, seat, &mv, ply), &key).await;
                 assert!(replayed);
@@ -270,11 +270,28 @@ both!(
         // Each keyed request costs the address a key of its share, answered or refused: a
         // stale ply here, so that the table stays as it is.
         db::call(&app, play(&id, &seat, &mv, 0)).await.ok();
-        for n in 0..moot::limits::tables::KEYS_BURST {
-            let (_, refused) = keyed(&app, play(&id, &seat, &mv, 0), &format!("{KEY}-{n}")).await;
-            refused.problem(409, "stale_ply");
-        }
-        let (_, past) = keyed(&app, play(&id, &seat, &mv, 0), &format!("{KEY}-past")).await;
+        // The share refills one key a second while the burst is sent: the first refusal comes
+        // after the burst and at most one key more a second.
+        let started = std::time::Instant::now();
+        let mut sent = 0u32;
+        let past = loop {
+            let (_, answer) = keyed(&app, play(&id, &seat, &mv, 0), &format!("{KEY}-{sent}")).await;
+            if answer.status == 429 {
+                break answer;
+            }
+            answer.problem(409, "stale_ply");
+            sent += 1;
+            assert!(
+                sent <= 2 * moot::limits::tables::KEYS_BURST,
+                "never refused"
+            );
+        };
+        let refills = started.elapsed().as_secs() as u32 + 1;
+        assert!(
+            (moot::limits::tables::KEYS_BURST..=moot::limits::tables::KEYS_BURST + refills)
+                .contains(&sent),
+            "refused after {sent} keys"
+        );
         past.problem(429, "rate_limited");
         assert!(
             past.body["detail"]
