@@ -69,25 +69,7 @@ impl Tables {
                 }
                 None => {
                     let webhook = row.webhook.clone();
-                    let last_mover = last_mover(&mut tx, id, row.ply).await?;
-                    let to_act = awaited_seat(&row)?;
-                    check_may_ask(seat, last_mover, to_act)?;
-                    Self::count_offer(&mut tx, id, row.ply, row.takebacks.plies).await?;
-                    let asked = sqlx::query(
-                        "UPDATE moot_tables SET takeback_offer = $1 WHERE id = $2 AND ply = $3 \
-                         AND status = 'ongoing' AND takeback_offer IS NULL",
-                    )
-                    .bind(seat.index() as i64)
-                    .bind(id)
-                    .bind(row.ply as i64)
-                    .execute(&mut *tx)
-                    .await?;
-                    if asked.rows_affected() != 1 {
-                        return Err(TableError::StalePly {
-                            seen: row.ply,
-                            current: row.ply + 1,
-                        });
-                    }
+                    ask(&mut tx, id, &row, seat).await?;
                     let told = sitters.told_of(Notice::TakebackAsked { by: seat });
                     let rung = self.tell_players(&mut tx, id, told, now).await?;
                     row.takebacks.asked_by = Some(seat);
@@ -277,6 +259,35 @@ impl Tables {
         self.feed.publish_seat_notice(notice);
         Ok(table)
     }
+}
+
+/// In `tx`: `seat` asks to take back its last move at table `id` (loaded as `row`), if it may
+/// and the table takes one more request since its last move; the request stands.
+async fn ask(
+    tx: &mut super::write::Write,
+    id: &str,
+    row: &StoredTable,
+    seat: Seat,
+) -> Result<(), TableError> {
+    let last_mover = last_mover(tx, id, row.ply).await?;
+    check_may_ask(seat, last_mover, awaited_seat(row)?)?;
+    Tables::count_offer(tx, id, row.ply, row.takebacks.plies).await?;
+    let asked = sqlx::query(
+        "UPDATE moot_tables SET takeback_offer = $1 WHERE id = $2 AND ply = $3 \
+         AND status = 'ongoing' AND takeback_offer IS NULL",
+    )
+    .bind(seat.index() as i64)
+    .bind(id)
+    .bind(row.ply as i64)
+    .execute(&mut **tx)
+    .await?;
+    if asked.rows_affected() != 1 {
+        return Err(TableError::StalePly {
+            seen: row.ply,
+            current: row.ply + 1,
+        });
+    }
+    Ok(())
 }
 
 /// Whether `seat` may ask to take back its last move: the other seat's move is awaited, and
