@@ -85,7 +85,7 @@ impl Tables {
             .bind(now.saturating_sub(abandonment.unstarted_after))
             .bind(now.saturating_sub(abandonment.after))
             .bind(BATCH)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
             for id in &ids {
                 let overdue = |row: &StoredTable, _| {

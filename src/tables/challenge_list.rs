@@ -118,7 +118,7 @@ impl Tables {
         }
         let rows = query
             .bind(limit as i64 + 1)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
         let mut challenges = rows
             .iter()
@@ -151,7 +151,7 @@ impl Tables {
         .bind(now - EXPIRES)
         .bind(player_id)
         .bind(2 * MAX_OPEN_PER_PLAYER as i64)
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.reads()?)
         .await?;
         rows.iter().map(|row| read_challenge(row, now)).collect()
     }

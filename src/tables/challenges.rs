@@ -331,7 +331,7 @@ impl Tables {
         }
         let row = sqlx::query(&format!("{SELECT_CHALLENGE} WHERE c.id = $1"))
             .bind(id)
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.reads()?)
             .await?
             .ok_or(TableError::UnknownChallenge)?;
         read_challenge(&row, now)

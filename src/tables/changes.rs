@@ -162,7 +162,7 @@ impl Tables {
              taken_back, takeback_seq, deadline_ms FROM {tables} WHERE id = $1"
         ))
         .bind(id)
-        .fetch_optional(&self.store.pool)
+        .fetch_optional(self.store.reads()?)
         .await?
         else {
             return Ok(None);
@@ -181,7 +181,7 @@ impl Tables {
             (false, Some(to_act)) => Standing::Ongoing { to_act },
             // Written before `to_act` was kept: the position says.
             (false, None) => {
-                let table = read_table(&self.store.pool, id).await?;
+                let table = read_table(self.store.reads()?, id).await?;
                 return Ok(table.map(|t| Head::of(&t)));
             }
         };
@@ -222,7 +222,7 @@ impl Tables {
         // given the table as it stands, as one too far behind is.
         if head.seq().saturating_sub(seen) > limits::RESET_AFTER_CHANGES || seen < head.takeback_seq
         {
-            let table = read_table(&self.store.pool, id)
+            let table = read_table(self.store.reads()?, id)
                 .await?
                 .ok_or(TableError::UnknownTable)?;
             return Ok(CatchUp::Reset(Box::new(table)));
@@ -252,7 +252,7 @@ impl Tables {
             .bind(id)
             .bind(seen_ply as i64)
             .bind(limit as i64 + 1)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
             let moves = rows
                 .iter()

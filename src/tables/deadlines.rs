@@ -99,7 +99,7 @@ impl Tables {
             .bind(NEAR_LEFT_PER_DAY)
             .bind(now)
             .bind(BATCH)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
             for id in &ids {
                 let done = match self.notice_deadline(id, now).await {

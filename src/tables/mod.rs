@@ -52,6 +52,7 @@ mod abandon;
 mod announce;
 pub mod backup;
 mod bells;
+pub mod breaker;
 mod challenge_list;
 pub mod challenges;
 pub mod changes;
@@ -89,7 +90,7 @@ pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
 pub use clock::{Clock, ClockTimes, OnExpiry, Pace};
 pub use feed::{Feed, FeedFull, FeedLimits};
-pub use idempotency::{Answering, Idempotent, Recall, Remembered};
+pub use idempotency::{Answering, Idempotent, Position, Recall, Remembered};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
@@ -535,6 +536,9 @@ pub enum TableError {
     /// The SQLite file opened is no longer at its path.
     #[error("{0}")]
     FileLost(String),
+    /// PostgreSQL is known to be down: its last probe failed (see [`breaker`]).
+    #[error("the database cannot be reached: {0}")]
+    DatabaseDown(String),
     /// The player credential is no player's of this server.
     #[error("the player credential is no player's of this server")]
     UnknownPlayer,
@@ -579,7 +583,7 @@ impl TableError {
     /// error is a bug, and a key taken first is a race lost: neither counts.
     pub fn is_storage(&self) -> bool {
         match self {
-            TableError::FileLost(_) => true,
+            TableError::FileLost(_) | TableError::DatabaseDown(_) => true,
             TableError::Database(error) => {
                 !Self::is_unique_violation(error)
                     && !matches!(

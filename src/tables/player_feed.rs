@@ -440,7 +440,7 @@ impl Tables {
         let last: Option<i64> =
             sqlx::query_scalar("SELECT last_event FROM moot_players WHERE id = $1")
                 .bind(player_id)
-                .fetch_optional(&self.store.pool)
+                .fetch_optional(self.store.reads()?)
                 .await?;
         Ok(last.ok_or(TableError::UnknownPlayer)? as u64)
     }
@@ -468,7 +468,7 @@ impl Tables {
         .bind(player_id)
         .bind(seen as i64)
         .bind(limit.max(1) as i64)
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.reads()?)
         .await?;
         let mut events = Vec::with_capacity(rows.len());
         for row in &rows {

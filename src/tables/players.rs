@@ -245,7 +245,7 @@ impl Tables {
 
     /// The player holding `credential`, if any.
     pub async fn player(&self, credential: &str) -> Result<Option<Player>, TableError> {
-        find(&self.store.pool, credential).await
+        find(self.store.reads()?, credential).await
     }
 
     /// How many of the tables of the player holding `credential` await its move, in one
@@ -263,7 +263,7 @@ impl Tables {
              WHERE p.credential_sha256 = $1 GROUP BY p.id",
         )
         .bind(secret::digest(credential))
-        .fetch_optional(&self.store.pool)
+        .fetch_optional(self.store.reads()?)
         .await?;
         row.map(|row| Ok(row.try_get::<i64, _>("awaiting")?.max(0) as u64))
             .transpose()
@@ -278,7 +278,7 @@ impl Tables {
         }
         let rows = sqlx::query("SELECT seat, player_id FROM moot_seats WHERE table_id = $1")
             .bind(id)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
         if rows.is_empty() {
             return Err(TableError::UnknownTable);
@@ -470,7 +470,7 @@ impl Tables {
                 .bind(cursor.updated)
                 .bind(cursor.id.clone());
         }
-        let rows = query.fetch_all(&self.store.pool).await?;
+        let rows = query.fetch_all(self.store.reads()?).await?;
         let mut tables = rows
             .iter()
             .map(read_listed)

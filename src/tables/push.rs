@@ -142,7 +142,7 @@ impl Tables {
              LIMIT 1",
         )
         .bind(now)
-        .fetch_optional(&self.store().pool)
+        .fetch_optional(self.store().reads()?)
         .await?;
         if due.is_none() {
             return Ok(Vec::new());
@@ -278,7 +278,7 @@ impl Tables {
         let row = sqlx::query(
             "SELECT COUNT(*) AS pending FROM moot_push_outbox WHERE status = 'pending'",
         )
-        .fetch_one(&self.store().pool)
+        .fetch_one(self.store().reads()?)
         .await?;
         Ok(row.try_get::<i64, _>("pending")? as u64)
     }

@@ -56,7 +56,7 @@ impl Tables {
     /// The kept VAPID key, if one was made.
     async fn stored_push_key(&self) -> Result<Option<String>, TableError> {
         let row = sqlx::query("SELECT private_key FROM moot_push_keys WHERE id = 1")
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.reads()?)
             .await?;
         Ok(row.map(|row| row.try_get("private_key")).transpose()?)
     }

@@ -22,7 +22,7 @@ impl Tables {
     /// ([`Tables::end_expired`], written once whoever comes first), so that no reader ever
     /// sees a game going on whose time is up, and every follower hears of its end.
     pub async fn get_at(&self, id: &str, now: Millis) -> Result<Option<Table>, TableError> {
-        let table = read_table(&self.store.pool, id).await?;
+        let table = read_table(self.store.reads()?, id).await?;
         let expired = table.as_ref().is_some_and(|table| {
             table.clock.is_some_and(|clock| clock.ends_on_expiry())
                 && table.deadline.is_some_and(|deadline| now > deadline)
@@ -33,7 +33,7 @@ impl Tables {
         match self.end_expired(id, now).await? {
             Some(ended) => Ok(Some(ended.table)),
             // Changed meanwhile (a move, or another replica ended it): as it is now.
-            None => read_table(&self.store.pool, id).await,
+            None => read_table(self.store.reads()?, id).await,
         }
     }
 
@@ -46,7 +46,7 @@ impl Tables {
         .bind(id)
         .bind(from as i64)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.reads()?)
         .await?
         .iter()
         .map(read_played)
@@ -89,7 +89,7 @@ impl Tables {
         }
         let rows = sqlx::query(SELECT_SEAT_KEYS)
             .bind(id)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.reads()?)
             .await?;
         if rows.is_empty() {
             return Err(TableError::UnknownTable);

@@ -17,6 +17,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, Connection, Executor};
 
 use super::TableError;
+use super::breaker::Breaker;
 use super::health::StoreHealth;
 use crate::limits::tables as limits;
 
@@ -88,6 +89,13 @@ pub struct Store {
     pub(crate) file: Option<Arc<DatabaseFile>>,
     /// Whether it takes writes, and how its writes went, for `/readyz` and `/metrics`.
     pub(crate) health: Arc<StoreHealth>,
+    /// Open while PostgreSQL is known to be down: requests are refused at once.
+    pub(crate) breaker: Arc<Breaker>,
+    /// How long a request waits for a connection.
+    pub(crate) wait: Duration,
+    /// The turns of the outbox's bookkeeping writes on SQLite (see
+    /// [`super::write::Write::bookkeeping`]).
+    pub(crate) bookkeeping: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// How a [`Store`] waits for its database.
@@ -211,6 +219,9 @@ impl Store {
             backend,
             file,
             health: Arc::default(),
+            breaker: Arc::default(),
+            wait: limits.wait,
+            bookkeeping: Arc::default(),
         };
         Ok(store)
     }
@@ -235,6 +246,18 @@ impl Store {
             Some(file) => file.check().map_err(TableError::FileLost),
             None => Ok(()),
         }
+    }
+
+    /// The connections that read, unless the database is known to be down (refused at
+    /// once, not after the wait for a connection).
+    pub(super) fn reads(&self) -> Result<&AnyPool, TableError> {
+        self.breaker.check()?;
+        Ok(&self.pool)
+    }
+
+    /// Whether requests are refused at once because the database is known to be down.
+    pub fn is_down(&self) -> bool {
+        self.breaker.is_open()
     }
 
     /// `error`, noted first if it is the database's failure.

@@ -114,7 +114,7 @@ impl Tables {
              ORDER BY created_ms DESC, endpoint DESC",
         )
         .bind(player_id)
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.reads()?)
         .await?;
         rows.iter()
             .map(|row| {

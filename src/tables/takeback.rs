@@ -195,6 +195,8 @@ impl Tables {
             if updated.rows_affected() != 1 {
                 return Err(TableError::StalePly { seen, current: seen + 1 });
             }
+            Tables::keep_taken_back_positions(tx, (id, row.game, &row.options), &moves, ply)
+                .await?;
             sqlx::query("DELETE FROM moot_moves WHERE table_id = $1 AND ply > $2")
                 .bind(id)
                 .bind(ply as i64)
@@ -343,7 +345,7 @@ fn table_of(row: &StoredTable, id: &str, seats: Vec<SeatInfo>) -> Result<Table, 
 }
 
 /// Game `G`'s position after `moves` from the start of a game with `options`.
-fn replay<G: Game>(options: &str, moves: &[(Seat, String)]) -> Result<G::State, TableError> {
+pub(super) fn replay<G: Game>(options: &str, moves: &[(Seat, String)]) -> Result<G::State, TableError> {
     let options: G::Options = parse_json(options, "options")?;
     let mut state =
         G::new_game(&options).map_err(|e| TableError::Corrupt(format!("options: {e}")))?;

@@ -26,6 +26,9 @@ pub(crate) struct Write {
     open: bool,
     /// Whether its commit need not be synced to disk ([`Write::bookkeeping`]).
     relaxed: bool,
+    /// On SQLite, a bookkeeping write's turn among the bookkeeping writes (see
+    /// [`Write::bookkeeping`]), held until it ends.
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
 impl Write {
@@ -57,8 +60,17 @@ impl Write {
     /// synced commit (SQLite's WAL) carries the bookkeeping before it to the disk too. On
     /// SQLite the connection's `synchronous` is set back to `FULL` when it ends (or the
     /// connection is discarded); on PostgreSQL it is the transaction's own setting.
+    ///
+    /// On SQLite, where every write takes turns on one connection, bookkeeping writes first
+    /// take turns among themselves: at most one of them waits for the connection at a time, so
+    /// a move waits behind one claim or record at most, not behind every delivery that ended.
     pub(super) async fn bookkeeping(store: &Store) -> Result<Write, TableError> {
+        let turn = match store.backend {
+            Backend::Sqlite => Some(store.bookkeeping.clone().lock_owned().await),
+            Backend::Postgres => None,
+        };
         let mut write = Self::connect(store).await?;
+        write._turn = turn;
         write.relaxed = true;
         let relaxed = match store.backend {
             Backend::Sqlite => (*write)
@@ -84,6 +96,7 @@ impl Write {
     /// A writing connection, outside any transaction.
     async fn connect(store: &Store) -> Result<Write, TableError> {
         store.check_file()?;
+        store.breaker.check()?;
         let connection = store
             .writer
             .acquire()
@@ -95,6 +108,7 @@ impl Write {
             started: Instant::now(),
             open: false,
             relaxed: false,
+            _turn: None,
         })
     }
 

@@ -241,11 +241,15 @@ impl Deliveries {
             };
             let worker = self.clone();
             tokio::spawn(async move {
-                let outcome = worker.deliver(&event).await;
+                let (posted, outcome) = worker.attempt(&event).await;
+                // The receiver's place is free once the post has ended: recording it is the
+                // outbox's work, not the receiver's, and its next event may go meanwhile.
                 let opened =
                     worker
                         .hosts
                         .ended(&event.host, started, outcome, std::time::Instant::now());
+                worker.ended.notify_one();
+                worker.record(&event, posted).await;
                 if let Some(until) = opened {
                     worker.hold(&event.host, until).await;
                 }
@@ -288,9 +292,10 @@ impl Deliveries {
         }
     }
 
-    /// One attempt to deliver `event`, recorded; answers how it went for its receiver.
-    async fn deliver(&self, event: &Claimed) -> Outcome {
-        let (outcome, for_receiver) = match target::check(&event.url, self.limits.allow_private) {
+    /// One attempt to deliver `event`: whether the receiver took it (or why not), and how it
+    /// went for the receiver.
+    async fn attempt(&self, event: &Claimed) -> (Result<(), String>, Outcome) {
+        match target::check(&event.url, self.limits.allow_private) {
             Ok(url) => {
                 let posted = self.post(url, event).await;
                 let how = if posted.is_ok() {
@@ -304,7 +309,12 @@ impl Deliveries {
                 Err(format!("the URL is refused: {refused}")),
                 Outcome::NotPosted,
             ),
-        };
+        }
+    }
+
+    /// Records how the attempt to deliver `event` went: delivered (its chain's next event
+    /// becomes due), to be retried, or given up.
+    async fn record(&self, event: &Claimed, outcome: Result<(), String>) {
         let now = tables::now();
         let recorded = match outcome {
             Ok(()) => {
@@ -327,7 +337,6 @@ impl Deliveries {
             // The lease runs out and the event is claimed again: delivered twice at worst.
             tracing::warn!(event = %event.event_id, %error, "cannot record a webhook delivery");
         }
-        for_receiver
     }
 
     /// Posts `event` to `url`, signed; `Err` says why it was not taken.

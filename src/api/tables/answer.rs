@@ -5,7 +5,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::bodies::{CreatedTable, TableResponse, TableStatus, table_url};
-use crate::tables::{Committed, Created, Remembered};
+use crate::tables::{Committed, Created, Position, Remembered};
 use moot_games::Seat;
 
 /// The `ETag` of a table as it stands: its id, ply, status and last change's time (a takeback
@@ -64,15 +64,38 @@ pub(super) fn table_answer(table: TableResponse) -> HttpResponse {
 /// A seat's change as answered (and remembered, for its `Idempotency-Key`): the table after
 /// it, as [`table_answer`] answers it.
 pub(super) fn change_answer(committed: &Committed) -> Remembered {
-    let table = TableResponse::from(committed.table.clone());
+    let mut table = TableResponse::from(committed.table.clone());
+    let (body, position) = with_position(&mut table);
     Remembered {
         status: 200,
         headers: vec![
             (header::ETAG.to_string(), etag(&table)),
             (header::CACHE_CONTROL.to_string(), "no-cache".to_owned()),
         ],
-        body: serde_json::to_string(&table).expect("a table is JSON"),
+        body,
+        position: Some(position),
     }
+}
+
+/// `table` as JSON, and where its position is in it (so that a remembered answer can keep the
+/// position by reference): written with a mark in the position's place, then the mark replaced.
+fn with_position(table: &mut TableResponse) -> (String, Position) {
+    const MARK: &str = "\u{0}moot position\u{0}";
+    let state = std::mem::replace(&mut table.state, serde_json::Value::from(MARK));
+    let marked = serde_json::to_string(&*table).expect("a table is JSON");
+    let mark = serde_json::to_string(MARK).expect("a string is JSON");
+    let state_text = state.to_string();
+    table.state = state;
+    let at = marked
+        .find(&mark)
+        .expect("the mark is written once, where the position goes");
+    let body = [&marked[..at], &state_text, &marked[at + mark.len()..]].concat();
+    let position = Position {
+        at,
+        len: state_text.len(),
+        ply: table.ply,
+    };
+    (body, position)
 }
 
 /// A new table as answered (and remembered, for its `Idempotency-Key`): 201, its URL, the
@@ -90,6 +113,7 @@ pub(super) fn creation_answer(created: &Created) -> Remembered {
             (header::CACHE_CONTROL.to_string(), "no-store".to_owned()),
         ],
         body: serde_json::to_string(&answer).expect("a new table is JSON"),
+        position: None,
     }
 }
 

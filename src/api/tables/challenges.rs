@@ -439,6 +439,7 @@ fn acceptance_answer(accepted: &Accepted) -> Remembered {
             (header::CACHE_CONTROL.to_string(), "no-store".to_owned()),
         ],
         body: serde_json::to_string(&answer).expect("an accepted challenge is JSON"),
+        position: None,
     }
 }
 

@@ -107,7 +107,10 @@ pub(crate) fn problem(error: TableError) -> ApiError {
         TableError::Move { text, error } => {
             return ApiError::from_move_error(text, error.clone()).with_field("move");
         }
-        TableError::Corrupt(_) | TableError::Database(_) | TableError::FileLost(_) => {
+        TableError::Corrupt(_)
+        | TableError::Database(_)
+        | TableError::FileLost(_)
+        | TableError::DatabaseDown(_) => {
             tracing::error!(%error, "a table operation failed");
             return ApiError::internal(error.to_string());
         }

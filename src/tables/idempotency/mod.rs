@@ -11,12 +11,15 @@
 
 use base64ct::{Base64Unpadded, Encoding};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
 use super::write::Write;
 use super::{Committed, Created, DAY, Millis, TableError, Tables};
+
+mod position;
+
+use position::Kept;
 
 /// How long a remembered answer is kept, at least.
 pub const KEEP: Millis = DAY;
@@ -58,9 +61,9 @@ impl Idempotent {
     }
 
     /// `answer`, compressed and sealed: [`COMPRESSED`], then a random nonce and the
-    /// ciphertext in base64. Compressed, a keyed move's answer (the whole table) is a tenth of
-    /// its JSON.
-    fn seal(&self, answer: &Remembered) -> Result<String, TableError> {
+    /// ciphertext in base64. A change's answer is kept without its position ([`position`]),
+    /// and compressed to a third or less.
+    fn seal(&self, answer: &Kept) -> Result<String, TableError> {
         let json = serde_json::to_vec(answer).map_err(|e| TableError::Corrupt(e.to_string()))?;
         let mut text = zstd::bulk::compress(&json, COMPRESSION_LEVEL)
             .map_err(|e| TableError::Corrupt(format!("an answer could not be compressed: {e}")))?;
@@ -77,7 +80,7 @@ impl Idempotent {
 
     /// The answer `sealed` holds: compressed as [`Idempotent::seal`] writes it, or (kept by an
     /// older server) its JSON sealed in hex.
-    fn open(&self, sealed: &str) -> Result<Remembered, TableError> {
+    fn open(&self, sealed: &str) -> Result<Kept, TableError> {
         let unreadable = || TableError::Corrupt("a remembered answer cannot be opened".into());
         let (mut bytes, compressed) = match sealed.strip_prefix(COMPRESSED) {
             Some(text) => (
@@ -133,7 +136,7 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
 }
 
 /// An answer as first given: its status, the headers that matter, and its body.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remembered {
     /// The HTTP status.
     pub status: u16,
@@ -141,6 +144,20 @@ pub struct Remembered {
     pub headers: Vec<(String, String)>,
     /// The JSON body.
     pub body: String,
+    /// Where the table's position is in `body`, for a change's answer: kept by reference and
+    /// rebuilt from the table's moves when the answer is given again.
+    pub position: Option<Position>,
+}
+
+/// The table's position within an answer's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Its first byte in the body.
+    pub at: usize,
+    /// Its length, in bytes.
+    pub len: usize,
+    /// The table's ply: the position after that many moves.
+    pub ply: u64,
 }
 
 /// What the database knows of a key.
@@ -187,10 +204,12 @@ impl Tables {
 
     /// What the database knows of `idempotent`'s key.
     pub async fn recall(&self, idempotent: &Idempotent) -> Result<Recall, TableError> {
-        let row = sqlx::query("SELECT fingerprint, answer FROM moot_idempotency WHERE id = $1")
-            .bind(idempotent.id())
-            .fetch_optional(&self.store.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT fingerprint, answer, table_id, state FROM moot_idempotency WHERE id = $1",
+        )
+        .bind(idempotent.id())
+        .fetch_optional(self.store.reads()?)
+        .await?;
         let Some(row) = row else {
             return Ok(Recall::New);
         };
@@ -198,8 +217,17 @@ impl Tables {
         if fingerprint != idempotent.fingerprint {
             return Ok(Recall::Different);
         }
-        let sealed: String = row.try_get("answer")?;
-        Ok(Recall::Same(idempotent.open(&sealed)?))
+        let kept = idempotent.open(&row.try_get::<String, _>("answer")?)?;
+        // A position kept by a takeback, else rebuilt from the moves.
+        let state = match (kept.ply(), row.try_get::<Option<String>, _>("state")?) {
+            (Some(_), Some(state)) => Some(state),
+            (Some(ply), None) => match row.try_get::<Option<String>, _>("table_id")? {
+                Some(table) => self.position_at(&table, ply).await?,
+                None => None,
+            },
+            (None, _) => None,
+        };
+        Ok(Recall::Same(kept.answer(state)?))
     }
 
     /// In a seat's change's transaction: remembers its answer, if asked to.
@@ -213,7 +241,10 @@ impl Tables {
             Some(Remembering {
                 idempotent,
                 answering: Answering::Change(answer),
-            }) => remember(tx, idempotent, &answer(committed), now).await,
+            }) => {
+                let table = Some(committed.table.id.as_str());
+                remember(tx, idempotent, (&answer(committed), table), now).await
+            }
             _ => Ok(()),
         }
     }
@@ -229,7 +260,7 @@ impl Tables {
             Some(Remembering {
                 idempotent,
                 answering: Answering::Creation(answer),
-            }) => remember(tx, idempotent, &answer(created), now).await,
+            }) => remember(tx, idempotent, (&answer(created), None), now).await,
             _ => Ok(()),
         }
     }
@@ -247,27 +278,33 @@ impl Tables {
             Some(Remembering {
                 idempotent,
                 answering: Answering::Acceptance(answer),
-            }) => remember(tx, idempotent, &answer(accepted), now).await,
+            }) => remember(tx, idempotent, (&answer(accepted), None), now).await,
             _ => Ok(()),
         }
     }
 }
 
-/// Writes `answer` under `idempotent`'s key in `tx`. A key written first by another request
-/// (a race of two with one key) is [`TableError::KeyTaken`]: the change is undone.
+/// Writes `answer` (of a change at `table`, whose position it may name) under `idempotent`'s
+/// key in `tx`. A key written first by another request (a race of two with one key) is
+/// [`TableError::KeyTaken`]: the change is undone.
 async fn remember(
     tx: &mut Write,
     idempotent: &Idempotent,
-    answer: &Remembered,
+    (answer, table): (&Remembered, Option<&str>),
     now: Millis,
 ) -> Result<(), TableError> {
+    let kept = Kept::of(answer);
+    let ply = kept.ply().map(|ply| ply as i64);
     sqlx::query(
-        "INSERT INTO moot_idempotency (id, fingerprint, answer, created_ms) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO moot_idempotency (id, fingerprint, answer, created_ms, table_id, ply) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(idempotent.id())
     .bind(&idempotent.fingerprint)
-    .bind(idempotent.seal(answer)?)
+    .bind(idempotent.seal(&kept)?)
     .bind(now)
+    .bind(ply.and(table))
+    .bind(ply)
     .execute(&mut **tx)
     .await
     .map_err(|error| {
@@ -289,18 +326,19 @@ mod tests {
             status: 201,
             headers: vec![("Location".into(), "/api/v1/tables/x".into())],
             body: r#"{"credential":"secret"}"#.into(),
+            position: None,
         }
     }
 
     #[test]
     fn a_sealed_answer_opens_with_its_key_only() {
         let first = Idempotent::new("tables", "key-1", &[b"create", b"{}"]);
-        let sealed = first.seal(&answer()).unwrap();
+        let sealed = first.seal(&Kept::of(&answer())).unwrap();
         assert!(
             !sealed.contains("secret"),
             "the body is not readable in the database"
         );
-        assert_eq!(first.open(&sealed).unwrap(), answer());
+        assert_eq!(first.open(&sealed).unwrap().answer(None).unwrap(), answer());
         let other = Idempotent::new("tables", "key-2", &[b"create", b"{}"]);
         assert!(other.open(&sealed).is_err(), "another key opens nothing");
         assert_ne!(first.id(), other.id());

@@ -41,7 +41,7 @@ impl Tables {
             "SELECT host, COUNT(*) AS pending, MIN(created_ms) AS oldest FROM moot_outbox \
              WHERE status = 'pending' GROUP BY host",
         )
-        .fetch_all(&self.store().pool)
+        .fetch_all(self.store().reads()?)
         .await?;
         let mut receivers = rows
             .iter()
@@ -71,7 +71,7 @@ impl Tables {
         let rows = sqlx::query(
             "SELECT event_id, url FROM moot_outbox WHERE host = '' AND status = 'pending'",
         )
-        .fetch_all(&self.store().pool)
+        .fetch_all(self.store().reads()?)
         .await?;
         if rows.is_empty() {
             return Ok(0);

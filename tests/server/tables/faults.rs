@@ -349,6 +349,13 @@ impl Player {
         count
     }
 
+    /// Every refusal since `from` was answered within `bound`.
+    fn refused_within_since(&self, from: Instant, bound: Duration) {
+        for (_, answer) in self.refused.iter().filter(|(at, _)| *at >= from) {
+            assert!(answer.took < bound, "refused after {:?}", answer.took);
+        }
+    }
+
     /// Every table on the server at `port` holds exactly the plies it was told were taken.
     fn all_kept(&self, port: u16) {
         for (id, ply) in &self.acked {
@@ -718,17 +725,23 @@ fn postgres_stopped_is_refused_quickly_and_taken_again_when_it_returns() {
     let Some(postgres) = PrivatePostgres::start(&dir) else {
         return;
     };
-    let server = Server::start(&postgres.url(), &dir.join("first.log"));
+    // A long wait for a connection: once the probe has found the database down, refusals
+    // come at once, not after it.
+    let wait = Duration::from_secs(8);
+    let wait_flag = format!("--database-wait-ms={}", wait.as_millis());
+    let server = Server::start_with(&postgres.url(), &dir.join("first.log"), &[&wait_flag], &[]);
     let port = server.port;
     let mut player = Player::new(port, 3);
     player.play(port, 30);
 
     postgres.down();
+    wait_ready(port, 503);
     let down = Instant::now();
     for _ in 0..5 {
         assert_eq!(player.step(port), 503, "a move while PostgreSQL is down");
     }
     assert_eq!(player.refusals_are_storage_since(down), 5);
+    player.refused_within_since(down, wait / 8);
     assert_eq!(ready(port), 503, "/readyz while PostgreSQL is down");
     let health = call(port, "GET", "/healthz", None, None);
     assert_eq!(health.status, 200);
