@@ -131,9 +131,12 @@ impl Server {
             None => Command::new(binary),
         };
         let log_file = std::fs::File::create(log).expect("a log file");
+        command.args(["--bind", &format!("127.0.0.1:{port}"), "--database", url]);
+        // A short wait for a connection, unless the test names its own.
+        if !flags.iter().any(|f| f.starts_with("--database-wait-ms")) {
+            command.args(["--database-wait-ms", "2000"]);
+        }
         let child = command
-            .args(["--bind", &format!("127.0.0.1:{port}"), "--database", url])
-            .args(["--database-wait-ms", "2000"])
             .args(flags)
             .env("RUST_LOG", "warn")
             .stdout(log_file.try_clone().expect("the log file twice"))
@@ -539,6 +542,9 @@ fn sqlite_read_only_is_refused_then_taken_once_writable() {
     player.play(server.port, 10);
     server.stop();
 
+    // The file alone, read-only: the server started on it makes its -wal and -shm, as
+    // read-only as the file.
+    checkpoint(&file);
     set_mode(&file, 0o444);
     let server = Server::start_with(&url, &dir.join("second.log"), &[], &prefix);
     let port = server.port;
@@ -548,13 +554,42 @@ fn sqlite_read_only_is_refused_then_taken_once_writable() {
     }
     assert_eq!(player.refusals_are_storage_since(read_only), 5);
     assert_eq!(ready(port), 503);
+    let beside = |end: &str| PathBuf::from(format!("{}{end}", file.display()));
+    for made in [beside("-wal"), beside("-shm")] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&made).map(|m| m.permissions().mode() & 0o777);
+        assert_eq!(mode.ok(), Some(0o444), "{}", made.display());
+    }
 
-    set_mode(&file, 0o644);
+    // `chmod 644 moot.db*`: taken again without a restart.
+    for fixed in [file.clone(), beside("-wal"), beside("-shm")] {
+        set_mode(&fixed, 0o644);
+    }
     player.until_taken(port, 10, Duration::from_secs(10));
     wait_ready(port, 200);
     player.all_kept(port);
     server.stop();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Folds the write-ahead log of the SQLite file `file` into it and removes the log, as the
+/// last connection to close does.
+fn checkpoint(file: &Path) {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", file.display());
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(async {
+            let mut connection = sqlx::SqliteConnection::connect(&url).await.unwrap();
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&mut connection)
+                .await
+                .unwrap();
+            connection.close().await.unwrap();
+        });
+    let wal = PathBuf::from(format!("{}-wal", file.display()));
+    assert!(!wal.exists(), "the log is folded in and removed");
 }
 
 fn set_mode(file: &Path, mode: u32) {
