@@ -182,8 +182,7 @@ impl Tables {
                 };
                 Committed { table: row.table::<G>(id, &state, seats)?, event }
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
-            self.enqueue(&mut tx, &hooks, &committed, now)
-                .await?;
+            self.enqueue(&mut tx, &hooks, &committed, now).await?;
             let rung = self
                 .tell_players(&mut tx, id, sitters.told(&committed, None), now)
                 .await?;

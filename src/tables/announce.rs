@@ -10,12 +10,12 @@ use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio_util::sync::CancellationToken;
 
 use super::deadlines::DeadlineNotice;
+use super::outbox::Hooks;
 use super::player_feed::PLAYERS_CHANNEL;
 use super::rows::seat_of;
 use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::store::Backend;
 use super::write::Write;
-use super::outbox::Hooks;
 use super::{CatchUp, Committed, Millis, TableError, Tables};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.

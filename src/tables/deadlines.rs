@@ -19,10 +19,10 @@
 
 use sqlx::Row;
 
+use super::outbox::Hooks;
 use super::player_feed::{Notice, Sitters};
 use super::rows::{StoredTable, parse_json, seat_of};
 use super::write::Write;
-use super::outbox::Hooks;
 use super::{Clock, Committed, DAY, EndedBy, Millis, TableError, Tables};
 use crate::limits::tables as limits;
 use moot_games::Seat;

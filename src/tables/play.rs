@@ -5,12 +5,12 @@
 //! in one statement that commits by itself (the ply check makes the read before it safe), the
 //! fewest round trips a move can take.
 
+use super::outbox::Hooks;
 use super::player_feed::{Rung, Sitters};
 use super::recent::Loaded;
 use super::rows::{StoredTable, awaited, columns, parse_json, to_text};
 use super::store::Backend;
 use super::write::Write;
-use super::outbox::Hooks;
 use super::{Committed, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables};
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};

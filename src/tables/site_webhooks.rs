@@ -51,12 +51,11 @@ impl Tables {
 
     /// Site `site`'s webhook, if it names one.
     pub async fn site_webhook(&self, site: &str) -> Result<Option<SiteWebhook>, TableError> {
-        let row = sqlx::query(
-            "SELECT url, failed, last_error FROM moot_site_webhooks WHERE site = $1",
-        )
-        .bind(site)
-        .fetch_optional(&self.store().pool)
-        .await?;
+        let row =
+            sqlx::query("SELECT url, failed, last_error FROM moot_site_webhooks WHERE site = $1")
+                .bind(site)
+                .fetch_optional(&self.store().pool)
+                .await?;
         row.as_ref().map(read).transpose()
     }
 

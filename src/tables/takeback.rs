@@ -14,6 +14,7 @@
 
 use sqlx::Row;
 
+use super::outbox::Hooks;
 use super::player_feed::{Notice, Sitters, Told};
 use super::rows::{StoredTable, awaited, parse_json, seat_of, to_text};
 use super::seat_notice::{SeatNotice, SeatNoticeKind};
@@ -55,7 +56,7 @@ impl Tables {
             match row.takebacks.asked_by {
                 Some(asking) if asking == seat => {
                     let table = table_of(&row, id, seats)?;
-                    Ok((TookBack::Asked(table), None, None, None))
+                    Ok((TookBack::Asked(table), None, Hooks::default(), None))
                 }
                 Some(asking) => {
                     let hooks = row.hooks();
@@ -75,8 +76,7 @@ impl Tables {
                     row.takebacks.asked_by = Some(seat);
                     let table = table_of(&row, id, seats)?;
                     let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackAsked, seat, now)?;
-                    self.tell_seat_notice(&mut tx, &hooks, &notice)
-                        .await?;
+                    self.tell_seat_notice(&mut tx, &hooks, &notice).await?;
                     Ok((TookBack::Asked(table), Some(rung), hooks, Some(notice)))
                 }
             }
@@ -245,8 +245,7 @@ impl Tables {
             let table = table_of(&row, id, seats)?;
             let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackDeclined, seat, now)?;
             let hooks = row.hooks();
-            self.tell_seat_notice(&mut tx, &hooks, &notice)
-                .await?;
+            self.tell_seat_notice(&mut tx, &hooks, &notice).await?;
             Ok((table, rung, notice, hooks))
         }
         .await;

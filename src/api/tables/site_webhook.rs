@@ -52,10 +52,7 @@ fn site_of(policy: &TablePolicy, http: &HttpRequest) -> Result<String, ApiError>
     )
 )]
 #[put("/site/webhook")]
-pub async fn set_site_webhook(
-    body: JsonBody,
-    http: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
+pub async fn set_site_webhook(body: JsonBody, http: HttpRequest) -> Result<HttpResponse, ApiError> {
     // The tables are taken once the body is read: a body's faults are answered first.
     let policy = KeptTables::<ApiError>::extract(&http).await?;
     let site = site_of(&policy, &http)?;

@@ -516,7 +516,10 @@ both!(
     challenges_left_open_seven_days_expire,
     |url: String| async move {
         let tables = db::tables(&url, 100).await;
-        let ann = tables.create_player(Some("Ann".into()), None, 0).await.unwrap();
+        let ann = tables
+            .create_player(Some("Ann".into()), None, 0)
+            .await
+            .unwrap();
         let bo = tables.create_player(None, None, 0).await.unwrap();
         let t0 = moot::tables::now();
         let made = tables

@@ -217,7 +217,10 @@ both!(
         assert_eq!(seqs, (1..=changes as u64).collect::<Vec<_>>(), "in order");
         // Ann's feed, as her own webhook got it; nothing of Bo's.
         assert_eq!(of(&got, &format!("player:{ann}-")), of(&anns, ""));
-        assert!(of(&got, &format!("player:{bo}-")).is_empty(), "Bo is no site's");
+        assert!(
+            of(&got, &format!("player:{bo}-")).is_empty(),
+            "Bo is no site's"
+        );
         assert_eq!(
             got.len(),
             own.len() + anns.len(),
@@ -265,7 +268,12 @@ both!(
         let app = app(tables, roomy()).await;
         let public = "https://games.example/hooks/site";
         let refusals = [
-            (put_webhook(public, SITE_SECRET), 401, "unknown_site_key", "Moot-Site-Key"),
+            (
+                put_webhook(public, SITE_SECRET),
+                401,
+                "unknown_site_key",
+                "Moot-Site-Key",
+            ),
             (
                 keyed(put_webhook(public, SITE_SECRET), WRONG),
                 401,
@@ -310,7 +318,11 @@ both!(
             assert_eq!(refused.body["field"], field, "{:#}", refused.body);
             assert!(!refused.body.to_string().contains(SITE_SECRET));
         }
-        let none = call(&app, keyed(TestRequest::get().uri("/api/v1/site/webhook"), KEY)).await;
+        let none = call(
+            &app,
+            keyed(TestRequest::get().uri("/api/v1/site/webhook"), KEY),
+        )
+        .await;
         assert_eq!(none.status, 404, "nothing was kept: {:#}", none.body);
     }
 );
@@ -333,7 +345,10 @@ both!(
         let got = call(&app, read()).await;
         assert_eq!(got.status, 200, "{:#}", got.body);
         assert_eq!(got.body, expected);
-        assert!(!got.body.to_string().contains(SITE_SECRET), "never the secret");
+        assert!(
+            !got.body.to_string().contains(SITE_SECRET),
+            "never the secret"
+        );
     }
 );
 
@@ -388,7 +403,8 @@ both!(
         let created = call(&app, keyed(create(body), KEY)).await;
         let id = created.body["table"]["id"].as_str().unwrap().to_owned();
         one_move(&app, &created.body["table"], &created.body).await;
-        own.until(Duration::from_secs(20), |got| got.len() == 1).await;
+        own.until(Duration::from_secs(20), |got| got.len() == 1)
+            .await;
         let read = || keyed(TestRequest::get().uri("/api/v1/site/webhook"), KEY);
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         let webhook = loop {
