@@ -263,6 +263,15 @@ pub enum Client {
 }
 
 impl Client {
+    /// The name of the site whose key the request sent, if it sent one: what a table or a
+    /// player it makes belongs to (two keys of one name, while one is rotated, are one site).
+    pub fn site_name(&self) -> Option<&str> {
+        match self {
+            Client::Address(_) => None,
+            Client::Site(site) => Some(site.name()),
+        }
+    }
+
     /// How the client is named where its requests are kept apart (an idempotency scope).
     pub fn scope(&self) -> String {
         match self {

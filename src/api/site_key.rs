@@ -29,5 +29,6 @@ pub fn client_of(http: &HttpRequest, trust_forwarded: bool) -> Result<Client, Ap
                      send none to be counted by your address"
                 ),
             )
+            .with_field(HEADER)
         })
 }

@@ -142,7 +142,7 @@ impl Tables {
                 }
                 seats.push(seat);
             }
-            let webhook = row.webhook.clone();
+            let hooks = row.hooks();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
                 let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
@@ -182,18 +182,17 @@ impl Tables {
                 };
                 Committed { table: row.table::<G>(id, &state, seats)?, event }
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
-            self.enqueue(&mut tx, webhook.as_ref(), &committed, now)
-                .await?;
+            self.enqueue(&mut tx, &hooks, &committed, now).await?;
             let rung = self
                 .tell_players(&mut tx, id, sitters.told(&committed, None), now)
                 .await?;
-            Ok(Some((committed, webhook, rung)))
+            Ok(Some((committed, hooks, rung)))
         }
         .await;
-        let Some((committed, webhook, rung)) = tx.finish(outcome).await? else {
+        let Some((committed, hooks, rung)) = tx.finish(outcome).await? else {
             return Ok(None);
         };
-        self.ring(webhook.as_ref());
+        self.ring(&hooks);
         self.ring_players(rung);
         Ok(Some(self.told(committed)))
     }

@@ -10,12 +10,13 @@ use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio_util::sync::CancellationToken;
 
 use super::deadlines::DeadlineNotice;
+use super::outbox::Hooks;
 use super::player_feed::PLAYERS_CHANNEL;
 use super::rows::seat_of;
 use super::seat_notice::{SeatNotice, SeatNoticeKind};
 use super::store::Backend;
 use super::write::Write;
-use super::{CatchUp, Committed, Millis, TableError, Tables, Webhook};
+use super::{CatchUp, Committed, Millis, TableError, Tables};
 
 /// The PostgreSQL channel of committed changes: `<replica> <table id> <seq>`.
 const CHANGES_CHANNEL: &str = "moot_table_changes";
@@ -41,18 +42,18 @@ impl Tables {
         self.notify_notice(tx, payload).await
     }
 
-    /// In a seat's notice's transaction: writes it for the table's `webhook` (if any; the
-    /// caller rings the delivery worker's bell after the commit) and, on PostgreSQL, tells the
+    /// In a seat's notice's transaction: writes it for the table's `hooks` (its webhook, its
+    /// site's; the caller rings the delivery worker's bell after the commit) and, on PostgreSQL, tells the
     /// other replicas (at the commit), as `<replica> <table id> <seq> <kind> <seat> <ply>
     /// <seat to act> <deadline, or ->`.
     pub(super) async fn tell_seat_notice(
         &self,
         tx: &mut Write,
-        webhook: Option<&Webhook>,
+        hooks: &Hooks,
         notice: &SeatNotice,
     ) -> Result<(), TableError> {
-        if let Some(webhook) = webhook {
-            self.enqueue_seat_notice(tx, webhook, notice).await?;
+        if hooks.any() {
+            self.enqueue_seat_notice(tx, hooks, notice).await?;
         }
         let payload = format!(
             "{} {} {} {} {} {} {} {}",

@@ -219,6 +219,54 @@ async fn load(tx: &mut Write, id: &str, now: Millis) -> Result<Challenge, TableE
     read_challenge(&row, now)
 }
 
+/// The player accepting a challenge, in `tx`: the one holding the credential, or a new one
+/// (with its credential), `site`'s if a site's key asked for it.
+async fn accepting_player(
+    tx: &mut Write,
+    acceptor: Acceptor,
+    site: Option<&str>,
+    now: Millis,
+) -> Result<(Player, Option<String>), TableError> {
+    match acceptor {
+        Acceptor::Credential(credential) => {
+            let player_id = player_id(tx, &credential).await?;
+            let player = sqlx::query(
+                "SELECT id, name, created_ms, webhook_url FROM moot_players WHERE id = $1",
+            )
+            .bind(&player_id)
+            .fetch_one(&mut **tx)
+            .await?;
+            let player = Player {
+                id: player.try_get("id")?,
+                name: player.try_get("name")?,
+                created: player.try_get("created_ms")?,
+                webhook_url: player.try_get("webhook_url")?,
+            };
+            Ok((player, None))
+        }
+        Acceptor::New(name) => {
+            let NewPlayer { player, credential } = insert_player(tx, name, site, now).await?;
+            Ok((player, Some(credential)))
+        }
+    }
+}
+
+/// The site an accepted challenge's table belongs to, in `tx`: its creator's site, if a site
+/// made the creator (the challenge is that site's offer), else the accepting request's `site`.
+async fn table_site(
+    tx: &mut Write,
+    creator_id: &str,
+    site: Option<String>,
+) -> Result<Option<String>, TableError> {
+    let creators: Option<String> =
+        sqlx::query_scalar("SELECT site FROM moot_players WHERE id = $1")
+            .bind(creator_id)
+            .fetch_optional(&mut **tx)
+            .await?
+            .flatten();
+    Ok(creators.or(site))
+}
+
 /// Marks challenge `id` `status` at `now`, where it is still open: `false` when another change
 /// closed it first.
 async fn close(
@@ -337,12 +385,15 @@ impl Tables {
         read_challenge(&row, now)
     }
 
-    /// Accepts challenge `id` for `acceptor`: the challenge marked accepted (where it is still
-    /// open) and its table opened, both seats held, in one transaction; the creator is told.
+    /// Accepts challenge `id` for `acceptor`, asked with `site`'s key if any: the challenge
+    /// marked accepted (where it is still open) and its table opened, both seats held, in one
+    /// transaction; the creator is told. The table is the site's of the challenge's creator, if
+    /// a site made that player, else `site`'s; a new player made to accept is `site`'s.
     pub async fn accept_challenge(
         &self,
         id: &str,
         acceptor: Acceptor,
+        site: Option<String>,
         now: Millis,
     ) -> Result<Accepted, TableError> {
         let credentials = [secret::credential(), secret::credential()];
@@ -353,29 +404,8 @@ impl Tables {
             if challenge.status != ChallengeStatus::Open {
                 return Err(not_open(&challenge));
             }
-            let (player, player_credential) = match acceptor {
-                Acceptor::Credential(credential) => {
-                    let player_id = player_id(&mut tx, &credential).await?;
-                    let player = sqlx::query(
-                        "SELECT id, name, created_ms, webhook_url FROM moot_players WHERE id = $1",
-                    )
-                    .bind(&player_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    let player = Player {
-                        id: player.try_get("id")?,
-                        name: player.try_get("name")?,
-                        created: player.try_get("created_ms")?,
-                        webhook_url: player.try_get("webhook_url")?,
-                    };
-                    (player, None)
-                }
-                Acceptor::New(name) => {
-                    let NewPlayer { player, credential } =
-                        insert_player(&mut tx, name, now).await?;
-                    (player, Some(credential))
-                }
-            };
+            let (player, player_credential) =
+                accepting_player(&mut tx, acceptor, site.as_deref(), now).await?;
             if player.id == challenge.creator_id {
                 return Err(TableError::OwnChallenge);
             }
@@ -402,6 +432,7 @@ impl Tables {
             players[creator_seat.index()] = Some(challenge.creator_id.clone());
             names[seat.index()] = player.name.clone();
             players[seat.index()] = Some(player.id.clone());
+            let site = table_site(&mut tx, &challenge.creator_id, site).await?;
             let new = with_game!(challenge.game, G => {
                 let options: <G as Game>::Options = parse_json(
                     &to_text(&challenge.options)?, "options")?;
@@ -417,6 +448,7 @@ impl Tables {
                     digests: credentials.each_ref().map(|c| secret::digest(c)),
                     players,
                     webhook: None,
+                    site: site.clone(),
                 }
             }, else return Err(TableError::Corrupt(challenge.game.to_owned())));
             let (table, started) = self.open_table(&mut tx, new, now).await?;

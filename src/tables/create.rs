@@ -36,13 +36,15 @@ impl Tables {
             names,
             [None, None],
             webhook,
+            None,
             now,
         )
         .await
     }
 
     /// [`Tables::create`] with any `clock`, each seat taken by the player holding the
-    /// credential given for it, if any (see [`super::players`]).
+    /// credential given for it, if any (see [`super::players`]), made by `site` if a site's key
+    /// asked for it (its site's webhook gets the table's events).
     #[allow(clippy::too_many_arguments)]
     pub async fn create_seated<G: Game>(
         &self,
@@ -52,6 +54,7 @@ impl Tables {
         names: [Option<String>; 2],
         players: [Option<String>; 2],
         webhook: Option<Webhook>,
+        site: Option<String>,
         now: Millis,
     ) -> Result<Created, TableError> {
         if webhook.is_some() && self.outbox.is_none() {
@@ -76,6 +79,7 @@ impl Tables {
                 digests: credentials.each_ref().map(|c| secret::digest(c)),
                 players: seated,
                 webhook,
+                site,
             };
             let (table, rung) = self.open_table(&mut tx, new, now).await?;
             let created = Created { table, credentials };
@@ -125,8 +129,8 @@ impl Tables {
         sqlx::query(
             "INSERT INTO moot_tables (id, game, options, state, ply, status, winner, ended_by, \
              days_per_move, deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, to_act, \
-             clock, clock_times, near_ms) \
-             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13)",
+             clock, clock_times, near_ms, site) \
+             VALUES ($1, $2, $3, $4, 0, 'ongoing', NULL, NULL, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&id)
         .bind(new.game)
@@ -145,6 +149,7 @@ impl Tables {
         .bind(new.clock.as_ref().map(to_text).transpose()?)
         .bind(times.as_ref().map(to_text).transpose()?)
         .bind(due.map(|(_, near)| near))
+        .bind(new.site)
         .execute(&mut **tx)
         .await?;
         let mut sitters = Sitters::default();
@@ -196,4 +201,6 @@ pub(super) struct NewTable {
     pub players: [Option<String>; 2],
     /// Where its events are posted, if anywhere (the URL already checked).
     pub webhook: Option<Webhook>,
+    /// The site it belongs to, whose webhook gets its events too.
+    pub site: Option<String>,
 }

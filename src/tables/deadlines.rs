@@ -19,10 +19,11 @@
 
 use sqlx::Row;
 
+use super::outbox::Hooks;
 use super::player_feed::{Notice, Sitters};
 use super::rows::{StoredTable, parse_json, seat_of};
 use super::write::Write;
-use super::{Clock, Committed, DAY, EndedBy, Millis, TableError, Tables, Webhook};
+use super::{Clock, Committed, DAY, EndedBy, Millis, TableError, Tables};
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
@@ -132,7 +133,7 @@ impl Tables {
             let rows = sqlx::query(
                 "SELECT t.ply, t.taken_back, t.to_act, t.deadline_ms, t.days_per_move, t.near_ms, \
                  t.clock, t.deadline_near_ply, t.deadline_passed_ply, t.webhook_url, \
-                 t.webhook_secret, s.seat, s.player_id \
+                 t.webhook_secret, t.site, s.seat, s.player_id \
                  FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
                  WHERE t.id = $1 AND t.status = 'ongoing' ORDER BY s.seat",
             )
@@ -180,13 +181,7 @@ impl Tables {
             }
             let to_act = seat_of(to_act)?;
             let ply = ply as u64;
-            let webhook = match (
-                first.try_get("webhook_url")?,
-                first.try_get("webhook_secret")?,
-            ) {
-                (Some(url), Some(secret)) => Some(Webhook { url, secret }),
-                _ => None,
-            };
+            let hooks = Hooks::read(first)?;
             let taken_back = first.try_get::<i64, _>("taken_back")? as u64;
             let notice = DeadlineNotice {
                 table_id: id.to_owned(),
@@ -199,8 +194,8 @@ impl Tables {
                 time: now,
             };
             let mut posted = false;
-            if let Some(webhook) = &webhook {
-                posted = self.enqueue_deadline(&mut tx, webhook, &notice).await?;
+            if hooks.any() {
+                posted = self.enqueue_deadline(&mut tx, &hooks, &notice).await?;
             }
             self.notify_deadline(&mut tx, &notice).await?;
             let mut sitters = Sitters::default();

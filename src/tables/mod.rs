@@ -42,7 +42,8 @@
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
 //!   [`announce`] publishes;
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
-//!   and claimed from there by the delivery worker (`crate::webhooks`);
+//!   and claimed from there by the delivery worker (`crate::webhooks`); [`site_webhooks`]: the
+//!   one webhook a site may name for every table and player its key made;
 //! - Web Push, for players' notices: [`push_keys`] (the server's VAPID key, made once and
 //!   shared by the replicas), [`subscriptions`] (each player's browsers), and [`push`] (the
 //!   push outbox, written in the transaction that makes a notice due and claimed from there by
@@ -79,6 +80,7 @@ mod rematch;
 mod rows;
 mod seat_notice;
 pub mod secret;
+pub mod site_webhooks;
 pub mod store;
 pub mod subscriptions;
 pub mod sweep;
@@ -92,7 +94,7 @@ pub use clock::{Clock, ClockTimes, OnExpiry, Pace};
 pub use feed::{Feed, FeedFull, FeedLimits};
 pub use idempotency::{Answering, Idempotent, Position, Recall, Remembered};
 pub use keeper::Tables;
-pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
+pub use outbox::{Claimed, EventBody, Hooks, HostShares, receiver_of};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
 pub use seat_notice::{SeatNotice, SeatNoticeKind};

@@ -4,6 +4,11 @@
 //! claims the due events, posts them, and records how each attempt went: delivered, to be
 //! retried at a time, or given up (counted on the table).
 //!
+//! A table or player made with a site's key belongs to that site, and while the site names a
+//! webhook of its own each event is also written as a copy for it, in the same transaction
+//! ([`site`]): its own row and chain (`site:<site>:<chain>`), its own URL and secret, and the
+//! event's own id for the receiver to deduplicate by ([`Claimed::sent_id`]).
+//!
 //! A table's events go out in order, and a player's: each such chain keeps its head, its first
 //! event not yet delivered (nor given up), and only heads are claimed ([`chain`]). A claim
 //! reads heads, never a chain, so its cost does not grow with what waits behind them or with
@@ -28,17 +33,20 @@ use super::player_feed::PlayerEvent;
 use super::seat_notice::SeatNotice;
 use super::write::Write;
 use super::{Committed, Millis, TableError, Tables, Webhook};
+use site::Targets;
 
 mod backlog;
 mod chain;
 mod claim;
 mod done;
 mod notices;
+mod site;
 #[cfg(test)]
 mod tests;
 
 pub use backlog::{Backlog, ReceiverBacklog};
 pub use claim::CLAIM_WINDOW;
+pub use site::sent_id;
 
 /// How a committed change becomes a webhook's body (the API's event JSON): given by whoever
 /// builds the server, since the tables know nothing of the API's shapes.
@@ -87,10 +95,13 @@ impl Outbox {
 /// An event claimed for one delivery attempt.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Claimed {
-    /// `<table id>-<seq>`: unique, for the receiver to deduplicate.
+    /// Its key in the outbox: `<table id>-<seq>`, or a site's copy of it
+    /// (`site:<site>:<table id>-<seq>`). The receiver is sent [`Claimed::sent_id`].
     pub event_id: String,
-    /// The table's id.
+    /// Its chain: the table's id, `player:<id>`, or a site's copy of either.
     pub table_id: String,
+    /// The site whose webhook this copy is for; `None`: the table's or the player's own.
+    pub site: Option<String>,
     /// The table's change number.
     pub seq: u64,
     /// The event's name (`move`, `resign`, `claim`).
@@ -115,6 +126,45 @@ impl std::fmt::Debug for Claimed {
             .field("event_id", &self.event_id)
             .field("attempts", &self.attempts)
             .finish_non_exhaustive()
+    }
+}
+
+impl Claimed {
+    /// The id the receiver deduplicates by (`Moot-Event-Id`): the event's own, for a site's
+    /// copy too, so that a receiver that is sent both deduplicates them as one event.
+    pub fn sent_id(&self) -> &str {
+        sent_id(&self.event_id, self.site.as_deref())
+    }
+}
+
+/// Where a table's or a player's events go: its own webhook, and the site that made it, whose
+/// webhook (if it names one when an event is written) gets a copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hooks {
+    /// The table's or the player's own webhook.
+    pub webhook: Option<Webhook>,
+    /// The site whose key made it.
+    pub site: Option<String>,
+}
+
+impl Hooks {
+    /// Whether an event may have somewhere to go (a site's webhook is looked up as it is
+    /// written).
+    pub fn any(&self) -> bool {
+        self.webhook.is_some() || self.site.is_some()
+    }
+
+    /// A table's or a player's, from its row's `webhook_url`, `webhook_secret` and `site`.
+    pub(super) fn read(row: &sqlx::any::AnyRow) -> Result<Hooks, TableError> {
+        use sqlx::Row;
+        let webhook = match (row.try_get("webhook_url")?, row.try_get("webhook_secret")?) {
+            (Some(url), Some(secret)) => Some(Webhook { url, secret }),
+            _ => None,
+        };
+        Ok(Hooks {
+            webhook,
+            site: row.try_get("site")?,
+        })
     }
 }
 
@@ -164,26 +214,50 @@ struct Outgoing<'a> {
 }
 
 impl Outgoing<'_> {
-    /// Writes it in `tx`, for `webhook`, due at once.
-    async fn write(self, tx: &mut Write, webhook: &Webhook, now: Millis) -> Result<(), TableError> {
-        let event_id = self.event_id.clone();
+    /// Writes it in `tx` for each of `targets`, due at once: the event itself for the own
+    /// webhook, a copy (its own key and chain) for the site's.
+    async fn write(self, tx: &mut Write, targets: &Targets, now: Millis) -> Result<(), TableError> {
+        if let Some(webhook) = &targets.own {
+            self.insert(tx, &self.event_id, self.key, None, webhook, now)
+                .await?;
+        }
+        if let Some((site, webhook)) = &targets.site {
+            let event_id = site::copy_key(site, &self.event_id);
+            let key = site::copy_key(site, self.key);
+            self.insert(tx, &event_id, &key, Some(site.as_str()), webhook, now)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Writes one row of it, `event_id` in `chain`, for `webhook`.
+    async fn insert(
+        &self,
+        tx: &mut Write,
+        event_id: &str,
+        chain: &str,
+        site: Option<&str>,
+        webhook: &Webhook,
+        now: Millis,
+    ) -> Result<(), TableError> {
         sqlx::query(
             "INSERT INTO moot_outbox (event_id, table_id, seq, kind, url, host, secret, body, \
-             status, attempts, next_attempt_ms, last_error, created_ms, done_ms) \
-             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL)",
+             status, attempts, next_attempt_ms, last_error, created_ms, done_ms, site) \
+             VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'pending', 0, $8, NULL, $8, NULL, $10)",
         )
-        .bind(self.event_id)
-        .bind(self.key)
+        .bind(event_id)
+        .bind(chain)
         .bind(self.seq as i64)
         .bind(self.kind)
         .bind(&webhook.url)
         .bind(&webhook.secret)
-        .bind(self.body)
+        .bind(self.body.as_str())
         .bind(now)
         .bind(receiver_of(&webhook.url))
+        .bind(site)
         .execute(&mut **tx)
         .await?;
-        chain::append(tx, self.key, &event_id, now).await
+        chain::append(tx, chain, event_id, now).await
     }
 }
 
@@ -226,19 +300,23 @@ impl Tables {
     }
 
     /// In a change's transaction: writes player `event` to the outbox, for the player's
-    /// `webhook`. Its key is the player's (`player:<id>`), so that a player's events go out in
-    /// order, as a table's do.
+    /// `hooks` (its webhook, its site's). Its key is the player's (`player:<id>`), so that a
+    /// player's events go out in order, as a table's do. Whether it wrote any.
     pub(super) async fn enqueue_player_event(
         &self,
         tx: &mut Write,
         player_id: &str,
-        webhook: &Webhook,
+        hooks: &Hooks,
         event: &PlayerEvent,
         now: Millis,
     ) -> Result<bool, TableError> {
         let Some(body) = self.outbox.as_ref().and_then(|o| o.player_body) else {
             return Ok(false);
         };
+        let targets = Targets::of(tx, hooks).await?;
+        if targets.is_empty() {
+            return Ok(false);
+        }
         let key = format!("player:{player_id}");
         let outgoing = Outgoing {
             event_id: format!("{key}-{}", event.seq),
@@ -247,7 +325,7 @@ impl Tables {
             kind: event.notice.kind(),
             body: body(event),
         };
-        outgoing.write(tx, webhook, now).await?;
+        outgoing.write(tx, &targets, now).await?;
         Ok(true)
     }
 
@@ -267,17 +345,22 @@ impl Tables {
         }
     }
 
-    /// In a change's transaction: writes its event to the outbox if the table has a webhook.
+    /// In a change's transaction: writes its event to the outbox for the table's `hooks` (its
+    /// webhook, its site's), if either names one.
     pub(super) async fn enqueue(
         &self,
         tx: &mut Write,
-        webhook: Option<&Webhook>,
+        hooks: &Hooks,
         committed: &Committed,
         now: Millis,
     ) -> Result<(), TableError> {
-        let (Some(outbox), Some(webhook)) = (&self.outbox, webhook) else {
+        let Some(outbox) = &self.outbox else {
             return Ok(());
         };
+        let targets = Targets::of(tx, hooks).await?;
+        if targets.is_empty() {
+            return Ok(());
+        }
         let id = &committed.table.id;
         let seq = committed.seq();
         let event = Outgoing {
@@ -287,12 +370,13 @@ impl Tables {
             kind: committed.event.name(),
             body: (outbox.body)(committed),
         };
-        event.write(tx, webhook, now).await
+        event.write(tx, &targets, now).await
     }
 
-    /// Rings the delivery worker's bell after a commit that wrote an event.
-    pub(super) fn ring(&self, webhook: Option<&Webhook>) {
-        if let (Some(outbox), Some(_)) = (&self.outbox, webhook) {
+    /// Rings the delivery worker's bell after a commit that may have written an event for
+    /// `hooks` (a site's webhook may name none: then the worker finds nothing new).
+    pub(super) fn ring(&self, hooks: &Hooks) {
+        if let (Some(outbox), true) = (&self.outbox, hooks.any()) {
             outbox.bell.notify_one();
         }
     }

@@ -5,14 +5,13 @@
 //! in one statement that commits by itself (the ply check makes the read before it safe), the
 //! fewest round trips a move can take.
 
+use super::outbox::Hooks;
 use super::player_feed::{Rung, Sitters};
 use super::recent::Loaded;
 use super::rows::{StoredTable, awaited, columns, parse_json, to_text};
 use super::store::Backend;
 use super::write::Write;
-use super::{
-    Committed, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables, Webhook,
-};
+use super::{Committed, EndedBy, Event, Millis, Played, SeatInfo, Standing, TableError, Tables};
 use moot_games::with_game;
 use moot_games::{Game, Seat, Turn};
 use sqlx::Any;
@@ -53,12 +52,12 @@ impl Tables {
     pub(super) async fn beside(
         &self,
         tx: &mut Write,
-        webhook: Option<&Webhook>,
+        hooks: &Hooks,
         sitters: &Sitters,
         committed: &Committed,
         now: Millis,
     ) -> Result<Rung, TableError> {
-        self.enqueue(tx, webhook, committed, now).await?;
+        self.enqueue(tx, hooks, committed, now).await?;
         let rung = self
             .tell_players(tx, &committed.table.id, sitters.told(committed, None), now)
             .await?;
@@ -68,21 +67,17 @@ impl Tables {
 
     /// Whether a change writes more than itself (its event in the outbox, its players'
     /// notices, its answer for an `Idempotency-Key`): then it takes a transaction of its own.
-    fn writes_beside(&self, webhook: Option<&Webhook>, sitters: &Sitters) -> bool {
-        (self.outbox.is_some() && webhook.is_some())
+    /// A table of a site may: its site's webhook is read in the transaction.
+    fn writes_beside(&self, hooks: &Hooks, sitters: &Sitters) -> bool {
+        (self.outbox.is_some() && hooks.any())
             || self.remembering.is_some()
             || !sitters.0.is_empty()
     }
 
     /// After the commit: the delivery worker's bell rung, the table's followers and the
     /// players' told.
-    pub(super) fn announced(
-        &self,
-        webhook: Option<&Webhook>,
-        rung: Rung,
-        committed: Committed,
-    ) -> Committed {
-        self.ring(webhook);
+    pub(super) fn announced(&self, hooks: &Hooks, rung: Rung, committed: Committed) -> Committed {
+        self.ring(hooks);
         self.ring_players(rung);
         self.told(committed)
     }
@@ -135,7 +130,7 @@ impl Tables {
         &self,
         mv: &Move<'_>,
         remembered: Option<Loaded>,
-    ) -> Result<(Committed, Option<Webhook>, Rung, Loaded), TableError> {
+    ) -> Result<(Committed, Hooks, Rung, Loaded), TableError> {
         let mut tx = self.deferred_write().await?;
         let outcome = async {
             let loaded = match remembered {
@@ -149,8 +144,8 @@ impl Tables {
                     current: loaded.row.ply,
                 });
             }
-            let webhook = loaded.row.webhook.clone();
-            let beside = self.writes_beside(webhook.as_ref(), &loaded.sitters);
+            let hooks = loaded.row.hooks();
+            let beside = self.writes_beside(&hooks, &loaded.sitters);
             if beside {
                 tx.transaction().await?;
             }
@@ -159,14 +154,13 @@ impl Tables {
             }, else return Err(TableError::Corrupt(loaded.row.game.to_owned())));
             let mut rung = Rung::default();
             if beside {
-                self.enqueue(&mut tx, webhook.as_ref(), &committed, mv.now)
-                    .await?;
+                self.enqueue(&mut tx, &hooks, &committed, mv.now).await?;
                 // The mover's move was awaited: a turn of several moves is told once.
                 let told = loaded.sitters.told(&committed, Some(seat));
                 rung = self.tell_players(&mut tx, mv.id, told, mv.now).await?;
                 self.remember_change(&mut tx, &committed, mv.now).await?;
             }
-            Ok((committed, webhook, rung, loaded))
+            Ok((committed, hooks, rung, loaded))
         }
         .await;
         tx.finish(outcome).await.map_err(|e| match e {
@@ -180,12 +174,12 @@ impl Tables {
     fn announced_move(
         &self,
         id: &str,
-        (committed, webhook, rung, loaded): (Committed, Option<Webhook>, Rung, Loaded),
+        (committed, hooks, rung, loaded): (Committed, Hooks, Rung, Loaded),
     ) -> Committed {
         if self.store.backend == Backend::Postgres {
             self.recent.keep(id, loaded);
         }
-        self.announced(webhook.as_ref(), rung, committed)
+        self.announced(&hooks, rung, committed)
     }
 
     /// Checks and applies the move `mv` with game `G`'s engine and writes it in `tx`: the
@@ -357,7 +351,7 @@ impl Tables {
             .bind(id)
             .fetch_one(&mut *tx)
             .await?;
-            let webhook = row.webhook.clone();
+            let hooks = row.hooks();
             let committed = with_game!(row.game, G => {
                 let state: <G as Game>::State = parse_json(&row.state, "state")?;
                 let Standing::Ongoing { to_act } = row.standing::<G>(&state)? else {
@@ -393,16 +387,16 @@ impl Tables {
                 Committed { table: row.table::<G>(id, &state, seats)?, event }
             }, else return Err(TableError::Corrupt(row.game.to_owned())));
             let rung = self
-                .beside(&mut tx, webhook.as_ref(), &sitters, &committed, now)
+                .beside(&mut tx, &hooks, &sitters, &committed, now)
                 .await?;
-            Ok((committed, webhook, rung))
+            Ok((committed, hooks, rung))
         }
         .await;
-        let (committed, webhook, rung) = match tx.finish(outcome).await {
+        let (committed, hooks, rung) = match tx.finish(outcome).await {
             Err(error) => return Err(self.expired_then(id, error, now).await),
             Ok(done) => done,
         };
-        Ok(self.announced(webhook.as_ref(), rung, committed))
+        Ok(self.announced(&hooks, rung, committed))
     }
 
     /// A change's refusal, once a refusal for an expired clock has ended the table on time

@@ -21,11 +21,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
+use super::outbox::Hooks;
 use super::store::Backend;
 use super::write::Write;
-use super::{
-    Change, Committed, DAY, EndedBy, Millis, Standing, Table, TableError, Tables, Webhook,
-};
+use super::{Change, Committed, DAY, EndedBy, Millis, Standing, Table, TableError, Tables};
 use crate::limits::tables as limits;
 use moot_games::Seat;
 
@@ -333,7 +332,7 @@ impl Tables {
         for (player, seat, notices) in told {
             let row = sqlx::query(
                 "UPDATE moot_players SET last_event = last_event + $1 WHERE id = $2 \
-                 RETURNING last_event, webhook_url, webhook_secret, (SELECT COUNT(*) \
+                 RETURNING last_event, webhook_url, webhook_secret, site, (SELECT COUNT(*) \
                  FROM moot_push_subscriptions s WHERE s.player_id = moot_players.id) AS browsers",
             )
             .bind(notices.len() as i64)
@@ -341,10 +340,7 @@ impl Tables {
             .fetch_one(&mut **tx)
             .await?;
             let last: i64 = row.try_get("last_event")?;
-            let webhook = match (row.try_get("webhook_url")?, row.try_get("webhook_secret")?) {
-                (Some(url), Some(secret)) => Some(Webhook { url, secret }),
-                _ => None,
-            };
+            let hooks = Hooks::read(&row)?;
             // Read here, so that a player without browsers to push to costs no query more.
             let pushed = row.try_get::<i64, _>("browsers")? > 0;
             let first = last as u64 + 1 - notices.len() as u64;
@@ -361,9 +357,9 @@ impl Tables {
                     notice: &event.notice,
                 })
                 .map_err(|e| TableError::Corrupt(format!("a player's event: {e}")))?;
-                if let Some(webhook) = &webhook {
+                if hooks.any() {
                     rung.webhooks |= self
-                        .enqueue_player_event(tx, &player, webhook, &event, now)
+                        .enqueue_player_event(tx, &player, &hooks, &event, now)
                         .await?;
                 }
                 if let Some(payload) = pushed.then(|| push_payload(&event)).flatten() {

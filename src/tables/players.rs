@@ -178,10 +178,12 @@ pub(super) async fn player_id(tx: &mut Write, credential: &str) -> Result<String
         .ok_or(TableError::UnknownPlayer)
 }
 
-/// Makes a player named `name` (if given), with a new credential, in a change's transaction.
+/// Makes a player named `name` (if given), with a new credential, in a change's transaction;
+/// `site`'s if a site's key asked for it (its site's webhook gets the player's feed).
 pub(super) async fn insert_player(
     tx: &mut Write,
     name: Option<String>,
+    site: Option<&str>,
     now: Millis,
 ) -> Result<NewPlayer, TableError> {
     let player = Player {
@@ -192,27 +194,30 @@ pub(super) async fn insert_player(
     };
     let credential = secret::credential();
     sqlx::query(
-        "INSERT INTO moot_players (id, name, credential_sha256, created_ms) \
-         VALUES ($1, $2, $3, $4)",
+        "INSERT INTO moot_players (id, name, credential_sha256, created_ms, site) \
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(&player.id)
     .bind(player.name.clone())
     .bind(secret::digest(&credential))
     .bind(now)
+    .bind(site)
     .execute(&mut **tx)
     .await?;
     Ok(NewPlayer { player, credential })
 }
 
 impl Tables {
-    /// Makes a player named `name` (if given), with a new credential.
+    /// Makes a player named `name` (if given), with a new credential; `site`'s if a site's key
+    /// asked for it.
     pub async fn create_player(
         &self,
         name: Option<String>,
+        site: Option<&str>,
         now: Millis,
     ) -> Result<NewPlayer, TableError> {
         let mut tx = self.write().await?;
-        let outcome = insert_player(&mut tx, name, now).await;
+        let outcome = insert_player(&mut tx, name, site, now).await;
         tx.finish(outcome).await
     }
 
@@ -403,7 +408,7 @@ impl Tables {
             "SELECT game, options, state, ply, status, winner, ended_by, days_per_move, \
              deadline_ms, created_ms, updated_ms, webhook_url, webhook_secret, webhook_failed, \
              webhook_error, rematch_offer, rematch_of, rematched_by, takeback_offer, taken_back, \
-             takeback_seq, clock, clock_times, near_ms FROM moot_tables \
+             takeback_seq, clock, clock_times, near_ms, site FROM moot_tables \
              WHERE id = $1 AND status = 'ongoing' AND to_act IS NULL",
         )
         .bind(id)

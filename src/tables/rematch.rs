@@ -176,6 +176,8 @@ impl Tables {
                 digests: [loaded.digests[1].clone(), loaded.digests[0].clone()],
                 players: swapped(loaded.players.clone()),
                 webhook: row.webhook.clone(),
+                // A rematch is its table's site's, as the table was.
+                site: row.site.clone(),
             }
         }, else return Err(TableError::Corrupt(row.game.to_owned())));
         let (mut rematch, started) = self.open_table(tx, new, now).await?;

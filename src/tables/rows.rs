@@ -7,6 +7,7 @@ use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::outbox::Hooks;
 use super::{
     Clock, ClockTimes, EndedBy, Millis, Played, Rematch, SeatInfo, Standing, Table, TableError,
     Takebacks, Webhook, WebhookHealth,
@@ -20,7 +21,7 @@ pub(super) const SELECT_TABLE: &str = "SELECT t.game, t.options, t.state, t.ply,
      t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, t.webhook_url, \
      t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, t.rematch_of, \
      t.rematched_by, t.takeback_offer, t.taken_back, t.takeback_seq, t.clock, t.clock_times, \
-     t.near_ms, t.version, s.seat, s.name, s.credential_sha256, \
+     t.near_ms, t.version, t.site, s.seat, s.name, s.credential_sha256, \
      s.player_id, p.credential_sha256 AS player_sha256 \
      FROM moot_tables t JOIN moot_seats s ON s.table_id = t.id \
      LEFT JOIN moot_players p ON p.id = s.player_id WHERE t.id = $1 ORDER BY s.seat";
@@ -67,7 +68,7 @@ pub(super) const SELECT_TABLE_ONCE: &str = "SELECT t.game, t.options, t.state, t
      t.winner, t.ended_by, t.days_per_move, t.deadline_ms, t.created_ms, t.updated_ms, \
      t.webhook_url, t.webhook_secret, t.webhook_failed, t.webhook_error, t.rematch_offer, \
      t.rematch_of, t.rematched_by, t.takeback_offer, t.taken_back, t.takeback_seq, t.clock, \
-     t.clock_times, t.near_ms, \
+     t.clock_times, t.near_ms, t.site, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 0) AS first_name, \
      (SELECT name FROM moot_seats WHERE table_id = t.id AND seat = 1) AS second_name \
      FROM moot_tables t WHERE t.id = $1";
@@ -108,6 +109,8 @@ pub(super) struct StoredTable {
     pub(super) webhook_failed: i64,
     /// Its webhook's last failure, until a delivery succeeds.
     pub(super) webhook_error: Option<String>,
+    /// The site whose key made it, whose webhook gets a copy of its events.
+    pub(super) site: Option<String>,
     /// A rematch offered, and the tables it links to.
     pub(super) rematch: Rematch,
     /// A takeback asked for, and the plies taken back before.
@@ -154,6 +157,7 @@ impl StoredTable {
             },
             webhook_failed: row.try_get("webhook_failed")?,
             webhook_error: row.try_get("webhook_error")?,
+            site: row.try_get("site")?,
             rematch: Rematch {
                 offered_by: row
                     .try_get::<Option<i64>, _>("rematch_offer")?
@@ -171,6 +175,14 @@ impl StoredTable {
                 last_seq: row.try_get::<i64, _>("takeback_seq")? as u64,
             },
         })
+    }
+
+    /// Where its events go: its webhook, and its site's.
+    pub(super) fn hooks(&self) -> Hooks {
+        Hooks {
+            webhook: self.webhook.clone(),
+            site: self.site.clone(),
+        }
     }
 
     /// The times its clock keeps: as stored, or, for a table made before they were kept,

@@ -14,6 +14,7 @@
 
 use sqlx::Row;
 
+use super::outbox::Hooks;
 use super::player_feed::{Notice, Sitters, Told};
 use super::rows::{StoredTable, awaited, parse_json, seat_of, to_text};
 use super::seat_notice::{SeatNotice, SeatNoticeKind};
@@ -55,34 +56,33 @@ impl Tables {
             match row.takebacks.asked_by {
                 Some(asking) if asking == seat => {
                     let table = table_of(&row, id, seats)?;
-                    Ok((TookBack::Asked(table), None, None, None))
+                    Ok((TookBack::Asked(table), None, Hooks::default(), None))
                 }
                 Some(asking) => {
-                    let webhook = row.webhook.clone();
+                    let hooks = row.hooks();
                     let committed = self
                         .take_back(&mut tx, id, &mut row, asking, seats, now)
                         .await?;
                     let rung = self
-                        .beside(&mut tx, webhook.as_ref(), &sitters, &committed, now)
+                        .beside(&mut tx, &hooks, &sitters, &committed, now)
                         .await?;
-                    Ok((TookBack::Accepted(committed), Some(rung), webhook, None))
+                    Ok((TookBack::Accepted(committed), Some(rung), hooks, None))
                 }
                 None => {
-                    let webhook = row.webhook.clone();
+                    let hooks = row.hooks();
                     ask(&mut tx, id, &row, seat).await?;
                     let told = sitters.told_of(Notice::TakebackAsked { by: seat });
                     let rung = self.tell_players(&mut tx, id, told, now).await?;
                     row.takebacks.asked_by = Some(seat);
                     let table = table_of(&row, id, seats)?;
                     let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackAsked, seat, now)?;
-                    self.tell_seat_notice(&mut tx, webhook.as_ref(), &notice)
-                        .await?;
-                    Ok((TookBack::Asked(table), Some(rung), webhook, Some(notice)))
+                    self.tell_seat_notice(&mut tx, &hooks, &notice).await?;
+                    Ok((TookBack::Asked(table), Some(rung), hooks, Some(notice)))
                 }
             }
         }
         .await;
-        let (took, rung, webhook, notice) = match tx.finish(outcome).await {
+        let (took, rung, hooks, notice) = match tx.finish(outcome).await {
             Ok(done) => done,
             Err(error) => return Err(self.expired_then(id, error, now).await),
         };
@@ -91,10 +91,10 @@ impl Tables {
         }
         Ok(match (took, rung) {
             (TookBack::Accepted(committed), Some(rung)) => {
-                TookBack::Accepted(self.announced(webhook.as_ref(), rung, committed))
+                TookBack::Accepted(self.announced(&hooks, rung, committed))
             }
             (took, rung) => {
-                self.ring(webhook.as_ref());
+                self.ring(&hooks);
                 if let Some(rung) = rung {
                     self.ring_players(rung);
                 }
@@ -246,17 +246,16 @@ impl Tables {
             row.takebacks.asked_by = None;
             let table = table_of(&row, id, seats)?;
             let notice = SeatNotice::at(&table, SeatNoticeKind::TakebackDeclined, seat, now)?;
-            let webhook = row.webhook.clone();
-            self.tell_seat_notice(&mut tx, webhook.as_ref(), &notice)
-                .await?;
-            Ok((table, rung, notice, webhook))
+            let hooks = row.hooks();
+            self.tell_seat_notice(&mut tx, &hooks, &notice).await?;
+            Ok((table, rung, notice, hooks))
         }
         .await;
-        let (table, rung, notice, webhook) = match tx.finish(outcome).await {
+        let (table, rung, notice, hooks) = match tx.finish(outcome).await {
             Ok(done) => done,
             Err(error) => return Err(self.expired_then(id, error, now).await),
         };
-        self.ring(webhook.as_ref());
+        self.ring(&hooks);
         self.ring_players(rung);
         self.feed.publish_seat_notice(notice);
         Ok(table)

@@ -95,15 +95,15 @@ impl Tables {
                     SeatNoticeKind::VacationEnded
                 };
                 let seen = SeatNotice::at(&table, kind, seat, now)?;
-                let webhook = row.webhook.clone();
-                self.tell_seat_notice(&mut tx, webhook.as_ref(), &seen).await?;
-                Ok((table, rung, seen, webhook))
+                let hooks = row.hooks();
+                self.tell_seat_notice(&mut tx, &hooks, &seen).await?;
+                Ok((table, rung, seen, hooks))
             }, else Err(TableError::Corrupt(row.game.to_owned())))
         }
         .await;
         match tx.finish(outcome).await {
-            Ok((table, rung, seen, webhook)) => {
-                self.ring(webhook.as_ref());
+            Ok((table, rung, seen, hooks)) => {
+                self.ring(&hooks);
                 self.ring_players(rung);
                 self.feed.publish_seat_notice(seen);
                 Ok(table)

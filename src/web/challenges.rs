@@ -454,7 +454,7 @@ pub async fn accept(
     let (_, credential, cookie) = players_own(&http, &policy, None).await?;
     let accepted = policy
         .tables()
-        .accept_challenge(&id, Acceptor::Credential(credential), tables::now())
+        .accept_challenge(&id, Acceptor::Credential(credential), None, tables::now())
         .await
         .map_err(refused)?;
     let mut answer = see_other(&paths::mine(&accepted.table.id));

@@ -127,7 +127,10 @@ pub async fn player_for(
     if policy.may_create_player(&Client::Address(client)).is_err() {
         return Ok(None);
     }
-    let made = policy.tables().create_player(name, tables::now()).await?;
+    let made = policy
+        .tables()
+        .create_player(name, None, tables::now())
+        .await?;
     let set = cookie(http, policy, &made.credential);
     Ok(Some((made.credential, Some(set))))
 }

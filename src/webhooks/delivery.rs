@@ -350,7 +350,8 @@ impl Deliveries {
                 signature::HEADER,
                 signature::sign(&event.secret, timestamp, &event.body),
             )
-            .header("Moot-Event-Id", &event.event_id)
+            // A site's copy is sent as the event it copies: receivers deduplicate by it.
+            .header("Moot-Event-Id", event.sent_id())
             .header("Moot-Event", &event.kind)
             .body(event.body.clone())
             .send()

@@ -165,6 +165,38 @@ impl From<tables::WebhookHealth> for TableWebhook {
     }
 }
 
+/// A site's webhook as the site reads it back (never its secret).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "url": "https://games.example/hooks/moot",
+    "status": "ok",
+    "failed_events": 0,
+}))]
+pub struct SiteWebhookResponse {
+    /// Where every event of the site's tables and players is posted.
+    #[schema(format = "uri")]
+    pub url: String,
+    /// How it fares.
+    pub status: WebhookStatus,
+    /// Events given up after a day of retries.
+    pub failed_events: u64,
+    /// Why the last delivery failed, until one succeeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+impl From<crate::tables::site_webhooks::SiteWebhook> for SiteWebhookResponse {
+    fn from(kept: crate::tables::site_webhooks::SiteWebhook) -> Self {
+        let health = TableWebhook::from(kept.health);
+        SiteWebhookResponse {
+            url: kept.url,
+            status: health.status,
+            failed_events: health.failed_events,
+            last_error: health.last_error,
+        }
+    }
+}
+
 /// How a table stands.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -402,6 +402,7 @@ pub async fn accept_challenge(
     // Its answer holds credentials: a key counts per client, as a table's creation's does.
     let client = crate::api::site_key::client_of(&http, policy.limits().trust_forwarded)?;
     let scope = format!("challenges {}", client.scope());
+    let site = client.site_name().map(str::to_owned);
     let credential = bearer(&http).unwrap_or_default().to_owned();
     let idempotent = key.map(|key| {
         Idempotent::new(
@@ -419,7 +420,11 @@ pub async fn accept_challenge(
         policy.tables(),
         idempotent,
         (acceptance_answer, Answering::Acceptance(acceptance_answer)),
-        |tables| async move { tables.accept_challenge(&id, acceptor, tables::now()).await },
+        |tables| async move {
+            tables
+                .accept_challenge(&id, acceptor, site, tables::now())
+                .await
+        },
         problem,
     )
     .await

@@ -139,6 +139,7 @@ async fn create_for<G: Game>(
     allow_private_webhooks: bool,
     idempotent: Option<Idempotent>,
     players: [Option<(String, Player)>; 2],
+    site: Option<String>,
 ) -> Result<HttpResponse, ApiError> {
     let mut names = names(request.names)?;
     // A seat left unnamed is named after its player.
@@ -164,6 +165,7 @@ async fn create_for<G: Game>(
                     names,
                     players,
                     webhook,
+                    site,
                     tables::now(),
                 )
                 .await
@@ -179,7 +181,7 @@ async fn create_for<G: Game>(
 #[utoipa::path(
     tag = "tables",
     params(
-        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the creation counts against that site's own budget, not its address's (for a site's backend relaying its players' requests); a key that is no site's is 401 `unknown_site_key`"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the creation counts against that site's own budget, not its address's (for a site's backend relaying its players' requests), and the table is the site's (its events go to the site's webhook too, `PUT /api/v1/site/webhook`); a key that is no site's is 401 `unknown_site_key`"),
         ("Idempotency-Key" = Option<String>, Header, description = "A key of 16 to 255 visible ASCII characters (a random UUID); for a creation it counts per client (address, or site) that makes the change at most once: the same request sent again with it is answered as the first time (`Idempotent-Replayed: true`); another request with it is 422 `idempotency_key_reused`. Kept at least 24 h"),
     ),
     request_body(content = CreateTableRequest, content_type = "application/json"),
@@ -228,7 +230,9 @@ pub async fn create_table(body: JsonBody, http: HttpRequest) -> Result<HttpRespo
     let idempotent = key.map(|key| Idempotent::new(&scope, &key, &[b"create", asked.as_bytes()]));
     let allow_private = policy.limits().allow_private_webhooks;
     let players = seat_players(&policy, &http, request.player_credentials.clone()).await?;
-    with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent, players).await, else Err(ApiError::unknown_game(game)))
+    // The table is the site's whose key asked for it: its site's webhook gets its events.
+    let site = client.site_name().map(str::to_owned);
+    with_game!(*game, G => create_for::<G>(policy.tables(), request, allow_private, idempotent, players, site).await, else Err(ApiError::unknown_game(game)))
 }
 
 /// The players taking the seats of a new table, by the credentials given (the first seat's

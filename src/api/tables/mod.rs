@@ -18,6 +18,7 @@
 //!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
 //!   time; [`my_events`]: the player's feed as it happens (server-sent events);
 //!   [`player_bodies`]: their bodies;
+//! - [`site_webhook`]: a site's one webhook, for every table and player its key made;
 //! - Web Push: [`push`] gives the server's VAPID key and keeps a player's browsers'
 //!   subscriptions; [`push_bodies`]: their bodies;
 //! - challenges: [`challenges`] offers a game to anyone or to one player, lists, accepts
@@ -44,6 +45,7 @@ pub mod reads;
 pub(crate) mod refusals;
 pub mod rematch;
 pub mod seats;
+pub mod site_webhook;
 pub mod take_seat;
 pub mod takeback;
 pub mod vacation;
@@ -71,6 +73,9 @@ pub fn configure(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(players::me)
         .service(players::set_webhook)
         .service(players::remove_webhook)
+        .service(site_webhook::set_site_webhook)
+        .service(site_webhook::site_webhook)
+        .service(site_webhook::remove_site_webhook)
         .service(my_tables::my_tables)
         .service(my_events::my_events)
         .service(take_seat::take_seat)

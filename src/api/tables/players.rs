@@ -65,7 +65,7 @@ pub(super) async fn player_of(
 #[utoipa::path(
     tag = "players",
     params(
-        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the player counts against that site's budget of creations, not its address's; a key that is no site's is 401 `unknown_site_key`"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the player counts against that site's budget of creations, not its address's, and is the site's (its feed goes to the site's webhook too, `PUT /api/v1/site/webhook`); a key that is no site's is 401 `unknown_site_key`"),
     ),
     request_body(content = CreatePlayerRequest, content_type = "application/json", description = "The player's name, if any (an empty body is a player without one)"),
     responses(
@@ -95,7 +95,7 @@ pub async fn create_player(body: JsonBody, http: HttpRequest) -> Result<HttpResp
     }
     let made = policy
         .tables()
-        .create_player(name, tables::now())
+        .create_player(name, client.site_name(), tables::now())
         .await
         .map_err(problem)?;
     Ok(HttpResponse::Created()

@@ -9,7 +9,7 @@ use crate::tables::store::Backend;
 use crate::tables::{Millis, TableError, Tables};
 
 const CLAIMED_COLUMNS: &str =
-    "event_id, table_id, seq, kind, url, host, secret, body, attempts, created_ms";
+    "event_id, table_id, seq, kind, url, host, secret, body, attempts, created_ms, site";
 
 /// How many of the oldest due heads one claim ranks by receiver: measured with SQLite, a claim
 /// over 20,000 due events of one receiver took 76 ms when it ranked them all, 3 ms within 256.
@@ -170,6 +170,7 @@ fn claimed_of(row: &sqlx::any::AnyRow) -> Result<Claimed, TableError> {
     Ok(Claimed {
         event_id: row.try_get("event_id")?,
         table_id: row.try_get("table_id")?,
+        site: row.try_get("site")?,
         seq: row.try_get::<i64, _>("seq")? as u64,
         kind: row.try_get("kind")?,
         // Written before the outbox kept it: read from the URL.

@@ -3,26 +3,31 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Outgoing;
+use super::site::Targets;
+use super::{Hooks, Outgoing};
 use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::seat_notice::SeatNotice;
 use crate::tables::write::Write;
-use crate::tables::{TableError, Tables, Webhook};
+use crate::tables::{TableError, Tables};
 
 impl Tables {
-    /// In a seat's notice's transaction: writes it to the outbox for the table's `webhook`,
-    /// after the change it follows. A seat may ask, be declined and ask again at one change,
+    /// In a seat's notice's transaction: writes it to the outbox for the table's `hooks` (its
+    /// webhook, its site's), after the change it follows. A seat may ask, be declined and ask again at one change,
     /// even within a millisecond: its id orders it after the notices this process made before
     /// (see [`notice_rank`]), and a random part keeps it apart from another replica's.
     pub(in crate::tables) async fn enqueue_seat_notice(
         &self,
         tx: &mut Write,
-        webhook: &Webhook,
+        hooks: &Hooks,
         notice: &SeatNotice,
     ) -> Result<(), TableError> {
         let Some(body) = self.outbox.as_ref().and_then(|o| o.seat_notice_body) else {
             return Ok(());
         };
+        let targets = Targets::of(tx, hooks).await?;
+        if targets.is_empty() {
+            return Ok(());
+        }
         let kind = notice.kind.name();
         let outgoing = Outgoing {
             event_id: format!(
@@ -37,20 +42,25 @@ impl Tables {
             kind,
             body: body(notice),
         };
-        outgoing.write(tx, webhook, notice.time).await
+        outgoing.write(tx, &targets, notice.time).await
     }
 
-    /// In a deadline notice's transaction: writes it to the outbox for table's `webhook`, after
-    /// the table's change it follows (same `seq`, written later). Whether it did.
+    /// In a deadline notice's transaction: writes it to the outbox for the table's `hooks` (its
+    /// webhook, its site's), after the table's change it follows (same `seq`, written later).
+    /// Whether it did.
     pub(in crate::tables) async fn enqueue_deadline(
         &self,
         tx: &mut Write,
-        webhook: &Webhook,
+        hooks: &Hooks,
         notice: &DeadlineNotice,
     ) -> Result<bool, TableError> {
         let Some(body) = self.outbox.as_ref().and_then(|o| o.deadline_body) else {
             return Ok(false);
         };
+        let targets = Targets::of(tx, hooks).await?;
+        if targets.is_empty() {
+            return Ok(false);
+        }
         let kind = notice.kind();
         let outgoing = Outgoing {
             event_id: format!("{}-{}-{kind}", notice.table_id, notice.seq),
@@ -59,7 +69,7 @@ impl Tables {
             kind,
             body: body(notice),
         };
-        outgoing.write(tx, webhook, notice.time).await?;
+        outgoing.write(tx, &targets, notice.time).await?;
         Ok(true)
     }
 }

@@ -124,6 +124,7 @@ async fn open<G: PageGame>(
             names,
             [credential, None],
             None,
+            None,
             tables::now(),
         )
         .await

@@ -516,8 +516,11 @@ both!(
     challenges_left_open_seven_days_expire,
     |url: String| async move {
         let tables = db::tables(&url, 100).await;
-        let ann = tables.create_player(Some("Ann".into()), 0).await.unwrap();
-        let bo = tables.create_player(None, 0).await.unwrap();
+        let ann = tables
+            .create_player(Some("Ann".into()), None, 0)
+            .await
+            .unwrap();
+        let bo = tables.create_player(None, None, 0).await.unwrap();
         let t0 = moot::tables::now();
         let made = tables
             .create_challenge(
@@ -543,6 +546,7 @@ both!(
             .accept_challenge(
                 &made.id,
                 moot::tables::challenges::Acceptor::Credential(bo.credential.clone()),
+                None,
                 later,
             )
             .await

@@ -71,6 +71,7 @@ async fn clocked(tables: &Tables, clock: Clock, now: i64) -> Created {
             [None, None],
             [None, None],
             webhook(),
+            None,
             now,
         )
         .await

@@ -494,8 +494,14 @@ both!(
     |url: String| async move {
         let one = db::tables(&url, 100).await;
         let other = db::tables(&url, 100).await;
-        let ann = one.create_player(Some("Ann".into()), T0).await.unwrap();
-        let bo = one.create_player(Some("Bo".into()), T0).await.unwrap();
+        let ann = one
+            .create_player(Some("Ann".into()), None, T0)
+            .await
+            .unwrap();
+        let bo = one
+            .create_player(Some("Bo".into()), None, T0)
+            .await
+            .unwrap();
         let options = HerforOptions::default();
         let start = Herfor::new_game(&options).unwrap();
         let created = one
@@ -506,6 +512,7 @@ both!(
                 [None, None],
                 [Some(ann.credential.clone()), Some(bo.credential.clone())],
                 webhook(),
+                None,
                 T0,
             )
             .await

@@ -396,8 +396,14 @@ both!(
     |url: String| async move {
         let one = db::tables(&url, 100).await;
         let other = db::tables(&url, 100).await;
-        let ann = one.create_player(Some("Ann".into()), T0).await.unwrap();
-        let bo = one.create_player(Some("Bo".into()), T0).await.unwrap();
+        let ann = one
+            .create_player(Some("Ann".into()), None, T0)
+            .await
+            .unwrap();
+        let bo = one
+            .create_player(Some("Bo".into()), None, T0)
+            .await
+            .unwrap();
         let options = HerforOptions {
             size: 3,
             ..HerforOptions::default()
@@ -414,6 +420,7 @@ both!(
                     url: "https://games.example/hooks/moot".into(),
                     secret: "a-long-random-secret-kept-by-the-site".into(),
                 }),
+                None,
                 T0,
             )
             .await
@@ -686,6 +693,7 @@ async fn a_players_follower_on_one_replica_hears_another_replicas_events() {
             None,
             [None, None],
             [Some(ann.clone()), None],
+            None,
             None,
             T0,
         )

@@ -48,6 +48,10 @@
 //!   failure, given up after its time (and shown on the table); URLs and secrets refused; a
 //!   receiver that never answers delays only its own tables; one failing in a row is left alone
 //!   until a trial; claims take each receiver's share;
+//! - `site_webhooks`: a site's one webhook: every event of the tables and players its key
+//!   made, as their own webhooks get them, signed with its secret, in order; nothing of what
+//!   was made without the key; refusals naming the field; read without its secret; removed;
+//!   its give-ups counted on it;
 //! - `push`: Web Push, the test as push service and browser: a push decrypts to the notice and
 //!   carries a VAPID JWT that verifies over the server's key; a 410 drops the subscription, a
 //!   500 is retried, two workers post each push once, replicas share one key; the
@@ -78,6 +82,7 @@ mod push;
 mod refusals;
 mod rematch;
 mod replicas;
+mod site_webhooks;
 mod sse;
 mod sweep;
 mod takeback;

@@ -619,6 +619,7 @@ both!(
                 [None, None],
                 [None, Some(ann.clone())],
                 None,
+                None,
                 now - 2 * day,
             )
             .await
