@@ -40,7 +40,8 @@
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
-//!   [`announce`] publishes;
+//!   [`announce`] publishes; [`holders`]: whose share a stream (a table's, or a player's
+//!   feed) counts against, an address or a site, and how many each holds;
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
 //!   and claimed from there by the delivery worker (`crate::webhooks`);
 //! - Web Push, for players' notices: [`push_keys`] (the server's VAPID key, made once and
@@ -60,6 +61,7 @@ mod create;
 pub mod deadlines;
 pub mod feed;
 pub mod health;
+pub mod holders;
 pub mod idempotency;
 pub mod keeper;
 mod notifier;
@@ -89,9 +91,11 @@ pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
 pub use clock::{Clock, ClockTimes, OnExpiry, Pace};
 pub use feed::{Feed, FeedFull, FeedLimits};
+pub use holders::Holder;
 pub use idempotency::{Answering, Idempotent, Recall, Remembered};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody, HostShares, receiver_of};
+pub use player_feed::{BellLimits, BellsFull};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
 pub use seat_notice::{SeatNotice, SeatNoticeKind};
