@@ -86,9 +86,16 @@ pub mod tables {
     pub const STREAMS_PER_TABLE: usize = 32;
     /// Event streams one seat's player may have open at once (tabs and devices).
     pub const STREAMS_PER_SEAT: usize = 4;
-    /// Watchers' event streams open from one address (an IPv6 address's /64) at once, of
-    /// every table.
+    /// Event streams open from one address (an IPv6 address's /64) at once, of every table:
+    /// watchers' and seats' each (counted apart, so that an address's watchers never shut its
+    /// players out).
     pub const STREAMS_PER_ADDRESS: usize = 64;
+    /// Event streams one site (a `Moot-Site-Key`) may have open at once, watchers' and seats'
+    /// each, of `in_all` on the server: a quarter, so that one site holds at most half of the
+    /// places and the rest are left to the other sites and to players' own browsers.
+    pub const fn streams_per_site(in_all: usize) -> usize {
+        in_all / 4
+    }
     /// Event streams open on the server at once; more are refused with 503. An idle stream
     /// costs a few kilobytes.
     pub const MAX_STREAMS: usize = 20_000;
@@ -109,6 +116,16 @@ pub mod tables {
     pub const STREAMS_PER_PLAYER: usize = 8;
     /// Players' feeds open on the server at once, counted apart from the tables' streams.
     pub const MAX_PLAYER_STREAMS: usize = 2_000;
+    /// Players' feeds open from one address (an IPv6 address's /64) at once: eight players at
+    /// their full share behind one NAT (a household, a club), and 3% of the server's 2,000, so
+    /// that it takes at least 32 addresses, not one, to fill them. A site's backend relaying
+    /// its players' feeds sends its key and counts against its site's share instead.
+    pub const PLAYER_STREAMS_PER_ADDRESS: usize = 64;
+    /// Players' feeds one site may have open at once, of `in_all` on the server: half, so that
+    /// one site never holds every place.
+    pub const fn player_streams_per_site(in_all: usize) -> usize {
+        in_all / 2
+    }
     /// Days a player's feed keeps its events: a follower that comes back later is sent one
     /// `reset` (read your tables again) instead of what it missed.
     pub const FEED_KEEP_DAYS: u32 = 30;

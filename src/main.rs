@@ -104,13 +104,38 @@ struct Serve {
     #[arg(long, env = "MOOT_MAX_EVENT_STREAMS", default_value_t = moot::limits::tables::MAX_STREAMS)]
     max_event_streams: usize,
     /// Watchers' event streams one table may have open at once (its seats' streams are
-    /// counted apart, at most 4 a seat).
+    /// counted apart, --event-streams-per-seat).
     #[arg(long, env = "MOOT_EVENT_STREAMS_PER_TABLE", default_value_t = moot::limits::tables::STREAMS_PER_TABLE)]
     event_streams_per_table: usize,
-    /// Watchers' event streams one address (an IPv6 address's /64) may have open at once: raise
-    /// it where many watchers share an address (a proxy that does not forward theirs).
+    /// Event streams one seat's player may have open at once (tabs and devices).
+    #[arg(long, env = "MOOT_EVENT_STREAMS_PER_SEAT", default_value_t = moot::limits::tables::STREAMS_PER_SEAT)]
+    event_streams_per_seat: usize,
+    /// Tables' event streams one address (an IPv6 address's /64) may have open at once,
+    /// watchers' and seats' each: raise it where many clients share an address (a proxy that
+    /// does not forward theirs).
     #[arg(long, env = "MOOT_EVENT_STREAMS_PER_ADDRESS", default_value_t = moot::limits::tables::STREAMS_PER_ADDRESS)]
     event_streams_per_address: usize,
+    /// Tables' event streams one site (a `Moot-Site-Key`) may have open at once, watchers' and
+    /// seats' each, in place of its address's share [default: a quarter of
+    /// --max-event-streams, so that one site holds at most half].
+    #[arg(long, env = "MOOT_EVENT_STREAMS_PER_SITE")]
+    event_streams_per_site: Option<usize>,
+    /// Players' feeds (`/api/v1/players/me/events`, the pages' "Your games") open at once;
+    /// more are refused with 503 `streams_full`.
+    #[arg(long, env = "MOOT_MAX_PLAYER_FEEDS", default_value_t = moot::limits::tables::MAX_PLAYER_STREAMS)]
+    max_player_feeds: usize,
+    /// Feeds one player may have open at once (tabs and devices).
+    #[arg(long, env = "MOOT_PLAYER_FEEDS_PER_PLAYER", default_value_t = moot::limits::tables::STREAMS_PER_PLAYER)]
+    player_feeds_per_player: usize,
+    /// Players' feeds one address (an IPv6 address's /64) may have open at once, of every
+    /// player: raise it where many players share an address (a proxy that does not forward
+    /// theirs).
+    #[arg(long, env = "MOOT_PLAYER_FEEDS_PER_ADDRESS", default_value_t = moot::limits::tables::PLAYER_STREAMS_PER_ADDRESS)]
+    player_feeds_per_address: usize,
+    /// Players' feeds one site (a `Moot-Site-Key`) may have open at once, in place of its
+    /// address's share [default: half of --max-player-feeds].
+    #[arg(long, env = "MOOT_PLAYER_FEEDS_PER_SITE")]
+    player_feeds_per_site: Option<usize>,
     /// Let tables' webhooks post to loopback and private addresses (this machine, its
     /// networks): only where every client that may create a table is trusted.
     #[arg(long, env = "MOOT_ALLOW_PRIVATE_WEBHOOKS")]
@@ -256,15 +281,17 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         max_table_plies = flags.max_table_plies,
         "tables are kept"
     );
-    let max_event_streams = streams_allowed(flags.max_event_streams);
+    let streams = feed_limits(&flags, streams_allowed(flags.max_event_streams));
+    let feeds = player_feed_limits(&flags);
+    tracing::info!(
+        ?streams,
+        ?feeds,
+        "event streams and players' feeds are capped"
+    );
     let tables = moot::tables::Tables::new(store.clone(), flags.max_open_tables)
         .with_ply_cap(flags.max_table_plies)
-        .with_feed(moot::tables::FeedLimits {
-            in_all: max_event_streams,
-            per_table: flags.event_streams_per_table,
-            per_address: flags.event_streams_per_address,
-            ..Default::default()
-        })
+        .with_feed(streams)
+        .with_player_feeds(feeds)
         .with_webhooks(moot::api::tables::events::TableEvent::webhook_body)
         .with_notice_webhooks(
             moot::api::tables::my_events::PlayerFeedEvent::webhook_body,
@@ -372,6 +399,33 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The tables' event streams' caps, of `in_all` streams the server may keep.
+fn feed_limits(flags: &Serve, in_all: usize) -> moot::tables::FeedLimits {
+    use moot::limits::tables::streams_per_site;
+    moot::tables::FeedLimits {
+        per_table: flags.event_streams_per_table,
+        per_seat: flags.event_streams_per_seat,
+        per_address: flags.event_streams_per_address,
+        per_site: flags
+            .event_streams_per_site
+            .unwrap_or(streams_per_site(in_all)),
+        in_all,
+    }
+}
+
+/// The players' feeds' caps.
+fn player_feed_limits(flags: &Serve) -> moot::tables::BellLimits {
+    use moot::limits::tables::player_streams_per_site;
+    moot::tables::BellLimits {
+        per_player: flags.player_feeds_per_player,
+        per_address: flags.player_feeds_per_address,
+        per_site: flags
+            .player_feeds_per_site
+            .unwrap_or(player_streams_per_site(flags.max_player_feeds)),
+        in_all: flags.max_player_feeds,
+    }
 }
 
 /// A `--push-contact`: a `mailto:` or `https:` URL, as push services ask of VAPID's `sub`.

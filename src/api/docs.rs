@@ -14,7 +14,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use moot_games::GAME_IDS;
 
 use super::examples;
-use super::problem::{ErrorCode, Problem};
+use super::problem::{ErrorCode, Problem, StreamCap};
 
 /// Where the document is served; Swagger UI is at `/docs/`.
 pub const OPENAPI_PATH: &str = "/api-docs/openapi.json";
@@ -42,7 +42,7 @@ stable `code`; bodies are limited to 1 MiB.",
         (name = "challenges", description = "Open challenges and invitations: a game offered to anyone (listed) or to one player; whoever accepts opens the table, both players seated."),
         (name = "service", description = "The service itself."),
     ),
-    components(schemas(Problem, ErrorCode))
+    components(schemas(Problem, ErrorCode, StreamCap))
 )]
 pub struct ApiDoc;
 

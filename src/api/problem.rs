@@ -68,6 +68,9 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = "uri-reference")]
     pub rule_url: Option<String>,
+    /// For `streams_full`: the cap the stream met (the detail names the flag that raises it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cap: Option<StreamCap>,
     /// The answer's `x-request-id`, to quote when reporting a problem (on every problem the
     /// server sends).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +78,26 @@ pub struct Problem {
     /// Seconds to wait before retrying (`overloaded`, `rate_limited`): sent as `Retry-After`.
     #[serde(skip)]
     pub retry_after: Option<u64>,
+}
+
+/// The cap an event stream met, for a `streams_full` refusal: a client waits for its own
+/// streams to close (`address`, `site`, `player`, `seat`), or for everyone's (`table`,
+/// `server`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamCap {
+    /// This address's share (an IPv6 address's /64): its own streams fill it.
+    Address,
+    /// The share of the site whose `Moot-Site-Key` was sent.
+    Site,
+    /// The player's share of its feed's streams (its tabs and devices).
+    Player,
+    /// The seat's share of its table's streams.
+    Seat,
+    /// The table's watchers (its seats still may follow it).
+    Table,
+    /// The server's: every stream of this kind it keeps is open.
+    Server,
 }
 
 /// The anchor of a rule id on its game's rules page: `F3` → `/rules/herfor#F3`. Each game's
@@ -119,6 +142,7 @@ impl ApiError {
             index: None,
             line: None,
             rule_url: None,
+            cap: None,
             request_id: None,
             retry_after: None,
         }))
@@ -144,6 +168,12 @@ impl ApiError {
     /// Names the member at fault; a name sent by the client is cut to an excerpt.
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
         self.0.field = Some(excerpt(&field.into(), EXCERPT_CHARS));
+        self
+    }
+
+    /// Names the cap a stream met (`streams_full`).
+    pub fn with_cap(mut self, cap: StreamCap) -> Self {
+        self.0.cap = Some(cap);
         self
     }
 

@@ -10,10 +10,11 @@
 //!
 //! Places are kept for the people at the table: a seat's followers (who presented its
 //! credential) are counted apart from watchers, so that watchers filling a table's places never
-//! shut its players out, and watchers may take at most nine tenths of the server's places and a
-//! share of them per address.
+//! shut its players out, and watchers may take at most nine tenths of the server's places. Each
+//! holder (an address, or a site by its key: see [`super::holders`]) has a share of watchers'
+//! streams and a share of seats' streams, counted apart for the same reason, so that no one
+//! client holds every place of the server, as a seat's or as a watcher.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -23,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Change;
 use super::deadlines::DeadlineNotice;
+use super::holders::{Holder, Holdings};
 use super::seat_notice::SeatNotice;
 use moot_games::Seat;
 
@@ -36,8 +38,12 @@ pub struct FeedLimits {
     pub per_table: usize,
     /// Followers of one seat at once (its player's tabs and devices).
     pub per_seat: usize,
-    /// Watchers from one address (an IPv6 address's /64) at once, of every table.
+    /// Followers from one address (an IPv6 address's /64) at once, of every table: watchers
+    /// and seats' followers each.
     pub per_address: usize,
+    /// Followers from one site (its key) at once, of every table: watchers and seats'
+    /// followers each.
+    pub per_site: usize,
     /// Followers of all tables at once.
     pub in_all: usize,
 }
@@ -49,6 +55,7 @@ impl Default for FeedLimits {
             per_table: limits::STREAMS_PER_TABLE,
             per_seat: limits::STREAMS_PER_SEAT,
             per_address: limits::STREAMS_PER_ADDRESS,
+            per_site: limits::streams_per_site(limits::MAX_STREAMS),
             in_all: limits::MAX_STREAMS,
         }
     }
@@ -61,32 +68,63 @@ impl FeedLimits {
     }
 }
 
-/// Who follows a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who follows a table, and whose share the stream counts against (if known).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Who {
     /// A seat's player (its credential was presented).
-    Seat(Seat),
-    /// Anyone with the table's id, from this address (an IPv6 address's /64), if known.
-    Watcher(Option<IpAddr>),
+    Seat(Seat, Option<Holder>),
+    /// Anyone with the table's id.
+    Watcher(Option<Holder>),
 }
 
-/// Why a follower was refused.
+impl Who {
+    /// Whose share the stream counts against.
+    fn holder(&self) -> Option<&Holder> {
+        match self {
+            Who::Seat(_, holder) | Who::Watcher(holder) => holder.as_ref(),
+        }
+    }
+}
+
+/// Why a follower was refused: each says the cap, and the flag that raises it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FeedFull {
     /// The table has as many watchers as one table may.
     #[error(
-        "this table has {0} watchers: the most one table may have (its seats still may follow it)"
+        "this table has {0} watchers: the most one table may have (--event-streams-per-table); \
+         its seats still may follow it"
     )]
     Table(usize),
     /// The seat has as many followers as one seat may.
-    #[error("this seat has {0} event streams open: the most one seat may have")]
+    #[error(
+        "this seat has {0} event streams open: the most one seat may have (--event-streams-per-seat)"
+    )]
     Seat(usize),
-    /// The address watches as many tables as one address may.
-    #[error("{0} event streams are open from this address: the most one address may have")]
+    /// The address has as many streams of this kind (watchers' or seats') as one address may.
+    #[error(
+        "{0} event streams are open from this address: the most one address may have \
+         (--event-streams-per-address)"
+    )]
     Address(usize),
-    /// The server has as many followers as it takes.
-    #[error("this server has {0} event streams open: the most it keeps")]
+    /// The site has as many streams of this kind (watchers' or seats') as one site may.
+    #[error(
+        "{0} event streams are open with this site's key: the most one site may have \
+         (--event-streams-per-site)"
+    )]
+    Site(usize),
+    /// The server has as many followers (or watchers) as it takes.
+    #[error("this server has {0} event streams open: the most it keeps (--max-event-streams)")]
     Server(usize),
+}
+
+impl FeedFull {
+    /// A holder's refusal, holding `held`.
+    fn of_holder(holder: &Holder, held: usize) -> FeedFull {
+        match holder {
+            Holder::Address(_) => FeedFull::Address(held),
+            Holder::Site(_) => FeedFull::Site(held),
+        }
+    }
 }
 
 /// One followed table: its channel and who follows it.
@@ -107,8 +145,10 @@ impl Followed {
 #[derive(Clone, Debug)]
 pub struct Feed {
     channels: Arc<DashMap<String, Followed>>,
-    /// Watchers by address.
-    addresses: Arc<DashMap<IpAddr, usize>>,
+    /// Watchers by holder.
+    watchers_by: Arc<Holdings>,
+    /// Seats' followers by holder, counted apart: an address's watchers never take them.
+    seats_by: Arc<Holdings>,
     open: Arc<AtomicUsize>,
     watching: Arc<AtomicUsize>,
     limits: FeedLimits,
@@ -123,7 +163,8 @@ pub struct Follower {
     receiver: broadcast::Receiver<Published>,
     id: String,
     who: Who,
-    feed: Feed,
+    /// Given back after the follower leaves its table.
+    places: Places,
 }
 
 /// What a follower is told next.
@@ -166,7 +207,8 @@ impl Feed {
     pub fn new(limits: FeedLimits) -> Feed {
         Feed {
             channels: Arc::default(),
-            addresses: Arc::default(),
+            watchers_by: Arc::default(),
+            seats_by: Arc::default(),
             open: Arc::default(),
             watching: Arc::default(),
             limits,
@@ -182,24 +224,7 @@ impl Feed {
 
     /// Follows table `id` from now on as `who`, if the limits allow one more follower.
     pub fn follow(&self, id: &str, who: Who) -> Result<Follower, FeedFull> {
-        take(&self.open, self.limits.in_all).map_err(FeedFull::Server)?;
-        let mut taken = Taken {
-            feed: self,
-            watcher: None,
-            armed: true,
-        };
-        if let Who::Watcher(address) = who {
-            take(&self.watching, self.limits.watchers_in_all()).map_err(FeedFull::Server)?;
-            taken.watcher = Some(None);
-            if let Some(address) = address {
-                let mut count = self.addresses.entry(address).or_insert(0);
-                if *count >= self.limits.per_address {
-                    return Err(FeedFull::Address(*count));
-                }
-                *count += 1;
-                taken.watcher = Some(Some(address));
-            }
-        }
+        let places = self.take_places(&who)?;
         let refusal = {
             let mut followed = self
                 .channels
@@ -210,7 +235,7 @@ impl Feed {
                     seats: [0, 0],
                 });
             let (count, limit, refusal): (_, _, fn(usize) -> FeedFull) = match who {
-                Who::Seat(seat) => (
+                Who::Seat(seat, _) => (
                     &mut followed.seats[seat.index()],
                     self.limits.per_seat,
                     FeedFull::Seat,
@@ -224,12 +249,11 @@ impl Feed {
             if *count < limit {
                 *count += 1;
                 let receiver = followed.sender.subscribe();
-                taken.armed = false;
                 return Ok(Follower {
                     receiver,
                     id: id.to_owned(),
                     who,
-                    feed: self.clone(),
+                    places,
                 });
             }
             refusal(*count)
@@ -237,6 +261,40 @@ impl Feed {
         // The channel may have been made for this follower alone.
         self.channels.remove_if(id, |_, f| f.is_empty());
         Err(refusal)
+    }
+
+    /// The server's places `who` takes before its table's: one of all, one of the watchers'
+    /// (for a watcher), and one of its holder's share; each given back if a later one is
+    /// refused.
+    fn take_places(&self, who: &Who) -> Result<Places, FeedFull> {
+        take(&self.open, self.limits.in_all).map_err(FeedFull::Server)?;
+        let mut places = Places {
+            feed: self.clone(),
+            watching: false,
+            held: None,
+        };
+        let watcher = matches!(who, Who::Watcher(_));
+        if watcher {
+            take(&self.watching, self.limits.watchers_in_all()).map_err(FeedFull::Server)?;
+            places.watching = true;
+        }
+        if let Some(holder) = who.holder() {
+            let share = holder.share(self.limits.per_address, self.limits.per_site);
+            self.holdings(watcher)
+                .take(holder, share)
+                .map_err(|held| FeedFull::of_holder(holder, held))?;
+            places.held = Some(holder.clone());
+        }
+        Ok(places)
+    }
+
+    /// The holders' counts of watchers, or of seats' followers.
+    fn holdings(&self, watchers: bool) -> &Holdings {
+        if watchers {
+            &self.watchers_by
+        } else {
+            &self.seats_by
+        }
     }
 
     /// Tells the table's followers in this process of a change (nobody, if nobody follows it).
@@ -277,37 +335,27 @@ impl Feed {
     pub fn is_followed(&self, id: &str) -> bool {
         self.channels.contains_key(id)
     }
-
-    /// Gives back the places of a follower that leaves, or was refused part way: the
-    /// server's, and a watcher's (`Some`, with its address's if it has one).
-    fn release(&self, watcher: Option<Option<IpAddr>>) {
-        self.open.fetch_sub(1, Ordering::AcqRel);
-        let Some(address) = watcher else {
-            return;
-        };
-        self.watching.fetch_sub(1, Ordering::AcqRel);
-        if let Some(address) = address {
-            if let Some(mut count) = self.addresses.get_mut(&address) {
-                *count = count.saturating_sub(1);
-            }
-            self.addresses.remove_if(&address, |_, count| *count == 0);
-        }
-    }
 }
 
-/// The places a follower took while it is being let in, given back if it is refused: the
-/// server's, and a watcher's (`Some`, with its address's if it has one).
-struct Taken<'a> {
-    feed: &'a Feed,
-    watcher: Option<Option<IpAddr>>,
-    /// Cleared once the follower is in: then the [`Follower`] gives them back.
-    armed: bool,
+/// The server's places a follower holds: given back when dropped, as it leaves or when it is
+/// refused part way in.
+#[derive(Debug)]
+struct Places {
+    feed: Feed,
+    /// One of the watchers' places.
+    watching: bool,
+    /// One of this holder's places (a watcher's, or a seat follower's).
+    held: Option<Holder>,
 }
 
-impl Drop for Taken<'_> {
+impl Drop for Places {
     fn drop(&mut self) {
-        if self.armed {
-            self.feed.release(self.watcher);
+        self.feed.open.fetch_sub(1, Ordering::AcqRel);
+        if self.watching {
+            self.feed.watching.fetch_sub(1, Ordering::AcqRel);
+        }
+        if let Some(holder) = &self.held {
+            self.feed.holdings(self.watching).give_back(holder);
         }
     }
 }
@@ -317,7 +365,7 @@ impl Follower {
     pub async fn next(&mut self) -> Option<Next> {
         let received = tokio::select! {
             biased;
-            () = self.feed.closing.cancelled() => return None,
+            () = self.places.feed.closing.cancelled() => return None,
             received = self.receiver.recv() => received,
         };
         match received {
@@ -332,20 +380,18 @@ impl Follower {
 }
 
 impl Drop for Follower {
+    /// Leaves the table; then `Places` gives back the server's places.
     fn drop(&mut self) {
-        self.feed.release(match self.who {
-            Who::Watcher(address) => Some(address),
-            Who::Seat(_) => None,
-        });
+        let channels = &self.places.feed.channels;
         // Under the map's lock, where a new follower is counted in: the channel goes only when
         // nobody follows it.
-        if let Some(mut followed) = self.feed.channels.get_mut(&self.id) {
+        if let Some(mut followed) = channels.get_mut(&self.id) {
             match self.who {
-                Who::Seat(seat) => followed.seats[seat.index()] -= 1,
+                Who::Seat(seat, _) => followed.seats[seat.index()] -= 1,
                 Who::Watcher(_) => followed.watchers -= 1,
             }
         }
-        self.feed.channels.remove_if(&self.id, |_, f| f.is_empty());
+        channels.remove_if(&self.id, |_, f| f.is_empty());
     }
 }
 
@@ -375,6 +421,7 @@ mod tests {
             per_table: 2,
             per_seat: 1,
             per_address: 3,
+            per_site: 3,
             in_all: 4,
         }
     }
@@ -424,9 +471,9 @@ mod tests {
         });
         let _w1 = feed.follow("a", ANYONE).unwrap();
         let _w2 = feed.follow("a", ANYONE).unwrap();
-        let first = feed.follow("a", Who::Seat(Seat::First)).unwrap();
+        let first = feed.follow("a", Who::Seat(Seat::First, None)).unwrap();
         assert_eq!(
-            feed.follow("a", Who::Seat(Seat::First)).unwrap_err(),
+            feed.follow("a", Who::Seat(Seat::First, None)).unwrap_err(),
             FeedFull::Seat(1),
             "a seat's own places are bounded too"
         );
@@ -438,12 +485,16 @@ mod tests {
         }
         assert_eq!(feed.follow("f", ANYONE).unwrap_err(), FeedFull::Server(9));
         // …and the tenth is a seat's.
-        let _first = feed.follow("a", Who::Seat(Seat::First)).unwrap();
+        let _first = feed.follow("a", Who::Seat(Seat::First, None)).unwrap();
         assert_eq!(
-            feed.follow("a", Who::Seat(Seat::Second)).unwrap_err(),
+            feed.follow("a", Who::Seat(Seat::Second, None)).unwrap_err(),
             FeedFull::Server(10)
         );
         assert_eq!(feed.open(), 10);
+    }
+
+    fn address(text: &str) -> Option<Holder> {
+        Some(Holder::Address(text.parse().unwrap()))
     }
 
     #[test]
@@ -452,14 +503,98 @@ mod tests {
             per_address: 2,
             ..limits()
         });
-        let here = Who::Watcher(Some("192.0.2.1".parse().unwrap()));
-        let there = Who::Watcher(Some("192.0.2.2".parse().unwrap()));
-        let first = feed.follow("a", here).unwrap();
-        let _second = feed.follow("b", here).unwrap();
-        assert_eq!(feed.follow("c", here).unwrap_err(), FeedFull::Address(2));
+        let here = Who::Watcher(address("192.0.2.1"));
+        let there = Who::Watcher(address("192.0.2.2"));
+        let first = feed.follow("a", here.clone()).unwrap();
+        let _second = feed.follow("b", here.clone()).unwrap();
+        assert_eq!(
+            feed.follow("c", here.clone()).unwrap_err(),
+            FeedFull::Address(2)
+        );
         let _other = feed.follow("c", there).unwrap();
         drop(first);
         let _again = feed.follow("c", here).unwrap();
         assert_eq!(feed.open(), 3);
+    }
+
+    #[test]
+    fn seats_followed_from_one_address_have_a_share_apart_from_its_watchers() {
+        let feed = Feed::new(FeedLimits {
+            per_address: 2,
+            per_seat: 4,
+            in_all: 100,
+            ..limits()
+        });
+        let here = address("192.0.2.1");
+        let seat = |seat| Who::Seat(seat, here.clone());
+        let _w1 = feed.follow("a", Who::Watcher(here.clone())).unwrap();
+        let _w2 = feed.follow("b", Who::Watcher(here.clone())).unwrap();
+        // The address's watchers are at their share: its seats still follow their tables…
+        let first = feed.follow("a", seat(Seat::First)).unwrap();
+        let _second = feed.follow("b", seat(Seat::Second)).unwrap();
+        // …up to a share of their own, across tables.
+        assert_eq!(
+            feed.follow("c", seat(Seat::First)).unwrap_err(),
+            FeedFull::Address(2)
+        );
+        assert_eq!(
+            feed.follow("c", Who::Seat(Seat::First, address("192.0.2.2")))
+                .map(drop),
+            Ok(())
+        );
+        drop(first);
+        let _again = feed.follow("c", seat(Seat::First)).unwrap();
+    }
+
+    #[test]
+    fn a_sites_streams_count_against_the_site_not_its_address() {
+        let feed = Feed::new(FeedLimits {
+            per_address: 1,
+            per_site: 3,
+            in_all: 100,
+            ..limits()
+        });
+        let club = || Some(Holder::Site("club".into()));
+        let mut held = Vec::new();
+        for table in ["a", "b", "c"] {
+            held.push(feed.follow(table, Who::Watcher(club())).unwrap());
+        }
+        assert_eq!(
+            feed.follow("d", Who::Watcher(club())).unwrap_err(),
+            FeedFull::Site(3)
+        );
+        // The site's seats have their own share, and other sites theirs.
+        for table in ["a", "b", "c"] {
+            held.push(feed.follow(table, Who::Seat(Seat::First, club())).unwrap());
+        }
+        assert_eq!(
+            feed.follow("d", Who::Seat(Seat::First, club()))
+                .unwrap_err(),
+            FeedFull::Site(3)
+        );
+        let other = Who::Watcher(Some(Holder::Site("other".into())));
+        let _other = feed.follow("d", other).unwrap();
+        held.pop();
+        let _again = feed.follow("d", Who::Seat(Seat::First, club())).unwrap();
+        assert_eq!(feed.open(), 7);
+    }
+
+    #[test]
+    fn a_refused_follower_gives_back_every_place_it_took_on_the_way() {
+        let feed = Feed::new(FeedLimits {
+            per_table: 1,
+            in_all: 10,
+            ..limits()
+        });
+        let here = Who::Watcher(address("192.0.2.1"));
+        let _watcher = feed.follow("a", here.clone()).unwrap();
+        // Refused by the table after the server's and the address's places were taken.
+        assert_eq!(
+            feed.follow("a", here.clone()).unwrap_err(),
+            FeedFull::Table(1)
+        );
+        assert_eq!(feed.open(), 1);
+        assert_eq!(feed.watchers_by.held(here.holder().unwrap()), 1);
+        assert_eq!(feed.watching.load(Ordering::Acquire), 1);
     }
 }

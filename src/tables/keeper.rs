@@ -28,7 +28,7 @@ use super::feed::{Feed, FeedLimits};
 use super::idempotency::Remembering;
 use super::notifier::Notifier;
 use super::outbox::Outbox;
-use super::player_feed::Bells;
+use super::player_feed::{BellLimits, Bells};
 use super::push::PushShared;
 use super::recent::Recent;
 use super::secret;
@@ -100,6 +100,14 @@ impl Tables {
     pub fn with_feed(self, limits: FeedLimits) -> Tables {
         Tables {
             feed: Feed::new(limits),
+            ..self
+        }
+    }
+
+    /// The same tables, the followers of players' feeds bounded by `limits`.
+    pub fn with_player_feeds(self, limits: BellLimits) -> Tables {
+        Tables {
+            bells: Arc::new(Bells::new(limits)),
             ..self
         }
     }

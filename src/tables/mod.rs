@@ -4,6 +4,7 @@
 //! problems.
 //!
 //! - [`store`]: the database (SQLite or PostgreSQL through one driver), migrated at start;
+//!   [`breaker`]: PostgreSQL probed every second, its outage refused at once;
 //! - [`secret`]: table ids and seat credentials (random, kept hashed, compared in constant time);
 //! - [`policy`]: what each client may do (creations and wrong credentials, at a rate);
 //! - [`keeper`]: [`Tables`], the tables of one server, and the write transaction its
@@ -12,7 +13,8 @@
 //! - [`write`]: a change's transaction, which commits durably, rolls back a refusal, and
 //!   discards a connection the database failed on;
 //! - [`idempotency`]: the first answer of a change sent with an `Idempotency-Key`, remembered
-//!   in its transaction (sealed with the key) and given again for the same request;
+//!   in its transaction (sealed with the key, a change's position kept by reference) and given
+//!   again for the same request;
 //! - [`backup`]: a consistent copy of an SQLite database, taken while the server runs;
 //! - [`health`]: how the database's writes went (for `/readyz`, `/metrics` and the log), and
 //!   [`ready`], whether it takes a write now (the probe of `/readyz`);
@@ -40,7 +42,8 @@
 //! - [`announce`]: each committed change told to the table's followers, in this process and,
 //!   through PostgreSQL's `NOTIFY`/`LISTEN`, in the other replicas;
 //! - [`feed`]: the followers of each table in this process (the event streams), to whom
-//!   [`announce`] publishes;
+//!   [`announce`] publishes; [`holders`]: whose share a stream (a table's, or a player's
+//!   feed) counts against, an address or a site, and how many each holds;
 //! - [`outbox`]: each change of a table with a webhook, written in the change's transaction
 //!   and claimed from there by the delivery worker (`crate::webhooks`); [`site_webhooks`]: the
 //!   one webhook a site may name for every table and player its key made;
@@ -62,6 +65,7 @@ mod create;
 pub mod deadlines;
 pub mod feed;
 pub mod health;
+pub mod holders;
 pub mod idempotency;
 pub mod keeper;
 mod notifier;
@@ -92,9 +96,11 @@ pub use abandon::Abandonment;
 pub use changes::{After, CatchUp, Change, Head};
 pub use clock::{Clock, ClockTimes, OnExpiry, Pace};
 pub use feed::{Feed, FeedFull, FeedLimits};
+pub use holders::Holder;
 pub use idempotency::{Answering, Idempotent, Position, Recall, Remembered};
 pub use keeper::Tables;
 pub use outbox::{Claimed, EventBody, Hooks, HostShares, receiver_of};
+pub use player_feed::{BellLimits, BellsFull};
 pub use policy::{TableLimits, TablePolicy};
 pub use rematch::Rematched;
 pub use seat_notice::{SeatNotice, SeatNoticeKind};

@@ -556,7 +556,7 @@ fn push_payload(event: &PlayerEvent) -> Option<String> {
 /// How long a feed keeps its events.
 pub(super) const FEED_KEEP: Millis = limits::FEED_KEEP_DAYS as Millis * DAY;
 
-pub use super::bells::{Bells, BellsFull, Listening};
+pub use super::bells::{BellLimits, Bells, BellsFull, Listening};
 
 #[cfg(test)]
 mod tests;

@@ -109,5 +109,10 @@ pub async fn your_events(
             "this browser holds no player: its cookie is missing, or no player's",
         ));
     };
-    crate::api::tables::my_events::feed_stream(policy.tables().clone(), player.id, seen).await
+    // The pages' stream is a browser's: counted by its address (a site's key is for a
+    // backend's API requests).
+    let holder = crate::client::client_of(&http, policy.limits().trust_forwarded)
+        .map(crate::tables::Holder::Address);
+    crate::api::tables::my_events::feed_stream(policy.tables().clone(), player.id, seen, holder)
+        .await
 }

@@ -30,13 +30,14 @@ use super::bodies::{
 };
 use super::refusals::{client_of, problem, rate_limited, strike};
 use super::seats::bearer;
+use super::stream_shares::{holder, table_streams_full};
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
 use crate::tables::deadlines::DeadlineNotice;
 use crate::tables::feed::{Follower, Next, Who};
 use crate::tables::{
-    Backend, CatchUp, Change, Committed, Event, FeedFull, Table, TableError, TablePolicy, Tables,
+    Backend, CatchUp, Change, Committed, Event, Table, TableError, TablePolicy, Tables,
 };
 use crate::tables::{SeatNotice, SeatNoticeKind};
 use moot_games::Seat;
@@ -428,19 +429,17 @@ pub(super) fn stream_credential(http: &HttpRequest) -> Option<(String, &'static 
     Some((query.into_inner().credential?, "credential"))
 }
 
-fn full(refusal: FeedFull) -> ApiError {
-    ApiError::new(ErrorCode::StreamsFull, refusal.to_string()).retry_after(30)
-}
-
 /// Who opens a stream: the seat whose credential is sent (`Authorization: Bearer`), or a
-/// watcher from the client's address. A wrong credential counts as one at a move does.
+/// watcher; either counted against its site's share (`Moot-Site-Key`) or its address's. A
+/// wrong credential counts as one at a move does (by address).
 async fn who_follows(policy: &TablePolicy, http: &HttpRequest, id: &str) -> Result<Who, ApiError> {
-    let client = client_of(policy, http);
+    let holder = holder(policy, http)?;
     let Some((credential, _)) = stream_credential(http) else {
-        return Ok(Who::Watcher(client.map(crate::client::share_key)));
+        return Ok(Who::Watcher(holder));
     };
+    let client = client_of(policy, http);
     match policy.tables().seat(id, &credential).await {
-        Ok(seat) => Ok(Who::Seat(seat)),
+        Ok(seat) => Ok(Who::Seat(seat, holder)),
         Err(TableError::BadCredential) => match policy.barred(id, client) {
             Some(wait) => Err(rate_limited("wrong seat credentials", wait)),
             None => Err(strike(
@@ -458,25 +457,27 @@ async fn who_follows(policy: &TablePolicy, http: &HttpRequest, id: &str) -> Resu
 /// one, or with the table as it stands (`reset`) when more than 200 were missed. Each event's
 /// `id` is its `seq`; the stream ends after the table's last event, and answers 204 to a client
 /// that has seen it. A seat's player sends its credential: its streams are counted apart from
-/// watchers', so that watchers never take them.
+/// watchers', so that watchers never take them. Each address, and each site whose key is sent,
+/// has a share of watchers' streams and one of seats' streams.
 #[utoipa::path(
     tag = "tables",
     params(
         ("id" = String, Path, description = "The table's id"),
         ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it (or a `reset` when more than 200 were missed)"),
-        ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: a seat's credential, for a place kept for the seat's player (at most 4 streams a seat); without it, the stream is a watcher's (at most 32 a table, and a share per address)"),
+        ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: a seat's credential, for a place kept for the seat's player (at most 4 streams a seat); without it, the stream is a watcher's (at most 32 a table)"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the stream counts against that site's share (a quarter of the server's, watchers' and seats' each), not its address's (64 watchers' and 64 seats' streams); a key that is no site's is 401 `unknown_site_key`"),
         StreamQuery,
     ),
     responses(
         (status = 200, description = "The events, as `text/event-stream`: each `data` is one `TableEvent`, its `event` the event's `type` and its `id` its `seq`", body = TableEvent, content_type = "text/event-stream"),
         (status = 204, description = "The table is over and `Last-Event-ID` is its last event: nothing more will come"),
-        (status = 401, description = "`unauthorized`: the credential sent is no seat's of this table", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthorized`: the credential sent is no seat's of this table; `unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number, or is past the table's last event", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client sent too many wrong credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`streams_full`: the table, the seat, this address or the server has as many open streams as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`streams_full`: a cap on open streams is met; `cap` names it (`table`: its watchers; `seat`; `address`: this address's share; `site`: this site's share; `server`), the detail the flag that raises it. `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -519,7 +520,7 @@ pub(crate) async fn stream(
         }
     }
     // Followed before the table is read again, so that no change falls between the two.
-    let follower = tables.feed().follow(&id, who).map_err(full)?;
+    let follower = tables.feed().follow(&id, who).map_err(table_streams_full)?;
     let start = tokio::time::Instant::now() + limits::STREAM_HEARTBEAT;
     let mut stream = Stream {
         tables,

@@ -13,6 +13,7 @@
 //!   reads it);
 //!   [`events`]: a table's events as they happen (server-sent events);
 //! - `refusals`: a refusal of the tables as a problem, and a client past its share;
+//!   `stream_shares`: whose share an event stream counts against, and a stream past a cap;
 //!   `answer`: a table as an HTTP answer, with its `ETag`;
 //! - player keys: [`players`] makes one and reads it back; [`take_seat`]: a player takes a
 //!   seat with the seat's credential; [`my_tables`]: a player's tables, filtered, a page at a
@@ -46,6 +47,7 @@ pub(crate) mod refusals;
 pub mod rematch;
 pub mod seats;
 pub mod site_webhook;
+mod stream_shares;
 pub mod take_seat;
 pub mod takeback;
 pub mod vacation;

@@ -22,11 +22,12 @@ use super::events::{StreamQuery, TableEvent, event_stream, last_event_id, stream
 use super::player_bodies::MY_TABLES;
 use super::players::known_player;
 use super::refusals::problem;
+use super::stream_shares::{holder, player_feeds_full};
 use crate::api::problem::{ApiError, ErrorCode, Problem};
 use crate::extract::KeptTables;
 use crate::limits::tables as limits;
 use crate::tables::player_feed::{FeedCatchUp, Listening, Notice, PlayerEvent};
-use crate::tables::{Backend, Standing, Tables};
+use crate::tables::{Backend, Holder, Standing, Tables};
 use moot_games::Seat;
 
 /// What a player's feed tells.
@@ -470,22 +471,24 @@ impl FeedStream {
 /// `deadline_passed`, `table_started`, `table_finished`). Without `Last-Event-ID` the stream
 /// opens with `feed` (where the feed stands); with it, with every event after that one, or
 /// with `reset` when more than 200 were missed or they were forgotten (kept 30 days). Each
-/// event's `id` is its `seq`.
+/// event's `id` is its `seq`. Each address, and each site whose key is sent, has a share of
+/// the server's feeds.
 #[utoipa::path(
     tag = "players",
     params(
         ("Authorization" = Option<String>, Header, description = "`Bearer <credential>`: the player's credential (or `credential` in the query)"),
         ("Last-Event-ID" = Option<u64>, Header, description = "The `seq` of the last event received: the stream sends every event after it (or a `reset`)"),
+        ("Moot-Site-Key" = Option<String>, Header, description = "A site's key, from the server's `--site-keys` file: the feed counts against that site's share (half of the server's feeds), not its address's (64); a key that is no site's is 401 `unknown_site_key`"),
         StreamQuery,
     ),
     responses(
         (status = 200, description = "The events, as `text/event-stream`: each `data` is one `PlayerFeedEvent`, its `event` the event's `type` and its `id` its `seq`", body = PlayerFeedEvent, content_type = "text/event-stream"),
-        (status = 401, description = "`unknown_player_key`: no player credential, or no player's", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unknown_player_key`: no player credential, or no player's; `unknown_site_key`: the `Moot-Site-Key` sent is no site's of this server", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_request`: `Last-Event-ID` is not a whole number", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: this client sent too many wrong player credentials", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`streams_full`: the player (8 at once) or the server has as many open feeds as it allows; `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
+        (status = 503, description = "`streams_full`: a cap on open feeds is met; `cap` names it (`player`: 8 at once; `address`: this address's share; `site`: this site's share; `server`), the detail the flag that raises it. `storage_unavailable`: the tables' database cannot be read now", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -495,6 +498,7 @@ pub async fn my_events(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let seen = last_event_id(&http)?;
+    let holder = holder(&policy, &http)?;
     let Some((credential, field)) = stream_credential(&http) else {
         return Err(ApiError::new(
             ErrorCode::UnknownPlayerKey,
@@ -503,21 +507,22 @@ pub async fn my_events(
         ));
     };
     let player = known_player(&policy, &http, &credential, field).await?;
-    feed_stream(policy.tables().clone(), player.id, seen).await
+    feed_stream(policy.tables().clone(), player.id, seen, holder).await
 }
 
-/// Player `player_id`'s feed from after `seen` (or from where it stands): the answer of
-/// [`my_events`], and of the pages' own stream.
+/// Player `player_id`'s feed from after `seen` (or from where it stands), counted against
+/// `holder`'s share: the answer of [`my_events`], and of the pages' own stream.
 pub(crate) async fn feed_stream(
     tables: Tables,
     player_id: String,
     seen: Option<u64>,
+    holder: Option<Holder>,
 ) -> Result<HttpResponse, ApiError> {
     // The bell is followed before the feed is read, so that no event falls between the two.
     let bell = tables
         .bells()
-        .follow(&player_id)
-        .map_err(|full| ApiError::new(ErrorCode::StreamsFull, full.to_string()).retry_after(30))?;
+        .follow(&player_id, holder)
+        .map_err(player_feeds_full)?;
     let start = tokio::time::Instant::now() + limits::STREAM_HEARTBEAT;
     let mut stream = FeedStream {
         tables,

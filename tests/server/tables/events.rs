@@ -252,6 +252,7 @@ both!(
             per_table: 2,
             per_seat: 1,
             per_address: 100,
+            per_site: 100,
             in_all: 10,
         });
         let app = db::app(tables, roomy()).await;
@@ -330,6 +331,7 @@ both!(
             per_table: 32,
             per_seat: 4,
             per_address: 3,
+            per_site: 100,
             in_all: 100,
         });
         let app = db::app(tables, roomy()).await;

@@ -19,6 +19,9 @@
 //! - `events`: a table's event stream: every move of whole games in order, reconnecting
 //!   with `Last-Event-ID`, the end, the bounds;
 //! - `refusals`: every refusal code of the tables' routes;
+//! - `stream_shares`: the shares of event streams: an address at its share of players' feeds
+//!   refused naming the cap while another gets one; a site's key counted against the site, not
+//!   its address; a seat's streams from an address apart from its watchers; the server's cap;
 //! - `processes`: the real binary: a table survives `kill -9`; 20 clients race for one ply,
 //!   on SQLite and on PostgreSQL behind two server processes; a follower on one replica sees
 //!   the moves posted on the other (PostgreSQL);
@@ -84,6 +87,7 @@ mod rematch;
 mod replicas;
 mod site_webhooks;
 mod sse;
+mod stream_shares;
 mod sweep;
 mod takeback;
 mod web_push;
