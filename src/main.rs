@@ -334,7 +334,11 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
         // With PostgreSQL, the other replicas' moves reach this one's event streams.
         actix_web::rt::spawn(tables.clone().listen(flags.database.clone(), stop.clone())),
         // With PostgreSQL, an outage is found by a probe and refused at once.
-        actix_web::rt::spawn(tables.clone().watch_database(flags.database.clone(), stop.clone())),
+        actix_web::rt::spawn(
+            tables
+                .clone()
+                .watch_database(flags.database.clone(), stop.clone()),
+        ),
     ];
     // Chores that may be cut anywhere: a write cut short is undone.
     let chores = [

@@ -99,10 +99,10 @@ impl Tables {
             match tokio::time::timeout(wait, ping).await {
                 Ok(Ok(_)) => self.store.breaker.reset(),
                 Ok(Err(error)) => self.store.breaker.trip(error.to_string()),
-                Err(_) => self
-                    .store
-                    .breaker
-                    .trip(format!("no answer to a ping within {} ms", wait.as_millis())),
+                Err(_) => self.store.breaker.trip(format!(
+                    "no answer to a ping within {} ms",
+                    wait.as_millis()
+                )),
             }
         }
         probe.close().await;

@@ -344,7 +344,10 @@ fn table_of(row: &StoredTable, id: &str, seats: Vec<SeatInfo>) -> Result<Table, 
 }
 
 /// Game `G`'s position after `moves` from the start of a game with `options`.
-pub(super) fn replay<G: Game>(options: &str, moves: &[(Seat, String)]) -> Result<G::State, TableError> {
+pub(super) fn replay<G: Game>(
+    options: &str,
+    moves: &[(Seat, String)],
+) -> Result<G::State, TableError> {
     let options: G::Options = parse_json(options, "options")?;
     let mut state =
         G::new_game(&options).map_err(|e| TableError::Corrupt(format!("options: {e}")))?;

@@ -84,12 +84,14 @@ impl Kept {
                 position: None,
             });
         };
-        let state = state.filter(|s| digest_of(s) == position.digest).ok_or_else(|| {
-            TableError::Corrupt(format!(
-                "the position at ply {} of a remembered answer cannot be rebuilt",
-                position.ply
-            ))
-        })?;
+        let state = state
+            .filter(|s| digest_of(s) == position.digest)
+            .ok_or_else(|| {
+                TableError::Corrupt(format!(
+                    "the position at ply {} of a remembered answer cannot be rebuilt",
+                    position.ply
+                ))
+            })?;
         let (before, after) = self
             .body
             .split_at_checked(position.at)
@@ -187,7 +189,11 @@ impl Tables {
 }
 
 /// The position after `moves` in a game of `game` with `options`, as a table's answer writes it.
-fn position_text(game: &str, options: &str, moves: &[(Seat, String)]) -> Result<String, TableError> {
+fn position_text(
+    game: &str,
+    options: &str,
+    moves: &[(Seat, String)],
+) -> Result<String, TableError> {
     with_game!(game, G => {
         let state = replay::<G>(options, moves)?;
         let value = serde_json::to_value(&state).map_err(|e| TableError::Corrupt(e.to_string()))?;
@@ -227,6 +233,9 @@ mod tests {
     fn another_position_than_the_one_first_answered_is_refused() {
         let other = r#"{"board":[1,2,4],"record":"G1 a c"}"#.to_owned();
         assert!(Kept::of(&answer()).answer(Some(other)).is_err());
-        assert!(Kept::of(&answer()).answer(None).is_err(), "none to put back");
+        assert!(
+            Kept::of(&answer()).answer(None).is_err(),
+            "none to put back"
+        );
     }
 }

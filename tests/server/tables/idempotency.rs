@@ -238,7 +238,11 @@ both!(
         for (key, seat, mv, ply, first) in sent.iter().step_by(7) {
             let (replayed, again) = keyed(&app, play(&id, seat, mv, *ply), key).await;
             assert!(replayed);
-            assert_eq!(again.ok(), first, "the replay answers what the first answer said");
+            assert_eq!(
+                again.ok(),
+                first,
+                "the replay answers what the first answer said"
+            );
         }
     }
 );
