@@ -331,12 +331,23 @@ impl Browser {
 
     /// Marks the open page's root (`data-test-left`) as the page being left: the next page's
     /// root is new and unmarked, which tells [`Browser::wait_for_page`] the two apart even at
-    /// one URL.
+    /// one URL. The clicks the page receives from then on are recorded: a page that stays
+    /// says whether the click meant to leave it arrived, on what, and whether it was stopped.
     async fn leaving(&self) {
         self.client
             .execute(
                 "var root = document.documentElement; \
-                 if (root) root.setAttribute('data-test-left', ''); return true;",
+                 if (root) root.setAttribute('data-test-left', ''); \
+                 window.mootTestClicks = []; \
+                 document.addEventListener('click', function (e) { \
+                   var t = e.target, i = window.mootTestClicks.length; \
+                   window.mootTestClicks.push((t.outerHTML || String(t)).slice(0, 160) + \
+                     ' at ' + e.clientX + ',' + e.clientY); \
+                   setTimeout(function () { \
+                     if (e.defaultPrevented) window.mootTestClicks[i] += ' (prevented)'; \
+                   }, 0); \
+                 }, true); \
+                 return true;",
                 vec![],
             )
             .await
@@ -344,7 +355,10 @@ impl Browser {
     }
 
     /// Waits until the open page is ready: a page the browser has gone on to (not one marked
-    /// as left), loaded (`document.readyState` complete), and, when the browser runs the
+    /// as left), loaded (`document.readyState` complete), painted (its first contentful paint
+    /// shown: until then Chromium holds the old page's picture and drops clicks and keys, as
+    /// a player cannot act on what is not shown yet, while WebDriver answers them as sent; on
+    /// a busy machine the paint can come well after the load), and, when the browser runs the
     /// pages' script and the page has Moot's, that script run to its end after the load with
     /// its event streams answered (its root's `data-script="ready"`, see `static/moot.js`).
     /// WebDriver's own wait for a page, at the end of a navigation, is not enough:
@@ -365,12 +379,15 @@ impl Browser {
                        return {
                          url: location.href,
                          loaded: document.readyState,
+                         painted: performance.getEntriesByName("first-contentful-paint").length > 0,
                          left: root.hasAttribute("data-test-left"),
                          script: moot ? root.getAttribute("data-script") || "not run to its end" : "none",
                          connecting: streams
                            .filter(function (s) { return s.readyState === EventSource.CONNECTING; })
                            .map(function (s) { return s.url; }),
                          errors: window.mootTestErrors || [],
+                         // What a click meant to leave the page reached, if any (see `leaving`).
+                         clicks: window.mootTestClicks || [],
                        };"#,
                     vec![],
                 )
@@ -378,7 +395,8 @@ impl Browser {
                 // A page that goes while the script reads it answers an error: not ready yet.
                 .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
             let script_done = !self.script || seen["script"] == "ready" || seen["script"] == "none";
-            if seen["loaded"] == "complete" && seen["left"] == false && script_done {
+            let shown = seen["loaded"] == "complete" && seen["painted"] == true;
+            if shown && seen["left"] == false && script_done {
                 return;
             }
             if Instant::now() >= deadline {
