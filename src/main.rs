@@ -339,6 +339,8 @@ async fn serve(flags: Serve) -> std::io::Result<()> {
                 .clone()
                 .watch_database(flags.database.clone(), stop.clone()),
         ),
+        // With SQLite, the write-ahead log copied into the file beside the writer.
+        actix_web::rt::spawn(tables.clone().checkpoint_forever(stop.clone())),
     ];
     // Chores that may be cut anywhere: a write cut short is undone.
     let chores = [

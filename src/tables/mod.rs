@@ -16,6 +16,7 @@
 //!   in its transaction (sealed with the key, a change's position kept by reference) and given
 //!   again for the same request;
 //! - [`backup`]: a consistent copy of an SQLite database, taken while the server runs;
+//!   [`checkpoint`]: SQLite's write-ahead log copied into the file beside the writer;
 //! - [`health`]: how the database's writes went (for `/readyz`, `/metrics` and the log), and
 //!   [`ready`], whether it takes a write now (the probe of `/readyz`);
 //! - [`rows`]: the rows as stored ([`rows::StoredTable`], seats, moves) and their mapping to
@@ -60,6 +61,7 @@ pub mod breaker;
 mod challenge_list;
 pub mod challenges;
 pub mod changes;
+pub mod checkpoint;
 pub mod clock;
 mod create;
 pub mod deadlines;

@@ -281,10 +281,14 @@ fn sqlite_options(limits: StoreLimits, connections: u32) -> AnyPoolOptions {
             Box::pin(async move {
                 let busy = SQLITE_BUSY_TIMEOUT.as_millis();
                 // WAL: readers do not wait for the writer. FULL: the WAL is synced at each
-                // commit, so an acknowledged change survives a power cut too.
+                // commit, so an acknowledged change survives a power cut too. A commit
+                // checkpoints only a log grown past 40 MB: a task checkpoints long before,
+                // beside the writer (see `super::checkpoint`); the commits' own checkpoint
+                // bounds the log where no task runs (a library's own use of the tables).
                 connection
                     .execute(&*format!(
                         "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA wal_autocheckpoint = 10000; \
                          PRAGMA busy_timeout = {busy}; PRAGMA foreign_keys = ON;"
                     ))
                     .await?;

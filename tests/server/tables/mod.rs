@@ -32,6 +32,8 @@
 //! - `replicas`: two replicas on one PostgreSQL, each playing moves from the table as it last
 //!   wrote it: a takeback, moves and a seat taken on the other are never overwritten and never
 //!   refuse a good move; every change of a table's row or seats raises its version;
+//! - `checkpoint`: SQLite's log reaches its file by the checkpoint task, never by a change's
+//!   commit;
 //! - `sweep`: finished tables are deleted after the days they are kept, by a clock passed in;
 //! - `ends`: a table ends drawn at its ply cap; one left without a move is closed as abandoned
 //!   (once, by one of two replicas, with its event) after the days it is kept waiting; a move
@@ -69,6 +71,7 @@
 
 mod challenge_pages;
 mod challenges;
+mod checkpoint;
 mod clocks;
 mod db;
 mod ends;
