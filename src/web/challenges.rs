@@ -91,13 +91,7 @@ fn refused(error: TableError) -> PageError {
 
 /// 403 for a POST from another site's page.
 fn from_our_pages(http: &HttpRequest, policy: &TablePolicy) -> Result<(), PageError> {
-    same_origin::check(http, policy.limits().trust_forwarded).map_err(|error| {
-        PageError::new(
-            StatusCode::FORBIDDEN,
-            "Not from Moot's pages",
-            error.0.detail.clone(),
-        )
-    })
+    same_origin::check_page(http, policy.limits().trust_forwarded)
 }
 
 /// The game's name.

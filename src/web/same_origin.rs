@@ -3,8 +3,10 @@
 //! this check refuses them outright, whatever a browser does with the cookie, and says why.
 
 use actix_web::HttpRequest;
+use actix_web::http::StatusCode;
 
 use crate::api::problem::{ApiError, ErrorCode};
+use crate::web::error::PageError;
 
 /// Passes a request from this site's pages; refuses one a browser says came from another site
 /// (`Sec-Fetch-Site` other than `same-origin`) or from another origin (`Origin`, for a browser
@@ -33,6 +35,17 @@ pub fn check(http: &HttpRequest, trust_forwarded: bool) -> Result<(), ApiError> 
         };
     }
     Ok(())
+}
+
+/// The same for a page's form: refused with a page that says why (403).
+pub fn check_page(http: &HttpRequest, trust_forwarded: bool) -> Result<(), PageError> {
+    check(http, trust_forwarded).map_err(|error| {
+        PageError::new(
+            StatusCode::FORBIDDEN,
+            "Not from Moot's pages",
+            error.0.detail.clone(),
+        )
+    })
 }
 
 #[cfg(test)]

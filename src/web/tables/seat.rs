@@ -30,6 +30,7 @@ use crate::web::answers::{html, private, see_other};
 use crate::web::blocking::page_off_workers;
 use crate::web::error::PageError;
 use crate::web::player::{self, Browser};
+use crate::web::same_origin;
 
 /// Finds the seat of `credential` at table `id`: a wrong one counts against the client's share
 /// at this table, past which it is told to wait; the right one is never refused.
@@ -80,12 +81,18 @@ impl Reached {
         })
     }
 
-    /// The browser's own seat at table `id`, opened by its cookie's player credential.
+    /// The browser's own seat at table `id`, opened by its cookie's player credential. A
+    /// change (any method but GET and HEAD) is taken from Moot's own pages only: the cookie
+    /// would ride along with another site's form ([`same_origin`]). Every route of the
+    /// browser's own seat comes through here, so none can miss the check.
     pub(super) async fn mine(
         policy: &TablePolicy,
         http: &HttpRequest,
         id: Path<String>,
     ) -> Result<Reached, PageError> {
+        if !http.method().is_safe() {
+            same_origin::check_page(http, policy.limits().trust_forwarded)?;
+        }
         let id = id.into_inner();
         let not_yours = || {
             PageError::new(

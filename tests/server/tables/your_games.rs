@@ -406,3 +406,65 @@ both!(
         }
     }
 );
+
+both!(
+    every_change_of_the_browsers_own_seat_is_refused_from_another_sites_page,
+    |url: String| async move {
+        let app = db::app(db::tables(&url, 100).await, roomy()).await;
+        let mut ana = Browser::default();
+        let first = ana.send(&app, open_table()).await;
+        let id = table_id(&link(&first.body, "your-link"));
+        let mine = format!("/table/{id}/mine");
+        let page = ana.send(&app, TestRequest::get().uri(&mine)).await;
+        let moves = offered(&page.body);
+        let cookie = format!("moot_player={}", ana.player.clone().expect("Ana's player"));
+        // Each form of the own seat's page, posted from another site's page with Ana's cookie:
+        // as a browser tells it (`Sec-Fetch-Site`), and as an older one does (`Origin` alone).
+        let changes = [
+            (mine.clone(), format!("ply=0&play={}", moves[0])),
+            (format!("{mine}/resign"), String::new()),
+            (format!("{mine}/abort"), String::new()),
+            (format!("{mine}/claim"), String::new()),
+            (format!("{mine}/vacation"), String::new()),
+            (format!("{mine}/takeback"), String::new()),
+            (format!("{mine}/takeback/decline"), String::new()),
+            (format!("{mine}/rematch"), String::new()),
+            (format!("{mine}/rematch/decline"), String::new()),
+        ];
+        let from_elsewhere: [(&str, &str); 2] = [
+            ("sec-fetch-site", "cross-site"),
+            ("origin", "https://evil.example"),
+        ];
+        for (uri, body) in &changes {
+            for told in from_elsewhere {
+                let refused = send(
+                    &app,
+                    form(uri, body)
+                        .insert_header((header::COOKIE, cookie.clone()))
+                        .insert_header(told),
+                )
+                .await;
+                assert_eq!(refused.status, 403, "{uri} with {told:?}: {}", refused.body);
+                assert!(
+                    refused.body.contains("Moot&#39;s own pages")
+                        || refused.body.contains("Moot's own pages"),
+                    "{uri}: the page says why: {}",
+                    refused.body
+                );
+            }
+        }
+        // Nothing changed: no move, no resignation, no vacation, nothing asked.
+        let table = db::call(&app, db::get(&id)).await;
+        assert_eq!(table.body["ply"], 0, "{}", table.body);
+        assert_eq!(table.body["status"], "ongoing", "{}", table.body);
+        // The same move from Moot's own page is taken.
+        let played = send(
+            &app,
+            form(&mine, &format!("ply=0&play={}", moves[0]))
+                .insert_header((header::COOKIE, cookie.clone()))
+                .insert_header(("sec-fetch-site", "same-origin")),
+        )
+        .await;
+        assert_eq!(played.status, 303, "{}", played.body);
+    }
+);
