@@ -2,7 +2,8 @@
 //! other seat's offer (a new table opens between the same seats, colours swapped);
 //! `DELETE` declines the offer standing, or withdraws the seat's own. Sent with a seat's
 //! credential or its player's; a wrong one counts against the client's share as at the seat's
-//! other changes. Offering again, or accepting again, answers the same: no key is needed to
+//! other changes. An offer or an acceptance counts against the client's share of new tables,
+//! as `POST /tables` does. Offering again, or accepting again, answers the same: no key is needed to
 //! retry.
 
 use actix_web::http::header;
@@ -10,7 +11,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, post, web};
 
 use super::bodies::{RematchResponse, RematchStatus, TableResponse, table_url};
 use super::credential::{credential_for, refused};
-use super::refusals::problem;
+use super::refusals::{problem, rate_limited};
 use crate::api::problem::{ApiError, Problem};
 use crate::extract::KeptTables;
 use crate::tables::{self, Rematched};
@@ -34,7 +35,7 @@ use crate::tables::{self, Rematched};
         (status = 401, description = "`unauthorized`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_table`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_finished`: the table goes on", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: too many wrong credentials (with `Retry-After`), or the table took 3 takeback requests and rematch offers since its last move", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "`rate_limited`: too many wrong credentials (with `Retry-After`), more new tables than the client's share (an offer or an acceptance counts as a creation), or the table took 3 takeback requests and rematch offers since its last move", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = String, description = "Seconds until this client may try again"))),
         (status = 501, description = "`tables_off`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`storage_unavailable`: the tables' database cannot be used now; nothing was changed; `tables_full`: no table can be opened now", body = Problem, content_type = "application/problem+json",
@@ -48,6 +49,12 @@ pub async fn offer_rematch(
     http: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let credential = credential_for(&policy, &http, &id).await?;
+    // An offer or an acceptance is a step to a new table: counted as a creation, so that
+    // rematches cannot open the tables `POST /tables` would refuse.
+    let client = crate::api::site_key::client_of(&http, policy.limits().trust_forwarded)?;
+    if let Err(wait) = policy.may_create(&client) {
+        return Err(rate_limited("new tables", wait));
+    }
     let rematched = policy
         .tables()
         .rematch(&id, credential, tables::now())

@@ -8,7 +8,7 @@ use actix_web::web::Path;
 use actix_web::{HttpRequest, HttpResponse, post};
 
 use super::page::page_at;
-use super::refusals::page_error;
+use super::refusals::{busy, page_error};
 use super::seat::Reached;
 use crate::extract::KeptTables;
 use crate::tables::{self, Rematched, TableError, TablePolicy};
@@ -24,7 +24,7 @@ pub async fn seat_rematch(
     policy: KeptTables<PageError>,
 ) -> Result<HttpResponse, PageError> {
     let reached = Reached::by_link(&policy, &http, path).await?;
-    offer(&policy, reached).await
+    offer(&http, &policy, reached).await
 }
 
 /// `POST /table/{id}/seat/{credential}/rematch/decline`: the seat declines the rematch offered,
@@ -47,7 +47,7 @@ pub async fn mine_rematch(
     policy: KeptTables<PageError>,
 ) -> Result<HttpResponse, PageError> {
     let reached = Reached::mine(&policy, &http, id).await?;
-    offer(&policy, reached).await
+    offer(&http, &policy, reached).await
 }
 
 /// `POST /table/{id}/mine/rematch/decline`: the browser's own seat declines or withdraws.
@@ -61,7 +61,17 @@ pub async fn mine_decline_rematch(
     decline(&policy, reached).await
 }
 
-async fn offer(policy: &TablePolicy, reached: Reached) -> Result<HttpResponse, PageError> {
+/// The rematch offered or accepted; counted against the address's share of new tables, as
+/// "Play a friend" is.
+async fn offer(
+    http: &HttpRequest,
+    policy: &TablePolicy,
+    reached: Reached,
+) -> Result<HttpResponse, PageError> {
+    let client = crate::client::client_of(http, policy.limits().trust_forwarded);
+    policy
+        .may_create(&crate::site_keys::Client::Address(client))
+        .map_err(|wait| busy("opened many tables", wait))?;
     let rematched = policy
         .tables()
         .rematch(&reached.id, &reached.credential, tables::now())

@@ -864,3 +864,38 @@ both!(
         assert_eq!(ply(&back.body), 0);
     }
 );
+
+both!(
+    a_rematch_from_the_pages_counts_against_the_addresss_share_of_new_tables,
+    |url: String| async move {
+        // One new table an address, and no more for an hour.
+        let limits = moot::tables::TableLimits {
+            create_burst: 1,
+            create_every: std::time::Duration::from_secs(3600),
+            ..roomy()
+        };
+        let app = db::app(db::tables(&url, 100).await, limits).await;
+        let created = db::call(
+            &app,
+            db::create(serde_json::json!({"game": "herfor", "options": {"size": 3}})),
+        )
+        .await;
+        let (id, [ana, bo]) = db::seats(&created.body);
+        db::call(&app, db::act(&id, &bo, "resign")).await.ok();
+        // The table was the address's one: the offer from the page is refused, none opens.
+        let ana_page = format!("/table/{id}/seat/{ana}");
+        let refused = get(&app, form(&format!("{ana_page}/rematch"), "")).await;
+        assert_eq!(refused.status, 429, "{}", refused.body);
+        assert!(
+            refused.body.contains("opened many tables"),
+            "{}",
+            refused.body
+        );
+        let page = get(&app, TestRequest::get().uri(&ana_page)).await;
+        assert!(
+            page.body.contains("Offer a rematch"),
+            "no offer stands: {}",
+            page.body
+        );
+    }
+);

@@ -275,3 +275,41 @@ both!(
         bare.problem(401, "unauthorized");
     }
 );
+
+both!(
+    rematches_count_against_the_clients_share_of_new_tables,
+    |url: String| async move {
+        let tables = db::tables(&url, 100).await;
+        // Two new tables a client, and no more for an hour.
+        let limits = moot::tables::TableLimits {
+            create_burst: 2,
+            create_every: std::time::Duration::from_secs(3600),
+            ..roomy()
+        };
+        let app = db::app(tables.clone(), limits).await;
+        let (_, ann_key) = db::new_player(&app, "Ann").await;
+        let (_, bo_key) = db::new_player(&app, "Bo").await;
+        // The first table, and the offer of its rematch: the client's two.
+        let (old, _) = finished(&app, [&ann_key, &bo_key]).await;
+        let id = old["id"].as_str().unwrap().to_owned();
+        let offered = call(&app, rematch(&id, &ann_key, true)).await;
+        assert_eq!(offered.status, 200, "{offered:#?}");
+        // Accepting would open a third: refused as `POST /tables` would be, and none opens.
+        let accepted = call(&app, rematch(&id, &bo_key, true)).await;
+        assert_eq!(accepted.status, 429, "{accepted:#?}");
+        assert_eq!(accepted.body["code"], "rate_limited", "{accepted:#?}");
+        assert!(accepted.retry_after.is_some(), "{accepted:#?}");
+        let table = call(&app, get(&id)).await;
+        assert_eq!(
+            table.ok().get("rematched_by"),
+            None,
+            "no rematch opened: {table:#?}"
+        );
+        let another = call(
+            &app,
+            create(json!({"game": "herfor", "options": {"size": 3, "pie": false}})),
+        )
+        .await;
+        assert_eq!(another.status, 429, "the share is the same: {another:#?}");
+    }
+);
