@@ -3,8 +3,8 @@
 //! `DELETE` declines the offer standing, or withdraws the seat's own. Sent with a seat's
 //! credential or its player's; a wrong one counts against the client's share as at the seat's
 //! other changes. An offer or an acceptance counts against the client's share of new tables,
-//! as `POST /tables` does. Offering again, or accepting again, answers the same: no key is needed to
-//! retry.
+//! as `POST /tables` does. Offering again, or accepting again, answers the same: no key is
+//! needed to retry.
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, post, web};

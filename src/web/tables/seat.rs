@@ -82,8 +82,8 @@ impl Reached {
     }
 
     /// The browser's own seat at table `id`, opened by its cookie's player credential. A
-    /// change (any method but GET and HEAD) is taken from Moot's own pages only: the cookie
-    /// would ride along with another site's form ([`same_origin`]). Every route of the
+    /// change (a POST: any method but the safe ones) is taken from Moot's own pages only: the
+    /// cookie would ride along with another site's form ([`same_origin`]). Every route of the
     /// browser's own seat comes through here, so none can miss the check.
     pub(super) async fn mine(
         policy: &TablePolicy,
